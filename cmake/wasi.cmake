@@ -1,0 +1,10 @@
+# Toolchain for the WASI reactor: Debian's clang-14 + lld-14 + wasi-libc.
+set(CMAKE_SYSTEM_NAME Generic)
+set(TG_WASI ON)
+set(CMAKE_SYSTEM_PROCESSOR wasm32)
+set(CMAKE_C_COMPILER clang-14)
+set(CMAKE_C_COMPILER_TARGET wasm32-wasi)
+set(CMAKE_C_FLAGS_INIT "--target=wasm32-wasi")
+set(CMAKE_EXE_LINKER_FLAGS_INIT "-fuse-ld=lld")
+set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
+set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)

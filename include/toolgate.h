@@ -1,0 +1,123 @@
+/* toolgate.h - the public C API of the toolgate core.
+ *
+ * Everything hangs off one tg_runtime handle; there is no global state, so a
+ * process may hold many isolated runtimes. Byte ranges cross the API as
+ * (pointer, length) UTF-8; the runtime never keeps a pointer the caller
+ * passed in. Text the runtime hands back (tg_output, tg_last_error) is owned
+ * by the runtime and valid until the next call on the same handle.
+ *
+ * Errors are values: every fallible function returns a tg_status, and
+ * tg_last_error describes the latest failure as JSON
+ * {"code":"...","message":"...","offset":N} with a stable code string. */
+#ifndef TOOLGATE_H
+#define TOOLGATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tg_runtime tg_runtime;
+
+typedef enum tg_status {
+    TG_OK = 0,
+    TG_PENDING = 1,                  /* the call went to the host's handler; finish it with tg_call_complete */
+    TG_ERR_NOMEM = -1,               /* the memory budget or the allocator refused */
+    TG_ERR_JSON = -2,                /* input is not strict JSON (RFC 8259, UTF-8, no duplicate keys) */
+    TG_ERR_TOO_LARGE = -3,           /* input over its size or depth limit */
+    TG_ERR_INVALID_DESCRIPTOR = -4,  /* a tool descriptor is not of the MCP Tool shape */
+    TG_ERR_DUPLICATE_TOOL = -5,      /* a tool of that name is registered already */
+    TG_ERR_UNKNOWN_TOOL = -6,        /* no tool of that name */
+    TG_ERR_INVALID_ARGUMENTS = -7,   /* arguments do not satisfy the tool's inputSchema */
+    TG_ERR_UNKNOWN_CALL = -8,        /* no pending call with that id (finished, or never begun) */
+    TG_ERR_HOST = -9,                /* the host refused to run the handler */
+    TG_ERR_LIMIT = -10,              /* a count limit (tools, pending calls) is reached */
+    TG_ERR_INVALID_SCHEMA = -11      /* a schema does not compile */
+} tg_status;
+
+/* The stable code string of a status ("ok", "pending", "unknown_tool", ...). */
+const char *tg_status_code(tg_status status);
+
+/* Every limit in one place (SQLite's habit). tg_limits_default fills the
+ * defaults named beside each field; 0 in a field passed to tg_runtime_new
+ * means "the default". */
+typedef struct tg_limits {
+    size_t memory_bytes;         /* 64 MiB: the runtime's allocation budget; past it, TG_ERR_NOMEM */
+    size_t json_depth;           /* 256: arrays/objects open at once in any input */
+    size_t args_bytes;           /* 1 MiB: one call's arguments */
+    size_t descriptor_bytes;     /* 1 MiB: one tool descriptor, schemas included */
+    size_t result_bytes;         /* 4 MiB: one handler result */
+    size_t error_text_bytes;     /* 4 KiB: handler error text kept in a result */
+    size_t tools;                /* 10,000 registered tools */
+    size_t pending_calls;        /* 1,024 calls in flight */
+} tg_limits;
+
+void tg_limits_default(tg_limits *limits);
+
+/* What the module asks of its host. invoke runs handler `handler_id` for
+ * call `call_id` with the call's validated arguments (canonical JSON, valid
+ * only during invoke); it must not re-enter the runtime and returns 0 when it
+ * accepted the call, which the host later finishes with tg_call_complete. */
+typedef struct tg_host {
+    void *ud;
+    int (*invoke)(void *ud, uint32_t handler_id, uint32_t call_id, const char *args, size_t args_len);
+} tg_host;
+
+/* Lua-style allocation hook: malloc when ptr is NULL, free when nsize is 0. */
+typedef void *(*tg_alloc_hook)(void *ud, void *ptr, size_t osize, size_t nsize);
+
+/* Creates a runtime. limits may be NULL (defaults); alloc may be NULL (libc).
+ * Returns NULL only when the first allocation fails. The caller owns the
+ * handle and frees it with tg_runtime_free. */
+tg_runtime *tg_runtime_new(const tg_limits *limits, const tg_host *host, tg_alloc_hook alloc, void *alloc_ud);
+
+/* Frees the runtime and everything it owns; pending calls are dropped. */
+void tg_runtime_free(tg_runtime *rt);
+
+/* Registers a tool from its MCP Tool descriptor (JSON text): `name` (1-128
+ * of [A-Za-z0-9_.-]) and `inputSchema` (an object schema) are required.
+ * handler_id is the host's key for the handler. On TG_OK, tg_output holds
+ * {"name":"<model-visible name>"}. Errors: TG_ERR_JSON, TG_ERR_TOO_LARGE,
+ * TG_ERR_INVALID_DESCRIPTOR, TG_ERR_DUPLICATE_TOOL, TG_ERR_LIMIT,
+ * TG_ERR_NOMEM; the registry is unchanged on any error. */
+tg_status tg_register_tool(tg_runtime *rt, const char *descriptor, size_t len, uint32_t handler_id);
+
+/* Begins a call: resolves the tool, parses the arguments strictly, checks
+ * them against the tool's inputSchema and hands the canonical arguments to
+ * host.invoke. TG_PENDING: *call_id is set and the call waits for
+ * tg_call_complete. Any other status: tg_output holds the CallToolResult to
+ * give the model ({"content":[...],"isError":true,"_meta":{...}}) and
+ * tg_last_error the same failure for the host. */
+tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const char *args, size_t args_len,
+                        uint32_t *call_id);
+
+/* Finishes a pending call with the handler's outcome: result is JSON text
+ * (a string, a CallToolResult object, or any other JSON value), or, when
+ * is_error is set, the error text the handler threw (any bytes; cut to
+ * limits.error_text_bytes). On TG_OK tg_output holds the normalized
+ * CallToolResult. TG_ERR_UNKNOWN_CALL when call_id is not pending. A result
+ * that is not JSON or over limits.result_bytes becomes an error result. */
+tg_status tg_call_complete(tg_runtime *rt, uint32_t call_id, const char *result, size_t len, int is_error);
+
+/* Checks that text[0..len) is strict JSON under the runtime's limits
+ * (depth, args_bytes), rejecting duplicate keys unless allow_duplicate_keys.
+ * TG_OK, or TG_ERR_JSON / TG_ERR_TOO_LARGE / TG_ERR_NOMEM with tg_last_error
+ * giving the message and byte offset. */
+tg_status tg_check_json(tg_runtime *rt, const char *text, size_t len, int allow_duplicate_keys);
+
+/* Output of the last call on rt (JSON text); *len receives its length. */
+const char *tg_output(const tg_runtime *rt, size_t *len);
+
+/* The last failure as JSON {"code","message"[,"offset"]}, or "" after a
+ * success; *len receives its length. */
+const char *tg_last_error(const tg_runtime *rt, size_t *len);
+
+/* Bytes currently allocated by the runtime (for leak and growth checks). */
+size_t tg_memory_used(const tg_runtime *rt);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,43 @@
+/* arena.h - bump allocator for everything that lives as long as one call,
+ * one parse or one compiled object. Memory comes from a tg_allocator in
+ * chunks; nothing is freed individually; tg_arena_free returns it all.
+ *
+ * Limits: an allocation the hook refuses returns NULL and leaves the arena
+ * usable. Sizes that would overflow return NULL. */
+#ifndef TG_BASE_ARENA_H
+#define TG_BASE_ARENA_H
+
+#include <stddef.h>
+#include "alloc.h"
+
+typedef struct tg_arena_chunk tg_arena_chunk;
+
+typedef struct tg_arena {
+    tg_allocator alloc;
+    tg_arena_chunk *head;   /* newest chunk first */
+    size_t used;            /* bytes handed out, for reporting */
+} tg_arena;
+
+/* A position to roll back to (tg_arena_rewind) for scratch work. */
+typedef struct tg_arena_mark {
+    tg_arena_chunk *chunk;
+    size_t pos;
+} tg_arena_mark;
+
+void tg_arena_init(tg_arena *a, tg_allocator alloc);
+/* 8-byte aligned, uninitialised; NULL when the hook refuses. */
+void *tg_arena_alloc(tg_arena *a, size_t n);
+/* Zero-filled variant of tg_arena_alloc. */
+void *tg_arena_calloc(tg_arena *a, size_t count, size_t size);
+/* Copies n bytes and appends a NUL; NULL when the hook refuses. */
+char *tg_arena_strndup(tg_arena *a, const char *s, size_t n);
+tg_arena_mark tg_arena_save(const tg_arena *a);
+/* Frees every chunk allocated after the mark and rewinds to it. */
+void tg_arena_rewind(tg_arena *a, tg_arena_mark m);
+/* Forgets every allocation but keeps the oldest chunk for reuse, so an
+ * arena reset per call costs no allocator traffic in the steady state. */
+void tg_arena_reset(tg_arena *a);
+/* Releases all chunks; the arena may be reused afterwards. */
+void tg_arena_free(tg_arena *a);
+
+#endif

@@ -1,0 +1,31 @@
+/* buf.h - a growable byte buffer for output (canonical JSON, results,
+ * messages). The buffer owns its bytes; tg_buf_free releases them.
+ *
+ * Limits: every append returns 0 on success and -1 when the hook refuses or
+ * the buffer would pass `max` bytes (0 means no cap); after a failure the
+ * buffer keeps what it had and `failed` is set, so a writer may append freely
+ * and check once at the end. */
+#ifndef TG_BASE_BUF_H
+#define TG_BASE_BUF_H
+
+#include <stddef.h>
+#include "alloc.h"
+
+typedef struct tg_buf {
+    tg_allocator alloc;
+    char *data;
+    size_t len, cap, max;
+    int failed;
+} tg_buf;
+
+void tg_buf_init(tg_buf *b, tg_allocator alloc, size_t max);
+int tg_buf_append(tg_buf *b, const void *p, size_t n);
+int tg_buf_puts(tg_buf *b, const char *s);
+int tg_buf_putc(tg_buf *b, char c);
+/* printf-style append; the formatted text is cut at 1 KiB. */
+int tg_buf_printf(tg_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Empties the buffer, keeping its memory. */
+void tg_buf_reset(tg_buf *b);
+void tg_buf_free(tg_buf *b);
+
+#endif

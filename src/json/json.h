@@ -1,0 +1,96 @@
+/* json.h - strict RFC 8259 reading and canonical writing.
+ *
+ * Every byte of JSON the module reads (descriptors, schemas, arguments,
+ * policies, JSON-RPC) comes through tg_json_parse. The document model is
+ * cJSON's struct, with nodes allocated from a caller's arena (never call
+ * cJSON_Delete on them; tg_arena_free releases the whole document), and two
+ * extensions of cJSON's model, both read through this header:
+ *   - strings and object keys carry their byte length (they may contain
+ *     U+0000): tg_json_strlen(item->valuestring), tg_json_strlen(item->string);
+ *   - numbers keep their exact lexeme in valuestring (valuedouble holds the
+ *     nearest double, +-HUGE_VAL when the number is too large for one).
+ *
+ * What it rejects: anything RFC 8259 does not allow (leading zeros, "2.",
+ * ".5", raw control characters in strings, bad escapes, trailing garbage, a
+ * byte order mark), invalid UTF-8 anywhere, lone surrogate escapes, nesting
+ * deeper than max_depth (checked without recursion, so any depth is safe),
+ * input longer than max_bytes, and duplicate object keys unless
+ * allow_duplicate_keys is set. Each error has a status, the byte offset where
+ * it was found and a message for people. */
+#ifndef TG_JSON_JSON_H
+#define TG_JSON_JSON_H
+
+#include <stddef.h>
+#include <cjson/cJSON.h>
+
+#include "../base/arena.h"
+#include "../base/buf.h"
+
+typedef enum tg_json_status {
+    TG_JSON_OK = 0,
+    TG_JSON_SYNTAX,        /* not JSON */
+    TG_JSON_UTF8,          /* invalid UTF-8 or a lone surrogate escape */
+    TG_JSON_DEPTH,         /* nested deeper than max_depth */
+    TG_JSON_TOO_LARGE,     /* input longer than max_bytes */
+    TG_JSON_DUPLICATE_KEY, /* an object names the same key twice */
+    TG_JSON_NOMEM          /* the allocator refused */
+} tg_json_status;
+
+typedef struct tg_json_limits {
+    size_t max_bytes;         /* 0: no cap */
+    size_t max_depth;         /* arrays+objects open at once; default 256 */
+    int allow_duplicate_keys; /* default 0: reject */
+} tg_json_limits;
+
+typedef struct tg_json_error {
+    tg_json_status status;
+    size_t offset;       /* byte offset into the input */
+    char message[160];   /* NUL-terminated, for people */
+} tg_json_error;
+
+/* Defaults: max_bytes 0 (no cap), max_depth 256, duplicates rejected. */
+tg_json_limits tg_json_default_limits(void);
+
+/* Parses text[0..len). Returns the root (owned by arena) or NULL with *err
+ * filled. The arena keeps whatever was allocated before an error; callers
+ * that want it back use tg_arena_save / tg_arena_rewind. */
+cJSON *tg_json_parse(tg_arena *arena, const char *text, size_t len, const tg_json_limits *limits,
+                     tg_json_error *err);
+
+/* Byte length of a string, key or number lexeme made by this module. */
+size_t tg_json_strlen(const char *s);
+
+/* Child of object named key[0..keylen) (exact bytes), or NULL. */
+cJSON *tg_json_get(const cJSON *object, const char *key, size_t keylen);
+/* Same, for a NUL-terminated key. */
+cJSON *tg_json_getz(const cJSON *object, const char *key);
+
+/* 1 when the number's value is an integer (1, 1.0, 1e3, 1e400 are; 1.5 is
+ * not), judged from the lexeme, so it is exact for any size. */
+int tg_json_is_integer(const cJSON *number);
+
+/* JSON Schema equality: same type and value, numbers by mathematical value
+ * (1 == 1.0), objects regardless of key order. */
+int tg_json_equal(const cJSON *a, const cJSON *b);
+
+/* Node constructors, all owned by arena; NULL when the allocator refuses.
+ * Strings are copied. Add children with tg_json_append. */
+cJSON *tg_json_new(tg_arena *arena, int type);
+cJSON *tg_json_new_string(tg_arena *arena, const char *s, size_t len);
+cJSON *tg_json_new_number(tg_arena *arena, double value);
+/* Sets item->string to a copy of key; returns -1 when the allocator refuses. */
+int tg_json_set_key(tg_arena *arena, cJSON *item, const char *key, size_t keylen);
+/* Appends item as the last child of container. */
+void tg_json_append(cJSON *container, cJSON *item);
+/* Deep copy into arena. */
+cJSON *tg_json_clone(tg_arena *arena, const cJSON *item);
+
+/* Canonical writing: no insignificant white space, keys in document order,
+ * number lexemes as read, strings with only the escapes RFC 8259 requires
+ * (plus \u escapes for other control characters). Returns 0, or -1 when the
+ * buffer refused (see tg_buf). */
+int tg_json_write(tg_buf *out, const cJSON *item);
+/* Appends s[0..len) as a JSON string literal. */
+int tg_json_write_string(tg_buf *out, const char *s, size_t len);
+
+#endif

@@ -1,0 +1,180 @@
+/* json_node.c - arena-owned cJSON nodes, length-prefixed strings, lookup,
+ * equality and integer-ness. */
+#include "json.h"
+#include "json_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+char *tg_json__str(tg_arena *a, const char *s, size_t len) {
+    if (len > ((size_t)-1) / 2) return NULL;
+    char *p = tg_arena_alloc(a, sizeof(size_t) + len + 1);
+    if (!p) return NULL;
+    memcpy(p, &len, sizeof len);
+    p += sizeof(size_t);
+    if (len) memcpy(p, s, len);
+    p[len] = '\0';
+    return p;
+}
+
+size_t tg_json_strlen(const char *s) {
+    size_t n;
+    memcpy(&n, s - sizeof(size_t), sizeof n);
+    return n;
+}
+
+cJSON *tg_json_new(tg_arena *a, int type) {
+    cJSON *n = tg_arena_calloc(a, 1, sizeof *n);
+    if (n) n->type = type;
+    return n;
+}
+
+cJSON *tg_json_new_string(tg_arena *a, const char *s, size_t len) {
+    cJSON *n = tg_json_new(a, cJSON_String);
+    if (!n) return NULL;
+    n->valuestring = tg_json__str(a, s, len);
+    return n->valuestring ? n : NULL;
+}
+
+cJSON *tg_json_new_number(tg_arena *a, double v) {
+    char tmp[40];
+    int len;
+    if (!isfinite(v)) len = snprintf(tmp, sizeof tmp, "null");
+    else if (v == floor(v) && fabs(v) < 9007199254740992.0) len = snprintf(tmp, sizeof tmp, "%.0f", v);
+    else len = snprintf(tmp, sizeof tmp, "%.17g", v);
+    cJSON *n = tg_json_new(a, cJSON_Number);
+    if (!n) return NULL;
+    n->valuedouble = v;
+    n->valueint = tg_json__saturate(v);
+    n->valuestring = tg_json__str(a, tmp, (size_t)len);
+    return n->valuestring ? n : NULL;
+}
+
+int tg_json__saturate(double v) {
+    if (v >= 2147483647.0) return 2147483647;
+    if (v <= -2147483648.0) return (-2147483647 - 1);
+    if (v != v) return 0;
+    return (int)v;
+}
+
+int tg_json_set_key(tg_arena *a, cJSON *item, const char *key, size_t keylen) {
+    item->string = tg_json__str(a, key, keylen);
+    return item->string ? 0 : -1;
+}
+
+void tg_json_append(cJSON *c, cJSON *item) {
+    item->next = NULL;
+    if (!c->child) {
+        c->child = item;
+        item->prev = item;
+    } else {
+        cJSON *last = c->child->prev;
+        last->next = item;
+        item->prev = last;
+        c->child->prev = item;
+    }
+}
+
+cJSON *tg_json_get(const cJSON *o, const char *key, size_t keylen) {
+    if (!o || !cJSON_IsObject(o)) return NULL;
+    for (cJSON *c = o->child; c; c = c->next)
+        if (tg_json_strlen(c->string) == keylen && memcmp(c->string, key, keylen) == 0) return c;
+    return NULL;
+}
+
+cJSON *tg_json_getz(const cJSON *o, const char *key) { return tg_json_get(o, key, strlen(key)); }
+
+int tg_json_is_integer(const cJSON *num) {
+    if (!num || !cJSON_IsNumber(num) || !num->valuestring) return 0;
+    const char *s = num->valuestring, *end = s + tg_json_strlen(s);
+    if (*s == '-') s++;
+    const char *int_b = s;
+    while (s < end && *s >= '0' && *s <= '9') s++;
+    const char *int_e = s, *frac_b = s, *frac_e = s;
+    if (s < end && *s == '.') {
+        frac_b = ++s;
+        while (s < end && *s >= '0' && *s <= '9') s++;
+        frac_e = s;
+    }
+    long long exp = 0;
+    if (s < end && (*s == 'e' || *s == 'E')) {
+        s++;
+        int neg = 0;
+        if (*s == '+' || *s == '-') neg = *s++ == '-';
+        while (s < end) {
+            if (exp < 1000000000LL) exp = exp * 10 + (*s - '0');
+            s++;
+        }
+        if (neg) exp = -exp;
+    }
+    while (frac_e > frac_b && frac_e[-1] == '0') frac_e--;
+    int all_zero = 1;
+    for (const char *p = int_b; p < int_e; p++)
+        if (*p != '0') all_zero = 0;
+    if (all_zero && frac_e == frac_b) return 1; /* zero */
+    long long fraclen = frac_e - frac_b;
+    if (fraclen <= exp) return 1;
+    /* negative exponent: integer only if enough trailing zeros in the integer part */
+    if (fraclen == 0) {
+        long long tz = 0;
+        for (const char *p = int_e; p > int_b && p[-1] == '0'; p--) tz++;
+        return tz >= -exp;
+    }
+    return 0;
+}
+
+int tg_json_equal(const cJSON *a, const cJSON *b) {
+    if (!a || !b) return a == b;
+    int ta = a->type & 0xFF, tb = b->type & 0xFF;
+    if (ta != tb) return 0;
+    switch (ta) {
+    case cJSON_Number:
+        if (isinf(a->valuedouble) || isinf(b->valuedouble)) {
+            size_t la = tg_json_strlen(a->valuestring), lb = tg_json_strlen(b->valuestring);
+            return la == lb && memcmp(a->valuestring, b->valuestring, la) == 0;
+        }
+        return a->valuedouble == b->valuedouble;
+    case cJSON_String: {
+        size_t la = tg_json_strlen(a->valuestring), lb = tg_json_strlen(b->valuestring);
+        return la == lb && memcmp(a->valuestring, b->valuestring, la) == 0;
+    }
+    case cJSON_Array: {
+        const cJSON *x = a->child, *y = b->child;
+        for (; x && y; x = x->next, y = y->next)
+            if (!tg_json_equal(x, y)) return 0;
+        return !x && !y;
+    }
+    case cJSON_Object: {
+        size_t na = 0, nb = 0;
+        for (const cJSON *x = a->child; x; x = x->next) na++;
+        for (const cJSON *y = b->child; y; y = y->next) nb++;
+        if (na != nb) return 0;
+        for (const cJSON *x = a->child; x; x = x->next) {
+            const cJSON *y = tg_json_get(b, x->string, tg_json_strlen(x->string));
+            if (!y || !tg_json_equal(x, y)) return 0;
+        }
+        return 1;
+    }
+    default:
+        return 1; /* true, false, null */
+    }
+}
+
+cJSON *tg_json_clone(tg_arena *a, const cJSON *item) {
+    cJSON *n = tg_json_new(a, item->type & 0xFF);
+    if (!n) return NULL;
+    n->valuedouble = item->valuedouble;
+    n->valueint = item->valueint;
+    if (item->valuestring) {
+        n->valuestring = tg_json__str(a, item->valuestring, tg_json_strlen(item->valuestring));
+        if (!n->valuestring) return NULL;
+    }
+    if (item->string && tg_json_set_key(a, n, item->string, tg_json_strlen(item->string))) return NULL;
+    for (const cJSON *c = item->child; c; c = c->next) {
+        cJSON *cc = tg_json_clone(a, c);
+        if (!cc) return NULL;
+        tg_json_append(n, cc);
+    }
+    return n;
+}

@@ -1,0 +1,389 @@
+/* json_read.c - the strict RFC 8259 reader. Iterative: nesting lives in an
+ * explicit stack bounded by max_depth, never on the C stack. */
+#include "json.h"
+#include "json_internal.h"
+#include "../base/utf8.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct reader {
+    tg_arena *arena;
+    const unsigned char *s;
+    size_t len, pos;
+    tg_json_error *err;
+    int allow_dups;
+} reader;
+
+tg_json_limits tg_json_default_limits(void) {
+    tg_json_limits l = {0, 256, 0};
+    return l;
+}
+
+static void describe(char *out, size_t n, const reader *r) {
+    if (r->pos >= r->len) {
+        snprintf(out, n, "end of input");
+        return;
+    }
+    unsigned c = r->s[r->pos];
+    if (c >= 0x20 && c < 0x7F) snprintf(out, n, "'%c'", (char)c);
+    else snprintf(out, n, "byte 0x%02X", c);
+}
+
+static cJSON *fail(reader *r, tg_json_status st, size_t at, const char *what) {
+    if (r->err) {
+        r->err->status = st;
+        r->err->offset = at;
+        snprintf(r->err->message, sizeof r->err->message, "%s at offset %zu", what, at);
+    }
+    return NULL;
+}
+
+static cJSON *unexpected(reader *r, const char *expected) {
+    char got[32], msg[128];
+    describe(got, sizeof got, r);
+    snprintf(msg, sizeof msg, "expected %s, found %s", expected, got);
+    return fail(r, TG_JSON_SYNTAX, r->pos, msg);
+}
+
+static void skip_ws(reader *r) {
+    while (r->pos < r->len) {
+        unsigned char c = r->s[r->pos];
+        if (c != ' ' && c != '\t' && c != '\n' && c != '\r') break;
+        r->pos++;
+    }
+}
+
+static int hex4(const unsigned char *p, uint32_t *out) {
+    uint32_t v = 0;
+    for (int i = 0; i < 4; i++) {
+        unsigned c = p[i];
+        v <<= 4;
+        if (c >= '0' && c <= '9') v |= c - '0';
+        else if (c >= 'a' && c <= 'f') v |= c - 'a' + 10;
+        else if (c >= 'A' && c <= 'F') v |= c - 'A' + 10;
+        else return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* Reads the string starting at the opening quote; returns a prefixed copy. */
+static char *read_string(reader *r) {
+    size_t start = ++r->pos; /* after the quote */
+    int escapes = 0;
+    /* pass 1: validate and find the end */
+    for (;;) {
+        if (r->pos >= r->len) return (char *)fail(r, TG_JSON_SYNTAX, start - 1, "unterminated string");
+        unsigned char c = r->s[r->pos];
+        if (c == '"') break;
+        if (c < 0x20) return (char *)fail(r, TG_JSON_SYNTAX, r->pos, "raw control character in string (escape it)");
+        if (c == '\\') {
+            escapes = 1;
+            if (r->pos + 1 >= r->len) return (char *)fail(r, TG_JSON_SYNTAX, r->pos, "unterminated escape");
+            unsigned char e = r->s[r->pos + 1];
+            if (e == 'u') {
+                uint32_t cp;
+                if (r->pos + 6 > r->len || hex4(r->s + r->pos + 2, &cp))
+                    return (char *)fail(r, TG_JSON_SYNTAX, r->pos, "\\u must be followed by four hex digits");
+                if (cp >= 0xDC00 && cp <= 0xDFFF)
+                    return (char *)fail(r, TG_JSON_UTF8, r->pos, "lone low surrogate escape");
+                if (cp >= 0xD800 && cp <= 0xDBFF) {
+                    uint32_t lo;
+                    if (r->pos + 12 > r->len || r->s[r->pos + 6] != '\\' || r->s[r->pos + 7] != 'u' ||
+                        hex4(r->s + r->pos + 8, &lo) || lo < 0xDC00 || lo > 0xDFFF)
+                        return (char *)fail(r, TG_JSON_UTF8, r->pos, "high surrogate escape without a low surrogate");
+                    r->pos += 12;
+                } else {
+                    r->pos += 6;
+                }
+                continue;
+            }
+            if (!strchr("\"\\/bfnrt", e) || e == 0)
+                return (char *)fail(r, TG_JSON_SYNTAX, r->pos, "invalid escape in string");
+            r->pos += 2;
+            continue;
+        }
+        if (c < 0x80) {
+            r->pos++;
+            continue;
+        }
+        uint32_t cp;
+        size_t n = tg_utf8_decode(r->s + r->pos, r->len - r->pos, &cp);
+        if (!n) return (char *)fail(r, TG_JSON_UTF8, r->pos, "invalid UTF-8 in string");
+        r->pos += n;
+    }
+    size_t end = r->pos++;
+    if (!escapes) {
+        char *p = tg_json__str(r->arena, (const char *)r->s + start, end - start);
+        return p ? p : (char *)fail(r, TG_JSON_NOMEM, start, "out of memory");
+    }
+    /* pass 2: decode escapes (the decoded text is never longer) */
+    char *out = tg_arena_alloc(r->arena, sizeof(size_t) + end - start + 1);
+    if (!out) return (char *)fail(r, TG_JSON_NOMEM, start, "out of memory");
+    out += sizeof(size_t);
+    size_t o = 0;
+    for (size_t i = start; i < end;) {
+        unsigned char c = r->s[i];
+        if (c != '\\') {
+            out[o++] = (char)c;
+            i++;
+            continue;
+        }
+        unsigned char e = r->s[i + 1];
+        uint32_t cp;
+        switch (e) {
+        case 'b': out[o++] = '\b'; i += 2; continue;
+        case 'f': out[o++] = '\f'; i += 2; continue;
+        case 'n': out[o++] = '\n'; i += 2; continue;
+        case 'r': out[o++] = '\r'; i += 2; continue;
+        case 't': out[o++] = '\t'; i += 2; continue;
+        case 'u':
+            hex4(r->s + i + 2, &cp);
+            i += 6;
+            if (cp >= 0xD800 && cp <= 0xDBFF) {
+                uint32_t lo;
+                hex4(r->s + i + 2, &lo);
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                i += 6;
+            }
+            o += tg_utf8_encode(cp, (unsigned char *)out + o);
+            continue;
+        default: out[o++] = (char)e; i += 2; continue;
+        }
+    }
+    out[o] = '\0';
+    memcpy(out - sizeof(size_t), &o, sizeof o);
+    return out;
+}
+
+static cJSON *read_number(reader *r) {
+    size_t start = r->pos;
+    const unsigned char *s = r->s;
+    size_t i = r->pos;
+    if (i < r->len && s[i] == '-') i++;
+    if (i >= r->len) return fail(r, TG_JSON_SYNTAX, i, "expected a digit");
+    if (s[i] == '0') {
+        i++;
+        if (i < r->len && s[i] >= '0' && s[i] <= '9')
+            return fail(r, TG_JSON_SYNTAX, i, "leading zeros are not allowed in numbers");
+    } else if (s[i] >= '1' && s[i] <= '9') {
+        while (i < r->len && s[i] >= '0' && s[i] <= '9') i++;
+    } else {
+        return fail(r, TG_JSON_SYNTAX, i, "expected a digit");
+    }
+    if (i < r->len && s[i] == '.') {
+        i++;
+        if (i >= r->len || s[i] < '0' || s[i] > '9')
+            return fail(r, TG_JSON_SYNTAX, i, "expected a digit after the decimal point");
+        while (i < r->len && s[i] >= '0' && s[i] <= '9') i++;
+    }
+    if (i < r->len && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        if (i < r->len && (s[i] == '+' || s[i] == '-')) i++;
+        if (i >= r->len || s[i] < '0' || s[i] > '9')
+            return fail(r, TG_JSON_SYNTAX, i, "expected a digit in the exponent");
+        while (i < r->len && s[i] >= '0' && s[i] <= '9') i++;
+    }
+    r->pos = i;
+    cJSON *n = tg_json_new(r->arena, cJSON_Number);
+    if (!n || !(n->valuestring = tg_json__str(r->arena, (const char *)s + start, i - start)))
+        return fail(r, TG_JSON_NOMEM, start, "out of memory");
+    n->valuedouble = strtod(n->valuestring, NULL);
+    n->valueint = tg_json__saturate(n->valuedouble);
+    return n;
+}
+
+static cJSON *read_literal(reader *r, const char *word, int type) {
+    size_t n = strlen(word);
+    if (r->len - r->pos < n || memcmp(r->s + r->pos, word, n) != 0) return unexpected(r, "a JSON value");
+    r->pos += n;
+    cJSON *v = tg_json_new(r->arena, type);
+    if (!v) return fail(r, TG_JSON_NOMEM, r->pos, "out of memory");
+    if (type == cJSON_True) v->valueint = 1;
+    return v;
+}
+
+static uint64_t key_hash(const char *k, size_t n) {
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)k[i]) * 1099511628211ull;
+    return h;
+}
+
+static int same_key(const cJSON *a, const cJSON *b) {
+    size_t la = tg_json_strlen(a->string);
+    return la == tg_json_strlen(b->string) && memcmp(a->string, b->string, la) == 0;
+}
+
+/* Returns the later of two equal keys, or NULL when all keys are distinct. */
+static const cJSON *find_duplicate(tg_arena *a, const cJSON *obj, size_t count, int *nomem) {
+    if (count < 2) return NULL;
+    if (count <= 12) {
+        for (const cJSON *x = obj->child; x; x = x->next)
+            for (const cJSON *y = x->next; y; y = y->next)
+                if (same_key(x, y)) return y;
+        return NULL;
+    }
+    size_t cap = 16;
+    while (cap < count * 2) cap <<= 1;
+    tg_arena_mark m = tg_arena_save(a);
+    const cJSON **slots = tg_arena_calloc(a, cap, sizeof *slots);
+    if (!slots) {
+        *nomem = 1;
+        return NULL;
+    }
+    const cJSON *dup = NULL;
+    for (const cJSON *x = obj->child; x && !dup; x = x->next) {
+        size_t i = (size_t)key_hash(x->string, tg_json_strlen(x->string)) & (cap - 1);
+        while (slots[i]) {
+            if (same_key(slots[i], x)) {
+                dup = x;
+                break;
+            }
+            i = (i + 1) & (cap - 1);
+        }
+        if (!dup) slots[i] = x;
+    }
+    tg_arena_rewind(a, m);
+    return dup;
+}
+
+typedef struct frame {
+    cJSON *node;
+    size_t count;
+    size_t open_at;
+} frame;
+
+cJSON *tg_json_parse(tg_arena *arena, const char *text, size_t len, const tg_json_limits *limits,
+                     tg_json_error *err) {
+    tg_json_limits lim = limits ? *limits : tg_json_default_limits();
+    reader r = {arena, (const unsigned char *)text, len, 0, err, lim.allow_duplicate_keys};
+    if (err) {
+        err->status = TG_JSON_OK;
+        err->offset = 0;
+        err->message[0] = '\0';
+    }
+    if (lim.max_bytes && len > lim.max_bytes) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "input of %zu bytes is over the limit of %zu", len, lim.max_bytes);
+        return fail(&r, TG_JSON_TOO_LARGE, lim.max_bytes, msg);
+    }
+    size_t depth_cap = lim.max_depth;
+    if (depth_cap > len) depth_cap = len; /* every level costs a byte */
+    frame *stack = tg_arena_alloc(arena, (depth_cap + 1) * sizeof *stack);
+    if (!stack) return fail(&r, TG_JSON_NOMEM, 0, "out of memory");
+    size_t depth = 0;
+    char *key = NULL;
+    skip_ws(&r);
+    if (r.pos >= r.len) return fail(&r, TG_JSON_SYNTAX, r.pos, "empty input: expected a JSON value");
+
+    for (;;) {
+        /* read one value (or open a container) */
+        cJSON *v = NULL;
+        skip_ws(&r);
+        if (r.pos >= r.len) return unexpected(&r, "a JSON value");
+        unsigned char c = r.s[r.pos];
+        if (c == '{' || c == '[') {
+            if (depth >= lim.max_depth) {
+                char msg[96];
+                snprintf(msg, sizeof msg, "nesting deeper than the limit of %zu", lim.max_depth);
+                return fail(&r, TG_JSON_DEPTH, r.pos, msg);
+            }
+            cJSON *node = tg_json_new(arena, c == '{' ? cJSON_Object : cJSON_Array);
+            if (!node) return fail(&r, TG_JSON_NOMEM, r.pos, "out of memory");
+            node->string = key;
+            key = NULL;
+            stack[depth].node = node;
+            stack[depth].count = 0;
+            stack[depth].open_at = r.pos;
+            depth++;
+            r.pos++;
+            skip_ws(&r);
+            if (r.pos < r.len && r.s[r.pos] == (c == '{' ? '}' : ']')) {
+                r.pos++;
+                depth--;
+                v = node;
+                goto attach_closed;
+            }
+            if (c == '{') goto read_key;
+            continue;
+        }
+        if (c == '"') {
+            char *s = read_string(&r);
+            if (!s) return NULL;
+            v = tg_json_new(arena, cJSON_String);
+            if (!v) return fail(&r, TG_JSON_NOMEM, r.pos, "out of memory");
+            v->valuestring = s;
+        } else if (c == '-' || (c >= '0' && c <= '9')) {
+            v = read_number(&r);
+        } else if (c == 't') {
+            v = read_literal(&r, "true", cJSON_True);
+        } else if (c == 'f') {
+            v = read_literal(&r, "false", cJSON_False);
+        } else if (c == 'n') {
+            v = read_literal(&r, "null", cJSON_NULL);
+        } else {
+            return unexpected(&r, "a JSON value");
+        }
+        if (!v) return NULL;
+        v->string = key;
+        key = NULL;
+
+    attach_closed:
+        /* v is complete: attach it and consume separators/closers */
+        for (;;) {
+            if (depth == 0) {
+                skip_ws(&r);
+                if (r.pos != r.len) return unexpected(&r, "end of input after the JSON value");
+                return v;
+            }
+            frame *f = &stack[depth - 1];
+            tg_json_append(f->node, v);
+            f->count++;
+            skip_ws(&r);
+            if (r.pos >= r.len) return unexpected(&r, cJSON_IsObject(f->node) ? "',' or '}'" : "',' or ']'");
+            unsigned char d = r.s[r.pos];
+            if (d == ',') {
+                r.pos++;
+                if (cJSON_IsObject(f->node)) goto read_key;
+                break; /* next array element */
+            }
+            if (d == (cJSON_IsObject(f->node) ? '}' : ']')) {
+                r.pos++;
+                if (cJSON_IsObject(f->node) && !r.allow_dups) {
+                    int nomem = 0;
+                    const cJSON *dup = find_duplicate(arena, f->node, f->count, &nomem);
+                    if (nomem) return fail(&r, TG_JSON_NOMEM, r.pos, "out of memory");
+                    if (dup) {
+                        char msg[140], shown[48];
+                        size_t kl = tg_json_strlen(dup->string), o = 0;
+                        for (size_t i = 0; i < kl && o + 5 < sizeof shown; i++) {
+                            unsigned char k = (unsigned char)dup->string[i];
+                            shown[o++] = (k >= 0x20 && k < 0x7F && k != '"') ? (char)k : '?';
+                        }
+                        shown[o] = '\0';
+                        snprintf(msg, sizeof msg, "duplicate key \"%s%s\" in the object opened", shown,
+                                 kl > o ? "..." : "");
+                        return fail(&r, TG_JSON_DUPLICATE_KEY, f->open_at, msg);
+                    }
+                }
+                v = f->node;
+                depth--;
+                continue;
+            }
+            return unexpected(&r, cJSON_IsObject(f->node) ? "',' or '}'" : "',' or ']'");
+        }
+        continue;
+
+    read_key:
+        skip_ws(&r);
+        if (r.pos >= r.len || r.s[r.pos] != '"') return unexpected(&r, "a string key");
+        key = read_string(&r);
+        if (!key) return NULL;
+        skip_ws(&r);
+        if (r.pos >= r.len || r.s[r.pos] != ':') return unexpected(&r, "':' after the key");
+        r.pos++;
+    }
+}

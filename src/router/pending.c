@@ -1,0 +1,68 @@
+/* pending.c - calls waiting for their handler. A call id maps to slot
+ * id % capacity, so lookup is one probe; ids are handed out so that their
+ * slot is free, and never repeat within 2^32 calls. */
+#include "router.h"
+
+#include <string.h>
+
+typedef struct slot {
+    uint32_t id; /* 0: free */
+    const tg_tool *tool;
+} slot;
+
+struct tg_pending {
+    tg_allocator alloc;
+    size_t cap, count;
+    uint32_t next_id;
+    slot *slots;
+};
+
+tg_pending *tg_pending_new(const tg_allocator *alloc, size_t capacity) {
+    if (capacity == 0) capacity = 1;
+    tg_pending *p = tg_malloc(alloc, sizeof *p);
+    if (!p) return NULL;
+    p->slots = tg_malloc(alloc, capacity * sizeof *p->slots);
+    if (!p->slots) {
+        tg_free(alloc, p, sizeof *p);
+        return NULL;
+    }
+    memset(p->slots, 0, capacity * sizeof *p->slots);
+    p->alloc = *alloc;
+    p->cap = capacity;
+    p->count = 0;
+    p->next_id = 1;
+    return p;
+}
+
+void tg_pending_free(tg_pending *p) {
+    if (!p) return;
+    tg_free(&p->alloc, p->slots, p->cap * sizeof *p->slots);
+    tg_free(&p->alloc, p, sizeof *p);
+}
+
+uint32_t tg_pending_add(tg_pending *p, const tg_tool *tool) {
+    if (p->count >= p->cap) return 0;
+    for (;;) {
+        uint32_t id = p->next_id++;
+        if (id == 0) continue;
+        slot *s = &p->slots[id % p->cap];
+        if (s->id) continue; /* slot busy: try the next id (bounded: a free slot exists) */
+        s->id = id;
+        s->tool = tool;
+        p->count++;
+        return id;
+    }
+}
+
+const tg_tool *tg_pending_take(tg_pending *p, uint32_t id) {
+    if (id == 0) return NULL;
+    slot *s = &p->slots[id % p->cap];
+    if (s->id != id) return NULL;
+    const tg_tool *t = s->tool;
+    s->id = 0;
+    s->tool = NULL;
+    p->count--;
+    return t;
+}
+
+size_t tg_pending_count(const tg_pending *p) { return p->count; }

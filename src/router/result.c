@@ -1,0 +1,83 @@
+/* result.c - every outcome of a call, shaped as an MCP CallToolResult. */
+#include "router.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int tg_result_gate_error(tg_buf *out, const char *code, const char *text, size_t text_len) {
+    tg_buf_puts(out, "{\"content\":[{\"type\":\"text\",\"text\":");
+    tg_json_write_string(out, text, text_len);
+    tg_buf_puts(out, "}],\"isError\":true,\"_meta\":{\"dev.toolgate/error\":{\"code\":\"");
+    tg_buf_puts(out, code);
+    return tg_buf_puts(out, "\"}}}");
+}
+
+static int text_content(tg_buf *out, const char *s, size_t n) {
+    tg_buf_puts(out, "{\"type\":\"text\",\"text\":");
+    tg_json_write_string(out, s, n);
+    return tg_buf_putc(out, '}');
+}
+
+/* MCP content blocks: text, image, audio, resource_link, resource. */
+static const char *check_content_block(const cJSON *b) {
+    if (!cJSON_IsObject(b)) return "each content block must be an object";
+    const cJSON *type = tg_json_getz(b, "type");
+    if (!cJSON_IsString(type)) return "each content block needs a string \"type\"";
+    const char *t = type->valuestring;
+    if (strcmp(t, "text") == 0) return cJSON_IsString(tg_json_getz(b, "text")) ? NULL : "text content needs a string \"text\"";
+    if (strcmp(t, "image") == 0 || strcmp(t, "audio") == 0)
+        return cJSON_IsString(tg_json_getz(b, "data")) && cJSON_IsString(tg_json_getz(b, "mimeType"))
+                   ? NULL
+                   : "image/audio content needs string \"data\" and \"mimeType\"";
+    if (strcmp(t, "resource_link") == 0)
+        return cJSON_IsString(tg_json_getz(b, "uri")) && cJSON_IsString(tg_json_getz(b, "name"))
+                   ? NULL
+                   : "resource_link content needs string \"uri\" and \"name\"";
+    if (strcmp(t, "resource") == 0)
+        return cJSON_IsObject(tg_json_getz(b, "resource")) ? NULL : "resource content needs an object \"resource\"";
+    return "unknown content block type";
+}
+
+int tg_result_normalize(tg_buf *out, const cJSON *v, char *why, size_t why_len) {
+    if (cJSON_IsString(v)) {
+        tg_buf_puts(out, "{\"content\":[");
+        text_content(out, v->valuestring, tg_json_strlen(v->valuestring));
+        return tg_buf_puts(out, "]}");
+    }
+    const cJSON *content = cJSON_IsObject(v) ? tg_json_getz(v, "content") : NULL;
+    if (content) {
+        const char *bad = NULL;
+        if (!cJSON_IsArray(content)) bad = "\"content\" must be an array";
+        for (const cJSON *b = cJSON_IsArray(content) ? content->child : NULL; b && !bad; b = b->next)
+            bad = check_content_block(b);
+        const cJSON *is_error = tg_json_getz(v, "isError");
+        if (!bad && is_error && !cJSON_IsBool(is_error)) bad = "\"isError\" must be a boolean";
+        const cJSON *sc = tg_json_getz(v, "structuredContent");
+        if (!bad && sc && !cJSON_IsObject(sc)) bad = "\"structuredContent\" must be an object";
+        const cJSON *meta = tg_json_getz(v, "_meta");
+        if (!bad && meta && !cJSON_IsObject(meta)) bad = "\"_meta\" must be an object";
+        if (bad) {
+            snprintf(why, why_len, "%s", bad);
+            return -1;
+        }
+        return tg_json_write(out, v);
+    }
+    /* any other value: its JSON text as content; objects are structured too */
+    tg_buf text;
+    tg_buf_init(&text, out->alloc, out->max);
+    tg_json_write(&text, v);
+    if (text.failed) {
+        tg_buf_free(&text);
+        snprintf(why, why_len, "result too large");
+        return -1;
+    }
+    tg_buf_puts(out, "{\"content\":[");
+    text_content(out, text.data, text.len);
+    tg_buf_putc(out, ']');
+    if (cJSON_IsObject(v)) {
+        tg_buf_puts(out, ",\"structuredContent\":");
+        tg_buf_append(out, text.data, text.len);
+    }
+    tg_buf_free(&text);
+    return tg_buf_putc(out, '}');
+}

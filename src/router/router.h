@@ -1,0 +1,45 @@
+/* router.h - the parts of the call pipeline that are not another module's:
+ * the table of calls waiting for their handler, the first check of
+ * arguments against a tool's inputSchema, and the shaping of every outcome
+ * into an MCP CallToolResult. The pipeline itself (tg_call_begin,
+ * tg_call_complete) is in call.c and reads top to bottom. */
+#ifndef TG_ROUTER_H
+#define TG_ROUTER_H
+
+#include <stdint.h>
+
+#include "../base/alloc.h"
+#include "../base/buf.h"
+#include "../json/json.h"
+#include "../registry/registry.h"
+
+/* ---- pending calls: a fixed table, O(1) by call id ---- */
+typedef struct tg_pending tg_pending;
+
+/* NULL when the allocator refuses. capacity >= 1. */
+tg_pending *tg_pending_new(const tg_allocator *alloc, size_t capacity);
+void tg_pending_free(tg_pending *p);
+/* Records a call to `tool`; returns its id (never 0), or 0 when the table is full. */
+uint32_t tg_pending_add(tg_pending *p, const tg_tool *tool);
+/* Removes and returns the call's tool, or NULL when id is not pending. */
+const tg_tool *tg_pending_take(tg_pending *p, uint32_t id);
+size_t tg_pending_count(const tg_pending *p);
+
+/* ---- arguments ---- */
+/* Appends to msg a model-readable list of what is wrong with args for tool
+ * (one "- <pointer>: <problem>" line each) and returns the number of
+ * problems; 0 means the arguments pass. */
+size_t tg_args_check(const tg_tool *tool, const cJSON *args, tg_buf *msg);
+
+/* ---- results ---- */
+/* Writes {"content":[{"type":"text","text":text}],"isError":true,
+ * "_meta":{"dev.toolgate/error":{"code":code}}} to out. */
+int tg_result_gate_error(tg_buf *out, const char *code, const char *text, size_t text_len);
+/* Normalizes a handler's JSON value into a CallToolResult written to out:
+ * a string becomes text content; an object with a "content" array is
+ * checked as a CallToolResult and kept; any other value becomes text content
+ * (objects also become structuredContent). Returns 0, or -1 with a reason in
+ * why when the value claims to be a CallToolResult but is malformed. */
+int tg_result_normalize(tg_buf *out, const cJSON *value, char *why, size_t why_len);
+
+#endif

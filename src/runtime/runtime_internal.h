@@ -1,0 +1,39 @@
+/* runtime_internal.h - the runtime handle's layout, shared by the files that
+ * implement toolgate.h (src/runtime, src/router). Like Lua's lstate.h: the
+ * one struct all state hangs off. Modules below it (json, registry, schema,
+ * regex) never see it; they get an allocator and their own handles. */
+#ifndef TG_RUNTIME_INTERNAL_H
+#define TG_RUNTIME_INTERNAL_H
+
+#include "toolgate.h"
+#include "../base/arena.h"
+#include "../base/buf.h"
+#include "../registry/registry.h"
+#include "../router/router.h"
+
+typedef struct tg_budget {
+    tg_alloc_hook fn;
+    void *ud;
+    size_t used, limit;
+} tg_budget;
+
+struct tg_runtime {
+    tg_budget budget;
+    tg_allocator alloc; /* allocates through budget */
+    tg_limits limits;
+    tg_host host;
+    tg_registry *registry;
+    tg_pending *pending;
+    tg_arena call_arena; /* reset at the start of every API call */
+    tg_buf out;          /* tg_output */
+    tg_buf err;          /* tg_last_error */
+};
+
+/* Records a failure in rt->err ({"code","message"[,"offset"]}) and returns status. */
+tg_status tg_rt_fail(tg_runtime *rt, tg_status status, const char *message, long long offset);
+/* Starts an API call: clears output and error, resets the call arena. */
+void tg_rt_begin(tg_runtime *rt);
+/* JSON limits for one kind of input. */
+tg_json_limits tg_rt_json_limits(const tg_runtime *rt, size_t max_bytes);
+
+#endif

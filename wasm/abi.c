@@ -1,0 +1,127 @@
+/* abi.c - the wasm module's C ABI: the exports the JS layer calls and the
+ * imports it supplies. Built into both the Emscripten module and the WASI
+ * reactor; the native build does not use it.
+ *
+ * Byte ranges cross as (pointer, length) in linear memory. The host writes
+ * its input into the runtime's input area (tga_input) and then calls an
+ * operation naming the lengths it wrote; output and error text stay owned by
+ * the runtime and are valid until the next operation on it.
+ *
+ * Imports (module "toolgate"):
+ *   invoke(handler_id, call_id, args_ptr, args_len) -> i32   0: accepted
+ * A handler may be async: invoke only queues the call on the host side, and
+ * the host finishes it later with tga_call_complete. Nothing re-enters the
+ * module during invoke. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "toolgate.h"
+
+#define TG_EXPORT(name) __attribute__((export_name(#name)))
+
+__attribute__((import_module("toolgate"), import_name("invoke"))) extern int tga_host_invoke(uint32_t handler_id,
+                                                                                           uint32_t call_id,
+                                                                                           const char *args,
+                                                                                           size_t args_len);
+
+/* One wasm-side handle: the runtime plus the host's input area. */
+typedef struct tga_handle {
+    tg_runtime *rt;
+    char *input;
+    size_t input_cap;
+} tga_handle;
+
+static int host_invoke(void *ud, uint32_t handler_id, uint32_t call_id, const char *args, size_t len) {
+    (void)ud;
+    return tga_host_invoke(handler_id, call_id, args, len);
+}
+
+/* Creates a runtime. Limits are given as numbers (0: default). Returns a
+ * handle, or 0 when memory is short. */
+TG_EXPORT(tga_new)
+tga_handle *tga_new(uint32_t memory_bytes, uint32_t json_depth, uint32_t args_bytes, uint32_t descriptor_bytes,
+                    uint32_t result_bytes, uint32_t tools, uint32_t pending_calls) {
+    tga_handle *h = calloc(1, sizeof *h);
+    if (!h) return NULL;
+    tg_limits l;
+    memset(&l, 0, sizeof l);
+    l.memory_bytes = memory_bytes;
+    l.json_depth = json_depth;
+    l.args_bytes = args_bytes;
+    l.descriptor_bytes = descriptor_bytes;
+    l.result_bytes = result_bytes;
+    l.tools = tools;
+    l.pending_calls = pending_calls;
+    tg_host host = {NULL, host_invoke};
+    h->rt = tg_runtime_new(&l, &host, NULL, NULL);
+    if (!h->rt) {
+        free(h);
+        return NULL;
+    }
+    return h;
+}
+
+TG_EXPORT(tga_free)
+void tga_free(tga_handle *h) {
+    if (!h) return;
+    tg_runtime_free(h->rt);
+    free(h->input);
+    free(h);
+}
+
+/* Returns a pointer to at least n writable bytes for the next operation's
+ * input, or 0 when memory is short. Calling it may grow memory: views of
+ * memory.buffer taken before it must be renewed. */
+TG_EXPORT(tga_input)
+char *tga_input(tga_handle *h, uint32_t n) {
+    if (n > h->input_cap || !h->input) {
+        size_t cap = n < 4096 ? 4096 : n;
+        char *p = malloc(cap);
+        if (!p) return NULL;
+        free(h->input);
+        h->input = p;
+        h->input_cap = cap;
+    }
+    return h->input;
+}
+
+/* Input: the descriptor's JSON (len bytes). Returns a tg_status. */
+TG_EXPORT(tga_register)
+int tga_register(tga_handle *h, uint32_t len, uint32_t handler_id) {
+    return tg_register_tool(h->rt, h->input, len, handler_id);
+}
+
+/* Input: the tool name (name_len bytes) followed by the arguments' JSON
+ * (args_len bytes). Returns a tg_status; TG_PENDING means invoke was called
+ * with the call id. */
+TG_EXPORT(tga_call_begin)
+int tga_call_begin(tga_handle *h, uint32_t name_len, uint32_t args_len) {
+    uint32_t id;
+    return tg_call_begin(h->rt, h->input, name_len, h->input + name_len, args_len, &id);
+}
+
+/* Input: the handler's result JSON, or its error text when is_error. */
+TG_EXPORT(tga_call_complete)
+int tga_call_complete(tga_handle *h, uint32_t call_id, uint32_t len, uint32_t is_error) {
+    return tg_call_complete(h->rt, call_id, h->input, len, (int)is_error);
+}
+
+/* Input: JSON text to check for strictness. Returns a tg_status. */
+TG_EXPORT(tga_check_json)
+int tga_check_json(tga_handle *h, uint32_t len, uint32_t allow_duplicate_keys) {
+    return tg_check_json(h->rt, h->input, len, (int)allow_duplicate_keys);
+}
+
+TG_EXPORT(tga_output_ptr) const char *tga_output_ptr(tga_handle *h) { return tg_output(h->rt, NULL); }
+TG_EXPORT(tga_output_len) uint32_t tga_output_len(tga_handle *h) {
+    size_t n;
+    tg_output(h->rt, &n);
+    return (uint32_t)n;
+}
+TG_EXPORT(tga_error_ptr) const char *tga_error_ptr(tga_handle *h) { return tg_last_error(h->rt, NULL); }
+TG_EXPORT(tga_error_len) uint32_t tga_error_len(tga_handle *h) {
+    size_t n;
+    tg_last_error(h->rt, &n);
+    return (uint32_t)n;
+}
+TG_EXPORT(tga_memory_used) uint32_t tga_memory_used(tga_handle *h) { return (uint32_t)tg_memory_used(h->rt); }
