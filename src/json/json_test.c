@@ -1,0 +1,230 @@
+/* json_test.c - the strict reader and canonical writer, case by case. */
+#include <math.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "json.h"
+#include "../../tests/tg_test.h"
+
+static tg_allocator libc_alloc = {tg_alloc_libc, NULL};
+
+static cJSON *parse(tg_arena *a, const char *s, tg_json_error *err) {
+    return tg_json_parse(a, s, strlen(s), NULL, err);
+}
+
+static void roundtrip(const char *in, const char *expect) {
+    tg_arena a;
+    tg_arena_init(&a, libc_alloc);
+    tg_json_error err;
+    cJSON *d = parse(&a, in, &err);
+    CHECK_MSG(d != NULL, "%s: %s", in, err.message);
+    if (d) {
+        tg_buf b;
+        tg_buf_init(&b, libc_alloc, 0);
+        CHECK(tg_json_write(&b, d) == 0);
+        CHECK_STR(b.data, expect);
+        tg_buf_free(&b);
+    }
+    tg_arena_free(&a);
+}
+
+static void rejects(const char *in, tg_json_status st, size_t offset, const char *msg_part) {
+    tg_arena a;
+    tg_arena_init(&a, libc_alloc);
+    tg_json_error err;
+    CHECK_MSG(parse(&a, in, &err) == NULL, "accepted %s", in);
+    CHECK_MSG(err.status == st, "%s: status %d", in, (int)err.status);
+    CHECK_MSG(err.offset == offset, "%s: offset %zu, expected %zu", in, err.offset, offset);
+    CHECK_MSG(strstr(err.message, msg_part) != NULL, "%s: message '%s'", in, err.message);
+    tg_arena_free(&a);
+}
+
+static int integer(const char *num) {
+    tg_arena a;
+    tg_arena_init(&a, libc_alloc);
+    tg_json_error err;
+    cJSON *d = parse(&a, num, &err);
+    int r = d ? tg_json_is_integer(d) : -1;
+    tg_arena_free(&a);
+    return r;
+}
+
+static int equal(const char *x, const char *y) {
+    tg_arena a;
+    tg_arena_init(&a, libc_alloc);
+    tg_json_error err;
+    int r = tg_json_equal(parse(&a, x, &err), parse(&a, y, &err));
+    tg_arena_free(&a);
+    return r;
+}
+
+static void canonical_writing(void) {
+    roundtrip(" { \"a\" : [ 1 , 2.50 , -0 , 1E+400 ] , \"b\" : null } ", "{\"a\":[1,2.50,-0,1E+400],\"b\":null}");
+    roundtrip("\"\\u00e9\\n\\u0001\\/\\\"\"", "\"\xc3\xa9\\n\\u0001/\\\"\"");
+    roundtrip("\"\\ud83d\\ude00\"", "\"\xf0\x9f\x98\x80\"");
+    roundtrip("{\"z\":1,\"a\":2}", "{\"z\":1,\"a\":2}"); /* document order kept */
+    roundtrip("[true,false,{}]", "[true,false,{}]");
+}
+
+static void strictness(void) {
+    rejects("", TG_JSON_SYNTAX, 0, "empty input");
+    rejects("[1,]", TG_JSON_SYNTAX, 3, "expected a JSON value");
+    rejects("-01", TG_JSON_SYNTAX, 2, "leading zeros");
+    rejects("2.", TG_JSON_SYNTAX, 2, "after the decimal point");
+    rejects("[2.e3]", TG_JSON_SYNTAX, 3, "after the decimal point");
+    rejects("\"a\tb\"", TG_JSON_SYNTAX, 2, "raw control character");
+    rejects("\"\\u12G4\"", TG_JSON_SYNTAX, 1, "four hex digits");
+    rejects("\f[]", TG_JSON_SYNTAX, 0, "byte 0x0C");
+    rejects("\xef\xbb\xbf{}", TG_JSON_SYNTAX, 0, "byte 0xEF");
+    rejects("[\"\xc0\xaf\"]", TG_JSON_UTF8, 2, "invalid UTF-8");
+    rejects("\"\\udc00\"", TG_JSON_UTF8, 1, "lone low surrogate");
+    rejects("\"\\ud800x\"", TG_JSON_UTF8, 1, "without a low surrogate");
+    rejects("{} x", TG_JSON_SYNTAX, 3, "end of input");
+    rejects("nul", TG_JSON_SYNTAX, 0, "a JSON value");
+    rejects("{\"a\" 1}", TG_JSON_SYNTAX, 5, "':'");
+}
+
+static void duplicate_keys(void) {
+    rejects("{\"a\":1,\"b\":2,\"a\":3}", TG_JSON_DUPLICATE_KEY, 0, "duplicate key \"a\"");
+    /* the hash path (more than 12 keys) and keys that differ only after a NUL */
+    char big[512] = "{";
+    for (int i = 0; i < 30; i++) snprintf(big + strlen(big), sizeof big - strlen(big), "\"k%d\":%d,", i, i);
+    strcat(big, "\"k7\":0}");
+    rejects(big, TG_JSON_DUPLICATE_KEY, 0, "duplicate key \"k7\"");
+    tg_arena a;
+    tg_arena_init(&a, libc_alloc);
+    tg_json_error err;
+    cJSON *d = parse(&a, "{\"a\\u0000b\":1,\"a\\u0000c\":2,\"a\":3}", &err);
+    CHECK_MSG(d != NULL, "%s", err.message);
+    CHECK(d && tg_json_get(d, "a\0c", 3) && tg_json_get(d, "a\0c", 3)->valueint == 2);
+    CHECK(d && tg_json_get(d, "a", 1) && tg_json_get(d, "a", 1)->valueint == 3);
+    CHECK(d && tg_json_strlen(d->child->string) == 3);
+    rejects("{\"a\\u0000b\":1,\"a\\u0000b\":2}", TG_JSON_DUPLICATE_KEY, 0, "duplicate key \"a?b\"");
+    tg_json_limits lim = tg_json_default_limits();
+    lim.allow_duplicate_keys = 1;
+    CHECK(tg_json_parse(&a, "{\"a\":1,\"a\":2}", 13, &lim, &err) != NULL);
+    tg_arena_free(&a);
+}
+
+static void limits(void) {
+    tg_arena a;
+    tg_arena_init(&a, libc_alloc);
+    tg_json_error err;
+    tg_json_limits lim = tg_json_default_limits();
+    lim.max_depth = 3;
+    CHECK(tg_json_parse(&a, "[[[1]]]", 7, &lim, &err) != NULL);
+    CHECK(tg_json_parse(&a, "[[[[1]]]]", 9, &lim, &err) == NULL && err.status == TG_JSON_DEPTH && err.offset == 3);
+    lim.max_depth = 256;
+    lim.max_bytes = 8;
+    CHECK(tg_json_parse(&a, "[1,2,3,4,5]", 11, &lim, &err) == NULL && err.status == TG_JSON_TOO_LARGE);
+    tg_arena_free(&a);
+    /* ten million open brackets: refused at the depth limit, promptly */
+    size_t n = 10000000;
+    char *deep = malloc(n);
+    memset(deep, '[', n);
+    clock_t t0 = clock();
+    tg_arena_init(&a, libc_alloc);
+    CHECK(tg_json_parse(&a, deep, n, NULL, &err) == NULL && err.status == TG_JSON_DEPTH && err.offset == 256);
+    double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    CHECK_MSG(secs < 0.5, "took %.3f s", secs);
+    CHECK(a.used < 64 * 1024);
+    tg_arena_free(&a);
+    free(deep);
+}
+
+static void numbers(void) {
+    CHECK(integer("1") == 1);
+    CHECK(integer("-0") == 1);
+    CHECK(integer("1.0") == 1);
+    CHECK(integer("1.50e1") == 1);
+    CHECK(integer("1e400") == 1);
+    CHECK(integer("12300e-2") == 1);
+    CHECK(integer("1.5") == 0);
+    CHECK(integer("1e-400") == 0);
+    CHECK(integer("0.0e-999") == 1);
+    CHECK(integer("123e-3") == 0);
+    tg_arena a;
+    tg_arena_init(&a, libc_alloc);
+    tg_json_error err;
+    cJSON *big = parse(&a, "123456789012345678901234567890", &err);
+    CHECK(big && isfinite(big->valuedouble) && big->valuedouble > 1.2e29);
+    cJSON *huge = parse(&a, "-1e400", &err);
+    CHECK(huge && isinf(huge->valuedouble) && huge->valuedouble < 0);
+    CHECK(huge && strcmp(huge->valuestring, "-1e400") == 0);
+    tg_arena_free(&a);
+}
+
+static void equality(void) {
+    CHECK(equal("1", "1.0"));
+    CHECK(equal("{\"a\":1,\"b\":[1,2]}", "{\"b\":[1,2.0],\"a\":1}"));
+    CHECK(!equal("[1,2]", "[2,1]"));
+    CHECK(!equal("\"a\\u0000b\"", "\"a\\u0000c\""));
+    CHECK(!equal("0", "false"));
+    CHECK(!equal("{\"a\":1}", "{\"a\":1,\"b\":2}"));
+}
+
+static void building(void) {
+    tg_arena a;
+    tg_arena_init(&a, libc_alloc);
+    cJSON *o = tg_json_new(&a, cJSON_Object);
+    cJSON *s = tg_json_new_string(&a, "x\"y", 3);
+    tg_json_set_key(&a, s, "k", 1);
+    tg_json_append(o, s);
+    cJSON *n = tg_json_new_number(&a, 0.5);
+    tg_json_set_key(&a, n, "n", 1);
+    tg_json_append(o, n);
+    cJSON *i = tg_json_new_number(&a, 3);
+    tg_json_set_key(&a, i, "i", 1);
+    tg_json_append(o, i);
+    cJSON *c = tg_json_clone(&a, o);
+    tg_buf b;
+    tg_buf_init(&b, libc_alloc, 0);
+    tg_json_write(&b, c);
+    CHECK_STR(b.data, "{\"k\":\"x\\\"y\",\"n\":0.5,\"i\":3}");
+    CHECK(cJSON_GetArraySize(c) == 3); /* cJSON's own readers work on our nodes */
+    tg_buf_free(&b);
+    tg_buf_init(&b, libc_alloc, 4);
+    CHECK(tg_json_write(&b, c) == -1 && b.failed);
+    tg_buf_free(&b);
+    tg_arena_free(&a);
+}
+
+/* Every allocation of a parse fails in turn: an error, never a crash or leak. */
+typedef struct failing {
+    int countdown;
+} failing;
+static void *failing_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    failing *f = ud;
+    if (nsize && f->countdown-- <= 0) return NULL;
+    return tg_alloc_libc(NULL, ptr, osize, nsize);
+}
+
+static void allocation_failures(void) {
+    const char *doc = "{\"a\":[1,2,{\"b\":\"\\u00e9x\"}],\"c\":\"d\",\"k0\":0,\"k1\":1,\"k2\":2,\"k3\":3,\"k4\":4,"
+                      "\"k5\":5,\"k6\":6,\"k7\":7,\"k8\":8,\"k9\":9,\"k10\":10,\"k11\":11}";
+    int ok_at = -1;
+    for (int n = 0; n < 100 && ok_at < 0; n++) {
+        failing f = {n};
+        tg_allocator al = {failing_alloc, &f};
+        tg_arena a;
+        tg_arena_init(&a, al);
+        tg_json_error err;
+        cJSON *d = tg_json_parse(&a, doc, strlen(doc), NULL, &err);
+        if (d) ok_at = n;
+        else CHECK_MSG(err.status == TG_JSON_NOMEM, "failure %d gave status %d", n, (int)err.status);
+        tg_arena_free(&a);
+    }
+    CHECK(ok_at > 0);
+}
+
+int main(void) {
+    canonical_writing();
+    strictness();
+    duplicate_keys();
+    limits();
+    numbers();
+    equality();
+    building();
+    allocation_failures();
+    return tg_test_finish("json");
+}

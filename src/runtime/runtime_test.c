@@ -1,0 +1,174 @@
+/* runtime_test.c - the C API end to end with a native host: register, call,
+ * complete; error values; limits; and SQLite's habit: make every allocation
+ * of a whole session fail in turn and check nothing crashes or leaks. */
+#include <stdlib.h>
+
+#include "toolgate.h"
+#include "../../tests/tg_test.h"
+
+typedef struct host_log {
+    uint32_t handler, call;
+    char args[256];
+    int refuse;
+    int invoked;
+} host_log;
+
+static int host_invoke(void *ud, uint32_t handler, uint32_t call, const char *args, size_t len) {
+    host_log *h = ud;
+    h->invoked++;
+    if (h->refuse) return 1;
+    h->handler = handler;
+    h->call = call;
+    snprintf(h->args, sizeof h->args, "%.*s", (int)len, args);
+    return 0;
+}
+
+static const char *WEATHER =
+    "{\"name\":\"get_weather\",\"description\":\"d\",\"inputSchema\":{\"type\":\"object\","
+    "\"properties\":{\"city\":{\"type\":\"string\"}},\"required\":[\"city\"]}}";
+
+static const char *out(tg_runtime *rt) { return tg_output(rt, NULL); }
+static const char *err(tg_runtime *rt) { return tg_last_error(rt, NULL); }
+
+static tg_status call(tg_runtime *rt, const char *name, const char *args, uint32_t *id) {
+    return tg_call_begin(rt, name, strlen(name), args, strlen(args), id);
+}
+
+static void happy_path(void) {
+    host_log h = {0};
+    tg_host host = {&h, host_invoke};
+    tg_runtime *rt = tg_runtime_new(NULL, &host, NULL, NULL);
+    CHECK(tg_register_tool(rt, WEATHER, strlen(WEATHER), 7) == TG_OK);
+    CHECK_STR(out(rt), "{\"name\":\"get_weather\"}");
+    uint32_t id = 0;
+    CHECK(call(rt, "get_weather", " {\"city\" : \"Oslo\", \"n\": 1.50} ", &id) == TG_PENDING);
+    CHECK(id != 0 && h.call == id && h.handler == 7);
+    CHECK_STR(h.args, "{\"city\":\"Oslo\",\"n\":1.50}"); /* canonical, number text kept */
+    const char *res = "{\"temp\":20}";
+    CHECK(tg_call_complete(rt, id, res, strlen(res), 0) == TG_OK);
+    CHECK_STR(out(rt), "{\"content\":[{\"type\":\"text\",\"text\":\"{\\\"temp\\\":20}\"}],\"structuredContent\":{\"temp\":20}}");
+    CHECK(tg_call_complete(rt, id, res, strlen(res), 0) == TG_ERR_UNKNOWN_CALL); /* no replay */
+    CHECK(strstr(err(rt), "\"code\":\"unknown_call\"") != NULL);
+    tg_runtime_free(rt);
+}
+
+static void error_values(void) {
+    host_log h = {0};
+    tg_host host = {&h, host_invoke};
+    tg_runtime *rt = tg_runtime_new(NULL, &host, NULL, NULL);
+    tg_register_tool(rt, WEATHER, strlen(WEATHER), 1);
+    uint32_t id;
+    CHECK(tg_register_tool(rt, WEATHER, strlen(WEATHER), 2) == TG_ERR_DUPLICATE_TOOL);
+    CHECK(strstr(err(rt), "duplicate_tool") != NULL);
+    CHECK(call(rt, "nope", "{}", &id) == TG_ERR_UNKNOWN_TOOL && id == 0);
+    CHECK(strstr(out(rt), "\"isError\":true") && strstr(out(rt), "\"code\":\"unknown_tool\""));
+    CHECK(call(rt, "get_weather", "{}", &id) == TG_ERR_INVALID_ARGUMENTS);
+    CHECK(strstr(out(rt), "missing required property \\\"city\\\"") != NULL);
+    CHECK(call(rt, "get_weather", "{\"city\":1,}", &id) == TG_ERR_JSON);
+    CHECK(strstr(err(rt), "\"offset\":10") != NULL);
+    CHECK(h.invoked == 0);
+    h.refuse = 1;
+    CHECK(call(rt, "get_weather", "{\"city\":\"x\"}", &id) == TG_ERR_HOST);
+    h.refuse = 0;
+    CHECK(call(rt, "get_weather", "{\"city\":\"x\"}", &id) == TG_PENDING);
+    CHECK(tg_call_complete(rt, id, "boom", 4, 1) == TG_OK);
+    CHECK_STR(out(rt), "{\"content\":[{\"type\":\"text\",\"text\":\"Tool \\\"get_weather\\\" failed: boom\"}],\"isError\":true}");
+    CHECK(call(rt, "get_weather", "{\"city\":\"x\"}", &id) == TG_PENDING);
+    CHECK(tg_call_complete(rt, id, "{not json", 9, 0) == TG_OK);
+    CHECK(strstr(out(rt), "\"code\":\"invalid_result\"") != NULL);
+    tg_runtime_free(rt);
+}
+
+static void limits(void) {
+    host_log h = {0};
+    tg_host host = {&h, host_invoke};
+    tg_limits l;
+    memset(&l, 0, sizeof l);
+    l.tools = 1;
+    l.pending_calls = 2;
+    tg_runtime *rt = tg_runtime_new(&l, &host, NULL, NULL);
+    CHECK(tg_register_tool(rt, WEATHER, strlen(WEATHER), 1) == TG_OK);
+    const char *other = "{\"name\":\"b\",\"inputSchema\":{\"type\":\"object\"}}";
+    CHECK(tg_register_tool(rt, other, strlen(other), 2) == TG_ERR_LIMIT);
+    uint32_t a, b, c;
+    CHECK(call(rt, "get_weather", "{\"city\":\"x\"}", &a) == TG_PENDING);
+    CHECK(call(rt, "get_weather", "{\"city\":\"x\"}", &b) == TG_PENDING);
+    CHECK(call(rt, "get_weather", "{\"city\":\"x\"}", &c) == TG_ERR_LIMIT);
+    CHECK(tg_call_complete(rt, a, "\"ok\"", 4, 0) == TG_OK);
+    CHECK(call(rt, "get_weather", "{\"city\":\"x\"}", &c) == TG_PENDING && c != a && c != b);
+    tg_runtime_free(rt);
+}
+
+typedef struct failing {
+    long countdown;
+    size_t live;
+} failing;
+static void *failing_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    failing *f = ud;
+    if (nsize == 0) {
+        if (ptr) f->live--;
+        free(ptr);
+        return NULL;
+    }
+    if (f->countdown-- <= 0) return NULL;
+    void *p = realloc(ptr, nsize);
+    if (p && !ptr) f->live++;
+    (void)osize;
+    return p;
+}
+
+static void allocation_failures(void) {
+    int completed_at = -1;
+    for (long n = 0; n < 400 && completed_at < 0; n++) {
+        failing f = {n, 0};
+        host_log h = {0};
+        tg_host host = {&h, host_invoke};
+        tg_runtime *rt = tg_runtime_new(NULL, &host, failing_alloc, &f);
+        int ok = 0;
+        if (rt) {
+            uint32_t id = 0;
+            tg_status s1 = tg_register_tool(rt, WEATHER, strlen(WEATHER), 1);
+            CHECK(s1 == TG_OK || s1 == TG_ERR_NOMEM);
+            tg_status s2 = call(rt, "get_weather", "{\"city\":\"Oslo\",\"tags\":[1,2,3]}", &id);
+            CHECK(s2 == TG_PENDING || s2 == TG_ERR_NOMEM || (s1 != TG_OK && s2 == TG_ERR_UNKNOWN_TOOL));
+            tg_status s3 = s2 == TG_PENDING ? tg_call_complete(rt, id, "{\"a\":[1]}", 9, 0) : TG_ERR_NOMEM;
+            CHECK(s3 == TG_OK || s3 == TG_ERR_NOMEM);
+            ok = s1 == TG_OK && s2 == TG_PENDING && s3 == TG_OK && strstr(out(rt), "structuredContent");
+            tg_runtime_free(rt);
+        }
+        CHECK_MSG(f.live == 0, "failure at allocation %ld leaked %zu blocks", n, f.live);
+        if (ok) completed_at = (int)n;
+    }
+    CHECK_MSG(completed_at > 5, "session completed after %d allocations", completed_at);
+}
+
+static void memory_budget(void) {
+    host_log h = {0};
+    tg_host host = {&h, host_invoke};
+    tg_limits l;
+    memset(&l, 0, sizeof l);
+    l.memory_bytes = 64 * 1024;
+    tg_runtime *rt = tg_runtime_new(&l, &host, NULL, NULL);
+    CHECK(rt != NULL);
+    size_t n = 200000;
+    char *big = malloc(n + 64);
+    strcpy(big, "{\"city\":\"");
+    memset(big + 9, 'x', n);
+    strcpy(big + 9 + n, "\"}");
+    CHECK(tg_register_tool(rt, WEATHER, strlen(WEATHER), 1) == TG_OK);
+    uint32_t id;
+    CHECK(call(rt, "get_weather", big, &id) == TG_ERR_NOMEM);
+    CHECK(tg_memory_used(rt) <= l.memory_bytes);
+    CHECK(call(rt, "get_weather", "{\"city\":\"x\"}", &id) == TG_PENDING);
+    free(big);
+    tg_runtime_free(rt);
+}
+
+int main(void) {
+    happy_path();
+    error_values();
+    limits();
+    allocation_failures();
+    memory_budget();
+    return tg_test_finish("runtime");
+}

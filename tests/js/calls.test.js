@@ -1,0 +1,207 @@
+// calls.test.js - one call end to end through the real wasm module:
+// registration, strict parsing, the required check, async handlers,
+// handler failures and results shaped as MCP CallToolResult.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createToolRuntime, ToolgateError } from 'toolgate';
+
+const weather = {
+  name: 'get_weather',
+  description: 'Weather for a city',
+  inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+};
+const gateCode = (r) => r._meta?.['dev.toolgate/error']?.code;
+
+test('a call reaches the handler with the validated arguments and returns a CallToolResult', async () => {
+  const rt = await createToolRuntime();
+  let seen;
+  assert.deepEqual(rt.registerTool(weather, async (args, info) => {
+    seen = { args, info };
+    await new Promise((r) => setTimeout(r, 1));
+    return { city: args.city, tempC: 20 };
+  }), { name: 'get_weather' });
+  const r = await rt.callTool('get_weather', '{ "city" : "Oslo" }');
+  assert.deepEqual(seen.args, { city: 'Oslo' });
+  assert.equal(typeof seen.info.callId, 'number');
+  assert.deepEqual(r, {
+    content: [{ type: 'text', text: '{"city":"Oslo","tempC":20}' }],
+    structuredContent: { city: 'Oslo', tempC: 20 },
+  });
+  assert.equal(r.isError, undefined);
+  rt.dispose();
+});
+
+test('arguments may be JSON text, UTF-8 bytes or a JS value', async () => {
+  const rt = await createToolRuntime();
+  rt.registerTool(weather, ({ city }) => city);
+  for (const args of ['{"city":"Zürich"}', new TextEncoder().encode('{"city":"Zürich"}'), { city: 'Zürich' }]) {
+    assert.deepEqual(await rt.callTool('get_weather', args), { content: [{ type: 'text', text: 'Zürich' }] });
+  }
+  rt.dispose();
+});
+
+test('results: strings, values, CallToolResults, undefined, and malformed results', async () => {
+  const rt = await createToolRuntime();
+  const returns = [];
+  rt.registerTool({ name: 't', inputSchema: { type: 'object' } }, () => returns.shift());
+  const call = () => rt.callTool('t', '{}');
+  returns.push('plain', 42, [1, 2], undefined,
+    { content: [{ type: 'text', text: 'x' }], isError: false, structuredContent: { a: 1 } },
+    { content: 'not an array' }, { content: [{ type: 'image' }] }, 10n);
+  assert.deepEqual(await call(), { content: [{ type: 'text', text: 'plain' }] });
+  assert.deepEqual(await call(), { content: [{ type: 'text', text: '42' }] });
+  assert.deepEqual(await call(), { content: [{ type: 'text', text: '[1,2]' }] });
+  assert.deepEqual(await call(), { content: [] });
+  assert.deepEqual(await call(), { content: [{ type: 'text', text: 'x' }], isError: false, structuredContent: { a: 1 } });
+  let r = await call();
+  assert.equal(gateCode(r), 'invalid_result');
+  assert.match(r.content[0].text, /"content" must be an array/);
+  r = await call();
+  assert.equal(gateCode(r), 'invalid_result');
+  assert.match(r.content[0].text, /needs string "data" and "mimeType"/);
+  r = await call(); // BigInt cannot be JSON
+  assert.equal(r.isError, true);
+  assert.match(r.content[0].text, /BigInt/);
+  rt.dispose();
+});
+
+test('a handler that throws or rejects yields isError and the runtime keeps working', async () => {
+  const rt = await createToolRuntime();
+  rt.registerTool({ name: 'boom', inputSchema: { type: 'object' } }, () => { throw new Error('disk full'); });
+  rt.registerTool({ name: 'reject', inputSchema: { type: 'object' } }, async () => { throw 'plain string'; });
+  rt.registerTool(weather, ({ city }) => city);
+  const a = await rt.callTool('boom', '{}');
+  assert.deepEqual(a, { content: [{ type: 'text', text: 'Tool "boom" failed: disk full' }], isError: true });
+  assert.doesNotMatch(a.content[0].text, /at .*\.js/); // no stack trace unless asked
+  const b = await rt.callTool('reject', '{}');
+  assert.equal(b.isError, true);
+  assert.match(b.content[0].text, /plain string/);
+  assert.deepEqual(await rt.callTool('get_weather', '{"city":"Rome"}'), { content: [{ type: 'text', text: 'Rome' }] });
+  rt.dispose();
+});
+
+test('handler error text is bounded', async () => {
+  const rt = await createToolRuntime();
+  rt.registerTool({ name: 'loud', inputSchema: { type: 'object' } }, () => { throw new Error('é'.repeat(100000)); });
+  const r = await rt.callTool('loud', '{}');
+  assert.ok(r.content[0].text.length < 4200, `length ${r.content[0].text.length}`);
+  assert.match(r.content[0].text, /\[truncated\]$/);
+  assert.doesNotMatch(r.content[0].text, /\uFFFD/); // cut on a code point boundary
+  rt.dispose();
+});
+
+test('an unknown tool is an error value with a stable code', async () => {
+  const rt = await createToolRuntime();
+  const r = await rt.callTool('nope', '{}');
+  assert.equal(r.isError, true);
+  assert.equal(gateCode(r), 'unknown_tool');
+  assert.match(r.content[0].text, /Unknown tool "nope"/);
+  rt.dispose();
+});
+
+test('invalid JSON, duplicate keys, non-objects and missing required properties are refused before the handler', async () => {
+  const rt = await createToolRuntime();
+  let calls = 0;
+  rt.registerTool(weather, () => { calls++; return 'ran'; });
+  const cases = [
+    ['{"city":"Oslo",}', 'invalid_json', /found '}' at offset 15/],
+    ['{"city":"a","city":"b"}', 'invalid_json', /duplicate key "city"/],
+    ['{"city":"\\ud800"}', 'invalid_json', /surrogate/],
+    [new Uint8Array([0x7b, 0x22, 0x63, 0x69, 0x74, 0x79, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]), 'invalid_json', /UTF-8/],
+    ['{"city":01}', 'invalid_json', /leading zeros/],
+    ['[]', 'invalid_arguments', /expected an object/],
+    ['{}', 'invalid_arguments', /missing required property "city"/],
+    ['', 'invalid_json', /empty input/],
+  ];
+  for (const [args, code, re] of cases) {
+    const r = await rt.callTool('get_weather', args);
+    assert.equal(gateCode(r), code, String(args));
+    assert.match(r.content[0].text, re);
+  }
+  assert.equal(calls, 0);
+  rt.dispose();
+});
+
+test('own properties only: "__proto__" and "constructor" are ordinary keys', async () => {
+  const rt = await createToolRuntime();
+  let seen;
+  rt.registerTool({ name: 'p', inputSchema: { type: 'object', required: ['constructor'] } }, (a) => { seen = a; return 'ok'; });
+  assert.equal(gateCode(await rt.callTool('p', '{}')), 'invalid_arguments');
+  assert.equal(gateCode(await rt.callTool('p', '{"__proto__":{"constructor":1}}')), 'invalid_arguments');
+  const r = await rt.callTool('p', '{"constructor":1,"__proto__":{"x":1}}');
+  assert.equal(r.isError, undefined);
+  assert.ok(Object.hasOwn(seen, '__proto__'));
+  assert.equal(Object.getPrototypeOf(seen), Object.prototype);
+  rt.dispose();
+});
+
+test('10,000,000-deep nesting is refused promptly, not by a stack overflow', async () => {
+  const rt = await createToolRuntime({ limits: { argsBytes: 20_000_000 } });
+  rt.registerTool(weather, () => 'ran');
+  const r = await rt.callTool('get_weather', '['.repeat(10_000_000));
+  assert.equal(gateCode(r), 'too_large');
+  assert.match(r.content[0].text, /nesting deeper than the limit of 256/);
+  rt.dispose();
+});
+
+test('oversized arguments are refused by size before parsing', async () => {
+  const rt = await createToolRuntime({ limits: { argsBytes: 1024 } });
+  rt.registerTool(weather, () => 'ran');
+  const r = await rt.callTool('get_weather', JSON.stringify({ city: 'x'.repeat(2000) }));
+  assert.equal(gateCode(r), 'too_large');
+  assert.match(r.content[0].text, /over the limit of 1024/);
+  rt.dispose();
+});
+
+test('registration errors throw ToolgateError with a stable code and leave the registry unchanged', async () => {
+  const rt = await createToolRuntime();
+  rt.registerTool(weather, () => 'first');
+  const bad = [
+    [weather, 'duplicate_tool'],
+    [{ name: 'has space', inputSchema: { type: 'object' } }, 'invalid_descriptor'],
+    [{ name: 'x'.repeat(129), inputSchema: { type: 'object' } }, 'invalid_descriptor'],
+    [{ name: 'noschema' }, 'invalid_descriptor'],
+    [{ name: 'arr', inputSchema: { type: 'array' } }, 'invalid_descriptor'],
+    ['{"name":"dup","name":"dup2","inputSchema":{"type":"object"}}', 'invalid_json'],
+    ['{"name":', 'invalid_json'],
+  ];
+  for (const [d, code] of bad) {
+    assert.throws(() => rt.registerTool(d, () => 'x'), (e) => e instanceof ToolgateError && e.code === code, JSON.stringify(d));
+  }
+  assert.deepEqual(await rt.callTool('get_weather', '{"city":"a"}'), { content: [{ type: 'text', text: 'first' }] });
+  rt.dispose();
+});
+
+test('running out of the memory budget is an error, and the runtime keeps working', async () => {
+  const rt = await createToolRuntime({ limits: { memoryBytes: 256 * 1024 } });
+  rt.registerTool(weather, () => 'ok');
+  const huge = { name: 'huge', inputSchema: { type: 'object', properties: {} } };
+  for (let i = 0; i < 20000; i++) huge.inputSchema.properties[`p${i}`] = { type: 'string' };
+  assert.throws(() => rt.registerTool(huge, () => 'x'), (e) => e.code === 'out_of_memory');
+  const r = await rt.callTool('get_weather', JSON.stringify({ city: 'c', pad: Array(5000).fill({ a: [1, 2, 3] }) }));
+  assert.equal(gateCode(r), 'out_of_memory');
+  assert.deepEqual(await rt.callTool('get_weather', '{"city":"still here"}'), { content: [{ type: 'text', text: 'ok' }] });
+  rt.dispose();
+});
+
+test('memory stays flat over many calls', async () => {
+  const rt = await createToolRuntime();
+  rt.registerTool(weather, ({ city }) => ({ city }));
+  const args = JSON.stringify({ city: 'Lisbon', note: 'x'.repeat(150) });
+  for (let i = 0; i < 200; i++) await rt.callTool('get_weather', args);
+  const used = rt.memoryUsed();
+  const size = rt.memorySize();
+  for (let i = 0; i < 5000; i++) await rt.callTool('get_weather', args);
+  assert.equal(rt.memoryUsed(), used);
+  assert.equal(rt.memorySize(), size);
+  rt.dispose();
+});
+
+test('concurrent async calls complete independently', async () => {
+  const rt = await createToolRuntime();
+  rt.registerTool({ name: 'sleep', inputSchema: { type: 'object', required: ['ms'] } },
+    async ({ ms }) => { await new Promise((r) => setTimeout(r, ms)); return `slept ${ms}`; });
+  const results = await Promise.all([30, 5, 15].map((ms) => rt.callTool('sleep', { ms })));
+  assert.deepEqual(results.map((r) => r.content[0].text), ['slept 30', 'slept 5', 'slept 15']);
+  rt.dispose();
+});
