@@ -34,7 +34,12 @@ typedef enum tg_status {
     TG_ERR_UNKNOWN_CALL = -8,        /* no pending call with that id (finished, or never begun) */
     TG_ERR_HOST = -9,                /* the host refused to run the handler */
     TG_ERR_LIMIT = -10,              /* a count limit (tools, pending calls) is reached */
-    TG_ERR_INVALID_SCHEMA = -11      /* a schema does not compile */
+    TG_ERR_INVALID_SCHEMA = -11,     /* a schema does not compile */
+    TG_ERR_NAME_COLLISION = -12,     /* the model-visible name collides (case, look-alikes) with another tool */
+    TG_ERR_MISSING_CAPABILITY = -13, /* the tool requires a capability the runtime was not given */
+    TG_ERR_INVALID_REQUEST = -14,    /* a request or options object is malformed */
+    TG_ERR_MISSING_CONTEXT = -15,    /* a context parameter has no value in the call's context */
+    TG_ERR_UNKNOWN_SNAPSHOT = -16    /* no pinned snapshot with that id */
 } tg_status;
 
 /* The stable code string of a status ("ok", "pending", "unknown_tool", ...). */
@@ -76,22 +81,60 @@ tg_runtime *tg_runtime_new(const tg_limits *limits, const tg_host *host, tg_allo
 /* Frees the runtime and everything it owns; pending calls are dropped. */
 void tg_runtime_free(tg_runtime *rt);
 
-/* Registers a tool from its MCP Tool descriptor (JSON text): `name` (1-128
- * of [A-Za-z0-9_.-]) and `inputSchema` (an object schema) are required.
- * handler_id is the host's key for the handler. On TG_OK, tg_output holds
- * {"name":"<model-visible name>"}. Errors: TG_ERR_JSON, TG_ERR_TOO_LARGE,
- * TG_ERR_INVALID_DESCRIPTOR, TG_ERR_DUPLICATE_TOOL, TG_ERR_LIMIT,
- * TG_ERR_NOMEM; the registry is unchanged on any error. */
-tg_status tg_register_tool(tg_runtime *rt, const char *descriptor, size_t len, uint32_t handler_id);
+/* Sets runtime-wide options from a JSON object (any subset):
+ * {"capabilities":[names], "descriptionBytes":N, "schemaBytes":N,
+ *  "toolsPerSource":N, "formats":"annotate"|"assert"}. Call it before
+ * registering tools. TG_ERR_INVALID_REQUEST on a malformed object. */
+tg_status tg_configure(tg_runtime *rt, const char *config, size_t len);
 
-/* Begins a call: resolves the tool, parses the arguments strictly, checks
- * them against the tool's inputSchema and hands the canonical arguments to
- * host.invoke. TG_PENDING: *call_id is set and the call waits for
+/* Registers one of the host's own tools from its MCP Tool descriptor (JSON
+ * text; `name` and an object `inputSchema` are required; the model-visible
+ * name is the tool's name mapped to a provider-safe one) and the host's
+ * options (JSON object text, or len 0): needsApproval, privileged, readOnly,
+ * edit, timeoutMs, tenant, requires (capabilities), context (parameter ->
+ * context key), contextParams ("reject"|"drop"). handler_id is the host's key
+ * for the handler. On TG_OK, tg_output holds the registration record
+ * {"name":"<model-visible name>","tool","digest"[,"sanitized"]}. Errors:
+ * TG_ERR_JSON, TG_ERR_TOO_LARGE, TG_ERR_INVALID_DESCRIPTOR,
+ * TG_ERR_INVALID_SCHEMA, TG_ERR_DUPLICATE_TOOL, TG_ERR_NAME_COLLISION,
+ * TG_ERR_MISSING_CAPABILITY, TG_ERR_LIMIT, TG_ERR_NOMEM; the registry is
+ * unchanged on any error. */
+tg_status tg_register_tool(tg_runtime *rt, const char *descriptor, size_t len, const char *options, size_t options_len,
+                           uint32_t handler_id);
+
+/* Registers a batch (JSON):
+ *   {"source":"github","nameTemplate":"mcp__{source}__{tool}","atomic":false,
+ *    "replace":true,"tools":[{"tool":{MCP Tool},"handler":N,"options":{...}}]}
+ * "atomic": all or nothing (plugins). "replace": the list is the source's
+ * whole tools/list (imports): tools it no longer lists are removed, and a
+ * tool whose definition changed is held out of new snapshots until
+ * tg_accept_change. tg_output holds {"applied","epoch","registered",
+ * "unchanged","changed","removed","rejected"} (see registry.h). TG_OK even
+ * when tools were rejected; errors only for a malformed request or memory. */
+tg_status tg_register_batch(tg_runtime *rt, const char *request, size_t len);
+
+/* Lets a held (changed) definition into new snapshots. */
+tg_status tg_accept_change(tg_runtime *rt, const char *name, size_t len);
+
+/* Removes every tool of a source; tg_output holds {"removed":N}. */
+tg_status tg_remove_source(tg_runtime *rt, const char *source, size_t len);
+
+/* Pins the current tool set: calls and listings that name the snapshot see
+ * exactly that set until it is released. *id is never 0. */
+tg_status tg_snapshot(tg_runtime *rt, uint32_t *id);
+tg_status tg_snapshot_release(tg_runtime *rt, uint32_t id);
+
+/* Begins a call: resolves the tool (in the snapshot the context names, else
+ * the current set), parses the arguments strictly, refuses or drops context
+ * parameters the model supplied, injects them from the context, checks the
+ * arguments against the tool's compiled inputSchema and hands the canonical
+ * arguments to host.invoke. ctx is JSON text or len 0:
+ * {"snapshot":id,"context":{"tenant":"t1",...}}. TG_PENDING: *call_id is set and the call waits for
  * tg_call_complete. Any other status: tg_output holds the CallToolResult to
  * give the model ({"content":[...],"isError":true,"_meta":{...}}) and
  * tg_last_error the same failure for the host. */
 tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const char *args, size_t args_len,
-                        uint32_t *call_id);
+                        const char *ctx, size_t ctx_len, uint32_t *call_id);
 
 /* Finishes a pending call with the handler's outcome: result is JSON text
  * (a string, a CallToolResult object, or any other JSON value), or, when

@@ -7,8 +7,11 @@ export NODE_PATH=/usr/share/nodejs # Debian's emscripten needs its acorn
 jobs=$(nproc 2>/dev/null || echo 2)
 for preset in wasm wasi; do
   cmake --preset "$preset" >/dev/null
-  cmake --build --preset "$preset" -j "$jobs" | grep -Ev '^\[|^(gmake|make)' || true
-  test "${PIPESTATUS[0]}" -eq 0
+  if ! cmake --build --preset "$preset" -j "$jobs" >"build/$preset.log" 2>&1; then
+    grep -E 'error|warning' "build/$preset.log" | head -40 || cat "build/$preset.log"
+    echo "build: the $preset build failed (full log: build/$preset.log)"
+    exit 1
+  fi
 done
 mkdir -p dist
 cp build/wasm/toolgate.wasm dist/toolgate.wasm

@@ -85,19 +85,47 @@ char *tga_input(tga_handle *h, uint32_t n) {
     return h->input;
 }
 
-/* Input: the descriptor's JSON (len bytes). Returns a tg_status. */
+/* Input: the descriptor's JSON (len bytes) then the options' JSON
+ * (options_len bytes, may be 0). Returns a tg_status. */
 TG_EXPORT(tga_register)
-int tga_register(tga_handle *h, uint32_t len, uint32_t handler_id) {
-    return tg_register_tool(h->rt, h->input, len, handler_id);
+int tga_register(tga_handle *h, uint32_t len, uint32_t options_len, uint32_t handler_id) {
+    return tg_register_tool(h->rt, h->input, len, h->input + len, options_len, handler_id);
 }
 
-/* Input: the tool name (name_len bytes) followed by the arguments' JSON
- * (args_len bytes). Returns a tg_status; TG_PENDING means invoke was called
- * with the call id. */
-TG_EXPORT(tga_call_begin)
-int tga_call_begin(tga_handle *h, uint32_t name_len, uint32_t args_len) {
+/* Input: a batch request (JSON). */
+TG_EXPORT(tga_register_batch)
+int tga_register_batch(tga_handle *h, uint32_t len) { return tg_register_batch(h->rt, h->input, len); }
+
+/* Input: runtime options (JSON). */
+TG_EXPORT(tga_configure)
+int tga_configure(tga_handle *h, uint32_t len) { return tg_configure(h->rt, h->input, len); }
+
+/* Input: a tool name. */
+TG_EXPORT(tga_accept_change)
+int tga_accept_change(tga_handle *h, uint32_t len) { return tg_accept_change(h->rt, h->input, len); }
+
+/* Input: a source name. */
+TG_EXPORT(tga_remove_source)
+int tga_remove_source(tga_handle *h, uint32_t len) { return tg_remove_source(h->rt, h->input, len); }
+
+/* Pins the current tool set; returns its id (0 on failure). */
+TG_EXPORT(tga_snapshot)
+uint32_t tga_snapshot(tga_handle *h) {
     uint32_t id;
-    return tg_call_begin(h->rt, h->input, name_len, h->input + name_len, args_len, &id);
+    return tg_snapshot(h->rt, &id) == TG_OK ? id : 0;
+}
+
+TG_EXPORT(tga_snapshot_release)
+int tga_snapshot_release(tga_handle *h, uint32_t id) { return tg_snapshot_release(h->rt, id); }
+
+/* Input: the tool name (name_len bytes), the arguments' JSON (args_len
+ * bytes), then the call context's JSON (ctx_len bytes, may be 0). Returns a
+ * tg_status; TG_PENDING means invoke was called with the call id. */
+TG_EXPORT(tga_call_begin)
+int tga_call_begin(tga_handle *h, uint32_t name_len, uint32_t args_len, uint32_t ctx_len) {
+    uint32_t id;
+    return tg_call_begin(h->rt, h->input, name_len, h->input + name_len, args_len, h->input + name_len + args_len,
+                         ctx_len, &id);
 }
 
 /* Input: the handler's result JSON, or its error text when is_error. */

@@ -20,5 +20,10 @@ export async function createToolRuntime(options = {}) {
   let rt = null;
   const instance = await WebAssembly.instantiate(module, ToolRuntime.imports(() => rt));
   rt = new ToolRuntime(instance, options);
+  const config = {};
+  for (const k of ['capabilities', 'descriptionBytes', 'schemaBytes', 'toolsPerSource', 'formats']) {
+    if (options[k] !== undefined) config[k] = options[k];
+  }
+  if (Object.keys(config).length) rt.configure(config);
   return rt;
 }

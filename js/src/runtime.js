@@ -20,6 +20,7 @@ export class ToolRuntime {
   #u8 = null;
   #handle;
   #handlers = new Map();
+  #sourceHandlers = new Map();
   #nextHandler = 1;
   #invoked = null; // set by the invoke import during tga_call_begin
   #exposeStack;
@@ -87,22 +88,112 @@ export class ToolRuntime {
     return new ToolgateError(code, message, diagnostics);
   }
 
+  /** Applies runtime-wide options (capabilities, descriptionBytes, schemaBytes, toolsPerSource, formats). */
+  configure(config) {
+    const [len] = this.#write(JSON.stringify(config));
+    const status = this.#exports.tga_configure(this.#handle, len);
+    if (status !== TG_OK) throw this.#lastError(status);
+  }
+
   /**
-   * Registers a tool. descriptor: an MCP Tool (object or JSON text).
-   * handler(args, { callId }) may be async. Throws ToolgateError on a bad
-   * descriptor or a name already taken; the registry is then unchanged.
-   * @returns {{ name: string }}
+   * Registers one of the host's own tools. descriptor: an MCP Tool (object
+   * or JSON text). handler(args, info) may be async. options are host-only
+   * facts no descriptor can set: needsApproval, privileged, readOnly, edit,
+   * timeoutMs, tenant, requires (capabilities), context (parameter ->
+   * context key), contextParams ('reject' | 'drop'). Throws ToolgateError
+   * (invalid_descriptor, invalid_schema, duplicate_tool, name_collision,
+   * missing_capability, ...); the registry is then unchanged.
+   * @returns {{ name: string, tool: string, digest: string, sanitized?: string[] }}
    */
-  registerTool(descriptor, handler) {
+  registerTool(descriptor, handler, options) {
     if (typeof handler !== 'function') throw new TypeError('handler must be a function');
     const text = typeof descriptor === 'string' ? descriptor : JSON.stringify(descriptor);
     const id = this.#nextHandler++;
-    const [len] = this.#write(text);
-    const status = this.#exports.tga_register(this.#handle, len, id);
+    const [len, optLen] = this.#write(text, options === undefined ? '' : JSON.stringify(options));
+    const status = this.#exports.tga_register(this.#handle, len, optLen, id);
     if (status !== TG_OK) throw this.#lastError(status);
     this.#handlers.set(id, handler);
-    return JSON.parse(this.#text('tga_output_ptr', 'tga_output_len'));
+    return this.#output();
   }
+
+  /**
+   * Registers a batch of tools from one source in one step.
+   * entries: [{ descriptor, handler, options }]. atomic: all or none (the
+   * default, for plugins). replace: the entries are the source's whole list.
+   * @returns {{ applied: boolean, epoch: number, registered: object[], unchanged: string[],
+   *   changed: {name: string, fields: string[]}[], removed: string[], rejected: {tool: string, name?: string, code: string, message: string}[] }}
+   */
+  registerBatch(source, entries, { atomic = true, replace = false, nameTemplate } = {}) {
+    // handler ids are stable per (source, tool name): re-listing a source reuses them
+    let ids = this.#sourceHandlers.get(source);
+    if (!ids) this.#sourceHandlers.set(source, (ids = new Map()));
+    const staged = [];
+    const tools = entries.map((e) => {
+      if (typeof e.handler !== 'function') throw new TypeError('each entry needs a handler function');
+      const key = String(e.descriptor?.name ?? '');
+      let id = ids.get(key);
+      if (id === undefined) id = this.#nextHandler++;
+      staged.push([key, id, e.handler]);
+      return { tool: e.descriptor, handler: id, ...(e.options ? { options: e.options } : {}) };
+    });
+    const request = { source: String(source), atomic, replace, tools, ...(nameTemplate ? { nameTemplate } : {}) };
+    const [len] = this.#write(JSON.stringify(request));
+    const status = this.#exports.tga_register_batch(this.#handle, len);
+    if (status !== TG_OK) throw this.#lastError(status);
+    const result = this.#output();
+    if (result.applied) {
+      if (replace) {
+        for (const [key, id] of ids) if (!staged.some(([k]) => k === key)) { ids.delete(key); this.#handlers.delete(id); }
+      }
+      for (const [key, id, fn] of staged) { ids.set(key, id); this.#handlers.set(id, fn); }
+    }
+    return result;
+  }
+
+  /**
+   * Imports an upstream MCP server's tools (what tools/list returned, all
+   * pages). Each tool is registered or rejected on its own; the list
+   * replaces the source's earlier one, and a tool whose definition changed
+   * is held out of new snapshots until acceptChange(name).
+   * call(toolName, args, info) forwards a call upstream.
+   */
+  importTools(source, tools, { call, options, nameTemplate } = {}) {
+    if (typeof call !== 'function') throw new TypeError('importTools needs a call(toolName, args, info) function');
+    const entries = tools.map((t) => ({
+      descriptor: t,
+      handler: (args, info) => call(t.name, args, info),
+      ...(options ? { options: typeof options === 'function' ? options(t) : options } : {}),
+    }));
+    return this.registerBatch(source, entries, { atomic: false, replace: true, nameTemplate });
+  }
+
+  /** Lets a held (changed) tool definition into new snapshots. */
+  acceptChange(name) {
+    const [len] = this.#write(String(name));
+    const status = this.#exports.tga_accept_change(this.#handle, len);
+    if (status !== TG_OK) throw this.#lastError(status);
+  }
+
+  /** Removes every tool of a source. @returns {number} how many */
+  removeSource(source) {
+    const [len] = this.#write(String(source));
+    this.#exports.tga_remove_source(this.#handle, len);
+    return this.#output().removed;
+  }
+
+  /**
+   * Pins the current tool set. Pass { snapshot: s.id } to callTool and
+   * listTools; release() when the session moves on.
+   * @returns {{ id: number, epoch: number, tools: number, release(): void }}
+   */
+  snapshot() {
+    const id = this.#exports.tga_snapshot(this.#handle);
+    if (!id) throw this.#lastError(-1);
+    const info = this.#output();
+    return { id, epoch: info.epoch, tools: info.tools, release: () => { this.#exports.tga_snapshot_release(this.#handle, id); } };
+  }
+
+  #output() { return JSON.parse(this.#text('tga_output_ptr', 'tga_output_len')); }
 
   /**
    * Calls a tool through the gate. args: JSON text (what providers return),
@@ -120,9 +211,10 @@ export class ToolRuntime {
         return gateError('invalid_json', `Arguments cannot be written as JSON: ${e.message}`);
       }
     }
-    const [nameLen, argsLen] = this.#write(String(name), argBytes);
+    const ctxText = ctx.snapshot || ctx.context ? JSON.stringify({ snapshot: ctx.snapshot?.id ?? ctx.snapshot ?? 0, context: ctx.context ?? {} }) : '';
+    const [nameLen, argsLen, ctxLen] = this.#write(String(name), argBytes, ctxText);
     this.#invoked = null;
-    const status = this.#exports.tga_call_begin(this.#handle, nameLen, argsLen);
+    const status = this.#exports.tga_call_begin(this.#handle, nameLen, argsLen, ctxLen);
     if (status !== TG_PENDING) return JSON.parse(this.#text('tga_output_ptr', 'tga_output_len'));
     const job = this.#invoked;
     this.#invoked = null;
@@ -130,7 +222,7 @@ export class ToolRuntime {
     let resultText;
     let isError = 0;
     try {
-      const value = await handler(JSON.parse(job.args), { callId: job.callId, context: ctx });
+      const value = await handler(JSON.parse(job.args), { callId: job.callId, tool: String(name), context: ctx.context ?? {} });
       resultText = value === undefined ? '{"content":[]}' : JSON.stringify(value);
       if (resultText === undefined) throw new TypeError('the handler returned a value JSON cannot hold');
     } catch (e) {

@@ -1,157 +1,529 @@
-/* registry.c - descriptor checks and the name -> tool hash table. */
-#include "registry.h"
+/* registry.c - the live tool table, batches, held changes and the
+ * per-epoch immutable tool sets. */
+#include "registry_internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-struct tg_registry {
-    tg_allocator alloc;
-    size_t max_tools;
-    size_t count;
-    size_t cap;       /* slots, a power of two */
-    tg_tool **slots;  /* open addressing, linear probing */
-};
+/* ---- a small open-addressing map from a key string to a tool ---- */
+typedef struct tmap {
+    tg_tool **slots;
+    size_t cap, count;
+    int by_skeleton; /* key: skeleton instead of name */
+} tmap;
 
-static uint64_t name_hash(const char *s, size_t n) {
+static uint64_t hash(const char *s, size_t n) {
     uint64_t h = 1469598103934665603ull;
     for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
     return h;
 }
 
-tg_registry *tg_registry_new(const tg_allocator *alloc, size_t max_tools) {
+static const char *key_of(const tmap *m, const tg_tool *t, size_t *len) {
+    if (m->by_skeleton) {
+        *len = strlen(t->skeleton);
+        return t->skeleton;
+    }
+    *len = t->name_len;
+    return t->name;
+}
+
+static size_t tmap_slot(const tmap *m, const char *k, size_t n) {
+    size_t i = (size_t)hash(k, n) & (m->cap - 1);
+    for (;; i = (i + 1) & (m->cap - 1)) {
+        if (!m->slots[i]) return i;
+        size_t kl;
+        const char *kk = key_of(m, m->slots[i], &kl);
+        if (kl == n && memcmp(kk, k, n) == 0) return i;
+    }
+}
+
+static tg_tool *tmap_get(const tmap *m, const char *k, size_t n) {
+    return m->cap ? m->slots[tmap_slot(m, k, n)] : NULL;
+}
+
+static int tmap_grow(tmap *m, const tg_allocator *a) {
+    size_t ncap = m->cap ? m->cap * 2 : 32;
+    tmap n = {tg_malloc(a, ncap * sizeof(tg_tool *)), ncap, 0, m->by_skeleton};
+    if (!n.slots) return -1;
+    memset(n.slots, 0, ncap * sizeof(tg_tool *));
+    for (size_t i = 0; i < m->cap; i++)
+        if (m->slots[i]) {
+            size_t kl;
+            const char *k = key_of(m, m->slots[i], &kl);
+            n.slots[tmap_slot(&n, k, kl)] = m->slots[i];
+            n.count++;
+        }
+    tg_free(a, m->slots, m->cap * sizeof(tg_tool *));
+    *m = n;
+    return 0;
+}
+
+static int tmap_reserve(tmap *m, const tg_allocator *a, size_t more) {
+    while ((m->count + more) * 2 >= m->cap)
+        if (tmap_grow(m, a)) return -1;
+    return 0;
+}
+
+/* Requires room (tmap_reserve). */
+static void tmap_put(tmap *m, tg_tool *t) {
+    size_t kl;
+    const char *k = key_of(m, t, &kl);
+    size_t i = tmap_slot(m, k, kl);
+    if (!m->slots[i]) m->count++;
+    m->slots[i] = t;
+}
+
+static void tmap_del(tmap *m, const char *k, size_t n) {
+    if (!m->cap) return;
+    size_t i = tmap_slot(m, k, n);
+    if (!m->slots[i]) return;
+    m->slots[i] = NULL;
+    m->count--;
+    /* re-insert the rest of the cluster */
+    for (size_t j = (i + 1) & (m->cap - 1); m->slots[j]; j = (j + 1) & (m->cap - 1)) {
+        tg_tool *t = m->slots[j];
+        m->slots[j] = NULL;
+        size_t kl;
+        const char *kk = key_of(m, t, &kl);
+        m->slots[tmap_slot(m, kk, kl)] = t;
+    }
+}
+
+/* ---- tool sets ---- */
+struct tg_toolset {
+    tg_allocator alloc;
+    uint64_t epoch;
+    size_t refs, count;
+    tg_tool **sorted;
+    size_t sorted_cap;
+    tmap index;
+    void *cache;
+    void (*cache_free)(void *);
+};
+
+struct tg_registry {
+    tg_allocator alloc;
+    tg_registry_config cfg;
+    tg_arena cfg_arena; /* capabilities copy */
+    tmap live;          /* by name */
+    tmap skeletons;     /* by skeleton */
+    tmap held;          /* changed definitions waiting for the host, by name */
+    uint64_t epoch;
+    tg_toolset *current; /* NULL when the live table changed since */
+};
+
+void tg_registry_default_config(tg_registry_config *c) {
+    c->max_tools = 10000;
+    c->max_tools_per_source = 1000;
+    c->description_bytes = 4096;
+    c->schema_bytes = 256 * 1024;
+    c->schema = tg_schema_default_options();
+    c->capabilities = NULL;
+}
+
+tg_registry *tg_registry_new(const tg_allocator *alloc, const tg_registry_config *cfg) {
     tg_registry *r = tg_malloc(alloc, sizeof *r);
     if (!r) return NULL;
+    memset(r, 0, sizeof *r);
     r->alloc = *alloc;
-    r->max_tools = max_tools;
-    r->count = 0;
-    r->cap = 0;
-    r->slots = NULL;
+    if (cfg) r->cfg = *cfg;
+    else tg_registry_default_config(&r->cfg);
+    r->skeletons.by_skeleton = 1;
+    tg_arena_init(&r->cfg_arena, *alloc);
+    if (r->cfg.capabilities) {
+        r->cfg.capabilities = tg_json_clone(&r->cfg_arena, r->cfg.capabilities);
+        if (!r->cfg.capabilities) {
+            tg_registry_free(r);
+            return NULL;
+        }
+    }
     return r;
 }
 
-static void tool_free(tg_registry *r, tg_tool *t) {
-    tg_arena a = t->arena; /* the tool lives in its own arena */
-    tg_arena_free(&a);
-    (void)r;
+void tg_tool_retain(const tg_tool *t) { ((tg_tool *)t)->refs++; }
+
+void tg_tool_release(const tg_tool *t) {
+    tg_tool *m = (tg_tool *)t;
+    if (m && --m->refs == 0) tg_tool_free(m);
+}
+
+void tg_toolset_retain(tg_toolset *s) { s->refs++; }
+
+void tg_toolset_release(tg_toolset *s) {
+    if (!s || --s->refs) return;
+    for (size_t i = 0; i < s->count; i++) tg_tool_release(s->sorted[i]);
+    if (s->cache && s->cache_free) s->cache_free(s->cache);
+    tg_free(&s->alloc, s->sorted, s->sorted_cap * sizeof *s->sorted);
+    tg_free(&s->alloc, s->index.slots, s->index.cap * sizeof(tg_tool *));
+    tg_free(&s->alloc, s, sizeof *s);
+}
+
+static void drop_map(tg_registry *r, tmap *m, int release) {
+    for (size_t i = 0; i < m->cap; i++)
+        if (m->slots[i] && release) tg_tool_release(m->slots[i]);
+    tg_free(&r->alloc, m->slots, m->cap * sizeof(tg_tool *));
+    m->slots = NULL;
+    m->cap = m->count = 0;
 }
 
 void tg_registry_free(tg_registry *r) {
     if (!r) return;
-    for (size_t i = 0; i < r->cap; i++)
-        if (r->slots[i]) tool_free(r, r->slots[i]);
-    tg_free(&r->alloc, r->slots, r->cap * sizeof *r->slots);
+    if (r->current) tg_toolset_release(r->current);
+    drop_map(r, &r->live, 1);
+    drop_map(r, &r->skeletons, 0);
+    drop_map(r, &r->held, 1);
+    tg_arena_free(&r->cfg_arena);
     tg_free(&r->alloc, r, sizeof *r);
 }
 
-static size_t find_slot(tg_tool *const *slots, size_t cap, const char *name, size_t len) {
-    size_t i = (size_t)name_hash(name, len) & (cap - 1);
-    while (slots[i] && !(slots[i]->name_len == len && memcmp(slots[i]->name, name, len) == 0)) i = (i + 1) & (cap - 1);
-    return i;
+uint64_t tg_registry_epoch(const tg_registry *r) { return r->epoch; }
+size_t tg_registry_count(const tg_registry *r) { return r->live.count; }
+uint64_t tg_toolset_epoch(const tg_toolset *s) { return s->epoch; }
+size_t tg_toolset_count(const tg_toolset *s) { return s->count; }
+const tg_tool *tg_toolset_at(const tg_toolset *s, size_t i) { return i < s->count ? s->sorted[i] : NULL; }
+const tg_tool *tg_toolset_find(const tg_toolset *s, const char *name, size_t len) {
+    return tmap_get(&s->index, name, len);
+}
+void *tg_toolset_get_cache(const tg_toolset *s) { return s->cache; }
+void tg_toolset_set_cache(tg_toolset *s, void *cache, void (*free_fn)(void *)) {
+    if (s->cache && s->cache_free) s->cache_free(s->cache);
+    s->cache = cache;
+    s->cache_free = free_fn;
 }
 
-static int grow(tg_registry *r) {
-    size_t ncap = r->cap ? r->cap * 2 : 64;
-    tg_tool **ns = tg_malloc(&r->alloc, ncap * sizeof *ns);
-    if (!ns) return -1;
-    memset(ns, 0, ncap * sizeof *ns);
-    for (size_t i = 0; i < r->cap; i++)
-        if (r->slots[i]) ns[find_slot(ns, ncap, r->slots[i]->name, r->slots[i]->name_len)] = r->slots[i];
-    tg_free(&r->alloc, r->slots, r->cap * sizeof *r->slots);
-    r->slots = ns;
-    r->cap = ncap;
+static int by_name(const void *a, const void *b) {
+    const tg_tool *x = *(tg_tool *const *)a, *y = *(tg_tool *const *)b;
+    return strcmp(x->name, y->name);
+}
+
+static void changed(tg_registry *r) {
+    r->epoch++;
+    if (r->current) {
+        tg_toolset_release(r->current);
+        r->current = NULL;
+    }
+}
+
+tg_toolset *tg_registry_current(tg_registry *r) {
+    if (r->current) return r->current;
+    tg_toolset *s = tg_malloc(&r->alloc, sizeof *s);
+    if (!s) return NULL;
+    memset(s, 0, sizeof *s);
+    s->alloc = r->alloc;
+    s->epoch = r->epoch;
+    s->refs = 1;
+    s->sorted_cap = r->live.count ? r->live.count : 1;
+    s->sorted = tg_malloc(&r->alloc, s->sorted_cap * sizeof *s->sorted);
+    if (!s->sorted || tmap_reserve(&s->index, &r->alloc, r->live.count + 1)) {
+        tg_free(&r->alloc, s->sorted, s->sorted_cap * sizeof *s->sorted);
+        tg_free(&r->alloc, s->index.slots, s->index.cap * sizeof(tg_tool *));
+        tg_free(&r->alloc, s, sizeof *s);
+        return NULL;
+    }
+    for (size_t i = 0; i < r->live.cap; i++)
+        if (r->live.slots[i]) {
+            tg_tool *t = r->live.slots[i];
+            tg_tool_retain(t);
+            s->sorted[s->count++] = t;
+            tmap_put(&s->index, t);
+        }
+    qsort(s->sorted, s->count, sizeof *s->sorted, by_name);
+    r->current = s;
+    return s;
+}
+
+static void unlink_live(tg_registry *r, tg_tool *t) {
+    tmap_del(&r->live, t->name, t->name_len);
+    tmap_del(&r->skeletons, t->skeleton, strlen(t->skeleton));
+    tg_tool_release(t);
+}
+
+size_t tg_registry_remove_source(tg_registry *r, const char *source, size_t len) {
+    size_t n = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        tmap *m = pass ? &r->held : &r->live;
+        for (size_t i = 0; i < m->cap;) {
+            tg_tool *t = m->slots[i];
+            if (t && strlen(t->source) == len && memcmp(t->source, source, len) == 0) {
+                if (pass) {
+                    tmap_del(m, t->name, t->name_len);
+                    tg_tool_release(t);
+                } else {
+                    unlink_live(r, t);
+                    n++;
+                }
+                continue; /* the slot was refilled by the cluster: look again */
+            }
+            i++;
+        }
+    }
+    if (n) changed(r);
+    return n;
+}
+
+/* ---- batches ---- */
+enum { ST_NEW, ST_UNCHANGED, ST_CHANGED, ST_REJECTED };
+
+typedef struct item {
+    tg_tool *tool;
+    tg_tool_error err;
+    int state;
+    tg_tool *old; /* live tool of the same name and source */
+} item;
+
+static void put_str(tg_buf *b, const char *s) { tg_json_write_string(b, s, strlen(s)); }
+
+static void reject(item *it, const char *code, const char *msg) {
+    snprintf(it->err.code, sizeof it->err.code, "%s", code);
+    snprintf(it->err.message, sizeof it->err.message, "%s", msg);
+    it->state = ST_REJECTED;
+}
+
+static int same_source(const tg_tool *t, const char *src, size_t len) {
+    return strlen(t->source) == len && memcmp(t->source, src, len) == 0;
+}
+
+static void write_fields_changed(tg_buf *b, const tg_tool *old, const tg_tool *nw) {
+    static const char *const FIELDS[] = {"title", "description", "inputSchema", "outputSchema", "annotations", "name"};
+    int first = 1;
+    tg_buf_putc(b, '[');
+    for (size_t i = 0; i < sizeof FIELDS / sizeof FIELDS[0]; i++) {
+        const char *f = FIELDS[i];
+        const cJSON *x = tg_json_getz(old->descriptor, f), *y = tg_json_getz(nw->descriptor, f);
+        if ((x || y) && !(x && y && tg_json_equal(x, y))) {
+            if (!first) tg_buf_putc(b, ',');
+            put_str(b, f);
+            first = 0;
+        }
+    }
+    tg_buf_putc(b, ']');
+}
+
+int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
+    item *items = tg_malloc(&r->alloc, (bt->n ? bt->n : 1) * sizeof *items);
+    if (!items) return -1;
+    memset(items, 0, (bt->n ? bt->n : 1) * sizeof *items);
+    int rc = 0;
+
+    /* 1 build every tool on its own */
+    size_t n_ok = 0;
+    for (size_t i = 0; i < bt->n; i++) {
+        items[i].tool = tg_tool_build(&r->cfg, &r->alloc, bt->source, bt->source_len, bt->name_template,
+                                      &bt->entries[i], &items[i].err);
+        if (!items[i].tool) {
+            if (strcmp(items[i].err.code, "out_of_memory") == 0) rc = -1;
+            items[i].state = ST_REJECTED;
+            continue;
+        }
+        items[i].state = ST_NEW;
+        n_ok++;
+    }
+    if (rc) goto done;
+
+    /* 2 collisions inside the batch: every member of a colliding group is rejected */
+    for (size_t i = 0; i < bt->n; i++) {
+        if (!items[i].tool) continue;
+        for (size_t j = i + 1; j < bt->n; j++) {
+            if (!items[j].tool || strcmp(items[i].tool->skeleton, items[j].tool->skeleton) != 0) continue;
+            char msg[400];
+            snprintf(msg, sizeof msg, "tools \"%s\" and \"%s\" of this batch both map to the model-visible name \"%s\"%s",
+                     items[i].tool->tool_name, items[j].tool->tool_name, items[j].tool->name,
+                     strcmp(items[i].tool->name, items[j].tool->name) ? " (up to case or look-alike characters)" : "");
+            reject(&items[i], "name_collision", msg);
+            reject(&items[j], "name_collision", msg);
+        }
+    }
+
+    /* 3 against the live table and what is held */
+    size_t src_count = 0;
+    for (size_t i = 0; i < bt->n; i++) {
+        item *it = &items[i];
+        if (it->state == ST_REJECTED) continue;
+        tg_tool *t = it->tool;
+        tg_tool *same = tmap_get(&r->skeletons, t->skeleton, strlen(t->skeleton));
+        if (same && same_source(same, bt->source, bt->source_len) && strcmp(same->name, t->name) == 0 &&
+            (bt->replace_source || bt->source_len)) {
+            it->old = same;
+            it->state = strcmp(same->digest, t->digest) == 0 ? ST_UNCHANGED : ST_CHANGED;
+        } else if (same && !(bt->replace_source && same_source(same, bt->source, bt->source_len))) {
+            char msg[400];
+            snprintf(msg, sizeof msg, "\"%s\" collides with the registered tool \"%s\" (source \"%s\")%s", t->name,
+                     same->name, same->source,
+                     strcmp(same->name, t->name) ? " up to case or look-alike characters" : "");
+            reject(it, strcmp(same->name, t->name) ? "name_collision" : "duplicate_tool", msg);
+            continue;
+        }
+        src_count++;
+    }
+    if (src_count > r->cfg.max_tools_per_source && bt->source_len) {
+        for (size_t i = 0; i < bt->n; i++)
+            if (items[i].state != ST_REJECTED) {
+                char msg[160];
+                snprintf(msg, sizeof msg, "the source lists more than the limit of %zu tools", r->cfg.max_tools_per_source);
+                reject(&items[i], "limit_reached", msg);
+            }
+    }
+    size_t removed_est = 0;
+    if (bt->replace_source)
+        for (size_t i = 0; i < r->live.cap; i++)
+            if (r->live.slots[i] && same_source(r->live.slots[i], bt->source, bt->source_len)) removed_est++;
+    size_t adds = 0;
+    for (size_t i = 0; i < bt->n; i++)
+        if (items[i].state == ST_NEW) adds++;
+    if (r->live.count - removed_est + adds > r->cfg.max_tools) {
+        for (size_t i = 0; i < bt->n; i++)
+            if (items[i].state == ST_NEW) {
+                char msg[160];
+                snprintf(msg, sizeof msg, "the registry holds its limit of %zu tools", r->cfg.max_tools);
+                reject(&items[i], "limit_reached", msg);
+            }
+    }
+
+    int any_rejected = 0;
+    for (size_t i = 0; i < bt->n; i++) any_rejected |= items[i].state == ST_REJECTED;
+    int apply = !(bt->atomic && any_rejected);
+    if (apply && (tmap_reserve(&r->live, &r->alloc, bt->n) || tmap_reserve(&r->skeletons, &r->alloc, bt->n) ||
+                  tmap_reserve(&r->held, &r->alloc, bt->n))) {
+        rc = -1;
+        goto done;
+    }
+
+    /* 4 apply: removals first (a renamed tool may reuse a removed one's
+     * collision key), then held changes, then new tools */
+    int mutated = 0;
+    tg_buf_puts(out, "{\"applied\":");
+    tg_buf_puts(out, apply ? "true" : "false");
+    tg_buf_puts(out, ",\"removed\":[");
+    int first = 1;
+    if (apply && bt->replace_source) {
+        for (size_t i = 0; i < r->live.cap;) {
+            tg_tool *t = r->live.slots[i];
+            int listed = 0;
+            if (t && same_source(t, bt->source, bt->source_len))
+                for (size_t j = 0; j < bt->n && !listed; j++)
+                    listed = items[j].old == t;
+            if (t && same_source(t, bt->source, bt->source_len) && !listed) {
+                if (!first) tg_buf_putc(out, ',');
+                first = 0;
+                put_str(out, t->name);
+                unlink_live(r, t);
+                mutated = 1;
+                continue; /* the slot was refilled from its cluster: look again */
+            }
+            i++;
+        }
+    }
+    tg_buf_puts(out, "],\"changed\":[");
+    first = 1;
+    for (size_t i = 0; i < bt->n && apply; i++) {
+        item *it = &items[i];
+        if (it->state != ST_CHANGED) continue;
+        if (!first) tg_buf_putc(out, ',');
+        first = 0;
+        tg_buf_puts(out, "{\"name\":");
+        put_str(out, it->tool->name);
+        tg_buf_puts(out, ",\"fields\":");
+        write_fields_changed(out, it->old, it->tool);
+        tg_buf_puts(out, ",\"digest\":");
+        put_str(out, it->tool->digest);
+        tg_buf_putc(out, '}');
+        /* held out of new sets until the host accepts it */
+        tg_tool *prev = tmap_get(&r->held, it->tool->name, it->tool->name_len);
+        if (prev) {
+            tmap_del(&r->held, prev->name, prev->name_len);
+            tg_tool_release(prev);
+        }
+        unlink_live(r, it->old);
+        it->old = NULL;
+        tmap_put(&r->held, it->tool);
+        it->tool = NULL;
+        mutated = 1;
+    }
+    tg_buf_puts(out, "],\"unchanged\":[");
+    first = 1;
+    for (size_t i = 0; i < bt->n && apply; i++)
+        if (items[i].state == ST_UNCHANGED) {
+            if (!first) tg_buf_putc(out, ',');
+            first = 0;
+            put_str(out, items[i].old->name);
+        }
+    tg_buf_puts(out, "],\"registered\":[");
+    first = 1;
+    for (size_t i = 0; i < bt->n && apply; i++) {
+        item *it = &items[i];
+        if (it->state != ST_NEW) continue;
+        tg_tool *t = it->tool;
+        tmap_put(&r->live, t);
+        tmap_put(&r->skeletons, t);
+        tg_tool *stale = tmap_get(&r->held, t->name, t->name_len);
+        if (stale) {
+            tmap_del(&r->held, t->name, t->name_len);
+            tg_tool_release(stale);
+        }
+        it->tool = NULL; /* owned by the table now */
+        mutated = 1;
+        if (!first) tg_buf_putc(out, ',');
+        first = 0;
+        tg_buf_puts(out, "{\"name\":");
+        put_str(out, t->name);
+        tg_buf_puts(out, ",\"tool\":");
+        put_str(out, t->tool_name);
+        tg_buf_puts(out, ",\"digest\":");
+        put_str(out, t->digest);
+        if (t->sanitized && t->sanitized->child) {
+            tg_buf_puts(out, ",\"sanitized\":");
+            tg_json_write(out, t->sanitized);
+        }
+        tg_buf_putc(out, '}');
+    }
+    tg_buf_puts(out, "],\"rejected\":[");
+    first = 1;
+    for (size_t i = 0; i < bt->n; i++) {
+        item *it = &items[i];
+        if (it->state != ST_REJECTED) continue;
+        if (!first) tg_buf_putc(out, ',');
+        first = 0;
+        tg_buf_puts(out, "{\"tool\":");
+        put_str(out, it->err.tool);
+        if (it->err.name[0]) {
+            tg_buf_puts(out, ",\"name\":");
+            put_str(out, it->err.name);
+        }
+        tg_buf_puts(out, ",\"code\":");
+        put_str(out, it->err.code);
+        tg_buf_puts(out, ",\"message\":");
+        put_str(out, it->err.message);
+        tg_buf_putc(out, '}');
+    }
+    if (mutated) changed(r);
+    tg_buf_printf(out, "],\"epoch\":%llu}", (unsigned long long)r->epoch);
+    if (out->failed) rc = -1;
+done:
+    for (size_t i = 0; i < bt->n; i++)
+        if (items[i].tool) tg_tool_release(items[i].tool);
+    tg_free(&r->alloc, items, (bt->n ? bt->n : 1) * sizeof *items);
+    return rc;
+}
+
+int tg_registry_accept(tg_registry *r, const char *name, size_t len, char *why, size_t why_len) {
+    tg_tool *t = tmap_get(&r->held, name, len);
+    if (!t) {
+        snprintf(why, why_len, "no changed definition is held for \"%.*s\"", (int)(len > 64 ? 64 : len), name);
+        return -1;
+    }
+    tg_tool *same = tmap_get(&r->skeletons, t->skeleton, strlen(t->skeleton));
+    if (same) {
+        snprintf(why, why_len, "\"%s\" now collides with \"%s\"", t->name, same->name);
+        return -2;
+    }
+    if (tmap_reserve(&r->live, &r->alloc, 1) || tmap_reserve(&r->skeletons, &r->alloc, 1)) {
+        snprintf(why, why_len, "out of memory");
+        return -3;
+    }
+    tmap_del(&r->held, name, len);
+    tmap_put(&r->live, t);
+    tmap_put(&r->skeletons, t);
+    changed(r);
     return 0;
-}
-
-const tg_tool *tg_registry_find(const tg_registry *r, const char *name, size_t len) {
-    if (!r->cap) return NULL;
-    return r->slots[find_slot(r->slots, r->cap, name, len)];
-}
-
-size_t tg_registry_count(const tg_registry *r) { return r->count; }
-
-static tg_registry_status invalid(tg_registry_error *err, const char *msg) {
-    if (err) {
-        err->status = TG_REG_INVALID;
-        snprintf(err->message, sizeof err->message, "%s", msg);
-    }
-    return TG_REG_INVALID;
-}
-
-/* MCP: tool names are 1-128 characters of [A-Za-z0-9_.-]. */
-static int valid_mcp_name(const char *s, size_t n) {
-    if (n == 0 || n > 128) return 0;
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
-              c == '.'))
-            return 0;
-    }
-    return 1;
-}
-
-tg_registry_status tg_registry_add(tg_registry *r, const cJSON *d, uint32_t handler_id, const tg_tool **out,
-                                   tg_registry_error *err) {
-    if (err) err->status = TG_REG_OK, err->message[0] = '\0';
-    if (!cJSON_IsObject(d)) return invalid(err, "a tool descriptor must be a JSON object");
-    const cJSON *name = tg_json_getz(d, "name");
-    if (!cJSON_IsString(name)) return invalid(err, "descriptor.name must be a string");
-    size_t nlen = tg_json_strlen(name->valuestring);
-    if (!valid_mcp_name(name->valuestring, nlen))
-        return invalid(err, "descriptor.name must be 1-128 characters of A-Z a-z 0-9 _ - .");
-    const cJSON *schema = tg_json_getz(d, "inputSchema");
-    if (!cJSON_IsObject(schema)) return invalid(err, "descriptor.inputSchema must be a JSON Schema object");
-    const cJSON *type = tg_json_getz(schema, "type");
-    if (!cJSON_IsString(type) || strcmp(type->valuestring, "object") != 0)
-        return invalid(err, "descriptor.inputSchema must have \"type\": \"object\"");
-    const cJSON *required = tg_json_getz(schema, "required");
-    if (required) {
-        if (!cJSON_IsArray(required)) return invalid(err, "inputSchema.required must be an array of strings");
-        for (const cJSON *q = required->child; q; q = q->next)
-            if (!cJSON_IsString(q)) return invalid(err, "inputSchema.required must be an array of strings");
-    }
-    const cJSON *desc = tg_json_getz(d, "description");
-    if (desc && !cJSON_IsString(desc)) return invalid(err, "descriptor.description must be a string");
-
-    if (tg_registry_find(r, name->valuestring, nlen)) {
-        if (err) {
-            err->status = TG_REG_DUPLICATE;
-            snprintf(err->message, sizeof err->message, "a tool named \"%s\" is registered already", name->valuestring);
-        }
-        return TG_REG_DUPLICATE;
-    }
-    if (r->count >= r->max_tools) {
-        if (err) {
-            err->status = TG_REG_FULL;
-            snprintf(err->message, sizeof err->message, "the registry holds its limit of %zu tools", r->max_tools);
-        }
-        return TG_REG_FULL;
-    }
-    if ((r->count + 1) * 2 > r->cap && grow(r)) goto nomem;
-
-    tg_arena a;
-    tg_arena_init(&a, r->alloc);
-    tg_tool *t = tg_arena_calloc(&a, 1, sizeof *t);
-    cJSON *copy = t ? tg_json_clone(&a, d) : NULL;
-    if (!copy) {
-        tg_arena_free(&a);
-        goto nomem;
-    }
-    const cJSON *cname = tg_json_getz(copy, "name");
-    t->name = cname->valuestring;
-    t->name_len = nlen;
-    t->handler_id = handler_id;
-    t->descriptor = copy;
-    t->input_schema = tg_json_getz(copy, "inputSchema");
-    t->required = tg_json_getz(t->input_schema, "required");
-    t->arena = a;
-    r->slots[find_slot(r->slots, r->cap, t->name, nlen)] = t;
-    r->count++;
-    if (out) *out = t;
-    return TG_REG_OK;
-nomem:
-    if (err) {
-        err->status = TG_REG_NOMEM;
-        snprintf(err->message, sizeof err->message, "out of memory");
-    }
-    return TG_REG_NOMEM;
 }

@@ -1,54 +1,136 @@
-/* registry.h - the tool table: descriptors in the MCP Tool shape, keyed by
- * model-visible name, each tool owning a copy of its descriptor.
+/* registry.h - where tools from everywhere meet: the host's own handlers,
+ * plugins, and whole MCP servers imported through tools/list.
  *
- * Ownership: the registry owns every tool and its memory; pointers it returns
- * stay valid until the tool is removed or the registry freed. Descriptors
- * passed in are copied, never kept. */
+ * A tool belongs to a source ("" for the host) and gets a model-visible,
+ * provider-safe name from a template ("{tool}" for the host's own,
+ * "mcp__{source}__{tool}" for imports). Descriptors are untrusted data:
+ * their shape is checked, their text bounded and cleaned, their schemas
+ * compiled, and nothing in them is ever interpreted as a grant.
+ *
+ * Every change makes a new epoch. The registry materializes an immutable
+ * tool set per epoch (tg_toolset) on demand; sets and tools are reference
+ * counted, so a pinned set keeps working while the registry moves on.
+ *
+ * Ownership: the registry owns its tools; a caller that keeps a set or a tool
+ * past the next registry change retains it and releases it later. */
 #ifndef TG_REGISTRY_H
 #define TG_REGISTRY_H
 
 #include <stdint.h>
 
 #include "../base/arena.h"
+#include "../base/buf.h"
 #include "../json/json.h"
+#include "../schema/schema.h"
+#include "names.h"
 
 typedef struct tg_registry tg_registry;
+typedef struct tg_toolset tg_toolset;
+
+/* Host-only facts about a tool: no descriptor field can set them. */
+typedef struct tg_tool_opts {
+    int needs_approval;
+    int privileged;
+    int read_only; /* host-marked; an upstream readOnlyHint is only a hint */
+    int edit;
+    double timeout_ms;    /* 0: the runtime default */
+    const char *tenant;   /* NULL: every tenant */
+    const cJSON *context; /* object: parameter name -> context key, or NULL */
+    int context_drop;     /* 1: a model-supplied context parameter is dropped; 0: rejected */
+} tg_tool_opts;
 
 typedef struct tg_tool {
-    const char *name; /* model-visible name, NUL-terminated */
+    const char *name; /* model-visible, provider-safe, NUL-terminated */
     size_t name_len;
+    const char *source;    /* "" for the host's own tools */
+    const char *tool_name; /* the name the descriptor gave */
+    char skeleton[TG_NAME_MAX + 1];
     uint32_t handler_id;
-    const cJSON *descriptor;   /* the tool's own copy */
-    const cJSON *input_schema; /* inside descriptor */
-    const cJSON *required;     /* inputSchema.required (array of strings) or NULL */
-    tg_arena arena;            /* owns descriptor */
+    const cJSON *descriptor; /* cleaned copy: bounded title/description */
+    const cJSON *input_schema;
+    const cJSON *output_schema; /* NULL when absent */
+    const cJSON *hidden;        /* array of context parameter names, or NULL */
+    const cJSON *sanitized;     /* array of fields whose text was cleaned or cut */
+    tg_schema *input;           /* compiled inputSchema */
+    tg_schema *output;          /* compiled outputSchema, or NULL */
+    tg_tool_opts opts;
+    char digest[65]; /* hex SHA-256 of the canonical definition */
+    size_t refs;
+    tg_arena arena; /* owns everything above */
 } tg_tool;
 
-typedef enum tg_registry_status {
-    TG_REG_OK = 0,
-    TG_REG_INVALID,   /* not an MCP Tool descriptor */
-    TG_REG_DUPLICATE, /* name taken */
-    TG_REG_FULL,      /* max_tools reached */
-    TG_REG_NOMEM
-} tg_registry_status;
+typedef struct tg_registry_config {
+    size_t max_tools;            /* all sources together */
+    size_t max_tools_per_source;
+    size_t description_bytes;    /* cap for description (title: 256) */
+    size_t schema_bytes;         /* cap for each schema's canonical text */
+    tg_schema_options schema;    /* how schemas compile */
+    const cJSON *capabilities;   /* array of strings the runtime was given, or NULL */
+} tg_registry_config;
 
-typedef struct tg_registry_error {
-    tg_registry_status status;
-    char message[256];
-} tg_registry_error;
+void tg_registry_default_config(tg_registry_config *cfg);
 
-/* NULL when the allocator refuses. */
-tg_registry *tg_registry_new(const tg_allocator *alloc, size_t max_tools);
+/* NULL when the allocator refuses. The config is copied (capabilities too). */
+tg_registry *tg_registry_new(const tg_allocator *alloc, const tg_registry_config *cfg);
 void tg_registry_free(tg_registry *r);
 
-/* Checks the descriptor's shape and adds a copy. On success *out (if given)
- * points at the new tool. On failure the registry is unchanged. */
-tg_registry_status tg_registry_add(tg_registry *r, const cJSON *descriptor, uint32_t handler_id, const tg_tool **out,
-                                   tg_registry_error *err);
+/* One tool of a batch: its MCP descriptor, the host's options object
+ * (needsApproval, privileged, readOnly, edit, timeoutMs, tenant, requires,
+ * context, contextParams: "reject"|"drop"; may be NULL) and handler id. */
+typedef struct tg_tool_entry {
+    const cJSON *descriptor;
+    const cJSON *options;
+    uint32_t handler_id;
+} tg_tool_entry;
 
-/* The tool with that model-visible name, or NULL. */
-const tg_tool *tg_registry_find(const tg_registry *r, const char *name, size_t len);
+typedef struct tg_batch {
+    const char *source; /* "" for the host */
+    size_t source_len;
+    const char *name_template; /* "{tool}", "mcp__{source}__{tool}", ... */
+    int atomic;                /* all of the batch or none of it */
+    int replace_source;        /* the batch is the source's whole list: tools it no longer lists are removed */
+    const tg_tool_entry *entries;
+    size_t n;
+} tg_batch;
 
+/* Applies a batch. Each tool is registered, left unchanged (same digest),
+ * held (same name, new digest: a possible rug pull, kept out of new sets
+ * until tg_registry_accept), or rejected with a code and a message. Writes
+ * the outcome to result as JSON:
+ *   {"applied":true|false,"epoch":N,
+ *    "registered":[{"name","tool","digest"[,"sanitized":[fields]]}],
+ *    "unchanged":[names],"changed":[{"name","fields":[...]}],"removed":[names],
+ *    "rejected":[{"tool","name"?,"code","message"}]}
+ * An atomic batch with any rejection applies nothing ("applied":false).
+ * Returns 0, or -1 when memory ran out (the registry is then unchanged). */
+int tg_registry_apply(tg_registry *r, const tg_batch *batch, tg_buf *result);
+
+/* Lets a held (changed) tool in. 0, -1 when no change is held under name,
+ * -2 when it now collides (message in why). */
+int tg_registry_accept(tg_registry *r, const char *name, size_t len, char *why, size_t why_len);
+
+/* Removes every tool of a source (and its held changes); returns the count. */
+size_t tg_registry_remove_source(tg_registry *r, const char *source, size_t len);
+
+uint64_t tg_registry_epoch(const tg_registry *r);
 size_t tg_registry_count(const tg_registry *r);
+
+/* The set of the current epoch, materialized on first use after a change;
+ * borrowed (valid until the next change) unless retained. NULL: no memory. */
+tg_toolset *tg_registry_current(tg_registry *r);
+void tg_toolset_retain(tg_toolset *s);
+void tg_toolset_release(tg_toolset *s);
+uint64_t tg_toolset_epoch(const tg_toolset *s);
+size_t tg_toolset_count(const tg_toolset *s);
+/* Tools sorted by model-visible name. */
+const tg_tool *tg_toolset_at(const tg_toolset *s, size_t i);
+const tg_tool *tg_toolset_find(const tg_toolset *s, const char *name, size_t len);
+/* A per-set cache slot for renderings (the router's export cache); the set
+ * frees it with free_fn when it is released or the slot is set again. */
+void *tg_toolset_get_cache(const tg_toolset *s);
+void tg_toolset_set_cache(tg_toolset *s, void *cache, void (*free_fn)(void *));
+
+void tg_tool_retain(const tg_tool *t);
+void tg_tool_release(const tg_tool *t);
 
 #endif

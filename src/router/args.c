@@ -1,24 +1,107 @@
-/* args.c - the first check of a call's arguments: a JSON object holding
- * every property the inputSchema requires. (The full JSON Schema check
- * comes from src/schema once a tool's schema is compiled there.) */
+/* args.c - a call's arguments made ready for the handler: context
+ * parameters refused or dropped, then injected from the trusted context,
+ * then the whole object checked against the tool's compiled inputSchema. */
 #include "router.h"
 
 #include <string.h>
 
-size_t tg_args_check(const tg_tool *tool, const cJSON *args, tg_buf *msg) {
+static void remove_child(cJSON *obj, cJSON *c) {
+    if (obj->child == c) {
+        obj->child = c->next;
+        if (c->next) c->next->prev = c->prev; /* keep child->prev as the tail */
+    } else {
+        c->prev->next = c->next;
+        if (c->next) c->next->prev = c->prev;
+        else obj->child->prev = c->prev;
+    }
+    c->next = c->prev = NULL;
+}
+
+/* Turns the evaluator's BASIC output into lines a model can act on. */
+static void errors_to_lines(tg_arena *arena, const char *json, size_t len, tg_buf *msg) {
+    tg_json_error err;
+    cJSON *arr = tg_json_parse(arena, json, len, NULL, &err);
+    for (const cJSON *e = arr ? arr->child : NULL; e; e = e->next) {
+        const cJSON *at = tg_json_getz(e, "instanceLocation"), *kw = tg_json_getz(e, "keywordLocation");
+        const cJSON *m = tg_json_getz(e, "message");
+        tg_buf_puts(msg, "- ");
+        if (cJSON_IsString(at) && tg_json_strlen(at->valuestring))
+            tg_buf_append(msg, at->valuestring, tg_json_strlen(at->valuestring));
+        else
+            tg_buf_puts(msg, "(root)");
+        tg_buf_puts(msg, ": ");
+        if (cJSON_IsString(m)) tg_buf_append(msg, m->valuestring, tg_json_strlen(m->valuestring));
+        if (cJSON_IsString(kw)) {
+            tg_buf_puts(msg, " (schema ");
+            tg_buf_append(msg, kw->valuestring, tg_json_strlen(kw->valuestring));
+            tg_buf_putc(msg, ')');
+        }
+        tg_buf_putc(msg, '\n');
+    }
+}
+
+tg_args_status tg_check_schema(tg_arena *arena, const tg_schema *schema, const cJSON *value, size_t max_errors,
+                               tg_buf *msg) {
+    tg_arena_mark m = tg_arena_save(arena);
+    int v = tg_schema_validate(schema, value, arena, TG_OUTPUT_FLAG, 0, NULL);
+    tg_arena_rewind(arena, m);
+    if (v == 1) return TG_ARGS_OK;
+    if (v < 0) {
+        tg_buf_puts(msg, "- (root): the value is too deeply nested to check\n");
+        return TG_ARGS_LIMIT;
+    }
+    tg_buf errors;
+    tg_buf_init(&errors, msg->alloc, 0);
+    v = tg_schema_validate(schema, value, arena, TG_OUTPUT_BASIC, max_errors, &errors);
+    if (errors.failed) {
+        tg_buf_free(&errors);
+        return TG_ARGS_NOMEM;
+    }
+    errors_to_lines(arena, errors.data ? errors.data : "[]", errors.len, msg);
+    tg_buf_free(&errors);
+    tg_arena_rewind(arena, m);
+    return v == 0 ? TG_ARGS_INVALID : v < 0 ? TG_ARGS_LIMIT : TG_ARGS_OK;
+}
+
+tg_args_status tg_args_prepare(tg_arena *arena, const tg_tool *tool, cJSON *args, const cJSON *context,
+                               size_t max_errors, tg_buf *msg) {
     if (!cJSON_IsObject(args)) {
         tg_buf_puts(msg, "- (root): expected an object of arguments\n");
-        return 1;
+        return TG_ARGS_INVALID;
     }
-    size_t problems = 0;
-    if (!tool->required) return 0;
-    for (const cJSON *q = tool->required->child; q; q = q->next) {
-        size_t len = tg_json_strlen(q->valuestring);
-        if (tg_json_get(args, q->valuestring, len)) continue;
-        tg_buf_puts(msg, "- (root): missing required property ");
-        tg_json_write_string(msg, q->valuestring, len);
-        tg_buf_putc(msg, '\n');
-        problems++;
+    const cJSON *ctxmap = tool->opts.context;
+    if (ctxmap) {
+        /* 1 the model may not set a context parameter */
+        size_t refused = 0;
+        for (const cJSON *p = ctxmap->child; p; p = p->next) {
+            cJSON *given = tg_json_get(args, p->string, tg_json_strlen(p->string));
+            if (!given) continue;
+            if (tool->opts.context_drop) {
+                remove_child(args, given);
+                continue;
+            }
+            tg_buf_puts(msg, "- /");
+            tg_buf_append(msg, p->string, tg_json_strlen(p->string));
+            tg_buf_puts(msg, ": this parameter is set by the host and must not be supplied\n");
+            refused++;
+        }
+        if (refused) return TG_ARGS_INVALID;
+        /* 2 inject from the trusted context */
+        for (const cJSON *p = ctxmap->child; p; p = p->next) {
+            const cJSON *val = context ? tg_json_get(context, p->valuestring, tg_json_strlen(p->valuestring)) : NULL;
+            if (!val) {
+                tg_buf_puts(msg, "the call's context has no value for \"");
+                tg_buf_append(msg, p->valuestring, tg_json_strlen(p->valuestring));
+                tg_buf_puts(msg, "\" (parameter \"");
+                tg_buf_append(msg, p->string, tg_json_strlen(p->string));
+                tg_buf_puts(msg, "\")");
+                return TG_ARGS_MISSING_CONTEXT;
+            }
+            cJSON *copy = tg_json_clone(arena, val);
+            if (!copy || tg_json_set_key(arena, copy, p->string, tg_json_strlen(p->string))) return TG_ARGS_NOMEM;
+            tg_json_append(args, copy);
+        }
     }
-    return problems;
+    /* 3 the full schema, context parameters included */
+    return tg_check_schema(arena, tool->input, args, max_errors, msg);
 }

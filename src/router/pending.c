@@ -36,6 +36,8 @@ tg_pending *tg_pending_new(const tg_allocator *alloc, size_t capacity) {
 
 void tg_pending_free(tg_pending *p) {
     if (!p) return;
+    for (size_t i = 0; i < p->cap; i++)
+        if (p->slots[i].id) tg_tool_release(p->slots[i].tool);
     tg_free(&p->alloc, p->slots, p->cap * sizeof *p->slots);
     tg_free(&p->alloc, p, sizeof *p);
 }
@@ -49,6 +51,7 @@ uint32_t tg_pending_add(tg_pending *p, const tg_tool *tool) {
         if (s->id) continue; /* slot busy: try the next id (bounded: a free slot exists) */
         s->id = id;
         s->tool = tool;
+        tg_tool_retain(tool);
         p->count++;
         return id;
     }

@@ -19,17 +19,28 @@ typedef struct tg_pending tg_pending;
 /* NULL when the allocator refuses. capacity >= 1. */
 tg_pending *tg_pending_new(const tg_allocator *alloc, size_t capacity);
 void tg_pending_free(tg_pending *p);
-/* Records a call to `tool`; returns its id (never 0), or 0 when the table is full. */
+/* Records a call to `tool` (retaining it); returns its id (never 0), or 0
+ * when the table is full. */
 uint32_t tg_pending_add(tg_pending *p, const tg_tool *tool);
-/* Removes and returns the call's tool, or NULL when id is not pending. */
+/* Removes the call and returns its tool, whose reference passes to the
+ * caller (tg_tool_release it), or NULL when id is not pending. */
 const tg_tool *tg_pending_take(tg_pending *p, uint32_t id);
 size_t tg_pending_count(const tg_pending *p);
 
 /* ---- arguments ---- */
-/* Appends to msg a model-readable list of what is wrong with args for tool
- * (one "- <pointer>: <problem>" line each) and returns the number of
- * problems; 0 means the arguments pass. */
-size_t tg_args_check(const tg_tool *tool, const cJSON *args, tg_buf *msg);
+typedef enum tg_args_status { TG_ARGS_OK = 0, TG_ARGS_INVALID, TG_ARGS_MISSING_CONTEXT, TG_ARGS_NOMEM, TG_ARGS_LIMIT } tg_args_status;
+
+/* Prepares args for tool: refuses (or, by the tool's option, drops) context
+ * parameters the model supplied, injects them from context (an object or
+ * NULL), then validates against the compiled inputSchema. On TG_ARGS_INVALID
+ * msg holds one "- <pointer>: <problem>" line per error (at most
+ * max_errors); on TG_ARGS_MISSING_CONTEXT it names the parameter. */
+tg_args_status tg_args_prepare(tg_arena *arena, const tg_tool *tool, cJSON *args, const cJSON *context,
+                               size_t max_errors, tg_buf *msg);
+
+/* Validates value against schema, writing problems as lines to msg. */
+tg_args_status tg_check_schema(tg_arena *arena, const tg_schema *schema, const cJSON *value, size_t max_errors,
+                               tg_buf *msg);
 
 /* ---- results ---- */
 /* Writes {"content":[{"type":"text","text":text}],"isError":true,

@@ -20,6 +20,11 @@ const char *tg_status_code(tg_status s) {
     case TG_ERR_HOST: return "host_refused";
     case TG_ERR_LIMIT: return "limit_reached";
     case TG_ERR_INVALID_SCHEMA: return "invalid_schema";
+    case TG_ERR_NAME_COLLISION: return "name_collision";
+    case TG_ERR_MISSING_CAPABILITY: return "missing_capability";
+    case TG_ERR_INVALID_REQUEST: return "invalid_request";
+    case TG_ERR_MISSING_CONTEXT: return "missing_context";
+    case TG_ERR_UNKNOWN_SNAPSHOT: return "unknown_snapshot";
     }
     return "unknown_status";
 }
@@ -73,7 +78,14 @@ tg_runtime *tg_runtime_new(const tg_limits *limits, const tg_host *host, tg_allo
     tg_arena_init(&rt->call_arena, rt->alloc);
     tg_buf_init(&rt->out, rt->alloc, 0);
     tg_buf_init(&rt->err, rt->alloc, 8192);
-    rt->registry = tg_registry_new(&rt->alloc, l.tools);
+    tg_arena_init(&rt->cfg_arena, rt->alloc);
+    tg_registry_default_config(&rt->reg_cfg);
+    rt->reg_cfg.max_tools = l.tools;
+    rt->reg_cfg.schema.limits.max_depth = l.json_depth < rt->reg_cfg.schema.limits.max_depth
+                                              ? l.json_depth
+                                              : rt->reg_cfg.schema.limits.max_depth;
+    rt->next_snapshot = 1;
+    rt->registry = tg_registry_new(&rt->alloc, &rt->reg_cfg);
     rt->pending = tg_pending_new(&rt->alloc, l.pending_calls);
     if (!rt->registry || !rt->pending) {
         tg_runtime_free(rt);
@@ -84,8 +96,12 @@ tg_runtime *tg_runtime_new(const tg_limits *limits, const tg_host *host, tg_allo
 
 void tg_runtime_free(tg_runtime *rt) {
     if (!rt) return;
+    tg_pending_free(rt->pending); /* releases the tools of calls in flight */
+    for (size_t i = 0; i < rt->snapshots_cap; i++)
+        if (rt->snapshots[i].id) tg_toolset_release(rt->snapshots[i].set);
+    tg_free(&rt->alloc, rt->snapshots, rt->snapshots_cap * sizeof *rt->snapshots);
     tg_registry_free(rt->registry);
-    tg_pending_free(rt->pending);
+    tg_arena_free(&rt->cfg_arena);
     tg_arena_free(&rt->call_arena);
     tg_buf_free(&rt->out);
     tg_buf_free(&rt->err);
@@ -116,7 +132,7 @@ tg_json_limits tg_rt_json_limits(const tg_runtime *rt, size_t max_bytes) {
     return jl;
 }
 
-static tg_status json_status(tg_json_status s) {
+tg_status tg_rt_json_status(tg_json_status s) {
     switch (s) {
     case TG_JSON_NOMEM: return TG_ERR_NOMEM;
     case TG_JSON_TOO_LARGE:
@@ -125,30 +141,213 @@ static tg_status json_status(tg_json_status s) {
     }
 }
 
-tg_status tg_register_tool(tg_runtime *rt, const char *descriptor, size_t len, uint32_t handler_id) {
-    tg_rt_begin(rt);
-    tg_json_limits jl = tg_rt_json_limits(rt, rt->limits.descriptor_bytes);
+/* Status of a registry rejection code. */
+static tg_status rejection_status(const char *code) {
+    static const struct { const char *code; tg_status st; } MAP[] = {
+        {"duplicate_tool", TG_ERR_DUPLICATE_TOOL}, {"name_collision", TG_ERR_NAME_COLLISION},
+        {"invalid_schema", TG_ERR_INVALID_SCHEMA}, {"missing_capability", TG_ERR_MISSING_CAPABILITY},
+        {"limit_reached", TG_ERR_LIMIT},           {"too_large", TG_ERR_TOO_LARGE},
+        {"out_of_memory", TG_ERR_NOMEM},           {"invalid_options", TG_ERR_INVALID_REQUEST},
+    };
+    for (size_t i = 0; i < sizeof MAP / sizeof MAP[0]; i++)
+        if (strcmp(MAP[i].code, code) == 0) return MAP[i].st;
+    return TG_ERR_INVALID_DESCRIPTOR;
+}
+
+static tg_status parse_input(tg_runtime *rt, const char *what, const char *text, size_t len, size_t max, cJSON **out) {
+    tg_json_limits jl = tg_rt_json_limits(rt, max);
     tg_json_error jerr;
-    cJSON *d = tg_json_parse(&rt->call_arena, descriptor, len, &jl, &jerr);
-    if (!d) {
-        char msg[200];
-        snprintf(msg, sizeof msg, "descriptor: %s", jerr.message);
-        return tg_rt_fail(rt, json_status(jerr.status), msg, (long long)jerr.offset);
+    *out = tg_json_parse(&rt->call_arena, text, len, &jl, &jerr);
+    if (*out) return TG_OK;
+    char msg[220];
+    snprintf(msg, sizeof msg, "%s: %s", what, jerr.message);
+    return tg_rt_fail(rt, tg_rt_json_status(jerr.status), msg, (long long)jerr.offset);
+}
+
+/* Applies a batch and, for a single host tool, turns a rejection into a status. */
+static tg_status apply(tg_runtime *rt, const tg_batch *b, int single) {
+    tg_buf res;
+    tg_buf_init(&res, rt->alloc, 0);
+    if (tg_registry_apply(rt->registry, b, &res)) {
+        tg_buf_free(&res);
+        return tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory while registering", -1);
     }
-    const tg_tool *tool;
-    tg_registry_error rerr;
-    switch (tg_registry_add(rt->registry, d, handler_id, &tool, &rerr)) {
-    case TG_REG_OK: break;
-    case TG_REG_DUPLICATE: return tg_rt_fail(rt, TG_ERR_DUPLICATE_TOOL, rerr.message, -1);
-    case TG_REG_FULL: return tg_rt_fail(rt, TG_ERR_LIMIT, rerr.message, -1);
-    case TG_REG_NOMEM: return tg_rt_fail(rt, TG_ERR_NOMEM, rerr.message, -1);
-    default: return tg_rt_fail(rt, TG_ERR_INVALID_DESCRIPTOR, rerr.message, -1);
+    tg_status st = TG_OK;
+    tg_json_error jerr;
+    cJSON *doc = tg_json_parse(&rt->call_arena, res.data, res.len, NULL, &jerr);
+    if (!doc) st = tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory while registering", -1);
+    else if (single) {
+        cJSON *rej = tg_json_getz(doc, "rejected");
+        cJSON *reg = tg_json_getz(doc, "registered");
+        if (rej && rej->child) {
+            cJSON *code = tg_json_getz(rej->child, "code"), *msg = tg_json_getz(rej->child, "message");
+            st = tg_rt_fail(rt, rejection_status(code->valuestring), msg->valuestring, -1);
+        } else if (reg && reg->child) {
+            tg_json_write(&rt->out, reg->child);
+        }
+    } else {
+        tg_buf_append(&rt->out, res.data, res.len);
     }
-    tg_buf_puts(&rt->out, "{\"name\":");
-    tg_json_write_string(&rt->out, tool->name, tool->name_len);
-    tg_buf_putc(&rt->out, '}');
-    if (rt->out.failed) return tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory writing the output", -1);
+    tg_buf_free(&res);
+    if (st == TG_OK && rt->out.failed) st = tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory writing the output", -1);
+    return st;
+}
+
+tg_status tg_register_tool(tg_runtime *rt, const char *descriptor, size_t len, const char *options, size_t options_len,
+                           uint32_t handler_id) {
+    tg_rt_begin(rt);
+    cJSON *d, *o = NULL;
+    tg_status st = parse_input(rt, "descriptor", descriptor, len, rt->limits.descriptor_bytes, &d);
+    if (st == TG_OK && options_len) st = parse_input(rt, "options", options, options_len, 65536, &o);
+    if (st != TG_OK) return st;
+    tg_tool_entry e = {d, o, handler_id};
+    tg_batch b = {"", 0, "{tool}", 1, 0, &e, 1};
+    return apply(rt, &b, 1);
+}
+
+tg_status tg_register_batch(tg_runtime *rt, const char *request, size_t len) {
+    tg_rt_begin(rt);
+    cJSON *req;
+    size_t max = rt->limits.descriptor_bytes * 64; /* a whole tools/list */
+    tg_status st = parse_input(rt, "batch", request, len, max, &req);
+    if (st != TG_OK) return st;
+    const cJSON *source = tg_json_getz(req, "source"), *tmpl = tg_json_getz(req, "nameTemplate");
+    const cJSON *tools = tg_json_getz(req, "tools");
+    if (!cJSON_IsObject(req) || !cJSON_IsString(source) || !cJSON_IsArray(tools) || (tmpl && !cJSON_IsString(tmpl)))
+        return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "a batch needs \"source\" (string) and \"tools\" (array)", -1);
+    size_t n = 0;
+    for (const cJSON *t = tools->child; t; t = t->next) n++;
+    tg_tool_entry *entries = tg_arena_calloc(&rt->call_arena, n ? n : 1, sizeof *entries);
+    if (!entries) return tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1);
+    size_t i = 0;
+    for (const cJSON *t = tools->child; t; t = t->next, i++) {
+        const cJSON *h = tg_json_getz(t, "handler");
+        if (!cJSON_IsObject(t) || !tg_json_getz(t, "tool") || !cJSON_IsNumber(h) || h->valuedouble < 0 ||
+            h->valuedouble > 4294967295.0)
+            return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "each entry needs \"tool\" and a numeric \"handler\"", -1);
+        entries[i].descriptor = tg_json_getz(t, "tool");
+        entries[i].options = tg_json_getz(t, "options");
+        entries[i].handler_id = (uint32_t)h->valuedouble;
+    }
+    const cJSON *atomic = tg_json_getz(req, "atomic"), *replace = tg_json_getz(req, "replace");
+    size_t slen = tg_json_strlen(source->valuestring);
+    tg_batch b = {source->valuestring, slen,
+                  tmpl ? tmpl->valuestring : (slen ? "mcp__{source}__{tool}" : "{tool}"),
+                  cJSON_IsTrue(atomic), cJSON_IsTrue(replace), entries, n};
+    return apply(rt, &b, 0);
+}
+
+tg_status tg_accept_change(tg_runtime *rt, const char *name, size_t len) {
+    tg_rt_begin(rt);
+    char why[200];
+    int rc = tg_registry_accept(rt->registry, name, len, why, sizeof why);
+    if (rc == 0) return TG_OK;
+    return tg_rt_fail(rt, rc == -1 ? TG_ERR_UNKNOWN_TOOL : rc == -2 ? TG_ERR_NAME_COLLISION : TG_ERR_NOMEM, why, -1);
+}
+
+tg_status tg_remove_source(tg_runtime *rt, const char *source, size_t len) {
+    tg_rt_begin(rt);
+    size_t n = tg_registry_remove_source(rt->registry, source, len);
+    tg_buf_printf(&rt->out, "{\"removed\":%zu}", n);
     return TG_OK;
+}
+
+tg_status tg_configure(tg_runtime *rt, const char *config, size_t len) {
+    tg_rt_begin(rt);
+    cJSON *c;
+    tg_status st = parse_input(rt, "config", config, len, 1 << 20, &c);
+    if (st != TG_OK) return st;
+    if (!cJSON_IsObject(c)) return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "config must be an object", -1);
+    tg_registry_config cfg = rt->reg_cfg;
+    const cJSON *v;
+    if ((v = tg_json_getz(c, "capabilities"))) {
+        if (!cJSON_IsArray(v)) return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "\"capabilities\" must be an array", -1);
+        for (const cJSON *x = v->child; x; x = x->next)
+            if (!cJSON_IsString(x))
+                return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "\"capabilities\" must be an array of strings", -1);
+        cfg.capabilities = v;
+    }
+#define TG_SIZE(key, field)                                                                               \
+    if ((v = tg_json_getz(c, key))) {                                                                     \
+        if (!cJSON_IsNumber(v) || v->valuedouble < 1 || v->valuedouble > 1e9)                             \
+            return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "\"" key "\" must be a positive number", -1); \
+        cfg.field = (size_t)v->valuedouble;                                                               \
+    }
+    TG_SIZE("descriptionBytes", description_bytes)
+    TG_SIZE("schemaBytes", schema_bytes)
+    TG_SIZE("toolsPerSource", max_tools_per_source)
+#undef TG_SIZE
+    if ((v = tg_json_getz(c, "formats"))) {
+        if (!cJSON_IsString(v) || (strcmp(v->valuestring, "annotate") && strcmp(v->valuestring, "assert")))
+            return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "\"formats\" must be \"annotate\" or \"assert\"", -1);
+        cfg.schema.format_assert = strcmp(v->valuestring, "assert") == 0;
+    }
+    if (tg_registry_count(rt->registry))
+        return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "configure the runtime before registering tools", -1);
+    tg_registry *nr = tg_registry_new(&rt->alloc, &cfg); /* copies capabilities */
+    if (!nr) return tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1);
+    tg_registry_free(rt->registry);
+    rt->registry = nr;
+    cfg.capabilities = NULL; /* the registry keeps its own copy */
+    rt->reg_cfg = cfg;
+    return TG_OK;
+}
+
+tg_status tg_snapshot(tg_runtime *rt, uint32_t *id) {
+    tg_rt_begin(rt);
+    *id = 0;
+    tg_toolset *set = tg_registry_current(rt->registry);
+    if (!set) return tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1);
+    size_t slot = rt->snapshots_cap;
+    for (size_t i = 0; i < rt->snapshots_cap; i++)
+        if (!rt->snapshots[i].id) {
+            slot = i;
+            break;
+        }
+    if (slot == rt->snapshots_cap) {
+        size_t ncap = rt->snapshots_cap ? rt->snapshots_cap * 2 : 8;
+        if (ncap > 4096) return tg_rt_fail(rt, TG_ERR_LIMIT, "too many pinned snapshots (4096); release some", -1);
+        tg_snapshot_slot *ns = tg_realloc(&rt->alloc, rt->snapshots, rt->snapshots_cap * sizeof *ns, ncap * sizeof *ns);
+        if (!ns) return tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1);
+        memset(ns + rt->snapshots_cap, 0, (ncap - rt->snapshots_cap) * sizeof *ns);
+        rt->snapshots = ns;
+        rt->snapshots_cap = ncap;
+    }
+    tg_toolset_retain(set);
+    if (!rt->next_snapshot) rt->next_snapshot = 1;
+    rt->snapshots[slot].id = rt->next_snapshot++;
+    rt->snapshots[slot].set = set;
+    rt->n_snapshots++;
+    *id = rt->snapshots[slot].id;
+    tg_buf_printf(&rt->out, "{\"snapshot\":%u,\"epoch\":%llu,\"tools\":%zu}", *id,
+                  (unsigned long long)tg_toolset_epoch(set), tg_toolset_count(set));
+    return TG_OK;
+}
+
+tg_status tg_snapshot_release(tg_runtime *rt, uint32_t id) {
+    tg_rt_begin(rt);
+    for (size_t i = 0; i < rt->snapshots_cap; i++)
+        if (id && rt->snapshots[i].id == id) {
+            tg_toolset_release(rt->snapshots[i].set);
+            rt->snapshots[i].id = 0;
+            rt->snapshots[i].set = NULL;
+            rt->n_snapshots--;
+            return TG_OK;
+        }
+    return tg_rt_fail(rt, TG_ERR_UNKNOWN_SNAPSHOT, "no pinned snapshot with that id", -1);
+}
+
+tg_toolset *tg_rt_toolset(tg_runtime *rt, uint32_t id, tg_status *status) {
+    *status = TG_OK;
+    if (id == 0) {
+        tg_toolset *s = tg_registry_current(rt->registry);
+        if (!s) *status = tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1);
+        return s;
+    }
+    for (size_t i = 0; i < rt->snapshots_cap; i++)
+        if (rt->snapshots[i].id == id) return rt->snapshots[i].set;
+    *status = tg_rt_fail(rt, TG_ERR_UNKNOWN_SNAPSHOT, "no pinned snapshot with that id", -1);
+    return NULL;
 }
 
 const char *tg_output(const tg_runtime *rt, size_t *len) {
@@ -169,5 +368,5 @@ tg_status tg_check_json(tg_runtime *rt, const char *text, size_t len, int allow_
     jl.allow_duplicate_keys = allow_duplicate_keys;
     tg_json_error jerr;
     if (tg_json_parse(&rt->call_arena, text, len, &jl, &jerr)) return TG_OK;
-    return tg_rt_fail(rt, json_status(jerr.status), jerr.message, (long long)jerr.offset);
+    return tg_rt_fail(rt, tg_rt_json_status(jerr.status), jerr.message, (long long)jerr.offset);
 }

@@ -17,12 +17,22 @@ typedef struct tg_budget {
     size_t used, limit;
 } tg_budget;
 
+typedef struct tg_snapshot_slot {
+    uint32_t id; /* 0: free */
+    tg_toolset *set;
+} tg_snapshot_slot;
+
 struct tg_runtime {
     tg_budget budget;
     tg_allocator alloc; /* allocates through budget */
     tg_limits limits;
     tg_host host;
     tg_registry *registry;
+    tg_registry_config reg_cfg;
+    tg_arena cfg_arena;          /* what tg_configure keeps (capabilities) */
+    tg_snapshot_slot *snapshots; /* pinned sets */
+    size_t n_snapshots, snapshots_cap;
+    uint32_t next_snapshot;
     tg_pending *pending;
     tg_arena call_arena; /* reset at the start of every API call */
     tg_buf out;          /* tg_output */
@@ -33,6 +43,11 @@ struct tg_runtime {
 tg_status tg_rt_fail(tg_runtime *rt, tg_status status, const char *message, long long offset);
 /* Starts an API call: clears output and error, resets the call arena. */
 void tg_rt_begin(tg_runtime *rt);
+/* The set a call or listing sees: the pinned snapshot `id`, or the current
+ * set when id is 0. NULL with rt->err set when unknown or out of memory. */
+tg_toolset *tg_rt_toolset(tg_runtime *rt, uint32_t id, tg_status *status);
+/* Maps a json reader status to the API's. */
+tg_status tg_rt_json_status(tg_json_status s);
 /* JSON limits for one kind of input. */
 tg_json_limits tg_rt_json_limits(const tg_runtime *rt, size_t max_bytes);
 

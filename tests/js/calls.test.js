@@ -15,11 +15,13 @@ const gateCode = (r) => r._meta?.['dev.toolgate/error']?.code;
 test('a call reaches the handler with the validated arguments and returns a CallToolResult', async () => {
   const rt = await createToolRuntime();
   let seen;
-  assert.deepEqual(rt.registerTool(weather, async (args, info) => {
+  const reg = rt.registerTool(weather, async (args, info) => {
     seen = { args, info };
     await new Promise((r) => setTimeout(r, 1));
     return { city: args.city, tempC: 20 };
-  }), { name: 'get_weather' });
+  });
+  assert.equal(reg.name, 'get_weather');
+  assert.match(reg.digest, /^[0-9a-f]{64}$/);
   const r = await rt.callTool('get_weather', '{ "city" : "Oslo" }');
   assert.deepEqual(seen.args, { city: 'Oslo' });
   assert.equal(typeof seen.info.callId, 'number');
@@ -153,12 +155,23 @@ test('oversized arguments are refused by size before parsing', async () => {
   rt.dispose();
 });
 
+test('names are mapped to what every provider accepts', async () => {
+  const rt = await createToolRuntime();
+  assert.equal(rt.registerTool({ name: 'files.read', inputSchema: { type: 'object' } }, () => 'x').name, 'files_read');
+  assert.equal(rt.registerTool({ name: 'has space', inputSchema: { type: 'object' } }, () => 'x').name, 'has_space');
+  assert.deepEqual(await rt.callTool('files_read', '{}'), { content: [{ type: 'text', text: 'x' }] });
+  rt.dispose();
+});
+
 test('registration errors throw ToolgateError with a stable code and leave the registry unchanged', async () => {
   const rt = await createToolRuntime();
   rt.registerTool(weather, () => 'first');
   const bad = [
     [weather, 'duplicate_tool'],
-    [{ name: 'has space', inputSchema: { type: 'object' } }, 'invalid_descriptor'],
+    [{ name: 'get-weather', inputSchema: { type: 'object' } }, 'name_collision'],
+    [{ name: 'GET_WEATHER', inputSchema: { type: 'object' } }, 'name_collision'],
+    [{ name: 'bad_schema', inputSchema: { type: 'object', properties: { a: { type: 'int' } } } }, 'invalid_schema'],
+    [{ name: 'bad_regex', inputSchema: { type: 'object', properties: { a: { pattern: '(a)\\1' } } } }, 'invalid_schema'],
     [{ name: 'x'.repeat(129), inputSchema: { type: 'object' } }, 'invalid_descriptor'],
     [{ name: 'noschema' }, 'invalid_descriptor'],
     [{ name: 'arr', inputSchema: { type: 'array' } }, 'invalid_descriptor'],
@@ -173,12 +186,12 @@ test('registration errors throw ToolgateError with a stable code and leave the r
 });
 
 test('running out of the memory budget is an error, and the runtime keeps working', async () => {
-  const rt = await createToolRuntime({ limits: { memoryBytes: 256 * 1024 } });
+  const rt = await createToolRuntime({ limits: { memoryBytes: 2 * 1024 * 1024 } });
   rt.registerTool(weather, () => 'ok');
   const huge = { name: 'huge', inputSchema: { type: 'object', properties: {} } };
-  for (let i = 0; i < 20000; i++) huge.inputSchema.properties[`p${i}`] = { type: 'string' };
+  for (let i = 0; i < 12000; i++) huge.inputSchema.properties[`p${i}`] = { type: 'string', description: 'x'.repeat(20) };
   assert.throws(() => rt.registerTool(huge, () => 'x'), (e) => e.code === 'out_of_memory');
-  const r = await rt.callTool('get_weather', JSON.stringify({ city: 'c', pad: Array(5000).fill({ a: [1, 2, 3] }) }));
+  const r = await rt.callTool('get_weather', JSON.stringify({ city: 'c', pad: Array(30000).fill({ a: [1, 2, 3] }) }));
   assert.equal(gateCode(r), 'out_of_memory');
   assert.deepEqual(await rt.callTool('get_weather', '{"city":"still here"}'), { content: [{ type: 'text', text: 'ok' }] });
   rt.dispose();

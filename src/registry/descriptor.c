@@ -1,0 +1,250 @@
+/* descriptor.c - one tool from an untrusted MCP descriptor and the host's
+ * options: shape checks, cleaned text, schema compilation, digest. */
+#include "registry_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../crypto/sha256.h"
+#include "../base/utf8.h"
+#include "sanitize.h"
+
+#define TITLE_BYTES 256
+
+static int fail(tg_tool_error *e, const char *code, const char *msg) {
+    snprintf(e->code, sizeof e->code, "%s", code);
+    snprintf(e->message, sizeof e->message, "%s", msg);
+    return -1;
+}
+
+static int is_bool_or_absent(const cJSON *o, const char *k) {
+    const cJSON *v = tg_json_getz(o, k);
+    return !v || cJSON_IsBool(v);
+}
+
+/* The MCP Tool shape (2025-11-25 and 2026-07-28). Unknown fields are data. */
+static int check_shape(const cJSON *d, tg_tool_error *e) {
+    if (!cJSON_IsObject(d)) return fail(e, "invalid_descriptor", "a tool descriptor must be a JSON object");
+    const cJSON *name = tg_json_getz(d, "name");
+    if (!cJSON_IsString(name)) return fail(e, "invalid_descriptor", "\"name\" must be a string");
+    size_t nlen = tg_json_strlen(name->valuestring);
+    if (nlen == 0 || tg_utf8_count((const unsigned char *)name->valuestring, nlen) > 128)
+        return fail(e, "invalid_descriptor", "\"name\" must be 1 to 128 characters");
+    for (size_t i = 0; i < nlen; i++)
+        if ((unsigned char)name->valuestring[i] < 0x20 || name->valuestring[i] == 0x7F)
+            return fail(e, "invalid_descriptor", "\"name\" must not contain control characters");
+    const cJSON *v;
+    if ((v = tg_json_getz(d, "title")) && !cJSON_IsString(v)) return fail(e, "invalid_descriptor", "\"title\" must be a string");
+    if ((v = tg_json_getz(d, "description")) && !cJSON_IsString(v))
+        return fail(e, "invalid_descriptor", "\"description\" must be a string");
+    const cJSON *in = tg_json_getz(d, "inputSchema");
+    if (!cJSON_IsObject(in)) return fail(e, "invalid_descriptor", "\"inputSchema\" must be a JSON Schema object");
+    const cJSON *type = tg_json_getz(in, "type");
+    if (!cJSON_IsString(type) || strcmp(type->valuestring, "object") != 0)
+        return fail(e, "invalid_descriptor", "\"inputSchema\" must have \"type\": \"object\" at its root");
+    if ((v = tg_json_getz(d, "outputSchema")) && !cJSON_IsObject(v) && !cJSON_IsBool(v))
+        return fail(e, "invalid_descriptor", "\"outputSchema\" must be a JSON Schema");
+    if ((v = tg_json_getz(d, "annotations"))) {
+        if (!cJSON_IsObject(v)) return fail(e, "invalid_descriptor", "\"annotations\" must be an object");
+        if (!is_bool_or_absent(v, "readOnlyHint") || !is_bool_or_absent(v, "destructiveHint") ||
+            !is_bool_or_absent(v, "idempotentHint") || !is_bool_or_absent(v, "openWorldHint"))
+            return fail(e, "invalid_descriptor", "annotation hints must be booleans");
+        const cJSON *t = tg_json_getz(v, "title");
+        if (t && !cJSON_IsString(t)) return fail(e, "invalid_descriptor", "\"annotations.title\" must be a string");
+    }
+    if ((v = tg_json_getz(d, "icons")) && !cJSON_IsArray(v)) return fail(e, "invalid_descriptor", "\"icons\" must be an array");
+    if ((v = tg_json_getz(d, "execution")) && !cJSON_IsObject(v))
+        return fail(e, "invalid_descriptor", "\"execution\" must be an object");
+    if ((v = tg_json_getz(d, "_meta")) && !cJSON_IsObject(v)) return fail(e, "invalid_descriptor", "\"_meta\" must be an object");
+    return 0;
+}
+
+/* Host options -> tg_tool_opts (strings point into the tool's arena copy). */
+static int read_options(const cJSON *o, tg_tool_opts *opts, const cJSON *caps, tg_tool_error *e) {
+    memset(opts, 0, sizeof *opts);
+    if (!o) return 0;
+    if (!cJSON_IsObject(o)) return fail(e, "invalid_options", "tool options must be an object");
+    const cJSON *v;
+#define FLAG(key, field)                                                                            \
+    if ((v = tg_json_getz(o, key))) {                                                               \
+        if (!cJSON_IsBool(v)) return fail(e, "invalid_options", "option \"" key "\" must be a boolean"); \
+        opts->field = cJSON_IsTrue(v);                                                              \
+    }
+    FLAG("needsApproval", needs_approval)
+    FLAG("privileged", privileged)
+    FLAG("readOnly", read_only)
+    FLAG("edit", edit)
+#undef FLAG
+    if ((v = tg_json_getz(o, "timeoutMs"))) {
+        if (!cJSON_IsNumber(v) || v->valuedouble <= 0) return fail(e, "invalid_options", "\"timeoutMs\" must be a positive number");
+        opts->timeout_ms = v->valuedouble;
+    }
+    if ((v = tg_json_getz(o, "tenant"))) {
+        if (!cJSON_IsString(v)) return fail(e, "invalid_options", "\"tenant\" must be a string");
+        opts->tenant = v->valuestring;
+    }
+    if ((v = tg_json_getz(o, "requires"))) {
+        if (!cJSON_IsArray(v)) return fail(e, "invalid_options", "\"requires\" must be an array of capability names");
+        for (const cJSON *c = v->child; c; c = c->next) {
+            if (!cJSON_IsString(c)) return fail(e, "invalid_options", "\"requires\" must be an array of capability names");
+            int have = 0;
+            for (const cJSON *g = caps ? caps->child : NULL; g && !have; g = g->next)
+                have = tg_json_equal(g, c);
+            if (!have) {
+                char msg[200];
+                snprintf(msg, sizeof msg, "requires capability \"%.100s\", which this runtime was not given", c->valuestring);
+                return fail(e, "missing_capability", msg);
+            }
+        }
+    }
+    if ((v = tg_json_getz(o, "context"))) {
+        if (!cJSON_IsObject(v)) return fail(e, "invalid_options", "\"context\" must map parameter names to context keys");
+        for (const cJSON *c = v->child; c; c = c->next)
+            if (!cJSON_IsString(c)) return fail(e, "invalid_options", "\"context\" must map parameter names to context keys");
+        opts->context = v;
+    }
+    if ((v = tg_json_getz(o, "contextParams"))) {
+        if (!cJSON_IsString(v) || (strcmp(v->valuestring, "reject") && strcmp(v->valuestring, "drop")))
+            return fail(e, "invalid_options", "\"contextParams\" must be \"reject\" or \"drop\"");
+        opts->context_drop = strcmp(v->valuestring, "drop") == 0;
+    }
+    return 0;
+}
+
+/* Replaces a string member of obj by its cleaned copy; notes the field. */
+static int clean_field(tg_arena *a, cJSON *obj, const char *key, size_t cap, const char *label, cJSON *sanitized) {
+    cJSON *v = tg_json_getz(obj, key);
+    if (!cJSON_IsString(v)) return 0;
+    size_t len = tg_json_strlen(v->valuestring);
+    char *tmp = tg_arena_alloc(a, (len < cap ? len : cap) + 8);
+    if (!tmp) return -1;
+    int changed;
+    size_t n = tg_sanitize_text(v->valuestring, len, cap, tmp, &changed);
+    if (!changed) return 0;
+    cJSON *s = tg_json_new_string(a, tmp, n);
+    cJSON *note = tg_json_new_string(a, label, strlen(label));
+    if (!s || !note) return -1;
+    v->valuestring = s->valuestring;
+    tg_json_append(sanitized, note);
+    return 0;
+}
+
+/* SHA-256 over the canonical text of the model-relevant fields. */
+static int digest(tg_arena *a, const cJSON *d, char hex[65]) {
+    static const char *const FIELDS[] = {"name", "title", "description", "inputSchema", "outputSchema", "annotations"};
+    tg_buf b;
+    tg_buf_init(&b, a->alloc, 0);
+    for (size_t i = 0; i < sizeof FIELDS / sizeof FIELDS[0]; i++) {
+        const cJSON *v = tg_json_getz(d, FIELDS[i]);
+        tg_buf_puts(&b, FIELDS[i]);
+        tg_buf_putc(&b, '=');
+        if (v) tg_json_write(&b, v);
+        tg_buf_putc(&b, '\n');
+    }
+    if (b.failed) {
+        tg_buf_free(&b);
+        return -1;
+    }
+    unsigned char h[32];
+    tg_sha256(b.data, b.len, h);
+    tg_buf_free(&b);
+    static const char x[] = "0123456789abcdef";
+    for (int i = 0; i < 32; i++) hex[2 * i] = x[h[i] >> 4], hex[2 * i + 1] = x[h[i] & 15];
+    hex[64] = '\0';
+    return 0;
+}
+
+static int compile(const tg_registry_config *cfg, tg_arena *a, const cJSON *schema, const char *which, tg_schema **out,
+                   tg_tool_error *e) {
+    tg_buf text;
+    tg_buf_init(&text, a->alloc, cfg->schema_bytes);
+    tg_json_write(&text, schema);
+    int over = text.failed;
+    tg_buf_free(&text);
+    if (over) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "%s is larger than the limit of %zu bytes", which, cfg->schema_bytes);
+        return fail(e, "too_large", msg);
+    }
+    tg_buf diag;
+    tg_buf_init(&diag, a->alloc, 2048);
+    if (tg_schema_compile(&a->alloc, schema, &cfg->schema, out, &diag) == 0) {
+        tg_buf_free(&diag);
+        return 0;
+    }
+    char msg[sizeof e->message];
+    snprintf(msg, sizeof msg, "%s does not compile: %s", which, diag.data ? diag.data : "out of memory");
+    tg_buf_free(&diag);
+    return fail(e, "invalid_schema", msg);
+}
+
+tg_tool *tg_tool_build(const tg_registry_config *cfg, const tg_allocator *alloc, const char *source, size_t source_len,
+                       const char *tmpl, const tg_tool_entry *entry, tg_tool_error *e) {
+    e->code[0] = e->message[0] = '\0';
+    e->name[0] = '\0';
+    const cJSON *dname = cJSON_IsObject(entry->descriptor) ? tg_json_getz(entry->descriptor, "name") : NULL;
+    if (cJSON_IsString(dname))
+        snprintf(e->tool, sizeof e->tool, "%.*s", (int)(tg_json_strlen(dname->valuestring) < 128 ? tg_json_strlen(dname->valuestring) : 128), dname->valuestring);
+    else
+        e->tool[0] = '\0';
+    if (check_shape(entry->descriptor, e)) return NULL;
+
+    tg_arena a;
+    tg_arena_init(&a, *alloc);
+    tg_tool *t = tg_arena_calloc(&a, 1, sizeof *t);
+    cJSON *d = t ? tg_json_clone(&a, entry->descriptor) : NULL;
+    cJSON *opts = (d && entry->options) ? tg_json_clone(&a, entry->options) : NULL;
+    cJSON *sanitized = d ? tg_json_new(&a, cJSON_Array) : NULL;
+    if (!sanitized || (entry->options && !opts)) goto nomem;
+    if (digest(&a, d, t->digest)) goto nomem; /* of what the source sent, before cleaning */
+    if (read_options(opts, &t->opts, cfg->capabilities, e)) goto fail;
+    if (clean_field(&a, d, "description", cfg->description_bytes, "description", sanitized) ||
+        clean_field(&a, d, "title", TITLE_BYTES, "title", sanitized))
+        goto nomem;
+    cJSON *ann = tg_json_getz(d, "annotations");
+    if (ann && clean_field(&a, ann, "title", TITLE_BYTES, "annotations.title", sanitized)) goto nomem;
+
+    const cJSON *name = tg_json_getz(d, "name");
+    t->tool_name = name->valuestring;
+    t->source = tg_arena_strndup(&a, source, source_len);
+    char mapped[TG_NAME_MAX + 1];
+    size_t mlen = tg_name_map(tmpl, source, source_len, name->valuestring, tg_json_strlen(name->valuestring), mapped);
+    t->name = tg_arena_strndup(&a, mapped, mlen);
+    if (!t->source || !t->name) goto nomem;
+    t->name_len = mlen;
+    snprintf(e->name, sizeof e->name, "%s", mapped);
+    tg_name_skeleton(mapped, mlen, t->skeleton);
+    t->handler_id = entry->handler_id;
+    t->descriptor = d;
+    t->input_schema = tg_json_getz(d, "inputSchema");
+    t->output_schema = tg_json_getz(d, "outputSchema");
+    if (t->opts.context) {
+        cJSON *hidden = tg_json_new(&a, cJSON_Array);
+        if (!hidden) goto nomem;
+        for (const cJSON *c = t->opts.context->child; c; c = c->next) {
+            cJSON *h = tg_json_new_string(&a, c->string, tg_json_strlen(c->string));
+            if (!h) goto nomem;
+            tg_json_append(hidden, h);
+        }
+        t->hidden = hidden;
+    }
+    if (compile(cfg, &a, t->input_schema, "inputSchema", &t->input, e)) goto fail;
+    if (t->output_schema && compile(cfg, &a, t->output_schema, "outputSchema", &t->output, e)) goto fail;
+    t->sanitized = sanitized;
+    t->refs = 1;
+    t->arena = a;
+    return t;
+nomem:
+    fail(e, "out_of_memory", "out of memory");
+fail:
+    if (t && t->input) tg_schema_free(t->input);
+    tg_arena_free(&a);
+    return NULL;
+}
+
+void tg_tool_free(tg_tool *t) {
+    if (t->input) tg_schema_free(t->input);
+    if (t->output) tg_schema_free(t->output);
+    tg_arena a = t->arena;
+    tg_arena_free(&a);
+}

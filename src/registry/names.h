@@ -1,0 +1,30 @@
+/* names.h - model-visible tool names. Every provider (Anthropic, OpenAI,
+ * Gemini, Bedrock) accepts ^[A-Za-z_][A-Za-z0-9_-]{0,63}$; MCP allows more.
+ * The mapping is deterministic: same input, same name, on every machine. */
+#ifndef TG_REGISTRY_NAMES_H
+#define TG_REGISTRY_NAMES_H
+
+#include <stddef.h>
+
+#define TG_NAME_MAX 64
+
+/* Expands template ("{source}" and "{tool}" placeholders; other text kept)
+ * and maps the result into out (TG_NAME_MAX+1 bytes): ASCII letters,
+ * digits, '_' and '-' are kept; common look-alikes of ASCII letters
+ * (Cyrillic, Greek, fullwidth forms) become those letters; anything else,
+ * '.' first among them, becomes '_'. A name that does not start with a
+ * letter or '_' gets a '_' in front. A name longer than 64 is cut to 55
+ * characters plus '_' and 8 hex digits of a hash of the unmapped text.
+ * Returns the length. */
+size_t tg_name_map(const char *tmpl, const char *source, size_t source_len, const char *tool, size_t tool_len,
+                   char *out);
+
+/* 1 when name[0..len) already is a provider-safe name. */
+int tg_name_is_safe(const char *name, size_t len);
+
+/* The collision key of a mapped name (TG_NAME_MAX+1 bytes): lower case,
+ * '-' as '_', and ASCII look-alikes folded (0->o, 1/i/| ->l, rn->m, vv->w),
+ * so names that differ only by case or confusables share a key. */
+size_t tg_name_skeleton(const char *name, size_t len, char *out);
+
+#endif

@@ -1,0 +1,19 @@
+/* registry_internal.h - shared by the registry's own files. */
+#ifndef TG_REGISTRY_INTERNAL_H
+#define TG_REGISTRY_INTERNAL_H
+
+#include "registry.h"
+
+typedef struct tg_tool_error {
+    char tool[130];  /* the descriptor's name, if it had one */
+    char name[TG_NAME_MAX + 1]; /* the mapped name, once known */
+    char code[32];
+    char message[400];
+} tg_tool_error;
+
+/* Builds one tool (refs = 1) or returns NULL with e filled. */
+tg_tool *tg_tool_build(const tg_registry_config *cfg, const tg_allocator *alloc, const char *source, size_t source_len,
+                       const char *tmpl, const tg_tool_entry *entry, tg_tool_error *e);
+void tg_tool_free(tg_tool *t);
+
+#endif

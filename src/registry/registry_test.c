@@ -1,0 +1,249 @@
+/* registry_test.c - names, untrusted metadata, batches, rug pulls and
+ * snapshots, through the registry's own API. */
+#include <stdlib.h>
+#include <time.h>
+
+#include "registry.h"
+#include "sanitize.h"
+#include "../../tests/tg_test.h"
+
+static tg_allocator A = {tg_alloc_libc, NULL};
+
+static void names(void) {
+    char out[TG_NAME_MAX + 1];
+    tg_name_map("{tool}", "", 0, "get_weather", 11, out);
+    CHECK_STR(out, "get_weather");
+    tg_name_map("mcp__{source}__{tool}", "github", 6, "repos.list", 10, out);
+    CHECK_STR(out, "mcp__github__repos_list");
+    tg_name_map("{tool}", "", 0, "9lives", 6, out);
+    CHECK_STR(out, "_9lives");
+    tg_name_map("{tool}", "", 0, "d\xd0\xb5lete", 7, out); /* Cyrillic e */
+    CHECK_STR(out, "delete");
+    tg_name_map("{tool}", "", 0, "\xef\xbd\x84rop", 6, out); /* fullwidth d */
+    CHECK_STR(out, "drop");
+    tg_name_map("{tool}", "", 0, "a b/c\xe2\x98\x83", 8, out);
+    CHECK_STR(out, "a_b_c_");
+    /* long names: cut deterministically, different inputs stay different */
+    const char *l1 = "an_extremely_long_tool_name_that_goes_on_and_on_past_the_limit_v1";
+    const char *l2 = "an_extremely_long_tool_name_that_goes_on_and_on_past_the_limit_v2";
+    char o1[TG_NAME_MAX + 1], o2[TG_NAME_MAX + 1], o3[TG_NAME_MAX + 1];
+    size_t n1 = tg_name_map("mcp__{source}__{tool}", "srv", 3, l1, strlen(l1), o1);
+    tg_name_map("mcp__{source}__{tool}", "srv", 3, l2, strlen(l2), o2);
+    tg_name_map("mcp__{source}__{tool}", "srv", 3, l1, strlen(l1), o3);
+    CHECK(n1 == 64 && tg_name_is_safe(o1, n1));
+    CHECK(strcmp(o1, o2) != 0 && strcmp(o1, o3) == 0);
+    CHECK(strncmp(o1, "mcp__srv__an_extremely", 22) == 0);
+    CHECK_STR(o1, "mcp__srv__an_extremely_long_tool_name_that_goes_on_and__ab5bb41a");
+    char s1[TG_NAME_MAX + 1], s2[TG_NAME_MAX + 1];
+    tg_name_skeleton("Delete_Fi1e", 11, s1);
+    tg_name_skeleton("delete-file", 11, s2);
+    CHECK_STR(s1, s2);
+    tg_name_skeleton("burn", 4, s1);
+    tg_name_skeleton("bum", 3, s2);
+    CHECK_STR(s1, s2);
+}
+
+static void sanitizing(void) {
+    char out[64];
+    int changed;
+    const char *evil = "Reads\xe2\x80\xae files\x1b[31m\xe2\x80\x8b\xf3\xa0\x81\x81\xf3\xa0\x81\x82!\n\tok";
+    size_t n = tg_sanitize_text(evil, strlen(evil), 60, out, &changed);
+    out[n] = '\0';
+    CHECK_STR(out, "Reads files[31m!\n\tok");
+    CHECK(changed);
+    n = tg_sanitize_text("h\xc3\xa9llo world", 12, 4, out, &changed);
+    out[n] = '\0';
+    CHECK_STR(out, "h\xc3\xa9l\xe2\x80\xa6");
+    n = tg_sanitize_text("clean", 5, 60, out, &changed);
+    CHECK(n == 5 && !changed);
+}
+
+typedef struct fixture {
+    tg_registry *r;
+    tg_arena a;
+    tg_buf out;
+} fixture;
+
+static cJSON *J(fixture *f, const char *text) {
+    tg_json_error e;
+    cJSON *d = tg_json_parse(&f->a, text, strlen(text), NULL, &e);
+    if (!d) fprintf(stderr, "bad test JSON: %s: %s\n", text, e.message);
+    return d;
+}
+
+static cJSON *apply(fixture *f, const char *source, int atomic, int replace, const char *const *descs, size_t n) {
+    tg_tool_entry e[16];
+    for (size_t i = 0; i < n; i++) {
+        e[i].descriptor = J(f, descs[i]);
+        e[i].options = NULL;
+        e[i].handler_id = (uint32_t)i + 1;
+    }
+    tg_batch b = {source, strlen(source), *source ? "mcp__{source}__{tool}" : "{tool}", atomic, replace, e, n};
+    tg_buf_reset(&f->out);
+    CHECK(tg_registry_apply(f->r, &b, &f->out) == 0);
+    return J(f, f->out.data);
+}
+
+static size_t count(const cJSON *res, const char *key) {
+    size_t n = 0;
+    for (const cJSON *c = tg_json_getz(res, key)->child; c; c = c->next) n++;
+    return n;
+}
+
+#define TOOL(name, desc) "{\"name\":\"" name "\",\"description\":\"" desc "\",\"inputSchema\":{\"type\":\"object\"}}"
+
+static void batches(void) {
+    fixture f;
+    f.r = tg_registry_new(&A, NULL);
+    tg_arena_init(&f.a, A);
+    tg_buf_init(&f.out, A, 0);
+
+    const char *host[] = {TOOL("search", "find")};
+    cJSON *res = apply(&f, "", 1, 0, host, 1);
+    CHECK(count(res, "registered") == 1);
+    /* case and look-alike collisions are refused, naming both */
+    const char *dupes[] = {TOOL("Search", "x")};
+    res = apply(&f, "", 1, 0, dupes, 1);
+    CHECK(count(res, "rejected") == 1 && cJSON_IsFalse(tg_json_getz(res, "applied")));
+    CHECK(strstr(f.out.data, "name_collision") && strstr(f.out.data, "\\\"search\\\""));
+    const char *cyr[] = {TOOL("s\xd0\xb5\x61rch", "x")};
+    res = apply(&f, "", 1, 0, cyr, 1);
+    CHECK(count(res, "rejected") == 1);
+    /* an atomic batch with one bad tool applies nothing */
+    const char *plugin[] = {TOOL("p_one", "1"), "{\"name\":\"p_two\",\"inputSchema\":{\"type\":\"array\"}}"};
+    res = apply(&f, "plugin", 1, 0, plugin, 2);
+    CHECK(cJSON_IsFalse(tg_json_getz(res, "applied")) && count(res, "registered") == 0 && tg_registry_count(f.r) == 1);
+    /* import: each tool on its own; colliding pair both rejected */
+    const char *server[] = {TOOL("list", "l"), TOOL("read.file", "r"), TOOL("LIST", "dup"), "{\"name\":\"bad\"}"};
+    res = apply(&f, "fs", 0, 1, server, 4);
+    CHECK(count(res, "registered") == 1 && count(res, "rejected") == 3);
+    CHECK(strstr(f.out.data, "\"mcp__fs__read_file\"") != NULL);
+    uint64_t e0 = tg_registry_epoch(f.r);
+    tg_toolset *pinned = tg_registry_current(f.r);
+    tg_toolset_retain(pinned);
+    /* re-list: one unchanged, one changed (rug pull) held out, one new */
+    const char *relist[] = {TOOL("read.file", "r"), TOOL("list", "now also deletes"), TOOL("stat", "s")};
+    res = apply(&f, "fs", 0, 1, relist, 3);
+    CHECK(count(res, "unchanged") == 0 || count(res, "unchanged") == 1);
+    CHECK(count(res, "changed") == 0); /* "list" was rejected before, so it is new now */
+    const char *relist2[] = {TOOL("read.file", "r (rewritten)"), TOOL("list", "now also deletes"), TOOL("stat", "s")};
+    res = apply(&f, "fs", 0, 1, relist2, 3);
+    CHECK(count(res, "changed") == 1 && count(res, "unchanged") == 2);
+    CHECK(strstr(f.out.data, "{\"name\":\"mcp__fs__read_file\",\"fields\":[\"description\"]") != NULL);
+    tg_toolset *now = tg_registry_current(f.r);
+    CHECK(tg_toolset_find(now, "mcp__fs__read_file", 18) == NULL);          /* held out */
+    CHECK(tg_toolset_find(pinned, "mcp__fs__read_file", 18) != NULL);       /* the pinned set is stable */
+    CHECK(tg_toolset_find(pinned, "mcp__fs__stat", 13) == NULL);
+    CHECK(tg_toolset_epoch(pinned) == e0 && tg_registry_epoch(f.r) > e0);
+    char why[200];
+    CHECK(tg_registry_accept(f.r, "mcp__fs__read_file", 18, why, sizeof why) == 0);
+    now = tg_registry_current(f.r);
+    const tg_tool *rf = tg_toolset_find(now, "mcp__fs__read_file", 18);
+    CHECK(rf && strcmp(tg_json_getz(rf->descriptor, "description")->valuestring, "r (rewritten)") == 0);
+    CHECK(tg_registry_accept(f.r, "mcp__fs__read_file", 18, why, sizeof why) == -1);
+    /* a source that stops listing a tool loses it */
+    const char *shrink[] = {TOOL("stat", "s")};
+    res = apply(&f, "fs", 0, 1, shrink, 1);
+    CHECK(count(res, "removed") == 2);
+    CHECK(tg_registry_remove_source(f.r, "fs", 2) == 1);
+    tg_toolset_release(pinned);
+    tg_buf_free(&f.out);
+    tg_arena_free(&f.a);
+    tg_registry_free(f.r);
+}
+
+static void untrusted_metadata(void) {
+    fixture f;
+    f.r = tg_registry_new(&A, NULL);
+    tg_arena_init(&f.a, A);
+    tg_buf_init(&f.out, A, 0);
+    size_t big = 1 << 20;
+    char *d = malloc(big + 200);
+    strcpy(d, "{\"name\":\"huge\",\"title\":\"T\\u202eitle\",\"description\":\"");
+    size_t o = strlen(d);
+    memset(d + o, 'x', big);
+    strcpy(d + o + big, "\",\"inputSchema\":{\"type\":\"object\"},\"annotations\":{\"readOnlyHint\":true}}");
+    const char *one[] = {d};
+    cJSON *res = apply(&f, "srv", 0, 1, one, 1);
+    CHECK(count(res, "registered") == 1);
+    CHECK(strstr(f.out.data, "\"sanitized\":[\"description\",\"title\"]") != NULL);
+    const tg_tool *t = tg_toolset_find(tg_registry_current(f.r), "mcp__srv__huge", 14);
+    CHECK(t && tg_json_strlen(tg_json_getz(t->descriptor, "description")->valuestring) <= 4096 + 3);
+    CHECK(t && strcmp(tg_json_getz(t->descriptor, "title")->valuestring, "Title") == 0);
+    CHECK(t && t->opts.read_only == 0); /* a hint, never a grant */
+    free(d);
+    tg_buf_free(&f.out);
+    tg_arena_free(&f.a);
+    tg_registry_free(f.r);
+}
+
+static void capabilities_and_options(void) {
+    tg_registry_config cfg;
+    tg_registry_default_config(&cfg);
+    fixture f;
+    tg_arena_init(&f.a, A);
+    tg_buf_init(&f.out, A, 0);
+    cfg.capabilities = J(&f, "[\"db\"]");
+    f.r = tg_registry_new(&A, &cfg);
+    tg_tool_entry e[2] = {{J(&f, TOOL("q", "query")), J(&f, "{\"requires\":[\"db\"],\"readOnly\":true}"), 1},
+                          {J(&f, TOOL("mail", "send")), J(&f, "{\"requires\":[\"smtp\"]}"), 2}};
+    tg_batch b = {"", 0, "{tool}", 0, 0, e, 2};
+    CHECK(tg_registry_apply(f.r, &b, &f.out) == 0);
+    CHECK(strstr(f.out.data, "\"code\":\"missing_capability\"") && strstr(f.out.data, "\\\"smtp\\\""));
+    const tg_tool *q = tg_toolset_find(tg_registry_current(f.r), "q", 1);
+    CHECK(q && q->opts.read_only == 1);
+    tg_tool_entry bad = {J(&f, TOOL("x", "x")), J(&f, "{\"privileged\":\"yes\"}"), 3};
+    tg_batch b2 = {"", 0, "{tool}", 1, 0, &bad, 1};
+    tg_buf_reset(&f.out);
+    tg_registry_apply(f.r, &b2, &f.out);
+    CHECK(strstr(f.out.data, "invalid_options") != NULL);
+    tg_buf_free(&f.out);
+    tg_arena_free(&f.a);
+    tg_registry_free(f.r);
+}
+
+static void ten_thousand_tools(void) {
+    tg_registry *r = tg_registry_new(&A, NULL);
+    tg_arena a;
+    tg_arena_init(&a, A);
+    tg_tool_entry *e = calloc(1000, sizeof *e);
+    clock_t t0 = clock();
+    for (int s = 0; s < 10; s++) {
+        for (int i = 0; i < 1000; i++) {
+            char text[300];
+            snprintf(text, sizeof text,
+                     "{\"name\":\"tool_%d\",\"description\":\"does %d\",\"inputSchema\":{\"type\":\"object\","
+                     "\"properties\":{\"id\":{\"type\":\"integer\"},\"q\":{\"type\":\"string\"}},\"required\":[\"id\"]}}",
+                     i, i);
+            tg_json_error err;
+            e[i].descriptor = tg_json_parse(&a, text, strlen(text), NULL, &err);
+            e[i].handler_id = (uint32_t)i;
+        }
+        char src[16];
+        snprintf(src, sizeof src, "s%d", s);
+        tg_batch b = {src, strlen(src), "mcp__{source}__{tool}", 0, 1, e, 1000};
+        tg_buf out;
+        tg_buf_init(&out, A, 0);
+        CHECK(tg_registry_apply(r, &b, &out) == 0);
+        tg_buf_free(&out);
+        tg_arena_reset(&a);
+    }
+    double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    CHECK(tg_registry_count(r) == 10000);
+    tg_toolset *set = tg_registry_current(r);
+    CHECK(set && tg_toolset_count(set) == 10000 && tg_toolset_find(set, "mcp__s7__tool_999", 17));
+    printf("registry: 10,000 tools registered in %.1f ms\n", secs * 1000);
+    free(e);
+    tg_arena_free(&a);
+    tg_registry_free(r);
+}
+
+int main(void) {
+    names();
+    sanitizing();
+    batches();
+    untrusted_metadata();
+    capabilities_and_options();
+    ten_thousand_tools();
+    return tg_test_finish("registry");
+}

@@ -1,0 +1,19 @@
+/* sanitize.h - untrusted text from descriptors (descriptions, titles) made
+ * safe to show a model or a person: bounded, and without the characters
+ * that hide or reorder text. */
+#ifndef TG_REGISTRY_SANITIZE_H
+#define TG_REGISTRY_SANITIZE_H
+
+#include <stddef.h>
+
+/* Copies valid UTF-8 s[0..len) to out (room for max_bytes + 4 bytes),
+ * dropping C0 controls other than tab and newline, DEL and C1 controls,
+ * bidirectional controls (U+061C, U+200E-200F, U+202A-202E, U+2066-2069),
+ * zero-width and invisible characters (U+200B-200D, U+2060-2064, U+FEFF,
+ * U+180E, U+00AD) and Unicode tag characters (U+E0000-E007F, used to smuggle
+ * hidden ASCII). Text past max_bytes is cut at a code point boundary and
+ * "…" appended. Returns the length written; *changed is set when anything
+ * was dropped or cut. */
+size_t tg_sanitize_text(const char *s, size_t len, size_t max_bytes, char *out, int *changed);
+
+#endif
