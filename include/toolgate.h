@@ -150,6 +150,27 @@ tg_status tg_call_complete(tg_runtime *rt, uint32_t call_id, const char *result,
  * giving the message and byte offset. */
 tg_status tg_check_json(tg_runtime *rt, const char *text, size_t len, int allow_duplicate_keys);
 
+/* ---- the validator on its own ---- */
+
+/* Compiles a JSON Schema (JSON text) with options (JSON object text, or len
+ * 0): {"dialect":"2020-12"|"2019-09"|"draft-07"|"draft-06"|"draft-04",
+ * "formats":"annotate"|"assert", "resources":{"<uri>":<schema>,...}}.
+ * On TG_OK *id names the compiled schema (never 0) until
+ * tg_schema_release; on TG_ERR_INVALID_SCHEMA tg_last_error's message
+ * points into the schema. */
+tg_status tg_compile_schema(tg_runtime *rt, const char *schema, size_t len, const char *options, size_t options_len,
+                            uint32_t *id);
+
+/* Validates instance (JSON text) against compiled schema id. Returns 1
+ * valid, 0 invalid, or a negative tg_status (TG_ERR_JSON etc. when the text
+ * is not strict JSON; tg_last_error has message and offset). When invalid
+ * and max_errors > 0, tg_output holds the errors as a JSON array
+ * [{"instanceLocation","keywordLocation","message"}] (at most max_errors);
+ * with max_errors 0 it stops at the first error and writes nothing. */
+int tg_validate(tg_runtime *rt, uint32_t id, const char *instance, size_t len, size_t max_errors);
+
+tg_status tg_schema_release(tg_runtime *rt, uint32_t id);
+
 /* Output of the last call on rt (JSON text); *len receives its length. */
 const char *tg_output(const tg_runtime *rt, size_t *len);
 

@@ -140,6 +140,24 @@ int tga_check_json(tga_handle *h, uint32_t len, uint32_t allow_duplicate_keys) {
     return tg_check_json(h->rt, h->input, len, (int)allow_duplicate_keys);
 }
 
+/* Input: the schema's JSON (len bytes) then the options' JSON (options_len
+ * bytes, may be 0). Returns the compiled schema's id, or 0 on failure. */
+TG_EXPORT(tga_schema_compile)
+uint32_t tga_schema_compile(tga_handle *h, uint32_t len, uint32_t options_len) {
+    uint32_t id;
+    return tg_compile_schema(h->rt, h->input, len, h->input + len, options_len, &id) == TG_OK ? id : 0;
+}
+
+/* Input: the instance's JSON. Returns 1 valid, 0 invalid (errors in the
+ * output when max_errors > 0), or a negative tg_status. */
+TG_EXPORT(tga_validate)
+int tga_validate(tga_handle *h, uint32_t id, uint32_t len, uint32_t max_errors) {
+    return tg_validate(h->rt, id, h->input, len, max_errors);
+}
+
+TG_EXPORT(tga_schema_release)
+int tga_schema_release(tga_handle *h, uint32_t id) { return tg_schema_release(h->rt, id); }
+
 TG_EXPORT(tga_output_ptr) const char *tga_output_ptr(tga_handle *h) { return tg_output(h->rt, NULL); }
 TG_EXPORT(tga_output_len) uint32_t tga_output_len(tga_handle *h) {
     size_t n;

@@ -236,6 +236,48 @@ export class ToolRuntime {
   }
 
   /**
+   * Compiles a JSON Schema once. schema: object or JSON text. options:
+   * dialect ('2020-12' default, as MCP says | '2019-09' | 'draft-07' |
+   * 'draft-06' | 'draft-04'; a $schema in the document wins), formats
+   * ('annotate' default | 'assert'), resources ({ uri: schema } that $ref
+   * may reach; nothing is ever fetched). Throws ToolgateError
+   * (invalid_schema, with the place in the schema) when it does not compile.
+   * @returns {Validator}
+   */
+  compileSchema(schema, options = {}) {
+    const text = typeof schema === 'string' ? schema : JSON.stringify(schema);
+    const opts = {};
+    if (options.dialect) opts.dialect = options.dialect;
+    if (options.formats) opts.formats = options.formats;
+    if (options.resources) opts.resources = options.resources;
+    const [len, optLen] = this.#write(text, Object.keys(opts).length ? JSON.stringify(opts) : '');
+    const id = this.#exports.tga_schema_compile(this.#handle, len, optLen);
+    if (!id) throw this.#lastError(-11);
+    return new Validator(this, id);
+  }
+
+  /** @internal validates through compiled schema `id`. */
+  _validate(id, instance, maxErrors) {
+    let input = instance;
+    if (typeof input !== 'string' && !(input instanceof Uint8Array)) {
+      input = JSON.stringify(input);
+      if (input === undefined) return { valid: false, errors: [], jsonError: { message: 'the value cannot be written as JSON', offset: 0 } };
+    }
+    const [len] = this.#write(input);
+    const r = this.#exports.tga_validate(this.#handle, id, len, maxErrors);
+    if (r === 1) return VALID;
+    if (r === 0) return { valid: false, errors: maxErrors ? this.#output() : [] };
+    const e = this.#lastError(r);
+    if (e.code === 'invalid_json' || e.code === 'too_large') {
+      return { valid: false, errors: [], jsonError: { message: e.message, offset: e.diagnostics.offset ?? 0 } };
+    }
+    throw e;
+  }
+
+  /** @internal */
+  _releaseSchema(id) { this.#exports.tga_schema_release(this.#handle, id); }
+
+  /**
    * Checks JSON text (or UTF-8 bytes) with the module's strict reader.
    * @returns {{ ok: true } | { ok: false, code: string, message: string, offset?: number }}
    */
@@ -257,6 +299,34 @@ export class ToolRuntime {
   dispose() {
     if (this.#handle) this.#exports.tga_free(this.#handle);
     this.#handle = 0;
+  }
+}
+
+const VALID = Object.freeze({ valid: true, errors: Object.freeze([]) });
+
+/** A compiled schema. validate() takes JSON text, UTF-8 bytes or a JS value. */
+export class Validator {
+  #rt;
+  #id;
+  constructor(rt, id) { this.#rt = rt; this.#id = id; }
+
+  /**
+   * @param {string|Uint8Array|unknown} instance
+   * @param {{ maxErrors?: number, output?: 'basic'|'flag' }} [options] maxErrors
+   *   bounds the errors collected (default 20; 1 stops at the first error);
+   *   output 'flag' gives only the verdict.
+   * @returns {{ valid: boolean, errors: {instanceLocation: string, keywordLocation: string, message: string}[],
+   *   jsonError?: { message: string, offset: number } }}
+   */
+  validate(instance, options) {
+    if (!this.#id) throw new ToolgateError('disposed', 'this validator was disposed');
+    const max = options?.output === 'flag' ? 0 : Math.max(0, Math.min(1000, options?.maxErrors ?? 20));
+    return this.#rt._validate(this.#id, instance, max);
+  }
+
+  dispose() {
+    if (this.#id) this.#rt._releaseSchema(this.#id);
+    this.#id = 0;
   }
 }
 

@@ -100,6 +100,9 @@ void tg_runtime_free(tg_runtime *rt) {
     for (size_t i = 0; i < rt->snapshots_cap; i++)
         if (rt->snapshots[i].id) tg_toolset_release(rt->snapshots[i].set);
     tg_free(&rt->alloc, rt->snapshots, rt->snapshots_cap * sizeof *rt->snapshots);
+    for (size_t i = 0; i < rt->validators_cap; i++)
+        if (rt->validators[i]) tg_schema_free(rt->validators[i]);
+    tg_free(&rt->alloc, rt->validators, rt->validators_cap * sizeof *rt->validators);
     tg_registry_free(rt->registry);
     tg_arena_free(&rt->cfg_arena);
     tg_arena_free(&rt->call_arena);

@@ -1,0 +1,426 @@
+/* regex_test.c - unit tests for src/regex: every syntax feature, the
+ * rejected constructs, limits, UTF-8 subjects, linear time on ReDoS
+ * patterns, allocator accounting and failure injection. Ports the relevant
+ * cases of JSON-Schema-Test-Suite draft2020-12 ecmascript-regex.json,
+ * pattern.json and patternProperties.json. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "regex.h"
+#include "regex_vm.h" /* to run the Pike VM and the lazy DFA side by side */
+
+static int passed, failed;
+
+/* Counting allocator: tracks live bytes and can refuse the n-th request. */
+typedef struct counting {
+    long live, calls, fail_at; /* fail_at < 0: never */
+} counting;
+
+static void *count_fn(void *ud, void *ptr, size_t osize, size_t nsize) {
+    counting *c = ud;
+    if (nsize == 0) {
+        c->live -= (long)osize;
+        free(ptr);
+        return NULL;
+    }
+    if (c->fail_at >= 0 && c->calls++ == c->fail_at) return NULL;
+    ptr = realloc(ptr, nsize);
+    if (ptr) c->live += (long)nsize - (long)osize;
+    return ptr;
+}
+
+static counting g_count = {0, 0, -1};
+static const tg_allocator g_alloc = {count_fn, &g_count};
+
+static void check(int ok, const char *what, const char *pat, const char *detail) {
+    if (ok) { passed++; return; }
+    failed++;
+    fprintf(stderr, "FAIL %s: pattern /%s/ %s\n", what, pat, detail ? detail : "");
+}
+
+static tg_regex *compile_ok(const char *pat, size_t plen) {
+    tg_regex *re = NULL;
+    tg_regex_error err;
+    if (tg_regex_compile(&g_alloc, pat, plen, NULL, &re, &err) != 0) {
+        char buf[256];
+        snprintf(buf, sizeof buf, "compile error at %zu: %s", err.offset, err.message);
+        check(0, "compile", pat, buf);
+        return NULL;
+    }
+    return re;
+}
+
+/* Public search; also checks that the Pike VM and the lazy DFA agree. */
+static int search(const tg_regex *re, const char *s, size_t len) {
+    size_t n = tg_regex_scratch_size(re);
+    void *scratch = malloc(n);
+    const unsigned char *u = (const unsigned char *)s;
+    int r, pike, dfa;
+    memset(scratch, 0xAB, n); /* the search must not rely on zeroed scratch */
+    r = tg_regex_search(re, s, len, scratch);
+    memset(scratch, 0xCD, n);
+    pike = rx_pike_run(re, u, len, scratch, 0, &re->start, 1, 0);
+    memset(scratch, 0xEF, n);
+    dfa = rx_dfa_search(re, u, len, scratch);
+    free(scratch);
+    if (pike != r || dfa != r) {
+        char buf[120];
+        snprintf(buf, sizeof buf, "engines disagree: search %d pike %d dfa %d (len %zu)", r, pike, dfa, len);
+        check(0, "engines", "?", buf);
+    }
+    return r;
+}
+
+/* Match check with explicit lengths (subjects may hold NUL). */
+static void mn(const char *pat, size_t plen, const char *s, size_t slen, int want) {
+    tg_regex *re = compile_ok(pat, plen);
+    if (!re) return;
+    {
+        int got = search(re, s, slen);
+        char buf[200];
+        snprintf(buf, sizeof buf, "subject \"%.*s\" want %d got %d", (int)(slen > 80 ? 80 : slen), s, want, got);
+        check(got == want, "match", pat, buf);
+    }
+    tg_regex_free(re);
+}
+static void M(const char *pat, const char *s) { mn(pat, strlen(pat), s, strlen(s), 1); }
+static void N(const char *pat, const char *s) { mn(pat, strlen(pat), s, strlen(s), 0); }
+
+/* Compile must fail at offset off (SIZE_MAX: any) with msg containing sub. */
+static void E(const char *pat, size_t off, const char *sub) {
+    tg_regex *re = NULL;
+    tg_regex_error err;
+    char buf[300];
+    int rc = tg_regex_compile(&g_alloc, pat, strlen(pat), NULL, &re, &err);
+    if (rc == 0) {
+        check(0, "reject", pat, "compiled but should have failed");
+        tg_regex_free(re);
+        return;
+    }
+    snprintf(buf, sizeof buf, "got offset %zu message \"%s\" want offset %zu containing \"%s\"", err.offset,
+             err.message, off, sub);
+    check(re == NULL && (off == (size_t)-1 || err.offset == off) && strstr(err.message, sub) != NULL, "reject",
+          pat, buf);
+}
+
+static void test_literals(void) {
+    M("abc", "xxabcxx"); N("abc", "abx"); M("", ""); M("", "anything");
+    M("a", "a"); N("a", ""); M("héllo", "oh héllo!"); N("héllo", "hello");
+    M("^abc$", "abc"); N("^abc$", "abc\n"); N("^abc$", "abcd"); N("^abc$", "xabc");
+    M("^ab", "abc"); N("^ab", "cab"); M("bc$", "abc"); N("bc$", "bca");
+    M("^$", ""); N("^$", "a"); M("^", "x"); M("$", "x");
+    M("a.c", "abc"); M("a.c", "a\xc3\xa9" "c"); N("a.c", "a\nc"); N("a.c", "a\rc");
+    N("a.c", "a\xe2\x80\xa8" "c"); N("a.c", "a\xe2\x80\xa9" "c"); M("a.c", "a\tc");
+    M("^.$", "\xc3\xa9"); M("^.$", "\xe2\x82\xac"); M("^.$", "\xf0\x9f\x98\x80"); N("^.$", "ab");
+    N("^..$", "\xf0\x9f\x98\x80");
+}
+
+static void test_escapes(void) {
+    M("^\\t$", "\t"); N("^\\t$", "\\t"); M("^\\n$", "\n"); M("^\\r$", "\r");
+    M("^\\v$", "\v"); M("^\\f$", "\f"); M("^\\cC$", "\x03"); M("^\\cc$", "\x03"); N("^\\cC$", "\\cC");
+    M("^\\x41$", "A"); M("^\\u00e9$", "\xc3\xa9"); M("^\\u{1F600}$", "\xf0\x9f\x98\x80");
+    M("^\\uD83D\\uDE00$", "\xf0\x9f\x98\x80"); M("^\\u{41}\\u{0042}$", "AB");
+    M("^\\.\\*\\+\\?\\(\\)\\[\\]\\{\\}\\|\\^\\$\\\\\\/$", ".*+?()[]{}|^$\\/");
+    M("^\\-\\:\\\"$", "-:\""); M("a\\.b", "a.b"); N("a\\.b", "axb");
+    mn("^a\\0b$", 6, "a\0b", 3, 1); mn("\\0", 2, "x\0y", 3, 1); N("\\0", "x0y");
+}
+
+static void test_classes(void) {
+    M("^[abc]+$", "abccba"); N("^[abc]+$", "abd"); M("^[a-z]+$", "hello"); N("^[a-z]+$", "Hello");
+    M("^[^a-z]+$", "HELLO1"); N("^[^a-z]+$", "HELLo"); M("^[a-]$", "-"); M("^[-a]$", "-");
+    M("^[\\-]$", "-"); M("^[a\\-z]$", "-"); N("^[a\\-z]$", "b"); M("^[\\]]$", "]"); M("^[\\\\]$", "\\");
+    N("[]", "a"); N("[]", ""); M("^[^]$", "\n"); M("^[^]$", "\xc3\xa9"); M("^[.]$", "."); N("^[.]$", "a");
+    M("^[\\b]$", "\b"); M("^[\\d]+$", "0123"); M("^[\\dA-F]+$", "12AF"); N("^[\\dA-F]+$", "12AG");
+    M("^[^\\d]$", "x"); N("^[^\\d]$", "5"); M("^[\\D]$", "x"); N("^[\\D]$", "5");
+    M("^[\\s]$", "\xe3\x80\x80"); M("^[\\w-]+$", "a_b-c"); M("^[^\\W]$", "a"); N("^[^\\W]$", "-");
+    M("^[\\u00e0-\\u00ff]$", "\xc3\xa9"); N("^[\\u00e0-\\u00ff]$", "a"); M("^[\xc3\xa9]$", "\xc3\xa9");
+    M("^[\\u{1F600}-\\u{1F64F}]$", "\xf0\x9f\x98\x80"); N("^[^\\u{1F600}-\\u{1F64F}]$", "\xf0\x9f\x98\x80");
+    M("^[[]$", "["); M("^[a-cx-z]+$", "abxyz"); N("^[a-cx-z]+$", "d"); M("^[\\x00-\\x1f]$", "\x1f");
+    M("^[\\cA]$", "\x01"); M("^[\\p{Lu}\\d]+$", "AB12"); N("^[\\p{Lu}\\d]+$", "AB12c");
+    M("^[^\\p{L}]+$", "123"); N("^[^\\p{L}]+$", "12a"); M("^[\\P{L}]+$", "123"); N("^[\\P{L}]$", "\xc3\xa9");
+}
+
+static void test_class_escapes(void) {
+    M("^\\d$", "0"); N("^\\d$", "\xdf\x80"); M("^\\D$", "\xdf\x80"); N("^\\D$", "0");
+    N("^\\d+$", "\xd9\xa3"); /* ARABIC-INDIC DIGIT THREE */ N("^\\d+$", "\xe0\xa7\xaa\xe0\xa7\xa8");
+    M("^\\d+$", "42"); N("^\\d+$", "-%#");
+    M("^\\w$", "a"); M("^\\w$", "_"); M("^\\w$", "Z"); M("^\\w$", "9"); N("^\\w$", "\xc3\xa9"); N("^\\w$", "-");
+    M("^\\W$", "\xc3\xa9"); N("^\\W$", "a");
+    {
+        static const char *ws[] = {" ", "\t", "\v", "\f", "\n", "\r", "\xc2\xa0", "\xef\xbb\xbf", "\xe2\x80\xa9",
+                                   "\xe2\x80\xa8", "\xe2\x80\x83", "\xe1\x9a\x80", "\xe2\x80\x8a", "\xe2\x80\xaf",
+                                   "\xe2\x81\x9f", "\xe3\x80\x80"};
+        static const char *nws[] = {"\x01", "\xe2\x80\x93", "a", "\xe2\x80\x8b", "\xc2\x85"};
+        size_t i;
+        for (i = 0; i < sizeof ws / sizeof ws[0]; i++) { M("^\\s$", ws[i]); N("^\\S$", ws[i]); }
+        for (i = 0; i < sizeof nws / sizeof nws[0]; i++) { N("^\\s$", nws[i]); M("^\\S$", nws[i]); }
+    }
+}
+
+static void test_groups_alt(void) {
+    M("^(abc|def)$", "def"); N("^(abc|def)$", "abcdef"); M("^(?:ab)+$", "ababab"); N("^(?:ab)+$", "aba");
+    M("^(?<year>\\d{4})-(?<month>\\d{2})$", "2024-05"); N("^(?<year>\\d{4})-(?<month>\\d{2})$", "2024-5");
+    M("a|b|c", "xxc"); N("a|b|c", "xyz"); M("^(a|)$", ""); M("^(|a)$", "a"); M("^()$", "");
+    M("^(a|b(c|d))+$", "abcabd"); N("^(a|b(c|d))+$", "abe"); M("^a|b$", "ax"); M("^a|b$", "xb");
+    N("^a|b$", "xa"); M("x(?:)y", "xy"); M("^((((((a))))))$", "a");
+}
+
+static void test_quantifiers(void) {
+    M("^a*$", ""); M("^a*$", "aaa"); N("^a*$", "abc"); M("^a+$", "a"); N("^a+$", "");
+    M("^ab?c$", "ac"); M("^ab?c$", "abc"); N("^ab?c$", "abbc");
+    M("^a{3}$", "aaa"); N("^a{3}$", "aa"); N("^a{3}$", "aaaa"); M("^a{2,}$", "aaaaa"); N("^a{2,}$", "a");
+    M("^a{2,4}$", "aa"); M("^a{2,4}$", "aaaa"); N("^a{2,4}$", "aaaaa"); N("^a{2,4}$", "a");
+    M("^a{0}$", ""); N("^a{0}$", "a"); M("^a{0,1}$", "a"); M("^(ab){2}$", "abab");
+    M("^a*?$", "aa"); M("^a+?$", "aa"); M("^a??$", "a"); M("^a{1,3}?$", "aaa"); M("^a{2,}?$", "aaa");
+    M("^(a*)*$", "aaa"); M("^(a*)+$", ""); M("^(a?){3}$", "a"); M("^(?:a|b)*c$", "ababc");
+    M("[0-9]{2,}", "answer 12"); N("[0-9]{2,}", "a1b"); M("^\\d{3}-\\d{4}$", "555-1234");
+    M("^(?:)*$", ""); M("^(?:)+x$", "x"); M("^(a|b)*?c$", "abbac");
+    M("f.*o", "foo"); M("f.*o", "fooooo"); N("f.*o", "fxx"); M("^.*bar$", "foobar");
+    M("a*", "bbb"); M("aaa*", "aaaa"); N("aaa*", "a");
+}
+
+static void test_assertions(void) {
+    M("\\bfoo\\b", "a foo b"); N("\\bfoo\\b", "afoo"); M("\\bfoo\\b", "foo"); N("\\bfoo\\b", "foobar");
+    M("\\Boo\\B", "foob"); N("\\Boo\\B", "oo"); N("^\\b$", "");
+    N("\\b", ""); M("\\B", ""); M("\\b", "a"); N("\\b", "-- "); /* é is not \w, so \b before it needs a word character before it */
+    N("\\b\xc3\xa9", "x \xc3\xa9"); M("\\b\xc3\xa9", "x\xc3\xa9"); M("\xc3\xa9\\B", "\xc3\xa9");
+    M("a\\b", "a"); M("a\\b", "a-"); N("a\\b", "ab"); M("\\ba", "-a"); N("\\ba", "ba");
+    M("^a$|^b$", "b");
+}
+
+static void test_unicode_props(void) {
+    M("^\\p{L}+$", "h\xc3\xa9llo"); M("^\\p{Letter}+$", "Hello"); M("^\\p{Letter}+$", "\xcf\x80");
+    N("^\\p{Letter}+$", "123"); M("^\\p{Lu}$", "A"); N("^\\p{Lu}$", "a"); M("^\\p{Ll}$", "\xc3\xa9");
+    M("^\\p{Uppercase_Letter}\\p{Lowercase_Letter}$", "Ab"); M("^\\p{Lt}$", "\xc7\x85");
+    M("^\\p{Titlecase_Letter}$", "\xc7\x85"); M("^\\p{Lm}$", "\xca\xb0"); M("^\\p{Modifier_Letter}$", "\xca\xb0");
+    M("^\\p{Lo}$", "\xe4\xb8\xad"); M("^\\p{Other_Letter}$", "\xd7\x90"); M("^\\p{N}+$", "1\xc2\xbd\xe2\x85\xa0");
+    M("^\\p{Number}$", "7"); M("^\\p{Nd}+$", "\xd9\xa3\xe0\xa7\xaa"); M("^\\p{Decimal_Number}$", "5");
+    M("^\\p{digit}+$", "42"); M("^\\p{digit}+$", "\xe0\xa7\xaa\xe0\xa7\xa8"); N("^\\p{digit}+$", "-%#");
+    M("^\\p{Nl}$", "\xe2\x85\xa0"); M("^\\p{Letter_Number}$", "\xe2\x85\xa0"); M("^\\p{No}$", "\xc2\xbd");
+    M("^\\p{Other_Number}$", "\xc2\xb2"); M("^\\p{P}+$", "!?.,"); M("^\\p{Punctuation}$", "\xe2\x80\x94");
+    N("^\\p{P}$", "+"); M("^\\p{S}+$", "+$\xe2\x82\xac"); M("^\\p{Symbol}$", "^"); N("^\\p{S}$", "!");
+    M("^\\p{Z}$", " "); M("^\\p{Separator}$", "\xe2\x80\xa8"); M("^\\p{Zs}$", "\xc2\xa0");
+    M("^\\p{Space_Separator}$", "\xe3\x80\x80"); N("^\\p{Zs}$", "\t"); M("^\\p{gc=Lu}$", "Q");
+    M("^\\p{General_Category=Letter}$", "q"); M("^\\P{L}$", "1"); N("^\\P{L}$", "a");
+    M("^\\P{Lu}+$", "abc"); M("^\\p{Cc}$", "\x01"); M("^\\p{Control}$", "\x7f");
+    M("^\\p{Script=Greek}+$", "\xce\xb1\xce\xb2"); N("^\\p{Script=Greek}$", "a"); M("^\\p{sc=Latin}+$", "abc\xc3\xa9");
+    M("^\\p{Script=Cyrillic}$", "\xd0\x96"); M("^\\p{Script=Han}$", "\xe4\xb8\xad"); N("^\\p{sc=Han}$", "a");
+    M("^\\p{Any}$", "\xf0\x9f\x98\x80"); M("^\\p{ASCII}+$", "abc"); N("^\\p{ASCII}$", "\xc3\xa9");
+    M("\\p{Letter}cole", "l'ecole"); M("\\p{Letter}cole", "l'\xc3\xa9" "cole"); N("\\p{Letter}cole", "L'\xc3\x89" "COLE");
+    M("\\wcole", "l'ecole"); N("\\wcole", "l'\xc3\xa9" "cole"); N("[a-z]cole", "l'\xc3\xa9" "cole"); M("[a-z]cole", "l'ecole");
+    E("\\p{Foo}", 0, "unknown or unsupported Unicode property \\p{Foo}"); E("\\p{letter}", 0, "\\p{letter}");
+    E("a\\p", 1, "\\p must be followed by {property}"); E("\\p{L", 0, "unterminated"); E("\\p{Script=Klingon}", 0, "Klingon");
+}
+
+static void test_utf8_subjects(void) {
+    mn("b", 1, "a\0b", 3, 1); mn("^a.b$", 5, "a\0b", 3, 1); mn("^a\\x00b$", 8, "a\0b", 3, 1);
+    mn("^[^\\x00]*$", 10, "a\0b", 3, 0); mn("^.*$", 4, "\0\0", 2, 1); mn("c", 1, "a\0b", 3, 0);
+    /* invalid bytes behave as U+FFFD */
+    M("^.$", "\xff"); M("^\\uFFFD$", "\xff"); M("^\\uFFFD\\uFFFD\\uFFFD$", "\xed\xa0\x80"); /* an encoded surrogate is three bad bytes */
+    M("^\\uFFFD\\($", "\xc3\x28"); M("^\\uFFFDa$", "\x80" "a"); M("\\uFFFD", "ab\xed\xa0\x80");
+    M("^[^a]$", "\xfe"); M("^\\p{L}+\\uFFFD{2}$", "abc\xe2\x82"); N("^\\p{L}+$", "abc\xe2\x82");
+    M("^\xc3\xa9+$", "\xc3\xa9\xc3\xa9"); N("\xc3\xa9", "\xc3" "x" "\xa9");
+}
+
+static void test_rejected(void) {
+    E("(a)\\1", 3, "backreference \\1 is not supported: toolgate matches patterns in linear time");
+    E("\\12", 0, "backreference \\12"); E("(?<n>a)\\k<n>", 7, "named backreference \\k<...> is not supported");
+    E("a(?=b)", 1, "lookahead (?=...) is not supported"); E("a(?!b)", 1, "lookahead (?!...) is not supported");
+    E("(?<=a)b", 0, "lookbehind (?<=...) is not supported"); E("(?<!a)b", 0, "lookbehind (?<!...) is not supported");
+    E("x((?=a))", 2, "lookahead");
+}
+
+static void test_syntax_errors(void) {
+    E("(abc", 0, "unterminated group"); E("abc)", 3, "unmatched ')'"); E("a(b))", 4, "unmatched ')'");
+    E("[abc", 0, "unterminated character class"); E("x[", 1, "unterminated character class");
+    E("*a", 0, "nothing to repeat"); E("a|+", 2, "nothing to repeat"); E("a**", 2, "nothing to repeat");
+    E("a+*", 2, "nothing to repeat"); E("a???", 3, "nothing to repeat"); E("(*)", 1, "nothing to repeat");
+    E("{2}", 0, "nothing to repeat"); E("a{2}{3}", 4, "nothing to repeat");
+    E("a{", 1, "incomplete quantifier"); E("a{1", 1, "incomplete quantifier"); E("a{,3}", 1, "incomplete quantifier");
+    E("a{x}", 1, "incomplete quantifier"); E("{", 0, "lone '{'"); E("a}", 1, "lone '}'"); E("a]", 1, "lone ']'");
+    E("a{3,2}", 1, "numbers out of order"); E("[z-a]", 1, "range out of order"); E("[\\d-z]", 1, "range endpoint");
+    E("[a-\\w]", 1, "range endpoint"); E("\\", 0, "lone backslash"); E("ab\\", 2, "lone backslash");
+    E("\\x4", 0, "invalid \\x escape"); E("\\u12", 0, "invalid \\u escape"); E("\\u{110000}", 0, "above U+10FFFF");
+    E("\\u{}", 0, "invalid \\u{...}"); E("\\c1", 0, "\\c must be followed by an ASCII letter");
+    E("\\a", 0, "invalid escape \\a"); E("x\\e", 1, "invalid escape \\e"); E("\\A", 0, "not an ECMA-262 escape");
+    E("\\z", 0, "not an ECMA-262 escape"); E("\\01", 0, "octal"); E("^*", 1, "assertion cannot be quantified");
+    E("\\b+", 2, "assertion cannot be quantified"); E("[\\B]", 1, "\\B is not allowed");
+    E("[\\1]", 1, "invalid escape \\1 in a character class"); E("(?i)a", 0, "invalid group");
+    E("(?<>a)", 0, "invalid group name"); E("(?<1a>a)", 0, "invalid group name"); E("(?", 0, "invalid group");
+    E("\\k", 0, "invalid escape \\k"); E("a\xff", 1, "invalid UTF-8 in pattern"); E("\\\xc3\xa9", 0, "non-ASCII");
+}
+
+static void test_limits(void) {
+    tg_regex_limits l = tg_regex_default_limits();
+    tg_regex *re = NULL;
+    tg_regex_error err;
+    char big[5000];
+    check(l.max_pattern_bytes == 4096 && l.max_states == 10000, "defaults", "", NULL);
+    E("a{10001}", 0, "over the limit of 10000"); E("(a{100}){101}", 0, "NFA states"); E("((a{1000}){1000}){1000}", 0, "NFA states");
+    E("a{999999999999}", 0, "over the limit"); E("(?:a{0,5000}){0,5000}", 0, "over the limit");
+    M("^a{1000}$", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+                   "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+                   "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+                   "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+                   "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+                   "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+                   "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+                   "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+                   "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+                   "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+    memset(big, 'a', sizeof big);
+    check(tg_regex_compile(&g_alloc, big, 4097, NULL, &re, &err) == -1 && re == NULL &&
+              strstr(err.message, "over the limit of 4096") != NULL, "pattern length limit", "aaaa...", err.message);
+    check(tg_regex_compile(&g_alloc, big, 4096, NULL, &re, &err) == 0, "pattern at the length limit", "aaaa...", err.message);
+    tg_regex_free(re);
+    l.max_states = 20;
+    check(tg_regex_compile(&g_alloc, "a{19}", 5, &l, &re, &err) == 0, "custom limit ok", "a{19}", err.message);
+    tg_regex_free(re);
+    check(tg_regex_compile(&g_alloc, "a{20}", 5, &l, &re, &err) == -1, "custom limit over", "a{20}", NULL);
+    l.max_pattern_bytes = 3;
+    check(tg_regex_compile(&g_alloc, "abcd", 4, &l, &re, &err) == -1, "custom length limit", "abcd", NULL);
+    {
+        char deep[300];
+        int i;
+        for (i = 0; i < 100; i++) { deep[i] = '('; deep[100 + i] = ')'; }
+        deep[200] = 0;
+        E(deep, (size_t)-1, "nested deeper");
+    }
+}
+
+static double secs(clock_t a, clock_t b) { return (double)(b - a) / CLOCKS_PER_SEC; }
+
+static void timed(const char *pat, const char *s, size_t len, int want) {
+    tg_regex *re = compile_ok(pat, strlen(pat));
+    clock_t t0;
+    int got;
+    double dt;
+    char buf[160];
+    if (!re) return;
+    t0 = clock();
+    got = search(re, s, len);
+    dt = secs(t0, clock());
+    snprintf(buf, sizeof buf, "want %d got %d in %.3fs on %zu bytes", want, got, dt, len);
+    check(got == want && dt < 1.0, "linear time", pat, buf);
+    tg_regex_free(re);
+}
+
+static void test_redos(void) {
+    size_t n = 100000, i;
+    char *s = malloc(n + 2);
+    for (i = 0; i < n; i++) s[i] = 'a';
+    s[n] = '!';
+    s[n + 1] = 0;
+    timed("^(a+)+$", s, n + 1, 0);
+    timed("^(a+)+$", s, n, 1);
+    timed("(a|aa)*b", s, n + 1, 0);
+    timed("^(a|a)*$", s, n + 1, 0);
+    timed("^(a*)*b$", s, n + 1, 0);
+    timed("(a*)*(b|c)", s, n + 1, 0);
+    timed("^(\\w+\\s?)*$", s, n + 1, 0);
+    timed("^(a?){30}a{30}$", s, 30, 1);
+    timed("(.*a){20}", s, n + 1, 1);
+    timed("(x+x+)+y", s, n + 1, 0);
+    timed("a{100}!", s, n + 1, 1);
+    timed("\\bb\\b", s, n + 1, 0);
+    timed("^(?:a|b|c|d|e|f|g)*$", s, n + 1, 0);
+    timed("[^a]", s, n, 0);
+    free(s);
+}
+
+/* Subjects long enough to fill the DFA cache: flushes and the Pike fallback. */
+static void test_dfa_cache(void) {
+    size_t n = 20000, i;
+    char *s = malloc(n + 1);
+    unsigned x = 12345;
+    for (i = 0; i < n; i++) { x = x * 1103515245u + 12345u; s[i] = (x >> 16) & 1 ? 'a' : 'b'; }
+    s[n] = 0;
+    timed("[ab]*a[ab]{12}c", s, n, 0); /* 2^13 DFA states: thrashes */
+    timed("a[ab]{12}b$", s, n, s[n - 1] == 'b' && s[n - 14] == 'a');
+    timed("(?:a|b)*bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", s, n, 0);
+    timed("\\ba", s, n, s[0] == 'a');
+    timed("\\Bb\\b", s, n, s[n - 1] == 'b' && s[n - 2] != ' ');
+    s[n - 1] = 'c';
+    timed("[ab]*a[ab]{12}c", s, n, s[n - 14] == 'a');
+    timed("b[^c]*c$", s, n, 1);
+    for (i = 0; i < n; i += 2) { s[i] = (char)0xc3; s[i + 1] = (char)0xa9; } /* é x 10000 */
+    timed("^\\p{L}+$", s, n, 1);
+    timed("^\\p{Lu}+$", s, n, 0);
+    timed("\\u00e9{3}x", s, n, 0);
+    timed("(?:\\u00e9|\\u00e8)*\\u00e8", s, n, 0);
+    timed("(?:\\u00e9\\u00e9)+$", s, n, 1);
+    s[n / 2] = 'x';
+    timed("\\u00e9x\\u00e9", s, n, 0);
+    timed("x\\u00e9", s, n, 0); /* x replaced the first byte of an é: its second byte is U+FFFD */
+    timed("x\\uFFFD\\u00e9", s, n, 1);
+    free(s);
+}
+
+static void test_alloc_failures(void) {
+    static const char *pats[] = {"^(?<y>\\d{4})-[\\p{L}_]+(a|b|c)*\\bfoo$", "abc", "[^\\P{Lu}\\d]x", ""};
+    size_t p;
+    for (p = 0; p < sizeof pats / sizeof pats[0]; p++) {
+        long k;
+        int ok = 0;
+        for (k = 0; k < 200 && !ok; k++) {
+            tg_regex *re = NULL;
+            tg_regex_error err;
+            long before = g_count.live;
+            int rc;
+            g_count.calls = 0;
+            g_count.fail_at = k;
+            rc = tg_regex_compile(&g_alloc, pats[p], strlen(pats[p]), NULL, &re, &err);
+            g_count.fail_at = -1;
+            if (rc == 0) { ok = 1; tg_regex_free(re); }
+            else check(re == NULL && strstr(err.message, "out of memory") != NULL, "oom reported", pats[p], err.message);
+            check(g_count.live == before, "no leak after failure injection", pats[p], NULL);
+        }
+        check(ok, "compiles once allocations succeed", pats[p], NULL);
+    }
+}
+
+static void test_misc_api(void) {
+    tg_regex *re = NULL;
+    tg_regex_error err;
+    check(tg_regex_compile(&g_alloc, "a+", 2, NULL, &re, &err) == 0 && tg_regex_program_size(re) <= 4, "small program",
+          "a+", NULL);
+    check(tg_regex_scratch_size(re) % 8 == 0 && tg_regex_scratch_size(re) > 0, "scratch size", "a+", NULL);
+    tg_regex_free(re);
+    tg_regex_free(NULL);
+    /* explicit length: pattern bytes after len are ignored */
+    mn("abX", 2, "xab", 3, 1);
+}
+
+/* JSON-Schema-Test-Suite draft2020-12 pattern.json / patternProperties.json */
+static void test_json_schema_suite(void) {
+    M("^a*$", "aaa"); N("^a*$", "abc"); M("a+", "xxaayy");
+    M("f.*o", "foo"); M("f.*o", "foooooo"); M("a*", "a"); M("aaa*", "aaaa"); N("aaa*", "a");
+    M("[0-9]{2,}", "a31b"); N("[0-9]{2,}", "answer 1"); M("X_", "a_X_3"); N("X_", "a_x_3");
+    M("f.*", "foo"); M("b.*", "bar"); M("b.*", "foobar"); M("^.*bar$", "foobar");
+    M("^\\p{Letter}+$", "\xcf\x80"); N("^\\p{Letter}+$", "123");
+}
+
+int main(void) {
+    test_literals();
+    test_escapes();
+    test_classes();
+    test_class_escapes();
+    test_groups_alt();
+    test_quantifiers();
+    test_assertions();
+    test_unicode_props();
+    test_utf8_subjects();
+    test_rejected();
+    test_syntax_errors();
+    test_limits();
+    test_redos();
+    test_dfa_cache();
+    test_alloc_failures();
+    test_misc_api();
+    test_json_schema_suite();
+    check(g_count.live == 0, "no leaked bytes", "", NULL);
+    printf("regex: %d passed, %d failed\n", passed, failed);
+    return failed != 0;
+}

@@ -1,0 +1,113 @@
+/* validator.c - the JSON Schema validator on its own (compileSchema /
+ * validate in the JS package): compiled schemas kept in a table by id. */
+#include "runtime_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int dialect_of(const char *s, tg_dialect *d) {
+    static const struct { const char *name; tg_dialect d; } D[] = {
+        {"2020-12", TG_DIALECT_2020_12}, {"2019-09", TG_DIALECT_2019_09}, {"draft-07", TG_DIALECT_DRAFT7},
+        {"draft7", TG_DIALECT_DRAFT7},   {"draft-06", TG_DIALECT_DRAFT6}, {"draft-04", TG_DIALECT_DRAFT4},
+    };
+    for (size_t i = 0; i < sizeof D / sizeof D[0]; i++)
+        if (strcmp(D[i].name, s) == 0) {
+            *d = D[i].d;
+            return 0;
+        }
+    return -1;
+}
+
+tg_status tg_compile_schema(tg_runtime *rt, const char *schema, size_t len, const char *options, size_t options_len,
+                            uint32_t *id) {
+    tg_rt_begin(rt);
+    *id = 0;
+    tg_json_limits jl = tg_rt_json_limits(rt, rt->reg_cfg.schema_bytes * 4);
+    tg_json_error jerr;
+    cJSON *doc = tg_json_parse(&rt->call_arena, schema, len, &jl, &jerr);
+    if (!doc) {
+        char msg[220];
+        snprintf(msg, sizeof msg, "schema: %s", jerr.message);
+        return tg_rt_fail(rt, tg_rt_json_status(jerr.status), msg, (long long)jerr.offset);
+    }
+    tg_schema_options so = rt->reg_cfg.schema;
+    so.format_assert = 0;
+    if (options_len) {
+        cJSON *o = tg_json_parse(&rt->call_arena, options, options_len, &jl, &jerr);
+        if (!cJSON_IsObject(o)) return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "schema options must be an object", -1);
+        const cJSON *v;
+        if ((v = tg_json_getz(o, "dialect")) && (!cJSON_IsString(v) || dialect_of(v->valuestring, &so.dialect)))
+            return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST,
+                              "\"dialect\" must be one of 2020-12, 2019-09, draft-07, draft-06, draft-04", -1);
+        if ((v = tg_json_getz(o, "formats"))) {
+            if (!cJSON_IsString(v) || (strcmp(v->valuestring, "assert") && strcmp(v->valuestring, "annotate")))
+                return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "\"formats\" must be \"annotate\" or \"assert\"", -1);
+            so.format_assert = strcmp(v->valuestring, "assert") == 0;
+        }
+        if ((v = tg_json_getz(o, "resources"))) {
+            if (!cJSON_IsObject(v)) return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "\"resources\" must map URIs to schemas", -1);
+            size_t n = 0;
+            for (const cJSON *r = v->child; r; r = r->next) n++;
+            tg_schema_resource *res = tg_arena_calloc(&rt->call_arena, n ? n : 1, sizeof *res);
+            if (!res) return tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1);
+            size_t i = 0;
+            for (const cJSON *r = v->child; r; r = r->next, i++) {
+                res[i].uri = r->string;
+                res[i].schema = r;
+            }
+            so.resources = res;
+            so.n_resources = n;
+        }
+    }
+    size_t slot = rt->validators_cap;
+    for (size_t i = 0; i < rt->validators_cap; i++)
+        if (!rt->validators[i]) {
+            slot = i;
+            break;
+        }
+    if (slot == rt->validators_cap) {
+        size_t ncap = rt->validators_cap ? rt->validators_cap * 2 : 16;
+        tg_schema **nv = tg_realloc(&rt->alloc, rt->validators, rt->validators_cap * sizeof *nv, ncap * sizeof *nv);
+        if (!nv) return tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1);
+        memset(nv + rt->validators_cap, 0, (ncap - rt->validators_cap) * sizeof *nv);
+        rt->validators = nv;
+        rt->validators_cap = ncap;
+    }
+    tg_buf diag;
+    tg_buf_init(&diag, rt->alloc, 2048);
+    tg_schema *compiled;
+    if (tg_schema_compile(&rt->alloc, doc, &so, &compiled, &diag)) {
+        tg_status st = tg_rt_fail(rt, TG_ERR_INVALID_SCHEMA, diag.data ? diag.data : "out of memory", -1);
+        tg_buf_free(&diag);
+        return st;
+    }
+    tg_buf_free(&diag);
+    rt->validators[slot] = compiled;
+    *id = (uint32_t)slot + 1;
+    return TG_OK;
+}
+
+int tg_validate(tg_runtime *rt, uint32_t id, const char *instance, size_t len, size_t max_errors) {
+    tg_rt_begin(rt);
+    if (id == 0 || id > rt->validators_cap || !rt->validators[id - 1])
+        return tg_rt_fail(rt, TG_ERR_UNKNOWN_TOOL, "no compiled schema with that id", -1);
+    tg_json_limits jl = tg_rt_json_limits(rt, rt->limits.args_bytes);
+    tg_json_error jerr;
+    cJSON *doc = tg_json_parse(&rt->call_arena, instance, len, &jl, &jerr);
+    if (!doc) return tg_rt_fail(rt, tg_rt_json_status(jerr.status), jerr.message, (long long)jerr.offset);
+    const tg_schema *s = rt->validators[id - 1];
+    int v = tg_schema_validate(s, doc, &rt->call_arena, TG_OUTPUT_FLAG, 0, NULL);
+    if (v == 0 && max_errors) v = tg_schema_validate(s, doc, &rt->call_arena, TG_OUTPUT_BASIC, max_errors, &rt->out);
+    if (v < 0) return tg_rt_fail(rt, TG_ERR_TOO_LARGE, "the instance could not be checked: nested too deeply or out of memory", -1);
+    if (rt->out.failed) return tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory writing the errors", -1);
+    return v;
+}
+
+tg_status tg_schema_release(tg_runtime *rt, uint32_t id) {
+    tg_rt_begin(rt);
+    if (id == 0 || id > rt->validators_cap || !rt->validators[id - 1])
+        return tg_rt_fail(rt, TG_ERR_UNKNOWN_TOOL, "no compiled schema with that id", -1);
+    tg_schema_free(rt->validators[id - 1]);
+    rt->validators[id - 1] = NULL;
+    return TG_OK;
+}

@@ -1,0 +1,113 @@
+/* schema.h - JSON Schema (2020-12, 2019-09, draft-07, draft-06, draft-04)
+ * compiled once into a compact program, then evaluated against instances.
+ *
+ * The compiler (schema_compile.c) resolves every $ref/$dynamicRef/
+ * $recursiveRef to a program node, interns property names, precompiles
+ * regexes and checks the schema against its dialect's metaschema. The
+ * evaluator (schema_eval.c) runs the program through one dispatch, in two
+ * modes sharing the program: FLAG (verdict only, stops at the first error,
+ * writes nothing) and BASIC (errors with locations).
+ *
+ * Nothing is ever fetched: $ref reaches only the schema itself, the
+ * registered resources and the embedded official metaschemas. */
+#ifndef TG_SCHEMA_SCHEMA_H
+#define TG_SCHEMA_SCHEMA_H
+
+#include <stddef.h>
+#include <cjson/cJSON.h>
+
+#include "../base/alloc.h"
+#include "../base/arena.h"
+#include "../base/buf.h"
+
+typedef struct tg_schema tg_schema;
+
+typedef enum tg_dialect {
+    TG_DIALECT_AUTO = 0,
+    TG_DIALECT_2020_12,
+    TG_DIALECT_2019_09,
+    TG_DIALECT_DRAFT7,
+    TG_DIALECT_DRAFT6,
+    TG_DIALECT_DRAFT4
+} tg_dialect;
+
+/* A document $ref may reach, under its absolute URI. */
+typedef struct tg_schema_resource {
+    const char *uri;
+    const cJSON *schema;
+} tg_schema_resource;
+
+/* Every limit of the module, each with a safe default
+ * (tg_schema_default_options):
+ *   max_depth      128    nesting of subschemas in a schema document
+ *                         (compile error); evaluation nesting (subschema
+ *                         applications along one path, through refs too) is
+ *                         bounded by 2 * max_depth (validate -1)
+ *   max_subschemas 10000  compiled subschemas; compile error
+ *   max_ref_depth  64     with max_subschemas, bounds the in-place
+ *                         expansion of one subschema (allOf/anyOf/oneOf/not/
+ *                         if/$ref... applied to the same instance location):
+ *                         more than max_subschemas * max_ref_depth
+ *                         applications is a reference bomb; compile error.
+ *                         In-place reference cycles are compile errors too.
+ *   max_regex_bytes 4096  bytes of one pattern; compile error
+ *   max_eval_steps 10^7   subschema applications in one validation (bounds
+ *                         the time any schema x instance pair can take);
+ *                         validate -1
+ * A zero field means its default. */
+typedef struct tg_schema_limits {
+    size_t max_depth;
+    size_t max_subschemas;
+    size_t max_ref_depth;
+    size_t max_regex_bytes;
+    size_t max_eval_steps;
+} tg_schema_limits;
+
+typedef struct tg_schema_options {
+    /* AUTO: from the root's $schema, else 2020-12 (as MCP says). An explicit
+     * dialect applies to every resource that has no (known) $schema; a known
+     * $schema in a resource always wins. */
+    tg_dialect dialect;
+    int format_assert;           /* 0: formats are annotations (default); 1: assert */
+    const tg_schema_resource *resources;
+    size_t n_resources;
+    tg_schema_limits limits;
+    int skip_metaschema_check;   /* 1: do not validate the schema against its metaschema */
+} tg_schema_options;
+
+tg_schema_options tg_schema_default_options(void);
+
+/* Compiles schema (any cJSON from json.h; the program copies what it needs
+ * and keeps no pointers into `schema` or the resources). Returns 0 with *out
+ * owned by the caller (tg_schema_free), or -1 with a diagnostic appended to
+ * diag (may be NULL): a JSON Pointer into the schema and a message, e.g.
+ * "/properties/a/$ref: cannot resolve 'foo.json#/x'". Unresolvable $ref,
+ * invalid regex, a schema invalid against its metaschema, a limit exceeded
+ * and out of memory are all errors. */
+int tg_schema_compile(const tg_allocator *alloc, const cJSON *schema, const tg_schema_options *opts,
+                      tg_schema **out, tg_buf *diag);
+void tg_schema_free(tg_schema *s);
+
+typedef enum tg_output_mode { TG_OUTPUT_FLAG = 0, TG_OUTPUT_BASIC = 1 } tg_output_mode;
+
+/* Validates instance. scratch: an arena the evaluator may use (the caller
+ * rewinds it; a validation needs O(max_depth) words plus the regex scratch
+ * plus, only for schemas with unevaluated*, one bit per member of the
+ * objects/arrays they look at). FLAG: stops at the first error, writes
+ * nothing. BASIC: collects up to max_errors (0 means 1) errors and appends
+ * them to `errors` as a JSON array text:
+ * [{"instanceLocation":"/a/0","keywordLocation":"/properties/a/items/type",
+ *   "message":"expected integer, got string \"5\""}]
+ * ("[]" when valid). Returns 1 valid, 0 invalid, -1 out of memory or an
+ * evaluation limit (depth) reached. */
+int tg_schema_validate(const tg_schema *s, const cJSON *instance, tg_arena *scratch, tg_output_mode mode,
+                       size_t max_errors, tg_buf *errors);
+
+/* The dialect the root resource was compiled with. */
+tg_dialect tg_schema_dialect(const tg_schema *s);
+
+/* Format checks, exposed for reuse and tests: 1 valid, 0 invalid, -1 the
+ * format is unknown (then it is never asserted). */
+int tg_schema_check_format(const char *format, const char *s, size_t len);
+
+#endif

@@ -1,0 +1,758 @@
+/* schema_eval.c - runs a compiled program against an instance.
+ *
+ * One dispatch (ev_op) over the flat instruction array. FLAG mode stops at
+ * the first failing instruction and writes nothing; BASIC mode keeps going
+ * and renders an error (instance location from the path stack, keyword
+ * location from the instruction) for each failing leaf. Branches whose
+ * failures do not make the whole fail (anyOf, oneOf, not, if, contains) run
+ * "quiet". Annotations for unevaluated* are bitsets over the members of the
+ * object/array at hand, allocated only by nodes that own an unevaluated*
+ * keyword; the success path of every other keyword allocates nothing.
+ * Recursion depth is counted and bounded (-1 past the limit). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "schema_internal.h"
+#include "../base/utf8.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define TG_NOINLINE __attribute__((noinline))
+#else
+#define TG_NOINLINE
+#endif
+
+typedef struct ev_marks { unsigned char *bits; size_t n; } ev_marks;
+typedef struct ev_path { const cJSON *key; size_t idx; } ev_path;
+
+typedef struct ev {
+    const tg_schema *s;
+    tg_arena *scratch;
+    int basic, text, quiet, fatal;
+    size_t max_errors, n_errors;
+    tg_buf *out;
+    void *re_scratch;
+    size_t depth, max_depth, steps, max_steps;
+    ev_path *path;
+    size_t npath;
+    uint32_t *scope;
+    size_t nscope;
+} ev;
+
+static int ev_node(ev *e, uint32_t id, const cJSON *inst, ev_marks *pm);
+
+static int stop(const ev *e) { return !e->basic || e->quiet || e->n_errors >= e->max_errors; }
+
+static void mark(ev_marks *m, size_t i) { if (m && i < m->n) m->bits[i >> 3] |= (unsigned char)(1u << (i & 7)); }
+static int marked(const ev_marks *m, size_t i) { return m && i < m->n && (m->bits[i >> 3] >> (i & 7)) & 1; }
+
+static int marks_new(ev *e, ev_marks *m, size_t n) {
+    m->n = n;
+    m->bits = tg_arena_calloc(e->scratch, (n + 7) / 8 + 1, 1);
+    if (!m->bits) { e->fatal = 1; return -1; }
+    return 0;
+}
+
+static void marks_merge(ev_marks *dst, const ev_marks *src) {
+    size_t i, nb;
+    if (!dst || !src) return;
+    nb = (src->n + 7) / 8;
+    for (i = 0; i < nb && i < (dst->n + 7) / 8; i++) dst->bits[i] |= src->bits[i];
+}
+
+static size_t n_children(const cJSON *x) {
+    size_t n = 0;
+    const cJSON *c;
+    for (c = x->child; c; c = c->next) n++;
+    return n;
+}
+
+/* ---- errors ---- */
+
+static void put_ptr_token(tg_buf *b, const char *s, size_t len) {
+    size_t i;
+    for (i = 0; i < len; i++) {
+        if (s[i] == '~') tg_buf_puts(b, "~0");
+        else if (s[i] == '/') tg_buf_puts(b, "~1");
+        else tg_buf_putc(b, s[i]);
+    }
+}
+
+TG_NOINLINE static void describe(tg_buf *b, const cJSON *v) {
+    if (cJSON_IsNull(v)) tg_buf_puts(b, "null");
+    else if (cJSON_IsTrue(v)) tg_buf_puts(b, "boolean true");
+    else if (cJSON_IsFalse(v)) tg_buf_puts(b, "boolean false");
+    else if (cJSON_IsObject(v)) tg_buf_puts(b, "object");
+    else if (cJSON_IsArray(v)) tg_buf_puts(b, "array");
+    else if (cJSON_IsNumber(v)) {
+        const char *lex = v->valuestring;
+        size_t l = lex ? tg_json_strlen(lex) : 0;
+        tg_buf_puts(b, tg_json_is_integer(v) ? "integer " : "number ");
+        if (lex) tg_buf_append(b, lex, l > 40 ? 40 : l);
+        else tg_buf_printf(b, "%.17g", v->valuedouble);
+        if (l > 40) tg_buf_puts(b, "...");
+    } else if (cJSON_IsString(v)) {
+        size_t l = tg_json_strlen(v->valuestring), cut = l;
+        tg_buf_puts(b, "string ");
+        if (cut > 40) {
+            cut = 40;
+            while (cut > 0 && ((unsigned char)v->valuestring[cut] & 0xC0) == 0x80) cut--;
+        }
+        tg_json_write_string(b, v->valuestring, cut);
+        if (cut < l) tg_buf_puts(b, "...");
+    }
+}
+
+TG_NOINLINE static void put_value(tg_buf *b, const cJSON *v, const tg_allocator *a) {
+    tg_buf t;
+    tg_buf_init(&t, *a, 0);
+    tg_json_write(&t, v);
+    if (t.len > 60) { tg_buf_append(b, t.data, 57); tg_buf_puts(b, "..."); }
+    else if (t.data) tg_buf_append(b, t.data, t.len);
+    tg_buf_free(&t);
+}
+
+/* Reports an error at inst for instruction loc; the message is built by the
+ * caller in msg (a scratch buffer). */
+static int want_error(ev *e) {
+    if (!e->basic || e->quiet) return 0;
+    if (e->n_errors >= e->max_errors) return 0;
+    return 1;
+}
+
+TG_NOINLINE static void emit_error(ev *e, const char *loc, const tg_buf *msg, const cJSON *extra_key) {
+    tg_buf *o = e->out;
+    tg_buf il;
+    size_t i;
+    tg_buf_init(&il, e->s->alloc, 0);
+    for (i = 0; i < e->npath; i++) {
+        tg_buf_putc(&il, '/');
+        if (e->path[i].key) put_ptr_token(&il, e->path[i].key->string, tg_json_strlen(e->path[i].key->string));
+        else tg_buf_printf(&il, "%zu", e->path[i].idx);
+    }
+    if (extra_key) {
+        tg_buf_putc(&il, '/');
+        put_ptr_token(&il, extra_key->string, tg_json_strlen(extra_key->string));
+    }
+    if (e->text) {
+        if (e->n_errors) tg_buf_puts(o, "; ");
+        if (il.len) tg_buf_append(o, il.data, il.len); else tg_buf_putc(o, '/');
+        tg_buf_puts(o, ": ");
+        if (msg->len) tg_buf_append(o, msg->data, msg->len);
+        tg_buf_puts(o, " (metaschema keyword ");
+        tg_buf_puts(o, loc && *loc ? loc : "/");
+        tg_buf_putc(o, ')');
+    } else {
+        if (e->n_errors) tg_buf_putc(o, ',');
+        tg_buf_puts(o, "{\"instanceLocation\":");
+        tg_json_write_string(o, il.data ? il.data : "", il.len);
+        tg_buf_puts(o, ",\"keywordLocation\":");
+        tg_json_write_string(o, loc, strlen(loc));
+        tg_buf_puts(o, ",\"message\":");
+        tg_json_write_string(o, msg->data ? msg->data : "", msg->len);
+        tg_buf_putc(o, '}');
+    }
+    if (il.failed || o->failed) e->fatal = 1;
+    tg_buf_free(&il);
+    e->n_errors++;
+}
+
+#define ERR_BEGIN if (want_error(e)) { tg_buf_init(&msg, e->s->alloc, 0);
+#define ERR_END(loc, key) emit_error(e, (loc), &msg, (key)); tg_buf_free(&msg); }
+
+/* ---- numbers ---- */
+
+typedef struct dec { const char *dig; size_t n; long exp; int neg; int zero; } dec;
+
+/* value = digits * 10^exp, digits without leading zeros. */
+static int dec_parse(const char *s, dec *d) {
+    const char *p = s, *ip;
+    size_t intlen = 0, fraclen = 0;
+    long ex = 0;
+    d->neg = 0;
+    if (*p == '-') { d->neg = 1; p++; }
+    ip = p;
+    while (*p >= '0' && *p <= '9') { p++; intlen++; }
+    if (*p == '.') {
+        p++;
+        while (p[fraclen] >= '0' && p[fraclen] <= '9') fraclen++;
+    }
+    {
+        const char *q = p + fraclen;
+        if (*q == 'e' || *q == 'E') {
+            int en = 0;
+            q++;
+            if (*q == '+') q++;
+            else if (*q == '-') { en = 1; q++; }
+            while (*q >= '0' && *q <= '9') {
+                if (ex < 100000000L) ex = ex * 10 + (*q - '0');
+                q++;
+            }
+            if (en) ex = -ex;
+        }
+    }
+    /* digits are ip[0..intlen) then p[0..fraclen): not contiguous when a
+     * '.' sits between; the caller walks them with dec_digit. */
+    d->dig = ip;
+    d->n = intlen + fraclen;
+    d->exp = ex - (long)fraclen;
+    d->zero = 1;
+    {
+        size_t i;
+        for (i = 0; i < d->n; i++) {
+            char ch = i < intlen ? ip[i] : p[i - intlen];
+            if (ch != '0') { d->zero = 0; break; }
+        }
+    }
+    return (int)intlen;
+}
+
+static int dec_digit(const dec *d, size_t intlen, size_t i) {
+    return i < intlen ? d->dig[i] - '0' : d->dig[intlen + 1 + (i - intlen)] - '0';
+}
+
+static uint64_t mulmod(uint64_t a, uint64_t b, uint64_t m) {
+    uint64_t r = 0;
+    a %= m;
+    while (b) {
+        if (b & 1) { r += a; if (r >= m) r -= m; }
+        a <<= 1;
+        if (a >= m) a -= m;
+        b >>= 1;
+    }
+    return r;
+}
+
+static uint64_t pow10mod(unsigned long k, uint64_t m) {
+    uint64_t r = 1 % m, b = 10 % m;
+    while (k) {
+        if (k & 1) r = mulmod(r, b, m);
+        b = mulmod(b, b, m);
+        k >>= 1;
+    }
+    return r;
+}
+
+/* 1 when x is an exact multiple of m (both number nodes, m > 0). */
+TG_NOINLINE static int multiple_of(const cJSON *x, double md, const char *mlex) {
+    dec a, b;
+    int ai, bi;
+    long e;
+    size_t i;
+    uint64_t M = 0, r = 0;
+    if (x->valuestring && mlex) {
+        ai = dec_parse(x->valuestring, &a);
+        bi = dec_parse(mlex, &b);
+        if (a.zero) return 1;
+        e = a.exp < b.exp ? a.exp : b.exp;
+        /* M = b.digits * 10^(b.exp - e) must fit comfortably */
+        {
+            size_t sig = 0, lead = 0;
+            while (lead < b.n && dec_digit(&b, (size_t)bi, lead) == 0) lead++;
+            sig = b.n - lead;
+            if (sig + (size_t)(b.exp - e) <= 17 && b.exp - e >= 0) {
+                for (i = lead; i < b.n; i++) M = M * 10 + (uint64_t)dec_digit(&b, (size_t)bi, i);
+                for (i = 0; i < (size_t)(b.exp - e); i++) M *= 10;
+                if (M == 0) return 1;
+                for (i = 0; i < a.n; i++) r = (r * 10 + (uint64_t)dec_digit(&a, (size_t)ai, i)) % M;
+                r = mulmod(r, pow10mod((unsigned long)(a.exp - e), M), M);
+                return r == 0;
+            }
+        }
+    }
+    if (x->valuestring && x->valuedouble == 0) return 0; /* non-zero, too small for a double */
+    {
+        long double q = (long double)x->valuedouble / (long double)md;
+        if (!isfinite((double)q) || fabsl(q) > 1e30L) return 1;
+        return q == floorl(q);
+    }
+}
+
+/* ---- property lookup ---- */
+
+static const tg_sprop *find_prop(const tg_sprops *P, const char *k, size_t kl) {
+    uint32_t i;
+    if (P->table) {
+        uint32_t h = tg_shash(k, kl), j;
+        for (j = h & P->table_mask; P->table[j]; j = (j + 1) & P->table_mask) {
+            const tg_sprop *p = &P->props[P->table[j] - 1];
+            if (p->name.hash == h && p->name.len == kl && !memcmp(p->name.s, k, kl)) return p;
+        }
+        return NULL;
+    }
+    for (i = 0; i < P->n_props; i++) {
+        const tg_sprop *p = &P->props[i];
+        if (p->name.len == kl && !memcmp(p->name.s, k, kl)) return p;
+    }
+    return NULL;
+}
+
+static int has_member(const cJSON *o, const tg_sname *n) { return tg_json_get(o, n->s, n->len) != NULL; }
+
+/* ---- instance path ---- */
+
+static int child_key(ev *e, const cJSON *ch, uint32_t node, ev_marks *m) {
+    int r;
+    e->path[e->npath].key = ch;
+    e->npath++;
+    r = ev_node(e, node, ch, m);
+    e->npath--;
+    return r;
+}
+
+static int child_idx(ev *e, size_t idx, const cJSON *ch, uint32_t node) {
+    int r;
+    e->path[e->npath].key = NULL;
+    e->path[e->npath].idx = idx;
+    e->npath++;
+    r = ev_node(e, node, ch, NULL);
+    e->npath--;
+    return r;
+}
+
+/* format "regex": compiles the pattern (allocates; only when asserting). */
+TG_NOINLINE static int regex_ok(ev *e, const cJSON *inst) {
+    tg_regex *re = NULL;
+    tg_regex_error rerr;
+    tg_regex_limits lim = tg_regex_default_limits();
+    size_t rl = tg_json_strlen(inst->valuestring);
+    int r;
+    if (rl > e->s->limits.max_regex_bytes) return 0;
+    if (lim.max_pattern_bytes < rl) lim.max_pattern_bytes = rl;
+    r = tg_regex_compile(&e->s->alloc, inst->valuestring, rl, &lim, &re, &rerr);
+    tg_regex_free(re);
+    return r == 0;
+}
+
+static const char *type_names[] = {"null", "boolean", "object", "array", "number", "string", "integer"};
+
+static uint32_t type_of(const cJSON *v) {
+    if (cJSON_IsNull(v)) return TG_ST_NULL;
+    if (cJSON_IsBool(v)) return TG_ST_BOOLEAN;
+    if (cJSON_IsObject(v)) return TG_ST_OBJECT;
+    if (cJSON_IsArray(v)) return TG_ST_ARRAY;
+    if (cJSON_IsString(v)) return TG_ST_STRING;
+    if (cJSON_IsNumber(v)) return TG_ST_NUMBER | (tg_json_is_integer(v) ? TG_ST_INTEGER : 0);
+    return 0;
+}
+
+#define COMBINE(r) do { if ((r) < 0) return -1; if ((r) == 0) { valid = 0; if (stop(e)) return 0; } } while (0)
+
+TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_marks *m) {
+    int valid = 1, r;
+    tg_buf msg; /* one for every error site: keeps the frame small (wasm stack) */
+    size_t i;
+    const cJSON *it;
+    switch ((tg_sop)in->op) {
+    case TG_OP_FALSE:
+        ERR_BEGIN tg_buf_puts(&msg, "no value is allowed here (the schema is false)"); ERR_END(in->loc, NULL)
+        return 0;
+    case TG_OP_TYPE: {
+        uint32_t t = type_of(inst);
+        if ((t & in->u.mask) || ((t & TG_ST_NUMBER) && (in->u.mask & TG_ST_NUMBER))) return 1;
+        ERR_BEGIN
+            int first = 1;
+            tg_buf_puts(&msg, "expected ");
+            for (i = 0; i < 7; i++) if (in->u.mask & (1u << i)) {
+                if (!first) tg_buf_puts(&msg, " or ");
+                tg_buf_puts(&msg, type_names[i]);
+                first = 0;
+            }
+            if (first) tg_buf_puts(&msg, "nothing");
+            tg_buf_puts(&msg, ", got ");
+            describe(&msg, inst);
+        ERR_END(in->loc, NULL)
+        return 0;
+    }
+    case TG_OP_CONST:
+        if (tg_json_equal(inst, in->u.value)) return 1;
+        ERR_BEGIN tg_buf_puts(&msg, "expected the constant "); put_value(&msg, in->u.value, &e->s->alloc);
+            tg_buf_puts(&msg, ", got "); describe(&msg, inst); ERR_END(in->loc, NULL)
+        return 0;
+    case TG_OP_ENUM:
+        for (it = in->u.value->child; it; it = it->next) if (tg_json_equal(inst, it)) return 1;
+        ERR_BEGIN tg_buf_puts(&msg, "expected one of "); put_value(&msg, in->u.value, &e->s->alloc);
+            tg_buf_puts(&msg, ", got "); describe(&msg, inst); ERR_END(in->loc, NULL)
+        return 0;
+    case TG_OP_MULTIPLE_OF:
+        if (!cJSON_IsNumber(inst) || multiple_of(inst, in->u.num.d, in->u.num.lex)) return 1;
+        ERR_BEGIN describe(&msg, inst); tg_buf_printf(&msg, " is not a multiple of %s", in->u.num.lex); ERR_END(in->loc, NULL)
+        return 0;
+    case TG_OP_MAXIMUM: case TG_OP_EXCL_MAXIMUM: case TG_OP_MINIMUM: case TG_OP_EXCL_MINIMUM: {
+        double x, l = in->u.num.d;
+        const char *what;
+        if (!cJSON_IsNumber(inst)) return 1;
+        x = inst->valuedouble;
+        switch ((tg_sop)in->op) {
+        case TG_OP_MAXIMUM: if (x <= l) return 1; what = "at most"; break;
+        case TG_OP_EXCL_MAXIMUM: if (x < l) return 1; what = "less than"; break;
+        case TG_OP_MINIMUM: if (x >= l) return 1; what = "at least"; break;
+        default: if (x > l) return 1; what = "greater than"; break;
+        }
+        ERR_BEGIN tg_buf_printf(&msg, "expected a number %s %s, got ", what, in->u.num.lex); describe(&msg, inst); ERR_END(in->loc, NULL)
+        return 0;
+    }
+    case TG_OP_MAX_LENGTH: case TG_OP_MIN_LENGTH: {
+        size_t n;
+        if (!cJSON_IsString(inst)) return 1;
+        n = tg_utf8_count((const unsigned char *)inst->valuestring, tg_json_strlen(inst->valuestring));
+        if (in->op == TG_OP_MAX_LENGTH ? n <= in->u.count : n >= in->u.count) return 1;
+        ERR_BEGIN tg_buf_printf(&msg, "expected a string of %s %zu characters, got %zu", in->op == TG_OP_MAX_LENGTH ? "at most" : "at least", in->u.count, n); ERR_END(in->loc, NULL)
+        return 0;
+    }
+    case TG_OP_PATTERN:
+        if (!cJSON_IsString(inst)) return 1;
+        r = tg_regex_search(e->s->regexes[in->u.re], inst->valuestring, tg_json_strlen(inst->valuestring), e->re_scratch);
+        if (r == 1) return 1;
+        if (r < 0) { e->fatal = 1; return -1; }
+        ERR_BEGIN describe(&msg, inst); tg_buf_puts(&msg, " does not match the pattern"); ERR_END(in->loc, NULL)
+        return 0;
+    case TG_OP_FORMAT:
+        if (!cJSON_IsString(inst)) return 1;
+        if (tg_sformat_is_regex(in->u.format)) {
+            if (regex_ok(e, inst)) return 1;
+        } else if (tg_sformat_check(in->u.format, inst->valuestring, tg_json_strlen(inst->valuestring)) != 0) return 1;
+        ERR_BEGIN describe(&msg, inst); tg_buf_puts(&msg, " is not a valid format"); ERR_END(in->loc, NULL)
+        return 0;
+    case TG_OP_MAX_ITEMS: case TG_OP_MIN_ITEMS: case TG_OP_MAX_PROPS: case TG_OP_MIN_PROPS: {
+        size_t n;
+        int arr = in->op == TG_OP_MAX_ITEMS || in->op == TG_OP_MIN_ITEMS;
+        int mx = in->op == TG_OP_MAX_ITEMS || in->op == TG_OP_MAX_PROPS;
+        if (arr ? !cJSON_IsArray(inst) : !cJSON_IsObject(inst)) return 1;
+        n = n_children(inst);
+        if (mx ? n <= in->u.count : n >= in->u.count) return 1;
+        ERR_BEGIN tg_buf_printf(&msg, "expected %s %zu %s, got %zu", mx ? "at most" : "at least", in->u.count, arr ? "items" : "properties", n); ERR_END(in->loc, NULL)
+        return 0;
+    }
+    case TG_OP_UNIQUE_ITEMS: {
+        const cJSON *a, *b;
+        size_t ia = 0, ib;
+        if (!cJSON_IsArray(inst)) return 1;
+        for (a = inst->child; a; a = a->next, ia++)
+            for (b = a->next, ib = ia + 1; b; b = b->next, ib++)
+                if (tg_json_equal(a, b)) {
+                    ERR_BEGIN tg_buf_printf(&msg, "items %zu and %zu are equal; items must be unique", ia, ib); ERR_END(in->loc, NULL)
+                    return 0;
+                }
+        return 1;
+    }
+    case TG_OP_PREFIX_ITEMS:
+        if (!cJSON_IsArray(inst)) return 1;
+        for (it = inst->child, i = 0; it && i < in->u.list.n; it = it->next, i++) {
+            r = child_idx(e, i, it, in->u.list.nodes[i]);
+            mark(m, i);
+            COMBINE(r);
+        }
+        return valid;
+    case TG_OP_ITEMS_FROM:
+        if (!cJSON_IsArray(inst)) return 1;
+        for (it = inst->child, i = 0; it; it = it->next, i++) {
+            if (i < in->u.items.from) continue;
+            r = child_idx(e, i, it, in->u.items.node);
+            mark(m, i);
+            COMBINE(r);
+        }
+        return valid;
+    case TG_OP_CONTAINS: {
+        size_t cnt = 0;
+        int track = in->u.contains.marks && m;
+        if (!cJSON_IsArray(inst)) return 1;
+        e->quiet++;
+        for (it = inst->child, i = 0; it; it = it->next, i++) {
+            r = child_idx(e, i, it, in->u.contains.node);
+            if (r < 0) { e->quiet--; return -1; }
+            if (r == 1) {
+                cnt++;
+                if (track) mark(m, i);
+                else if (in->u.contains.max == (size_t)-1 && cnt >= in->u.contains.min) break;
+                else if (cnt > in->u.contains.max) break;
+            }
+        }
+        e->quiet--;
+        if (cnt >= in->u.contains.min && cnt <= in->u.contains.max) return 1;
+        ERR_BEGIN
+            if (cnt < in->u.contains.min)
+                tg_buf_printf(&msg, "expected at least %zu item(s) matching contains, found %zu", in->u.contains.min, cnt);
+            else
+                tg_buf_printf(&msg, "expected at most %zu item(s) matching contains, found more", in->u.contains.max);
+        ERR_END(in->loc, NULL)
+        return 0;
+    }
+    case TG_OP_REQUIRED:
+        if (!cJSON_IsObject(inst)) return 1;
+        for (i = 0; i < in->u.req.n; i++) {
+            if (has_member(inst, &in->u.req.names[i])) continue;
+            valid = 0;
+            ERR_BEGIN tg_buf_puts(&msg, "missing required property ");
+                tg_json_write_string(&msg, in->u.req.names[i].s, in->u.req.names[i].len); ERR_END(in->loc, NULL)
+            if (stop(e)) return 0;
+        }
+        return valid;
+    case TG_OP_PROPS: {
+        const tg_sprops *P = in->u.props;
+        if (!cJSON_IsObject(inst)) return 1;
+        for (it = inst->child, i = 0; it; it = it->next, i++) {
+            size_t kl = tg_json_strlen(it->string);
+            int matched = 0;
+            uint32_t j;
+            const tg_sprop *p = P->n_props ? find_prop(P, it->string, kl) : NULL;
+            if (p) {
+                matched = 1;
+                r = child_key(e, it, p->node, NULL);
+                COMBINE(r);
+            }
+            for (j = 0; j < P->n_patterns; j++) {
+                r = tg_regex_search(e->s->regexes[P->patterns[j].re], it->string, kl, e->re_scratch);
+                if (r < 0) { e->fatal = 1; return -1; }
+                if (!r) continue;
+                matched = 1;
+                r = child_key(e, it, P->patterns[j].node, NULL);
+                COMBINE(r);
+            }
+            if (!matched && P->additional != TG_SNONE) {
+                matched = 1;
+                if (e->s->nodes[P->additional].is_false) {
+                    valid = 0;
+                    ERR_BEGIN tg_buf_puts(&msg, "property "); tg_json_write_string(&msg, it->string, kl);
+                        tg_buf_puts(&msg, " is not allowed"); ERR_END(P->additional_loc, it)
+                    if (stop(e)) return 0;
+                } else {
+                    r = child_key(e, it, P->additional, NULL);
+                    COMBINE(r);
+                }
+            }
+            if (matched) mark(m, i);
+        }
+        return valid;
+    }
+    case TG_OP_DEP_REQUIRED:
+        if (!cJSON_IsObject(inst)) return 1;
+        for (i = 0; i < in->u.deps.n; i++) {
+            const tg_sdep *d = &in->u.deps.deps[i];
+            uint32_t j;
+            if (!has_member(inst, &d->name)) continue;
+            for (j = 0; j < d->n_required; j++) {
+                if (has_member(inst, &d->required[j])) continue;
+                valid = 0;
+                ERR_BEGIN tg_buf_puts(&msg, "property "); tg_json_write_string(&msg, d->required[j].s, d->required[j].len);
+                    tg_buf_puts(&msg, " is required when "); tg_json_write_string(&msg, d->name.s, d->name.len);
+                    tg_buf_puts(&msg, " is present"); ERR_END(in->loc, NULL)
+                if (stop(e)) return 0;
+            }
+        }
+        return valid;
+    case TG_OP_DEP_SCHEMAS:
+        if (!cJSON_IsObject(inst)) return 1;
+        for (i = 0; i < in->u.deps.n; i++) {
+            const tg_sdep *d = &in->u.deps.deps[i];
+            if (!has_member(inst, &d->name)) continue;
+            r = ev_node(e, d->node, inst, m);
+            COMBINE(r);
+        }
+        return valid;
+    case TG_OP_PROPERTY_NAMES:
+        if (!cJSON_IsObject(inst)) return 1;
+        for (it = inst->child; it; it = it->next) {
+            cJSON name;
+            memset(&name, 0, sizeof name);
+            name.type = cJSON_String;
+            name.valuestring = it->string;
+            e->path[e->npath].key = it;
+            e->npath++;
+            r = ev_node(e, in->u.node, &name, NULL);
+            e->npath--;
+            COMBINE(r);
+        }
+        return valid;
+    case TG_OP_ALL_OF:
+        for (i = 0; i < in->u.list.n; i++) {
+            r = ev_node(e, in->u.list.nodes[i], inst, m);
+            COMBINE(r);
+        }
+        return valid;
+    case TG_OP_ANY_OF: case TG_OP_ONE_OF: {
+        size_t cnt = 0;
+        int one = in->op == TG_OP_ONE_OF;
+        e->quiet++;
+        for (i = 0; i < in->u.list.n; i++) {
+            if (m) {
+                ev_marks t;
+                tg_arena_mark am = tg_arena_save(e->scratch);
+                if (marks_new(e, &t, m->n)) { e->quiet--; return -1; }
+                r = ev_node(e, in->u.list.nodes[i], inst, &t);
+                if (r == 1 && (!one || cnt == 0)) marks_merge(m, &t);
+                tg_arena_rewind(e->scratch, am);
+            } else {
+                r = ev_node(e, in->u.list.nodes[i], inst, NULL);
+            }
+            if (r < 0) { e->quiet--; return -1; }
+            if (r == 1) {
+                cnt++;
+                if (!m && !one) break;
+                if (one && cnt > 1) break;
+            }
+        }
+        e->quiet--;
+        if (one ? cnt == 1 : cnt >= 1) return 1;
+        if (want_error(e)) {
+            ERR_BEGIN
+                if (cnt > 1) tg_buf_printf(&msg, "value matches more than one subschema of oneOf");
+                else tg_buf_printf(&msg, "value does not match any subschema of %s", one ? "oneOf" : "anyOf");
+            ERR_END(in->loc, NULL)
+            if (cnt == 0) {
+                for (i = 0; i < in->u.list.n && !stop(e); i++) {
+                    r = ev_node(e, in->u.list.nodes[i], inst, NULL);
+                    if (r < 0) return -1;
+                }
+            }
+        }
+        return 0;
+    }
+    case TG_OP_NOT:
+        e->quiet++;
+        r = ev_node(e, in->u.node, inst, NULL);
+        e->quiet--;
+        if (r < 0) return -1;
+        if (r == 0) return 1;
+        ERR_BEGIN tg_buf_puts(&msg, "value must not match the schema in not"); ERR_END(in->loc, NULL)
+        return 0;
+    case TG_OP_IF: {
+        ev_marks t;
+        tg_arena_mark am = tg_arena_save(e->scratch);
+        e->quiet++;
+        if (m && marks_new(e, &t, m->n)) { e->quiet--; return -1; }
+        r = ev_node(e, in->u.cond.c, inst, m ? &t : NULL);
+        e->quiet--;
+        if (r == 1 && m) marks_merge(m, &t);
+        tg_arena_rewind(e->scratch, am);
+        if (r < 0) return -1;
+        if (r == 1 && in->u.cond.t != TG_SNONE) return ev_node(e, in->u.cond.t, inst, m);
+        if (r == 0 && in->u.cond.e != TG_SNONE) return ev_node(e, in->u.cond.e, inst, m);
+        return 1;
+    }
+    case TG_OP_REF:
+        return ev_node(e, in->u.node, inst, m);
+    case TG_OP_DYNAMIC_REF: {
+        uint32_t target = in->u.dyn.node;
+        size_t k;
+        for (i = 0; i < e->nscope; i++) {
+            const tg_sres *rs = &e->s->res[e->scope[i]];
+            for (k = 0; k < rs->n_dyn; k++)
+                if (rs->dyn[k].len == in->u.dyn.len && !memcmp(rs->dyn[k].name, in->u.dyn.anchor, in->u.dyn.len)) break;
+            if (k < rs->n_dyn) { target = rs->dyn[k].node; break; }
+        }
+        return ev_node(e, target, inst, m);
+    }
+    case TG_OP_RECURSIVE_REF: {
+        uint32_t target = in->u.dyn.node;
+        if (e->s->res[e->s->nodes[target].resource].recursive_anchor) {
+            for (i = 0; i < e->nscope; i++) {
+                const tg_sres *rs = &e->s->res[e->scope[i]];
+                if (rs->recursive_anchor && rs->root != TG_SNONE) { target = rs->root; break; }
+            }
+        }
+        return ev_node(e, target, inst, m);
+    }
+    case TG_OP_UNEVAL_ITEMS:
+        if (!cJSON_IsArray(inst)) return 1;
+        for (it = inst->child, i = 0; it; it = it->next, i++) {
+            if (marked(m, i)) continue;
+            if (e->s->nodes[in->u.node].is_false) {
+                valid = 0;
+                ERR_BEGIN tg_buf_printf(&msg, "item %zu is not allowed (unevaluated)", i); ERR_END(in->loc, NULL)
+                if (stop(e)) return 0;
+                continue;
+            }
+            r = child_idx(e, i, it, in->u.node);
+            mark(m, i);
+            COMBINE(r);
+        }
+        return valid;
+    case TG_OP_UNEVAL_PROPS:
+        if (!cJSON_IsObject(inst)) return 1;
+        for (it = inst->child, i = 0; it; it = it->next, i++) {
+            if (marked(m, i)) continue;
+            if (e->s->nodes[in->u.node].is_false) {
+                valid = 0;
+                ERR_BEGIN tg_buf_puts(&msg, "property "); tg_json_write_string(&msg, it->string, tg_json_strlen(it->string));
+                    tg_buf_puts(&msg, " is not allowed (unevaluated)"); ERR_END(in->loc, it)
+                if (stop(e)) return 0;
+                continue;
+            }
+            r = child_key(e, it, in->u.node, NULL);
+            mark(m, i);
+            COMBINE(r);
+        }
+        return valid;
+    }
+    return 1;
+}
+
+static int ev_node(ev *e, uint32_t id, const cJSON *inst, ev_marks *pm) {
+    const tg_snode *nd = &e->s->nodes[id];
+    const tg_sins *in, *end;
+    ev_marks own, *m = pm;
+    tg_arena_mark am;
+    int valid = 1, pushed = 0, container;
+    if (nd->count == 0) return 1;
+    if (e->fatal) return -1;
+    if (e->depth >= e->max_depth || ++e->steps > e->max_steps) { e->fatal = 1; return -1; }
+    e->depth++;
+    if (!e->nscope || e->scope[e->nscope - 1] != nd->resource) {
+        e->scope[e->nscope++] = nd->resource;
+        pushed = 1;
+    }
+    container = cJSON_IsObject(inst) || cJSON_IsArray(inst);
+    if (!container) m = NULL;
+    if (nd->has_uneval && container) {
+        am = tg_arena_save(e->scratch);
+        if (marks_new(e, &own, n_children(inst))) { valid = -1; goto out; }
+        m = &own;
+    }
+    in = e->s->ins + nd->start;
+    end = in + nd->count;
+    for (; in < end; in++) {
+        int r = ev_op(e, in, inst, m);
+        if (r < 0 || e->fatal) { valid = -1; break; }
+        if (r == 0) { valid = 0; if (stop(e)) break; }
+    }
+    if (m == &own) {
+        if (valid == 1 && pm) marks_merge(pm, &own);
+        tg_arena_rewind(e->scratch, am);
+    }
+out:
+    if (pushed) e->nscope--;
+    e->depth--;
+    return valid;
+}
+
+int tg_sval(const tg_schema *s, const cJSON *instance, tg_arena *scratch, tg_output_mode mode, size_t max_errors,
+            tg_buf *errors, int text) {
+    ev e;
+    int r;
+    memset(&e, 0, sizeof e);
+    e.s = s;
+    e.scratch = scratch;
+    e.basic = mode == TG_OUTPUT_BASIC && errors;
+    e.text = text;
+    e.out = errors;
+    e.max_errors = max_errors ? max_errors : 1;
+    e.max_depth = s->limits.max_depth * 2;
+    e.max_steps = s->limits.max_eval_steps;
+    e.path = tg_arena_alloc(scratch, (e.max_depth + 1) * sizeof *e.path);
+    e.scope = tg_arena_alloc(scratch, (e.max_depth + 1) * sizeof *e.scope);
+    e.re_scratch = s->regex_scratch ? tg_arena_alloc(scratch, s->regex_scratch) : NULL;
+    if (!e.path || !e.scope || (s->regex_scratch && !e.re_scratch)) return -1;
+    if (e.basic && !text) tg_buf_putc(errors, '[');
+    r = ev_node(&e, s->root, instance, NULL);
+    if (e.basic && !text) tg_buf_putc(errors, ']');
+    if (e.fatal) return -1;
+    if (e.basic && errors->failed) return -1;
+    return r;
+}
+
+int tg_schema_validate(const tg_schema *s, const cJSON *instance, tg_arena *scratch, tg_output_mode mode,
+                       size_t max_errors, tg_buf *errors) {
+    if (!s || !instance || !scratch) return -1;
+    return tg_sval(s, instance, scratch, mode, max_errors, errors, 0);
+}

@@ -1,0 +1,159 @@
+/* schema_internal.h - the compiled program shared by the schema module's
+ * files (compiler, evaluator, formats, metaschemas). Not a public API. */
+#ifndef TG_SCHEMA_INTERNAL_H
+#define TG_SCHEMA_INTERNAL_H
+
+#include <stdint.h>
+#include "schema.h"
+#include "../json/json.h"
+#include "../regex/regex.h"
+
+#define TG_SNONE UINT32_MAX
+
+/* Instance type bits (type keyword). */
+enum {
+    TG_ST_NULL = 1, TG_ST_BOOLEAN = 2, TG_ST_OBJECT = 4, TG_ST_ARRAY = 8,
+    TG_ST_NUMBER = 16, TG_ST_STRING = 32, TG_ST_INTEGER = 64
+};
+
+/* Vocabularies in force for a resource. */
+enum {
+    TG_VOC_CORE = 1, TG_VOC_APPLICATOR = 2, TG_VOC_UNEVALUATED = 4, TG_VOC_VALIDATION = 8,
+    TG_VOC_FORMAT_ASSERTION = 16, TG_VOC_ALL = 15
+};
+
+/* One instruction kind per keyword (or keyword group). */
+typedef enum tg_sop {
+    TG_OP_FALSE, TG_OP_TYPE, TG_OP_CONST, TG_OP_ENUM,
+    TG_OP_MULTIPLE_OF, TG_OP_MAXIMUM, TG_OP_EXCL_MAXIMUM, TG_OP_MINIMUM, TG_OP_EXCL_MINIMUM,
+    TG_OP_MAX_LENGTH, TG_OP_MIN_LENGTH, TG_OP_PATTERN, TG_OP_FORMAT,
+    TG_OP_MAX_ITEMS, TG_OP_MIN_ITEMS, TG_OP_UNIQUE_ITEMS, TG_OP_PREFIX_ITEMS, TG_OP_ITEMS_FROM,
+    TG_OP_CONTAINS,
+    TG_OP_MAX_PROPS, TG_OP_MIN_PROPS, TG_OP_REQUIRED, TG_OP_PROPS, TG_OP_DEP_REQUIRED,
+    TG_OP_DEP_SCHEMAS, TG_OP_PROPERTY_NAMES,
+    TG_OP_ALL_OF, TG_OP_ANY_OF, TG_OP_ONE_OF, TG_OP_NOT, TG_OP_IF,
+    TG_OP_REF, TG_OP_DYNAMIC_REF, TG_OP_RECURSIVE_REF,
+    TG_OP_UNEVAL_ITEMS, TG_OP_UNEVAL_PROPS
+} tg_sop;
+
+typedef struct tg_sname {       /* an interned property name */
+    const char *s;
+    size_t len;
+    uint32_t hash;
+} tg_sname;
+
+typedef struct tg_sprop {       /* properties entry */
+    tg_sname name;
+    uint32_t node;
+} tg_sprop;
+
+typedef struct tg_spattern {    /* patternProperties entry */
+    uint32_t re;
+    uint32_t node;
+} tg_spattern;
+
+typedef struct tg_sprops {      /* properties + patternProperties + additionalProperties */
+    tg_sprop *props;
+    uint32_t n_props;
+    uint32_t *table;            /* open addressing, index+1, 0 empty; NULL for small sets */
+    uint32_t table_mask;
+    tg_spattern *patterns;
+    uint32_t n_patterns;
+    uint32_t additional;        /* node or TG_SNONE */
+    const char *additional_loc;
+} tg_sprops;
+
+typedef struct tg_sdep {        /* dependentRequired / dependentSchemas entry */
+    tg_sname name;
+    tg_sname *required;
+    uint32_t n_required;
+    uint32_t node;
+} tg_sdep;
+
+typedef struct tg_sins {
+    uint8_t op;
+    const char *loc;            /* keyword location (JSON Pointer), in the program arena */
+    union {
+        uint32_t mask;                                      /* type */
+        const cJSON *value;                                 /* const, enum (array) */
+        struct { double d; const char *lex; } num;          /* numeric limits, multipleOf */
+        size_t count;                                       /* lengths, counts */
+        uint32_t re;                                        /* pattern */
+        int format;                                         /* format id */
+        struct { uint32_t *nodes; uint32_t n; } list;       /* allOf/anyOf/oneOf/prefixItems */
+        struct { uint32_t node; uint32_t from; } items;     /* items / additionalItems */
+        struct { uint32_t node; size_t min, max; int marks; } contains;
+        struct { tg_sname *names; uint32_t n; } req;        /* required */
+        const tg_sprops *props;
+        struct { tg_sdep *deps; uint32_t n; } deps;
+        uint32_t node;                                      /* not, propertyNames, ref, unevaluated* */
+        struct { uint32_t c, t, e; } cond;                  /* if/then/else */
+        struct { uint32_t node; const char *anchor; size_t len; } dyn; /* $dynamicRef/$recursiveRef */
+    } u;
+} tg_sins;
+
+typedef struct tg_snode {
+    uint32_t start, count;      /* instruction range */
+    uint32_t resource;
+    uint8_t has_uneval;         /* owns unevaluated* : tracks annotations itself */
+    uint8_t is_false;
+} tg_snode;
+
+typedef struct tg_sanchor {
+    const char *name;
+    size_t len;
+    uint32_t node;
+} tg_sanchor;
+
+typedef struct tg_sres {        /* a schema resource (document root or $id) */
+    const char *uri;
+    tg_sanchor *dyn;            /* $dynamicAnchor names of this resource */
+    uint32_t n_dyn;
+    uint32_t root;              /* node of the resource root, or TG_SNONE */
+    uint8_t recursive_anchor;   /* 2019-09 $recursiveAnchor: true at the root */
+} tg_sres;
+
+struct tg_schema {
+    tg_allocator alloc;
+    tg_arena arena;             /* everything below lives here */
+    tg_sins *ins;
+    size_t n_ins;
+    tg_snode *nodes;
+    size_t n_nodes;
+    tg_sres *res;
+    size_t n_res;
+    tg_regex **regexes;
+    size_t n_regexes;
+    size_t regex_scratch;
+    uint32_t root;
+    tg_dialect dialect;
+    tg_schema_limits limits;
+};
+
+/* schema_uri.c */
+/* Resolves ref against base (RFC 3986 section 5.2); the result is in arena. */
+char *tg_suri_resolve(tg_arena *a, const char *base, const char *ref, size_t reflen);
+/* Length of the part before '#'. */
+size_t tg_suri_nofrag_len(const char *uri);
+/* Percent-decodes s[0..len) into arena; NULL on bad escapes. */
+char *tg_suri_pct_decode(tg_arena *a, const char *s, size_t len, size_t *outlen);
+
+/* schema_format.c: 1 ok, 0 bad, -1 unknown format. */
+int tg_sformat_id(const char *name, size_t len);
+int tg_sformat_check(int id, const char *s, size_t len);
+/* 1 when id is "regex" (checked by the evaluator with the regex compiler). */
+int tg_sformat_is_regex(int id);
+
+/* schema_meta.c: embedded metaschema text by URI (exact, no fragment). */
+const char *tg_smeta_find(const char *uri, size_t len);
+/* The metaschema URI of a dialect. */
+const char *tg_smeta_uri(tg_dialect d);
+
+/* schema_eval.c: validation; text 1 renders errors as "loc: message" text
+ * (for compile diagnostics) instead of a JSON array. */
+int tg_sval(const tg_schema *s, const cJSON *instance, tg_arena *scratch, tg_output_mode mode, size_t max_errors,
+            tg_buf *errors, int text);
+
+uint32_t tg_shash(const char *s, size_t len);
+
+#endif

@@ -1,0 +1,366 @@
+/* schema_test.c - unit tests of the schema module (compiler, evaluator,
+ * formats, limits). Standalone: main returns nonzero on failure; the last
+ * line is "schema: N passed, N failed". */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schema.h"
+#include "../json/json.h"
+
+static int passed, failed;
+static tg_allocator A = {tg_alloc_libc, NULL};
+
+#define CHECK(cond, name) do { if (cond) passed++; else { failed++; printf("FAIL %s (%s:%d)\n", name, __FILE__, __LINE__); } } while (0)
+
+static cJSON *J(tg_arena *a, const char *text) {
+    tg_json_error err;
+    tg_json_limits lim = tg_json_default_limits();
+    cJSON *d = tg_json_parse(a, text, strlen(text), &lim, &err);
+    if (!d) printf("test bug: bad JSON %s: %s\n", text, err.message);
+    return d;
+}
+
+/* Compiles schema text with opts (NULL: defaults); returns NULL and fills diag on error. */
+static tg_schema *C(const char *schema, const tg_schema_options *o, tg_buf *diag) {
+    tg_arena a;
+    tg_schema *s = NULL;
+    tg_arena_init(&a, A);
+    if (tg_schema_compile(&A, J(&a, schema), o, &s, diag) != 0) s = NULL;
+    tg_arena_free(&a); /* the program must not keep pointers into the document */
+    return s;
+}
+
+/* 1 valid, 0 invalid, -1 limit; errors (if not NULL) receives BASIC output. */
+static int V(const tg_schema *s, const char *inst, tg_buf *errors) {
+    tg_arena a, scratch;
+    int r, r2;
+    tg_arena_init(&a, A);
+    tg_arena_init(&scratch, A);
+    r = tg_schema_validate(s, J(&a, inst), &scratch, TG_OUTPUT_FLAG, 0, NULL);
+    if (errors) {
+        r2 = tg_schema_validate(s, J(&a, inst), &scratch, TG_OUTPUT_BASIC, 10, errors);
+        if (r2 != r) { printf("flag/basic disagree on %s: %d %d\n", inst, r, r2); r = -2; }
+    }
+    tg_arena_free(&scratch);
+    tg_arena_free(&a);
+    return r;
+}
+
+static int valid(const char *schema, const char *inst) {
+    tg_buf diag, errs;
+    tg_schema *s;
+    int r;
+    tg_buf_init(&diag, A, 0);
+    tg_buf_init(&errs, A, 0);
+    s = C(schema, NULL, &diag);
+    if (!s) { printf("compile failed: %.*s\n", (int)diag.len, diag.data); tg_buf_free(&diag); tg_buf_free(&errs); return -3; }
+    r = V(s, inst, &errs);
+    tg_schema_free(s);
+    tg_buf_free(&diag);
+    tg_buf_free(&errs);
+    return r;
+}
+
+static int diag_has(const char *schema, const tg_schema_options *o, const char *needle) {
+    tg_buf diag;
+    tg_schema *s;
+    int r;
+    tg_buf_init(&diag, A, 0);
+    s = C(schema, o, &diag);
+    if (s) { tg_schema_free(s); tg_buf_free(&diag); return 0; }
+    tg_buf_putc(&diag, 0);
+    r = strstr(diag.data, needle) != NULL;
+    if (!r) printf("  diagnostic was: %s\n", diag.data);
+    tg_buf_free(&diag);
+    return r;
+}
+
+static void test_basic_output(void) {
+    tg_buf diag, errs;
+    tg_schema *s;
+    tg_buf_init(&diag, A, 0);
+    tg_buf_init(&errs, A, 0);
+    s = C("{\"properties\":{\"a\":{\"items\":{\"type\":\"integer\"}}}}", NULL, &diag);
+    CHECK(s != NULL, "basic_output_compiles");
+    if (!s) return;
+    CHECK(V(s, "{\"a\":[\"5\"]}", &errs) == 0, "basic_output_invalid");
+    tg_buf_putc(&errs, 0);
+    CHECK(!strcmp(errs.data, "[{\"instanceLocation\":\"/a/0\",\"keywordLocation\":\"/properties/a/items/type\","
+                             "\"message\":\"expected integer, got string \\\"5\\\"\"}]"),
+          "basic_output_exact_error");
+    tg_buf_reset(&errs);
+    CHECK(V(s, "{\"a\":[5]}", &errs) == 1, "basic_output_valid");
+    CHECK(errs.len == 2 && !memcmp(errs.data, "[]", 2), "basic_output_valid_is_empty_array");
+    tg_schema_free(s);
+    tg_buf_free(&diag);
+    tg_buf_free(&errs);
+}
+
+static void test_max_errors(void) {
+    tg_buf errs;
+    tg_arena a, sc;
+    tg_schema *s = C("{\"items\":{\"type\":\"string\"}}", NULL, NULL);
+    int r, n = 0;
+    const char *p;
+    tg_buf_init(&errs, A, 0);
+    tg_arena_init(&a, A);
+    tg_arena_init(&sc, A);
+    r = tg_schema_validate(s, J(&a, "[1,2,3,4,5]"), &sc, TG_OUTPUT_BASIC, 3, &errs);
+    tg_buf_putc(&errs, 0);
+    for (p = errs.data; (p = strstr(p, "instanceLocation")); p++) n++;
+    CHECK(r == 0 && n == 3, "max_errors_caps_basic_output");
+    tg_buf_reset(&errs);
+    r = tg_schema_validate(s, J(&a, "[1]"), &sc, TG_OUTPUT_FLAG, 3, &errs);
+    CHECK(r == 0 && errs.len == 0, "flag_mode_writes_nothing");
+    tg_buf_free(&errs);
+    tg_arena_free(&a);
+    tg_arena_free(&sc);
+    tg_schema_free(s);
+}
+
+static void test_numbers(void) {
+    CHECK(valid("{\"multipleOf\":0.0001}", "0.0075") == 1, "multipleOf_exact_decimal");
+    CHECK(valid("{\"multipleOf\":0.1}", "0.3") == 1, "multipleOf_point_three");
+    CHECK(valid("{\"multipleOf\":0.1}", "0.35") == 0, "multipleOf_not_multiple");
+    CHECK(valid("{\"multipleOf\":0.5}", "1e308") == 1, "multipleOf_huge_number");
+    CHECK(valid("{\"multipleOf\":0.5}", "1e999") == 1, "multipleOf_beyond_double");
+    CHECK(valid("{\"multipleOf\":3}", "1e-400") == 0, "multipleOf_tiny");
+    CHECK(valid("{\"multipleOf\":1.5e-3}", "4.5E-2") == 1, "multipleOf_exponents");
+    CHECK(valid("{\"type\":\"integer\"}", "1.0") == 1, "integer_with_zero_fraction");
+    CHECK(valid("{\"type\":\"integer\"}", "1.5") == 0, "integer_rejects_fraction");
+    CHECK(valid("{\"exclusiveMaximum\":3}", "3") == 0, "exclusiveMaximum");
+}
+
+static void test_strings_and_keys(void) {
+    CHECK(valid("{\"maxLength\":1}", "\"\\ud83d\\ude00\"") == 1, "length_counts_code_points");
+    CHECK(valid("{\"minLength\":2}", "\"\\u00e9\"") == 0, "length_two_byte_char_is_one");
+    CHECK(valid("{\"required\":[\"__proto__\",\"constructor\"]}", "{}") == 0, "proto_required_missing");
+    CHECK(valid("{\"required\":[\"__proto__\",\"constructor\"]}", "{\"__proto__\":1,\"constructor\":2}") == 1,
+          "proto_required_present");
+    CHECK(valid("{\"properties\":{\"__proto__\":{\"type\":\"string\"}}}", "{\"__proto__\":1}") == 0,
+          "proto_is_an_ordinary_property");
+    CHECK(valid("{\"required\":[\"a\\u0000b\"]}", "{\"a\":1}") == 0, "nul_in_key_not_truncated");
+    CHECK(valid("{\"required\":[\"a\\u0000b\"]}", "{\"a\\u0000b\":1}") == 1, "nul_in_key_matches");
+    CHECK(valid("{\"const\":\"a\\u0000b\"}", "\"a\\u0000c\"") == 0, "nul_in_const");
+    CHECK(valid("{\"pattern\":\"^a+$\"}", "\"aaa\"") == 1, "pattern_matches");
+    CHECK(valid("{\"pattern\":\"^a+$\"}", "\"aab\"") == 0, "pattern_rejects");
+}
+
+static void test_big_properties(void) {
+    char schema[8192], inst[256];
+    size_t o = 0;
+    int i;
+    o += (size_t)snprintf(schema + o, sizeof schema - o, "{\"additionalProperties\":false,\"properties\":{");
+    for (i = 0; i < 100; i++)
+        o += (size_t)snprintf(schema + o, sizeof schema - o, "%s\"p%d\":{\"type\":\"integer\"}", i ? "," : "", i);
+    snprintf(schema + o, sizeof schema - o, "}}");
+    snprintf(inst, sizeof inst, "{\"p0\":1,\"p57\":2,\"p99\":3}");
+    CHECK(valid(schema, inst) == 1, "hashed_properties_found");
+    CHECK(valid(schema, "{\"p57\":\"x\"}") == 0, "hashed_properties_checked");
+    CHECK(valid(schema, "{\"p100\":1}") == 0, "hashed_properties_additional");
+}
+
+static void test_compile_errors(void) {
+    tg_schema_options o = tg_schema_default_options();
+    CHECK(diag_has("{\"properties\":{\"a\":{\"$ref\":\"foo.json#/x\"}}}", NULL,
+                   "/properties/a/$ref: cannot resolve 'foo.json#/x'"), "unresolvable_ref_named");
+    CHECK(diag_has("{\"$ref\":\"#/$defs/missing\"}", NULL, "cannot resolve"), "missing_pointer_ref");
+    CHECK(diag_has("{\"pattern\":\"(\"}", NULL, "/pattern: invalid regex"), "invalid_regex");
+    CHECK(diag_has("{\"type\":5}", NULL, "/type"), "metaschema_points_into_schema");
+    CHECK(diag_has("{\"properties\":{\"a\":{\"minLength\":-1}}}", NULL, "/properties/a/minLength"),
+          "metaschema_nested_location");
+    CHECK(diag_has("[1]", NULL, "object or a boolean"), "schema_must_be_object");
+    CHECK(diag_has("{\"$defs\":{\"a\":{\"$ref\":\"#/$defs/b\"},\"b\":{\"$ref\":\"#/$defs/a\"}},\"$ref\":\"#/$defs/a\"}",
+                   NULL, "cycle"), "inplace_ref_cycle_rejected");
+    o.limits.max_regex_bytes = 4;
+    CHECK(diag_has("{\"pattern\":\"abcdef\"}", &o, "max_regex_bytes"), "regex_byte_limit");
+    o = tg_schema_default_options();
+    o.limits.max_subschemas = 3;
+    CHECK(diag_has("{\"allOf\":[{},{},{},{}]}", &o, "max_subschemas"), "subschema_limit");
+    o = tg_schema_default_options();
+    o.limits.max_depth = 3;
+    CHECK(diag_has("{\"items\":{\"items\":{\"items\":{\"items\":{\"items\":{}}}}}}", &o, "max_depth"), "depth_limit");
+}
+
+static void test_ref_bomb(void) {
+    char schema[4096];
+    size_t o = 0;
+    int i;
+    o += (size_t)snprintf(schema + o, sizeof schema - o, "{\"$ref\":\"#/$defs/d0\",\"$defs\":{");
+    for (i = 0; i < 40; i++)
+        o += (size_t)snprintf(schema + o, sizeof schema - o,
+                              "\"d%d\":{\"allOf\":[{\"$ref\":\"#/$defs/d%d\"},{\"$ref\":\"#/$defs/d%d\"}]},", i, i + 1,
+                              i + 1);
+    snprintf(schema + o, sizeof schema - o, "\"d40\":{\"type\":\"string\"}}}");
+    CHECK(diag_has(schema, NULL, "reference bomb"), "ref_bomb_rejected_at_compile");
+}
+
+static void test_eval_limits(void) {
+    tg_schema_options o = tg_schema_default_options();
+    tg_schema *s = C("{\"items\":{\"$ref\":\"#\"}}", NULL, NULL);
+    char deep[1200];
+    int i, n = 250;
+    for (i = 0; i < n; i++) deep[i] = '[';
+    for (i = 0; i < n; i++) deep[n + i] = ']';
+    deep[2 * n] = 0;
+    CHECK(s && V(s, deep, NULL) == -1, "deep_instance_hits_depth_limit");
+    CHECK(s && V(s, "[[[[[[1]]]]]]", NULL) == 1, "recursive_schema_moderate_depth");
+    tg_schema_free(s);
+    /* instance-driven doubling: bounded by max_eval_steps */
+    o.limits.max_eval_steps = 100000;
+    s = C("{\"$defs\":{\"t\":{\"items\":{\"$ref\":\"#\"}}},\"items\":{\"$ref\":\"#\"},"
+          "\"allOf\":[{\"$ref\":\"#/$defs/t\"},{\"$ref\":\"#/$defs/t\"}]}", &o, NULL);
+    for (i = 0; i < 40; i++) deep[i] = '[';
+    for (i = 0; i < 40; i++) deep[40 + i] = ']';
+    deep[80] = 0;
+    CHECK(s && V(s, deep, NULL) == -1, "step_budget_bounds_time");
+    tg_schema_free(s);
+}
+
+static void test_formats(void) {
+    tg_schema_options o = tg_schema_default_options();
+    tg_schema *s;
+    CHECK(valid("{\"format\":\"email\"}", "\"nope\"") == 1, "format_is_annotation_by_default");
+    o.format_assert = 1;
+    s = C("{\"format\":\"email\"}", &o, NULL);
+    CHECK(s && V(s, "\"nope\"", NULL) == 0 && V(s, "\"a@example.com\"", NULL) == 1, "format_assert_email");
+    tg_schema_free(s);
+    s = C("{\"format\":\"int32\"}", &o, NULL);
+    CHECK(s && V(s, "\"x\"", NULL) == 1, "unknown_format_ignored_when_asserting");
+    tg_schema_free(s);
+    s = C("{\"format\":\"regex\"}", &o, NULL);
+    CHECK(s && V(s, "\"a(\"", NULL) == 0 && V(s, "\"^a+$\"", NULL) == 1, "format_regex_uses_regex_module");
+    tg_schema_free(s);
+    CHECK(tg_schema_check_format("date-time", "2024-02-29T23:59:60Z", 20) == 1, "leap_second_utc");
+    CHECK(tg_schema_check_format("date", "2023-02-29", 10) == 0, "not_a_leap_year");
+    CHECK(tg_schema_check_format("ipv6", "::1", 3) == 1, "ipv6_loopback");
+    CHECK(tg_schema_check_format("ipv4", "01.2.3.4", 8) == 0, "ipv4_leading_zero");
+    CHECK(tg_schema_check_format("uuid", "2eb8aa08-aa98-11ea-b4aa-73b441d16380", 36) == 1, "uuid");
+    CHECK(tg_schema_check_format("duration", "P1Y2D", 5) == 0, "duration_skipped_unit");
+    CHECK(tg_schema_check_format("hostname", "xn--X", 5) == 0, "bad_punycode");
+    CHECK(tg_schema_check_format("int32", "1", 1) == -1, "unknown_format_reported");
+}
+
+static void test_resources_and_dialects(void) {
+    tg_arena a;
+    tg_schema_options o = tg_schema_default_options();
+    tg_schema_resource r[1];
+    tg_schema *s;
+    tg_buf diag;
+    tg_dialect ds[] = {TG_DIALECT_2020_12, TG_DIALECT_2019_09, TG_DIALECT_DRAFT7, TG_DIALECT_DRAFT6, TG_DIALECT_DRAFT4};
+    size_t i;
+    tg_arena_init(&a, A);
+    tg_buf_init(&diag, A, 0);
+    r[0].uri = "https://example.com/int.json";
+    r[0].schema = J(&a, "{\"$defs\":{\"x\":{\"type\":\"integer\"}}}");
+    o.resources = r;
+    o.n_resources = 1;
+    s = C("{\"$ref\":\"https://example.com/int.json#/$defs/x\"}", &o, &diag);
+    tg_arena_free(&a); /* resources are copied too */
+    CHECK(s && V(s, "1", NULL) == 1 && V(s, "\"1\"", NULL) == 0, "registered_resource_ref");
+    tg_schema_free(s);
+    s = C("{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"items\":[{\"type\":\"string\"}],"
+          "\"additionalItems\":false}", NULL, NULL);
+    CHECK(s && tg_schema_dialect(s) == TG_DIALECT_DRAFT7, "dialect_from_schema_keyword");
+    CHECK(s && V(s, "[\"a\",1]", NULL) == 0 && V(s, "[\"a\"]", NULL) == 1, "draft7_tuple_items");
+    tg_schema_free(s);
+    s = C("{\"prefixItems\":[{\"type\":\"string\"}],\"items\":false}", NULL, NULL);
+    CHECK(s && tg_schema_dialect(s) == TG_DIALECT_2020_12, "default_dialect_2020_12");
+    CHECK(s && V(s, "[\"a\",1]", NULL) == 0, "prefixItems_items_false");
+    tg_schema_free(s);
+    for (i = 0; i < sizeof ds / sizeof ds[0]; i++) {
+        o = tg_schema_default_options();
+        o.dialect = ds[i];
+        s = C("{\"type\":\"object\",\"properties\":{\"a\":{\"minimum\":1}}}", &o, &diag);
+        CHECK(s && V(s, "{\"a\":0}", NULL) == 0, "every_dialect_compiles_with_metaschema_check");
+        tg_schema_free(s);
+    }
+    s = C("{\"$ref\":\"https://json-schema.org/draft/2020-12/schema\"}", NULL, NULL);
+    CHECK(s && V(s, "{\"type\":\"string\"}", NULL) == 1 && V(s, "{\"type\":12}", NULL) == 0,
+          "embedded_metaschema_reachable");
+    tg_schema_free(s);
+    tg_buf_free(&diag);
+}
+
+static void test_unevaluated(void) {
+    const char *sch = "{\"properties\":{\"a\":true},\"anyOf\":[{\"properties\":{\"b\":true}},{\"properties\":{\"c\":true}}],"
+                      "\"unevaluatedProperties\":false}";
+    tg_buf errs;
+    tg_schema *s = C(sch, NULL, NULL);
+    tg_buf_init(&errs, A, 0);
+    CHECK(s && V(s, "{\"a\":1,\"b\":2,\"c\":3}", NULL) == 1, "unevaluated_sees_all_anyOf_branches");
+    CHECK(s && V(s, "{\"a\":1,\"d\":2}", &errs) == 0, "unevaluated_rejects_extra");
+    tg_buf_putc(&errs, 0);
+    CHECK(strstr(errs.data, "\"instanceLocation\":\"/d\"") && strstr(errs.data, "/unevaluatedProperties"),
+          "unevaluated_error_locations");
+    tg_buf_free(&errs);
+    tg_schema_free(s);
+    CHECK(valid("{\"prefixItems\":[true],\"contains\":{\"type\":\"string\"},\"unevaluatedItems\":false}",
+                "[1,\"a\",\"b\"]") == 1, "unevaluatedItems_with_contains");
+    CHECK(valid("{\"prefixItems\":[true],\"contains\":{\"type\":\"string\"},\"unevaluatedItems\":false}",
+                "[1,\"a\",2]") == 0, "unevaluatedItems_rejects");
+}
+
+/* An allocator that refuses the n-th allocation (and counts live bytes). */
+typedef struct failing { int countdown; long live; } failing;
+static void *fail_fn(void *ud, void *ptr, size_t osize, size_t nsize) {
+    failing *f = ud;
+    if (nsize == 0) { f->live -= (long)osize; free(ptr); return NULL; }
+    if (f->countdown == 0) return NULL;
+    if (f->countdown > 0) f->countdown--;
+    ptr = realloc(ptr, nsize);
+    if (ptr) f->live += (long)nsize - (long)osize;
+    return ptr;
+}
+
+static void test_allocation_failures(void) {
+    const char *sch = "{\"$id\":\"https://x.example/s\",\"properties\":{\"a\":{\"$ref\":\"#/$defs/n\"},\"b\":{\"pattern\":\"^x\"}},"
+                      "\"$defs\":{\"n\":{\"type\":\"integer\",\"minimum\":0}},\"unevaluatedProperties\":false}";
+    int n, ok_at = -1, leaks = 0, crashes = 0;
+    for (n = 0; n < 5000 && ok_at < 0; n++) {
+        failing f = {n, 0};
+        tg_allocator fa = {fail_fn, &f};
+        tg_arena doc;
+        tg_schema *s = NULL;
+        tg_buf diag;
+        cJSON *d;
+        tg_arena_init(&doc, A);
+        d = J(&doc, sch);
+        tg_buf_init(&diag, A, 0);
+        if (tg_schema_compile(&fa, d, NULL, &s, &diag) == 0) {
+            tg_arena sc;
+            int r;
+            ok_at = n;
+            tg_arena_init(&sc, fa);
+            f.countdown = -1;
+            r = tg_schema_validate(s, J(&doc, "{\"a\":1,\"b\":\"xy\"}"), &sc, TG_OUTPUT_FLAG, 0, NULL);
+            if (r != 1) crashes++;
+            tg_arena_free(&sc);
+            tg_schema_free(s);
+        } else if (!diag.len) crashes++;
+        if (f.live != 0) leaks++;
+        tg_buf_free(&diag);
+        tg_arena_free(&doc);
+    }
+    CHECK(ok_at > 0, "allocation_failure_eventually_succeeds");
+    CHECK(leaks == 0, "allocation_failure_no_leaks");
+    CHECK(crashes == 0, "allocation_failure_reports_error");
+}
+
+int main(void) {
+    test_basic_output();
+    test_max_errors();
+    test_numbers();
+    test_strings_and_keys();
+    test_big_properties();
+    test_compile_errors();
+    test_ref_bomb();
+    test_eval_limits();
+    test_formats();
+    test_resources_and_dialects();
+    test_unevaluated();
+    test_allocation_failures();
+    printf("schema: %d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
