@@ -150,6 +150,18 @@ tg_status tg_call_complete(tg_runtime *rt, uint32_t call_id, const char *result,
  * giving the message and byte offset. */
 tg_status tg_check_json(tg_runtime *rt, const char *text, size_t len, int allow_duplicate_keys);
 
+/* Renders the tool list (JSON request, or len 0 for MCP of the current set):
+ * {"format":"mcp"|"anthropic"|"openai"|"openai-strict"|"gemini",
+ *  "snapshot":id, "cursor":"...", "limit":N}. tg_output holds
+ * {"tools":<the provider's list>,"nextCursor"?,"report":[...],"epoch":N}:
+ * for mcp the tools/list result's tools (with nextCursor when limit cut the
+ * page), for anthropic the Messages API `tools`, for openai function tools,
+ * for gemini [{"functionDeclarations":[...]}]. "report" lists every lossy
+ * conversion ({"tool","path","issue"}) and, for openai-strict, the optional
+ * properties made nullable ({"tool","path","nullable":true}). Renderings are
+ * cached per snapshot and format. */
+tg_status tg_list_tools(tg_runtime *rt, const char *request, size_t len);
+
 /* ---- the validator on its own ---- */
 
 /* Compiles a JSON Schema (JSON text) with options (JSON object text, or len

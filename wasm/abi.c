@@ -140,6 +140,10 @@ int tga_check_json(tga_handle *h, uint32_t len, uint32_t allow_duplicate_keys) {
     return tg_check_json(h->rt, h->input, len, (int)allow_duplicate_keys);
 }
 
+/* Input: a listing request (JSON, may be empty). */
+TG_EXPORT(tga_list_tools)
+int tga_list_tools(tga_handle *h, uint32_t len) { return tg_list_tools(h->rt, h->input, len); }
+
 /* Input: the schema's JSON (len bytes) then the options' JSON (options_len
  * bytes, may be 0). Returns the compiled schema's id, or 0 on failure. */
 TG_EXPORT(tga_schema_compile)

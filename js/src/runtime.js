@@ -193,6 +193,24 @@ export class ToolRuntime {
     return { id, epoch: info.epoch, tools: info.tools, release: () => { this.#exports.tga_snapshot_release(this.#handle, id); } };
   }
 
+  /**
+   * The tool list for a model. format: 'mcp' (default; a tools/list result,
+   * paged with cursor/limit) | 'anthropic' | 'openai' | 'openai-strict' |
+   * 'gemini'. snapshot: a pinned snapshot (or its id). Every lossy
+   * conversion is listed in report.
+   * @returns {{ tools: object[], nextCursor?: string, report: object[], epoch: number }}
+   */
+  listTools({ format = 'mcp', snapshot, cursor, limit } = {}) {
+    const req = { format };
+    if (snapshot) req.snapshot = snapshot.id ?? snapshot;
+    if (cursor) req.cursor = cursor;
+    if (limit) req.limit = limit;
+    const [len] = this.#write(JSON.stringify(req));
+    const status = this.#exports.tga_list_tools(this.#handle, len);
+    if (status !== TG_OK) throw this.#lastError(status);
+    return this.#output();
+  }
+
   #output() { return JSON.parse(this.#text('tga_output_ptr', 'tga_output_len')); }
 
   /**
@@ -211,7 +229,9 @@ export class ToolRuntime {
         return gateError('invalid_json', `Arguments cannot be written as JSON: ${e.message}`);
       }
     }
-    const ctxText = ctx.snapshot || ctx.context ? JSON.stringify({ snapshot: ctx.snapshot?.id ?? ctx.snapshot ?? 0, context: ctx.context ?? {} }) : '';
+    const ctxText = ctx.snapshot || ctx.context || ctx.format
+      ? JSON.stringify({ snapshot: ctx.snapshot?.id ?? ctx.snapshot ?? 0, context: ctx.context ?? {}, ...(ctx.format ? { format: ctx.format } : {}) })
+      : '';
     const [nameLen, argsLen, ctxLen] = this.#write(String(name), argBytes, ctxText);
     this.#invoked = null;
     const status = this.#exports.tga_call_begin(this.#handle, nameLen, argsLen, ctxLen);

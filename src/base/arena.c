@@ -10,7 +10,7 @@ struct tg_arena_chunk {
     size_t pos;
 };
 
-#define TG_ARENA_MIN_CHUNK 4096u
+#define TG_ARENA_MIN_CHUNK 1024u
 #define TG_ALIGN(n) (((n) + 7u) & ~(size_t)7u)
 
 void *tg_alloc_libc(void *ud, void *ptr, size_t osize, size_t nsize) {
@@ -94,9 +94,17 @@ void tg_arena_free(tg_arena *a) {
 }
 
 void tg_arena_reset(tg_arena *a) {
-    tg_arena_chunk *oldest = a->head;
-    while (oldest && oldest->next) oldest = oldest->next;
-    tg_arena_mark m = {oldest, 0};
-    tg_arena_rewind(a, m);
+    /* keep the newest chunk, the largest (chunks grow geometrically), so the
+     * next call of the same size allocates nothing */
+    tg_arena_chunk *keep = a->head;
+    if (!keep) return;
+    tg_arena_chunk *c = keep->next;
+    while (c) {
+        tg_arena_chunk *next = c->next;
+        tg_free(&a->alloc, c, TG_ALIGN(sizeof(tg_arena_chunk)) + c->size);
+        c = next;
+    }
+    keep->next = NULL;
+    keep->pos = 0;
     a->used = 0;
 }

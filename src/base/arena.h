@@ -34,8 +34,8 @@ char *tg_arena_strndup(tg_arena *a, const char *s, size_t n);
 tg_arena_mark tg_arena_save(const tg_arena *a);
 /* Frees every chunk allocated after the mark and rewinds to it. */
 void tg_arena_rewind(tg_arena *a, tg_arena_mark m);
-/* Forgets every allocation but keeps the oldest chunk for reuse, so an
- * arena reset per call costs no allocator traffic in the steady state. */
+/* Forgets every allocation but keeps the newest (largest) chunk for reuse,
+ * so an arena reset per call costs no allocator traffic in the steady state. */
 void tg_arena_reset(tg_arena *a);
 /* Releases all chunks; the arena may be reused afterwards. */
 void tg_arena_free(tg_arena *a);

@@ -321,18 +321,35 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
     }
     if (rc) goto done;
 
-    /* 2 collisions inside the batch: every member of a colliding group is rejected */
-    for (size_t i = 0; i < bt->n; i++) {
-        if (!items[i].tool) continue;
-        for (size_t j = i + 1; j < bt->n; j++) {
-            if (!items[j].tool || strcmp(items[i].tool->skeleton, items[j].tool->skeleton) != 0) continue;
+    /* 2 collisions inside the batch: every member of a colliding group is
+     * rejected (a hash of collision keys, so a 1,000-tool list costs O(n)) */
+    {
+        size_t cap = 16;
+        while (cap < bt->n * 2) cap <<= 1;
+        size_t *slot = tg_malloc(&r->alloc, cap * sizeof *slot); /* item index + 1, 0 empty */
+        if (!slot) {
+            rc = -1;
+            goto done;
+        }
+        memset(slot, 0, cap * sizeof *slot);
+        for (size_t i = 0; i < bt->n; i++) {
+            if (!items[i].tool) continue;
+            const char *k = items[i].tool->skeleton;
+            size_t h = (size_t)hash(k, strlen(k)) & (cap - 1);
+            while (slot[h] && strcmp(items[slot[h] - 1].tool->skeleton, k) != 0) h = (h + 1) & (cap - 1);
+            if (!slot[h]) {
+                slot[h] = i + 1;
+                continue;
+            }
+            item *first = &items[slot[h] - 1];
             char msg[400];
             snprintf(msg, sizeof msg, "tools \"%s\" and \"%s\" of this batch both map to the model-visible name \"%s\"%s",
-                     items[i].tool->tool_name, items[j].tool->tool_name, items[j].tool->name,
-                     strcmp(items[i].tool->name, items[j].tool->name) ? " (up to case or look-alike characters)" : "");
+                     first->tool->tool_name, items[i].tool->tool_name, items[i].tool->name,
+                     strcmp(first->tool->name, items[i].tool->name) ? " (up to case or look-alike characters)" : "");
+            reject(first, "name_collision", msg);
             reject(&items[i], "name_collision", msg);
-            reject(&items[j], "name_collision", msg);
         }
+        tg_free(&r->alloc, slot, cap * sizeof *slot);
     }
 
     /* 3 against the live table and what is held */
@@ -345,13 +362,15 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
         if (same && same_source(same, bt->source, bt->source_len) && strcmp(same->name, t->name) == 0 &&
             (bt->replace_source || bt->source_len)) {
             it->old = same;
+            same->listed = 1;
             it->state = strcmp(same->digest, t->digest) == 0 ? ST_UNCHANGED : ST_CHANGED;
         } else if (same && !(bt->replace_source && same_source(same, bt->source, bt->source_len))) {
             char msg[400];
             snprintf(msg, sizeof msg, "\"%s\" collides with the registered tool \"%s\" (source \"%s\")%s", t->name,
                      same->name, same->source,
                      strcmp(same->name, t->name) ? " up to case or look-alike characters" : "");
-            reject(it, strcmp(same->name, t->name) ? "name_collision" : "duplicate_tool", msg);
+            int same_def_name = strcmp(same->tool_name, t->tool_name) == 0 && strcmp(same->source, t->source) == 0;
+            reject(it, same_def_name ? "duplicate_tool" : "name_collision", msg);
             continue;
         }
         src_count++;
@@ -399,11 +418,7 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
     if (apply && bt->replace_source) {
         for (size_t i = 0; i < r->live.cap;) {
             tg_tool *t = r->live.slots[i];
-            int listed = 0;
-            if (t && same_source(t, bt->source, bt->source_len))
-                for (size_t j = 0; j < bt->n && !listed; j++)
-                    listed = items[j].old == t;
-            if (t && same_source(t, bt->source, bt->source_len) && !listed) {
+            if (t && same_source(t, bt->source, bt->source_len) && !t->listed) {
                 if (!first) tg_buf_putc(out, ',');
                 first = 0;
                 put_str(out, t->name);
@@ -500,8 +515,10 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
     tg_buf_printf(out, "],\"epoch\":%llu}", (unsigned long long)r->epoch);
     if (out->failed) rc = -1;
 done:
-    for (size_t i = 0; i < bt->n; i++)
+    for (size_t i = 0; i < bt->n; i++) {
+        if (items[i].old) items[i].old->listed = 0;
         if (items[i].tool) tg_tool_release(items[i].tool);
+    }
     tg_free(&r->alloc, items, (bt->n ? bt->n : 1) * sizeof *items);
     return rc;
 }

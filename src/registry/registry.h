@@ -56,6 +56,7 @@ typedef struct tg_tool {
     tg_tool_opts opts;
     char digest[65]; /* hex SHA-256 of the canonical definition */
     size_t refs;
+    int listed;     /* scratch mark while a batch is applied */
     tg_arena arena; /* owns everything above */
 } tg_tool;
 

@@ -39,6 +39,7 @@ tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const
     /* 0 the host's context: which snapshot, which trusted values */
     const cJSON *ctx = NULL, *context = NULL;
     uint32_t snapshot = 0;
+    int strict_nulls = 0;
     if (ctx_len) {
         tg_json_limits jl = tg_rt_json_limits(rt, rt->limits.args_bytes);
         ctx = tg_json_parse(&rt->call_arena, ctx_text, ctx_len, &jl, &jerr);
@@ -46,6 +47,8 @@ tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const
         const cJSON *s = tg_json_getz(ctx, "snapshot");
         if (cJSON_IsNumber(s) && s->valuedouble >= 0 && s->valuedouble <= 4294967295.0) snapshot = (uint32_t)s->valuedouble;
         context = tg_json_getz(ctx, "context");
+        const cJSON *f = tg_json_getz(ctx, "format");
+        strict_nulls = cJSON_IsString(f) && strcmp(f->valuestring, "openai-strict") == 0;
         if (context && !cJSON_IsObject(context))
             return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "\"context\" must be a JSON object", -1);
     }
@@ -72,6 +75,10 @@ tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const
     if (!parsed)
         return call_failf(rt, tg_rt_json_status(jerr.status), (long long)jerr.offset,
                           "Arguments for tool \"%s\" are not valid JSON: %s", tool->name, jerr.message);
+
+    /* 2b a model that saw the OpenAI strict rendering sends null for optional properties */
+    if (strict_nulls && cJSON_IsObject(parsed) && tg_strict_strip_nulls(rt, set, tool, parsed))
+        return call_fail(rt, TG_ERR_NOMEM, "out of memory", 13, -1);
 
     /* 3 prepare: context parameters, then the full schema */
     tg_buf msg;

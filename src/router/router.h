@@ -42,6 +42,14 @@ tg_args_status tg_args_prepare(tg_arena *arena, const tg_tool *tool, cJSON *args
 tg_args_status tg_check_schema(tg_arena *arena, const tg_schema *schema, const cJSON *value, size_t max_errors,
                                tg_buf *msg);
 
+/* ---- OpenAI strict mode ---- */
+/* A model given a tool's strict rendering sends null for the properties that
+ * were optional; before validation against the original schema those nulls
+ * are removed again (paths under /properties and /items; $defs paths are
+ * left as they are). 0, or -1 when memory ran out. */
+struct tg_runtime;
+int tg_strict_strip_nulls(struct tg_runtime *rt, tg_toolset *set, const tg_tool *tool, cJSON *args);
+
 /* ---- results ---- */
 /* Writes {"content":[{"type":"text","text":text}],"isError":true,
  * "_meta":{"dev.toolgate/error":{"code":code}}} to out. */

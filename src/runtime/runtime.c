@@ -85,6 +85,14 @@ tg_runtime *tg_runtime_new(const tg_limits *limits, const tg_host *host, tg_allo
                                               ? l.json_depth
                                               : rt->reg_cfg.schema.limits.max_depth;
     rt->next_snapshot = 1;
+    /* every schema is checked against its dialect's metaschema: compile those once */
+    for (int d = TG_DIALECT_2020_12; d <= TG_DIALECT_DRAFT4; d++) {
+        if (tg_schema_compile_metaschema(&rt->alloc, (tg_dialect)d, &rt->metaschemas[d], NULL)) {
+            tg_runtime_free(rt);
+            return NULL;
+        }
+        rt->reg_cfg.schema.metaschemas[d] = rt->metaschemas[d];
+    }
     rt->registry = tg_registry_new(&rt->alloc, &rt->reg_cfg);
     rt->pending = tg_pending_new(&rt->alloc, l.pending_calls);
     if (!rt->registry || !rt->pending) {
@@ -104,6 +112,8 @@ void tg_runtime_free(tg_runtime *rt) {
         if (rt->validators[i]) tg_schema_free(rt->validators[i]);
     tg_free(&rt->alloc, rt->validators, rt->validators_cap * sizeof *rt->validators);
     tg_registry_free(rt->registry);
+    for (int d = 0; d < 6; d++)
+        if (rt->metaschemas[d]) tg_schema_free(rt->metaschemas[d]);
     tg_arena_free(&rt->cfg_arena);
     tg_arena_free(&rt->call_arena);
     tg_buf_free(&rt->out);

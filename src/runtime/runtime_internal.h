@@ -33,6 +33,7 @@ struct tg_runtime {
     tg_snapshot_slot *snapshots; /* pinned sets */
     size_t n_snapshots, snapshots_cap;
     uint32_t next_snapshot;
+    tg_schema *metaschemas[6]; /* compiled once per runtime, by tg_dialect */
     tg_schema **validators; /* tg_compile_schema: id = index + 1 */
     size_t validators_cap;
     tg_pending *pending;

@@ -1,0 +1,233 @@
+/* list.c - tools/list and every provider's tool list, rendered from a tool
+ * set. Each tool is rendered once per set and format (src/export) and kept
+ * in the set's cache, so a listing is a concatenation of cached spans. */
+#include "../runtime/runtime_internal.h"
+#include "../export/export.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define N_FORMATS 5
+
+typedef struct span {
+    size_t off, len;
+} span;
+
+typedef struct rendering {
+    int done;
+    tg_buf text;    /* every tool's rendering, back to back */
+    tg_buf reports; /* every tool's report entries, back to back (comma-joined per tool) */
+    span *tools, *report;
+} rendering;
+
+typedef struct render_cache {
+    tg_allocator alloc;
+    size_t n;
+    rendering fmt[N_FORMATS];
+} render_cache;
+
+static void cache_free(void *p) {
+    render_cache *c = p;
+    for (int f = 0; f < N_FORMATS; f++) {
+        tg_buf_free(&c->fmt[f].text);
+        tg_buf_free(&c->fmt[f].reports);
+        tg_free(&c->alloc, c->fmt[f].tools, c->n * sizeof(span));
+        tg_free(&c->alloc, c->fmt[f].report, c->n * sizeof(span));
+    }
+    tg_free(&c->alloc, c, sizeof *c);
+}
+
+static int format_of(const char *s, tg_export_format *f) {
+    static const char *const NAMES[N_FORMATS] = {"mcp", "anthropic", "openai", "openai-strict", "gemini"};
+    for (int i = 0; i < N_FORMATS; i++)
+        if (strcmp(s, NAMES[i]) == 0) {
+            *f = (tg_export_format)i;
+            return 0;
+        }
+    return -1;
+}
+
+/* Renders every tool of set in fmt into the set's cache (once). */
+static rendering *render(tg_runtime *rt, tg_toolset *set, tg_export_format fmt) {
+    render_cache *c = tg_toolset_get_cache(set);
+    if (!c) {
+        c = tg_malloc(&rt->alloc, sizeof *c);
+        if (!c) return NULL;
+        memset(c, 0, sizeof *c);
+        c->alloc = rt->alloc;
+        c->n = tg_toolset_count(set);
+        for (int f = 0; f < N_FORMATS; f++) {
+            tg_buf_init(&c->fmt[f].text, rt->alloc, 0);
+            tg_buf_init(&c->fmt[f].reports, rt->alloc, 0);
+        }
+        tg_toolset_set_cache(set, c, cache_free);
+    }
+    rendering *r = &c->fmt[fmt];
+    if (r->done) return r;
+    size_t n = c->n ? c->n : 1;
+    if (!r->tools) r->tools = tg_malloc(&rt->alloc, n * sizeof(span));
+    if (!r->report) r->report = tg_malloc(&rt->alloc, n * sizeof(span));
+    if (!r->tools || !r->report) return NULL;
+    tg_buf_reset(&r->text);
+    tg_buf_reset(&r->reports);
+    tg_arena a;
+    tg_arena_init(&a, rt->alloc);
+    for (size_t i = 0; i < c->n; i++) {
+        const tg_tool *t = tg_toolset_at(set, i);
+        tg_arena_reset(&a);
+        cJSON *report = tg_json_new(&a, cJSON_Array);
+        cJSON *out = report ? tg_export_tool(&a, fmt, t->name, t->name_len, t->descriptor, t->hidden, report, NULL) : NULL;
+        if (!out) {
+            tg_arena_free(&a);
+            return NULL;
+        }
+        r->tools[i].off = r->text.len;
+        tg_json_write(&r->text, out);
+        r->tools[i].len = r->text.len - r->tools[i].off;
+        r->report[i].off = r->reports.len;
+        for (const cJSON *e = report->child; e; e = e->next) {
+            if (e != report->child) tg_buf_putc(&r->reports, ',');
+            tg_json_write(&r->reports, e);
+        }
+        r->report[i].len = r->reports.len - r->report[i].off;
+    }
+    tg_arena_free(&a);
+    if (r->text.failed || r->reports.failed) return NULL;
+    r->done = 1;
+    return r;
+}
+
+tg_status tg_list_tools(tg_runtime *rt, const char *request, size_t len) {
+    tg_rt_begin(rt);
+    tg_export_format fmt = TG_EXPORT_MCP;
+    uint32_t snapshot = 0;
+    size_t start = 0, limit = 0;
+    const char *cursor_epoch = NULL;
+    if (len) {
+        tg_json_error jerr;
+        tg_json_limits jl = tg_rt_json_limits(rt, 65536);
+        cJSON *q = tg_json_parse(&rt->call_arena, request, len, &jl, &jerr);
+        if (!cJSON_IsObject(q)) return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "a listing request must be a JSON object", -1);
+        const cJSON *v;
+        if ((v = tg_json_getz(q, "format")) && (!cJSON_IsString(v) || format_of(v->valuestring, &fmt)))
+            return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST,
+                              "\"format\" must be mcp, anthropic, openai, openai-strict or gemini", -1);
+        if ((v = tg_json_getz(q, "snapshot")) && cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble < 4294967296.0)
+            snapshot = (uint32_t)v->valuedouble;
+        if ((v = tg_json_getz(q, "limit")) && cJSON_IsNumber(v) && v->valuedouble >= 1) limit = (size_t)v->valuedouble;
+        if ((v = tg_json_getz(q, "cursor")) && cJSON_IsString(v)) {
+            char *end;
+            cursor_epoch = v->valuestring;
+            unsigned long long e = strtoull(v->valuestring, &end, 10);
+            if (*end != ':') return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "invalid cursor", -1);
+            start = (size_t)strtoull(end + 1, &end, 10);
+            (void)e;
+        }
+    }
+    tg_status st;
+    tg_toolset *set = tg_rt_toolset(rt, snapshot, &st);
+    if (!set) return st;
+    if (cursor_epoch && strtoull(cursor_epoch, NULL, 10) != tg_toolset_epoch(set))
+        return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "the cursor belongs to another epoch: list again from the start", -1);
+    rendering *r = render(rt, set, fmt);
+    if (!r) return tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory rendering the tool list", -1);
+    size_t n = tg_toolset_count(set);
+    if (start > n) start = n;
+    size_t end = limit && start + limit < n ? start + limit : n;
+
+    tg_buf *o = &rt->out;
+    tg_buf_puts(o, fmt == TG_EXPORT_GEMINI ? "{\"tools\":[{\"functionDeclarations\":[" : "{\"tools\":[");
+    for (size_t i = start; i < end; i++) {
+        if (i > start) tg_buf_putc(o, ',');
+        tg_buf_append(o, r->text.data + r->tools[i].off, r->tools[i].len);
+    }
+    tg_buf_puts(o, fmt == TG_EXPORT_GEMINI ? "]}]" : "]");
+    if (end < n) tg_buf_printf(o, ",\"nextCursor\":\"%llu:%zu\"", (unsigned long long)tg_toolset_epoch(set), end);
+    tg_buf_puts(o, ",\"report\":[");
+    int first = 1;
+    for (size_t i = start; i < end; i++) {
+        if (!r->report[i].len) continue;
+        if (!first) tg_buf_putc(o, ',');
+        first = 0;
+        tg_buf_append(o, r->reports.data + r->report[i].off, r->report[i].len);
+    }
+    tg_buf_printf(o, "],\"epoch\":%llu}", (unsigned long long)tg_toolset_epoch(set));
+    if (o->failed) return tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory writing the tool list", -1);
+    return TG_OK;
+}
+
+/* Removes the member named by path[seg..] when it is null; "items" applies
+ * the rest of the path to every element. */
+static void strip_at(cJSON *node, char **segs, size_t nseg, size_t seg) {
+    if (!node || seg >= nseg) return;
+    if (strcmp(segs[seg], "items") == 0) {
+        if (cJSON_IsArray(node))
+            for (cJSON *c = node->child; c; c = c->next) strip_at(c, segs, nseg, seg + 1);
+        return;
+    }
+    if (strcmp(segs[seg], "properties") != 0 || seg + 1 >= nseg || !cJSON_IsObject(node)) return;
+    cJSON *m = tg_json_get(node, segs[seg + 1], strlen(segs[seg + 1]));
+    if (!m) return;
+    if (seg + 2 < nseg) {
+        strip_at(m, segs, nseg, seg + 2);
+        return;
+    }
+    if (!cJSON_IsNull(m)) return;
+    if (node->child == m) {
+        node->child = m->next;
+        if (m->next) m->next->prev = m->prev;
+    } else {
+        m->prev->next = m->next;
+        if (m->next) m->next->prev = m->prev;
+        else node->child->prev = m->prev;
+    }
+}
+
+/* JSON Pointer segment unescaping (~1 -> /, ~0 -> ~), in place. */
+static void unescape(char *s) {
+    char *w = s;
+    for (char *r = s; *r; r++) {
+        if (r[0] == '~' && r[1] == '1') *w++ = '/', r++;
+        else if (r[0] == '~' && r[1] == '0') *w++ = '~', r++;
+        else *w++ = *r;
+    }
+    *w = '\0';
+}
+
+int tg_strict_strip_nulls(tg_runtime *rt, tg_toolset *set, const tg_tool *tool, cJSON *args) {
+    rendering *r = render(rt, set, TG_EXPORT_OPENAI_STRICT);
+    if (!r) return -1;
+    size_t lo = 0, hi = tg_toolset_count(set);
+    while (lo < hi) { /* the set is sorted by name */
+        size_t mid = (lo + hi) / 2;
+        int c = strcmp(tg_toolset_at(set, mid)->name, tool->name);
+        if (c == 0) lo = hi = mid;
+        else if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo >= tg_toolset_count(set) || tg_toolset_at(set, lo) != tool || !r->report[lo].len) return 0;
+    tg_buf arr;
+    tg_buf_init(&arr, rt->alloc, 0);
+    tg_buf_putc(&arr, '[');
+    tg_buf_append(&arr, r->reports.data + r->report[lo].off, r->report[lo].len);
+    tg_buf_putc(&arr, ']');
+    tg_json_error err;
+    cJSON *entries = arr.failed ? NULL : tg_json_parse(&rt->call_arena, arr.data, arr.len, NULL, &err);
+    tg_buf_free(&arr);
+    if (!entries) return -1;
+    for (const cJSON *e = entries->child; e; e = e->next) {
+        const cJSON *path = tg_json_getz(e, "path");
+        if (!cJSON_IsTrue(tg_json_getz(e, "nullable")) || !cJSON_IsString(path)) continue;
+        char *p = tg_arena_strndup(&rt->call_arena, path->valuestring, tg_json_strlen(path->valuestring));
+        char *segs[64];
+        size_t nseg = 0;
+        if (!p) return -1;
+        for (char *tok = strtok(p, "/"); tok && nseg < 64; tok = strtok(NULL, "/")) {
+            unescape(tok);
+            segs[nseg++] = tok;
+        }
+        strip_at(args, segs, nseg, 0);
+    }
+    return 0;
+}
