@@ -24,6 +24,7 @@ typedef struct tg_runtime tg_runtime;
 typedef enum tg_status {
     TG_OK = 0,
     TG_PENDING = 1,                  /* the call went to the host's handler; finish it with tg_call_complete */
+    TG_PENDING_APPROVAL = 2,         /* the policy asks a person first: tg_output holds the pending approval */
     TG_ERR_NOMEM = -1,               /* the memory budget or the allocator refused */
     TG_ERR_JSON = -2,                /* input is not strict JSON (RFC 8259, UTF-8, no duplicate keys) */
     TG_ERR_TOO_LARGE = -3,           /* input over its size or depth limit */
@@ -39,7 +40,11 @@ typedef enum tg_status {
     TG_ERR_MISSING_CAPABILITY = -13, /* the tool requires a capability the runtime was not given */
     TG_ERR_INVALID_REQUEST = -14,    /* a request or options object is malformed */
     TG_ERR_MISSING_CONTEXT = -15,    /* a context parameter has no value in the call's context */
-    TG_ERR_UNKNOWN_SNAPSHOT = -16    /* no pinned snapshot with that id */
+    TG_ERR_UNKNOWN_SNAPSHOT = -16,   /* no pinned snapshot with that id */
+    TG_ERR_DENIED = -17,             /* the policy denies the call */
+    TG_ERR_APPROVAL = -18,           /* an approval (id or token) was refused: unknown, denied, expired, used, other call */
+    TG_ERR_RATE_LIMITED = -19,       /* a rate limit or session budget is spent */
+    TG_ERR_INVALID_POLICY = -20      /* a policy document does not compile */
 } tg_status;
 
 /* The stable code string of a status ("ok", "pending", "unknown_tool", ...). */
@@ -49,7 +54,7 @@ const char *tg_status_code(tg_status status);
  * defaults named beside each field; 0 in a field passed to tg_runtime_new
  * means "the default". */
 typedef struct tg_limits {
-    size_t memory_bytes;         /* 64 MiB: the runtime's allocation budget; past it, TG_ERR_NOMEM */
+    size_t memory_bytes;         /* 192 MiB: the runtime's allocation budget; past it, TG_ERR_NOMEM */
     size_t json_depth;           /* 256: arrays/objects open at once in any input */
     size_t args_bytes;           /* 1 MiB: one call's arguments */
     size_t descriptor_bytes;     /* 1 MiB: one tool descriptor, schemas included */
@@ -57,17 +62,29 @@ typedef struct tg_limits {
     size_t error_text_bytes;     /* 4 KiB: handler error text kept in a result */
     size_t tools;                /* 10,000 registered tools */
     size_t pending_calls;        /* 1,024 calls in flight */
+    size_t timeout_ms;           /* 60,000: a call's deadline unless its tool sets timeoutMs */
 } tg_limits;
 
 void tg_limits_default(tg_limits *limits);
 
-/* What the module asks of its host. invoke runs handler `handler_id` for
- * call `call_id` with the call's validated arguments (canonical JSON, valid
- * only during invoke); it must not re-enter the runtime and returns 0 when it
- * accepted the call, which the host later finishes with tg_call_complete. */
+/* What the module asks of its host. Every member may be NULL except invoke.
+ * invoke: run handler `handler_id` for call `call_id` with the call's
+ *   validated arguments (canonical JSON, valid only during invoke) and its
+ *   deadline (ms on the host clock); must not re-enter the runtime; returns
+ *   0 when it accepted the call, which the host later finishes with
+ *   tg_call_complete (or tg_call_cancel).
+ * now_ms: the host clock in milliseconds (deadlines, rate limits, expiry);
+ *   without it time stands still at 0.
+ * random: fill buf with n unpredictable bytes (approval ids, token nonces).
+ * audit: receive one event (JSON, valid only during the call) per decision
+ *   and outcome. */
 typedef struct tg_host {
     void *ud;
-    int (*invoke)(void *ud, uint32_t handler_id, uint32_t call_id, const char *args, size_t args_len);
+    int (*invoke)(void *ud, uint32_t handler_id, uint32_t call_id, const char *args, size_t args_len,
+                  double deadline_ms);
+    double (*now_ms)(void *ud);
+    void (*random)(void *ud, void *buf, size_t n);
+    void (*audit)(void *ud, const char *event, size_t len);
 } tg_host;
 
 /* Lua-style allocation hook: malloc when ptr is NULL, free when nsize is 0. */
@@ -125,11 +142,14 @@ tg_status tg_snapshot(tg_runtime *rt, uint32_t *id);
 tg_status tg_snapshot_release(tg_runtime *rt, uint32_t id);
 
 /* Begins a call: resolves the tool (in the snapshot the context names, else
- * the current set), parses the arguments strictly, refuses or drops context
- * parameters the model supplied, injects them from the context, checks the
- * arguments against the tool's compiled inputSchema and hands the canonical
- * arguments to host.invoke. ctx is JSON text or len 0:
- * {"snapshot":id,"context":{"tenant":"t1",...}}. TG_PENDING: *call_id is set and the call waits for
+ * the current set), parses the arguments strictly, asks the policy, refuses
+ * or drops context parameters the model supplied, injects them from the
+ * context, checks the arguments against the tool's compiled inputSchema and
+ * hands the canonical arguments to host.invoke. ctx is JSON text or len 0:
+ * {"snapshot":id,"context":{"tenant_id":"t1",...},"principal","mode",
+ *  "scheduler","source","tenant","session","format","approval","approvalToken"}.
+ * TG_PENDING_APPROVAL: the policy asks first; tg_output holds
+ * {"status":"pending_approval","approvalId","tool","args","reason","expiresAt"[,"token"]}. TG_PENDING: *call_id is set and the call waits for
  * tg_call_complete. Any other status: tg_output holds the CallToolResult to
  * give the model ({"content":[...],"isError":true,"_meta":{...}}) and
  * tg_last_error the same failure for the host. */
@@ -162,6 +182,40 @@ tg_status tg_check_json(tg_runtime *rt, const char *text, size_t len, int allow_
  * cached per snapshot and format. */
 tg_status tg_list_tools(tg_runtime *rt, const char *request, size_t len);
 
+/* ---- permissions ---- */
+
+/* Replaces the policy (JSON document; see docs/policy.md). The new policy
+ * takes over the old one's state (rate buckets, budgets, session rules,
+ * approvals). TG_ERR_INVALID_POLICY with diagnostics pointing into the
+ * document; the old policy then stays. Without a policy every registered
+ * tool is allowed. */
+tg_status tg_set_policy(tg_runtime *rt, const char *policy, size_t len);
+
+/* Sets the HMAC-SHA256 key for self-contained approval tokens (16-1024
+ * bytes); with a key, every pending approval also carries a token. */
+tg_status tg_set_approval_key(tg_runtime *rt, const unsigned char *key, size_t len);
+
+/* Decides without calling (a dry run: no rate or budget is charged). request:
+ * {"tool","args"?,"principal"?,"mode"?,"scheduler"?,"source"?,"tenant"?,
+ *  "session"?,"snapshot"?,"explain"?}. tg_output holds
+ * {"decision","rule","reason"[,"trace"]}. */
+tg_status tg_authorize(tg_runtime *rt, const char *request, size_t len);
+
+/* A person's answer to a pending approval: "approve", "approve_session"
+ * (also allow this tool for the rest of the session) or "deny". After an
+ * approve, begin the call again with {"approval":"<id>"} in its context: it
+ * runs once, with exactly the approved arguments. */
+tg_status tg_resolve_approval(tg_runtime *rt, const char *id, size_t len, const char *answer);
+
+/* Re-creates a pending (or approved, not yet used) approval in this runtime,
+ * e.g. in a replacement instance after a trap: {"id","tool","argsText",
+ * "principal"?,"session"?,"expiresAt","approved"?,"forSession"?}. The id is
+ * kept, so the host's references stay valid. */
+tg_status tg_restore_approval(tg_runtime *rt, const char *record, size_t len);
+
+/* Ends a session: its budgets and session rules are forgotten. */
+tg_status tg_end_session(tg_runtime *rt, const char *session, size_t len);
+
 /* ---- the validator on its own ---- */
 
 /* Compiles a JSON Schema (JSON text) with options (JSON object text, or len
@@ -182,6 +236,11 @@ tg_status tg_compile_schema(tg_runtime *rt, const char *schema, size_t len, cons
 int tg_validate(tg_runtime *rt, uint32_t id, const char *instance, size_t len, size_t max_errors);
 
 tg_status tg_schema_release(tg_runtime *rt, uint32_t id);
+
+/* Ends a pending call without a result: reason "timeout" or "cancelled".
+ * tg_output holds the error CallToolResult; a late tg_call_complete for it
+ * gets TG_ERR_UNKNOWN_CALL. */
+tg_status tg_call_cancel(tg_runtime *rt, uint32_t call_id, const char *reason);
 
 /* Output of the last call on rt (JSON text); *len receives its length. */
 const char *tg_output(const tg_runtime *rt, size_t *len);

@@ -8,7 +8,10 @@
  * the runtime and are valid until the next operation on it.
  *
  * Imports (module "toolgate"):
- *   invoke(handler_id, call_id, args_ptr, args_len) -> i32   0: accepted
+ *   invoke(handler_id, call_id, args_ptr, args_len, deadline_ms) -> i32   0: accepted
+ *   now() -> f64                 the host clock, ms
+ *   random(ptr, len)             fill with unpredictable bytes
+ *   audit(ptr, len)              one audit event (JSON)
  * A handler may be async: invoke only queues the call on the host side, and
  * the host finishes it later with tga_call_complete. Nothing re-enters the
  * module during invoke. */
@@ -19,10 +22,12 @@
 
 #define TG_EXPORT(name) __attribute__((export_name(#name)))
 
-__attribute__((import_module("toolgate"), import_name("invoke"))) extern int tga_host_invoke(uint32_t handler_id,
-                                                                                           uint32_t call_id,
-                                                                                           const char *args,
-                                                                                           size_t args_len);
+#define TG_IMPORT(name) __attribute__((import_module("toolgate"), import_name(#name)))
+TG_IMPORT(invoke) extern int tga_host_invoke(uint32_t handler_id, uint32_t call_id, const char *args, size_t args_len,
+                                             double deadline_ms);
+TG_IMPORT(now) extern double tga_host_now(void);
+TG_IMPORT(random) extern void tga_host_random(void *buf, size_t n);
+TG_IMPORT(audit) extern void tga_host_audit(const char *event, size_t len);
 
 /* One wasm-side handle: the runtime plus the host's input area. */
 typedef struct tga_handle {
@@ -31,16 +36,28 @@ typedef struct tga_handle {
     size_t input_cap;
 } tga_handle;
 
-static int host_invoke(void *ud, uint32_t handler_id, uint32_t call_id, const char *args, size_t len) {
+static int host_invoke(void *ud, uint32_t handler_id, uint32_t call_id, const char *args, size_t len, double deadline) {
     (void)ud;
-    return tga_host_invoke(handler_id, call_id, args, len);
+    return tga_host_invoke(handler_id, call_id, args, len, deadline);
+}
+static double host_now(void *ud) {
+    (void)ud;
+    return tga_host_now();
+}
+static void host_random(void *ud, void *buf, size_t n) {
+    (void)ud;
+    tga_host_random(buf, n);
+}
+static void host_audit(void *ud, const char *event, size_t len) {
+    (void)ud;
+    tga_host_audit(event, len);
 }
 
 /* Creates a runtime. Limits are given as numbers (0: default). Returns a
  * handle, or 0 when memory is short. */
 TG_EXPORT(tga_new)
 tga_handle *tga_new(uint32_t memory_bytes, uint32_t json_depth, uint32_t args_bytes, uint32_t descriptor_bytes,
-                    uint32_t result_bytes, uint32_t tools, uint32_t pending_calls) {
+                    uint32_t result_bytes, uint32_t tools, uint32_t pending_calls, uint32_t timeout_ms, uint32_t audit) {
     tga_handle *h = calloc(1, sizeof *h);
     if (!h) return NULL;
     tg_limits l;
@@ -52,7 +69,8 @@ tga_handle *tga_new(uint32_t memory_bytes, uint32_t json_depth, uint32_t args_by
     l.result_bytes = result_bytes;
     l.tools = tools;
     l.pending_calls = pending_calls;
-    tg_host host = {NULL, host_invoke};
+    l.timeout_ms = timeout_ms;
+    tg_host host = {NULL, host_invoke, host_now, host_random, audit ? host_audit : NULL};
     h->rt = tg_runtime_new(&l, &host, NULL, NULL);
     if (!h->rt) {
         free(h);
@@ -161,6 +179,45 @@ int tga_validate(tga_handle *h, uint32_t id, uint32_t len, uint32_t max_errors) 
 
 TG_EXPORT(tga_schema_release)
 int tga_schema_release(tga_handle *h, uint32_t id) { return tg_schema_release(h->rt, id); }
+
+/* Input: a policy document (JSON). */
+TG_EXPORT(tga_set_policy)
+int tga_set_policy(tga_handle *h, uint32_t len) { return tg_set_policy(h->rt, h->input, len); }
+
+/* Input: the approval key's bytes. */
+TG_EXPORT(tga_set_approval_key)
+int tga_set_approval_key(tga_handle *h, uint32_t len) {
+    return tg_set_approval_key(h->rt, (const unsigned char *)h->input, len);
+}
+
+/* Input: an authorization request (JSON). */
+TG_EXPORT(tga_authorize)
+int tga_authorize(tga_handle *h, uint32_t len) { return tg_authorize(h->rt, h->input, len); }
+
+/* Input: the approval id. answer: 0 deny, 1 approve, 2 approve for the session. */
+TG_EXPORT(tga_resolve_approval)
+int tga_resolve_approval(tga_handle *h, uint32_t len, uint32_t answer) {
+    return tg_resolve_approval(h->rt, h->input, len, answer == 2 ? "approve_session" : answer == 1 ? "approve" : "deny");
+}
+
+/* Input: an approval record (JSON). */
+TG_EXPORT(tga_restore_approval)
+int tga_restore_approval(tga_handle *h, uint32_t len) { return tg_restore_approval(h->rt, h->input, len); }
+
+/* Input: a session id. */
+TG_EXPORT(tga_end_session)
+int tga_end_session(tga_handle *h, uint32_t len) { return tg_end_session(h->rt, h->input, len); }
+
+/* reason: 0 cancelled, 1 timeout. */
+TG_EXPORT(tga_call_cancel)
+int tga_call_cancel(tga_handle *h, uint32_t call_id, uint32_t reason) {
+    return tg_call_cancel(h->rt, call_id, reason ? "timeout" : "cancelled");
+}
+
+/* Traps on purpose: the JS layer's tests use it to prove that a trapped
+ * instance is replaced and its registry, policy and approvals restored. */
+TG_EXPORT(tga_selftest_trap)
+void tga_selftest_trap(void) { __builtin_trap(); }
 
 TG_EXPORT(tga_output_ptr) const char *tga_output_ptr(tga_handle *h) { return tg_output(h->rt, NULL); }
 TG_EXPORT(tga_output_len) uint32_t tga_output_len(tga_handle *h) {

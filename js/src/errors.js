@@ -16,6 +16,16 @@ export const STATUS = Object.freeze({
   [-9]: 'host_refused',
   [-10]: 'limit_reached',
   [-11]: 'invalid_schema',
+  [-12]: 'name_collision',
+  [-13]: 'missing_capability',
+  [-14]: 'invalid_request',
+  [-15]: 'missing_context',
+  [-16]: 'unknown_snapshot',
+  2: 'pending_approval',
+  [-17]: 'denied',
+  [-18]: 'approval_refused',
+  [-19]: 'rate_limited',
+  [-20]: 'invalid_policy',
 });
 
 export class ToolgateError extends Error {

@@ -4,7 +4,7 @@
 import { compileWasm } from './load.js';
 import { ToolRuntime } from './runtime.js';
 
-export { ToolRuntime } from './runtime.js';
+export { ToolRuntime, Validator } from './runtime.js';
 export { ToolgateError, STATUS } from './errors.js';
 export { compileWasm } from './load.js';
 
@@ -13,17 +13,21 @@ export { compileWasm } from './load.js';
  * @param {WebAssembly.Module|ArrayBuffer|ArrayBufferView|Response|URL|string} options.wasm
  * @param {object} [options.limits] memoryBytes, jsonDepth, argsBytes, descriptorBytes, resultBytes, tools, pendingCalls
  * @param {boolean} [options.exposeStack] put handler stack traces in error results
+ * @param {() => number} [options.clock] the host clock in ms (default Date.now)
+ * @param {string[]} [options.capabilities] capabilities tools may require
+ * @param {object} [options.policy] a policy document (see docs/policy.md)
+ * @param {Uint8Array|string} [options.approvalKey] HMAC key for approval tokens
  */
 export async function createToolRuntime(options = {}) {
   if (!options.wasm) throw new TypeError('createToolRuntime: options.wasm is required by the core entry');
   const module = await compileWasm(options.wasm);
-  let rt = null;
-  const instance = await WebAssembly.instantiate(module, ToolRuntime.imports(() => rt));
-  rt = new ToolRuntime(instance, options);
+  const rt = new ToolRuntime(module, options);
   const config = {};
   for (const k of ['capabilities', 'descriptionBytes', 'schemaBytes', 'toolsPerSource', 'formats']) {
     if (options[k] !== undefined) config[k] = options[k];
   }
   if (Object.keys(config).length) rt.configure(config);
+  if (options.policy) rt.setPolicy(options.policy);
+  if (options.approvalKey) rt.setApprovalKey(options.approvalKey);
   return rt;
 }

@@ -1,54 +1,131 @@
-// runtime.js - ToolRuntime: the JS face of one wasm instance. It moves bytes
-// in and out of linear memory and runs handlers; every judgement (parsing,
-// checking, shaping results) happens in the module.
+// runtime.js - ToolRuntime: the JS face of the wasm module. It moves bytes
+// in and out of linear memory, runs handlers, keeps time; every judgement
+// (parsing, checking, deciding, shaping results) happens in the module.
+//
+// Robustness: every call into the module goes through #call. A wasm trap
+// there replaces the instance with a fresh one and replays the journal of
+// what configured it (options, tools, policy, approval key, pending
+// approvals), so the host keeps working; the operation that trapped fails
+// with code 'module_trap'.
 import { STATUS, ToolgateError } from './errors.js';
 
 const TG_OK = 0;
 const TG_PENDING = 1;
+const TG_PENDING_APPROVAL = 2;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: false });
+const VALID = Object.freeze({ valid: true, errors: Object.freeze([]) });
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
-function limitArgs(limits = {}) {
+function limitArgs(limits = {}, audit) {
   const n = (v) => (v === undefined ? 0 : Math.max(0, Math.min(0xffffffff, Math.floor(v))));
   return [n(limits.memoryBytes), n(limits.jsonDepth), n(limits.argsBytes), n(limits.descriptorBytes),
-    n(limits.resultBytes), n(limits.tools), n(limits.pendingCalls)];
+    n(limits.resultBytes), n(limits.tools), n(limits.pendingCalls), n(limits.timeoutMs), audit ? 1 : 0];
+}
+
+function gateError(code, text) {
+  return { content: [{ type: 'text', text }], isError: true, _meta: { 'dev.toolgate/error': { code } } };
 }
 
 export class ToolRuntime {
+  #module;
+  #options;
+  #clock;
   #exports;
   #memory;
   #u8 = null;
-  #handle;
+  #handle = 0;
+  #generation = 0;
   #handlers = new Map();
   #sourceHandlers = new Map();
   #nextHandler = 1;
   #invoked = null; // set by the invoke import during tga_call_begin
-  #exposeStack;
+  #journal = [];
+  #approvals = new Map(); // approvalId -> { record, name, argsText, ctx }
+  #auditSubscribers = new Set();
+  #inFlight = new Map(); // callId -> { abort: AbortController, timer }
+  #restarts = 0;
 
-  /** Use createToolRuntime(); this constructor takes an instantiated module. */
-  constructor(instance, options) {
-    this.#exports = instance.exports;
-    this.#memory = instance.exports.memory;
-    this.#exposeStack = Boolean(options.exposeStack);
-    if (typeof this.#exports._initialize === 'function') this.#exports._initialize();
-    this.#handle = this.#exports.tga_new(...limitArgs(options.limits));
-    if (!this.#handle) throw new ToolgateError('out_of_memory', 'the module could not create a runtime');
+  /** Use createToolRuntime(); this constructor takes a compiled module. */
+  constructor(module, options) {
+    this.#module = module;
+    this.#options = options;
+    this.#clock = options.clock ?? (() => Date.now());
+    this.#instantiate();
   }
 
-  /** The imports the module needs; `self` receives invoke calls. */
-  static imports(getSelf) {
-    return {
+  #instantiate() {
+    const self = this;
+    const imports = {
       toolgate: {
-        invoke: (handlerId, callId, ptr, len) => getSelf().#onInvoke(handlerId, callId, ptr, len),
+        invoke: (h, c, p, n, d) => self.#onInvoke(h, c, p, n, d),
+        now: () => self.#clock(),
+        random: (p, n) => crypto.getRandomValues(self.#bytes().subarray(p, p + n)),
+        audit: (p, n) => self.#onAudit(p, n),
       },
       env: { emscripten_notify_memory_growth: () => {} },
     };
+    const instance = new WebAssembly.Instance(this.#module, imports);
+    this.#exports = instance.exports;
+    this.#memory = instance.exports.memory;
+    this.#u8 = null;
+    if (typeof this.#exports._initialize === 'function') this.#exports._initialize();
+    this.#handle = this.#exports.tga_new(...limitArgs(this.#options.limits, true));
+    if (!this.#handle) throw new ToolgateError('out_of_memory', 'the module could not create a runtime');
+    this.#generation++;
   }
 
-  #onInvoke(handlerId, callId, ptr, len) {
+  /** Calls export `fn`; a trap replaces the instance and throws module_trap. */
+  #call(fn, ...args) {
+    try {
+      return this.#exports[fn](this.#handle, ...args);
+    } catch (e) {
+      if (!(e instanceof WebAssembly.RuntimeError) && !(e instanceof RangeError)) throw e;
+      this.#recover();
+      throw new ToolgateError('module_trap', `the module trapped (${e.message}); it was replaced and its registry, policy and approvals restored`);
+    }
+  }
+
+  #recover() {
+    this.#restarts++;
+    for (const { timer } of this.#inFlight.values()) clearTimeout(timer);
+    this.#inFlight.clear(); // their completions will find no pending call
+    this.#instantiate();
+    for (const entry of this.#journal) this.#replay(entry);
+    for (const a of this.#approvals.values()) {
+      const [len] = this.#write(JSON.stringify(a.record));
+      this.#exports.tga_restore_approval(this.#handle, len);
+    }
+  }
+
+  #replay({ op, parts, args = [] }) {
+    const lens = this.#write(...parts);
+    this.#exports[op](this.#handle, ...lens, ...args);
+  }
+
+  /** Runs an op and journals it when it changed the runtime. */
+  #journaled(op, parts, args = [], key) {
+    const lens = this.#write(...parts);
+    const status = this.#call(op, ...lens, ...args);
+    if (status === TG_OK) {
+      if (key) this.#journal = this.#journal.filter((e) => e.key !== key);
+      this.#journal.push({ op, parts, args, key });
+    }
+    return status;
+  }
+
+  #onInvoke(handlerId, callId, ptr, len, deadline) {
     if (!this.#handlers.has(handlerId)) return 1;
-    this.#invoked = { handlerId, callId, args: decoder.decode(this.#bytes().subarray(ptr, ptr + len)) };
+    this.#invoked = { handlerId, callId, deadline, args: decoder.decode(this.#bytes().subarray(ptr, ptr + len)) };
     return 0;
+  }
+
+  #onAudit(ptr, len) {
+    if (!this.#auditSubscribers.size) return;
+    const event = JSON.parse(decoder.decode(this.#bytes().subarray(ptr, ptr + len)));
+    for (const fn of this.#auditSubscribers) {
+      try { fn(event); } catch { /* a subscriber cannot break a call */ }
+    }
   }
 
   #bytes() {
@@ -81,6 +158,8 @@ export class ToolRuntime {
     return decoder.decode(this.#bytes().subarray(ptr, ptr + len));
   }
 
+  #output() { return JSON.parse(this.#text('tga_output_ptr', 'tga_output_len')); }
+
   #lastError(status) {
     const text = this.#text('tga_error_ptr', 'tga_error_len');
     const e = text ? JSON.parse(text) : { code: STATUS[status] ?? 'unknown', message: 'failed' };
@@ -88,30 +167,34 @@ export class ToolRuntime {
     return new ToolgateError(code, message, diagnostics);
   }
 
+  #check(status) {
+    if (status !== TG_OK) throw this.#lastError(status);
+  }
+
+  // ---- configuration and registry ----
+
   /** Applies runtime-wide options (capabilities, descriptionBytes, schemaBytes, toolsPerSource, formats). */
   configure(config) {
-    const [len] = this.#write(JSON.stringify(config));
-    const status = this.#exports.tga_configure(this.#handle, len);
-    if (status !== TG_OK) throw this.#lastError(status);
+    this.#check(this.#journaled('tga_configure', [JSON.stringify(config)]));
   }
 
   /**
    * Registers one of the host's own tools. descriptor: an MCP Tool (object
-   * or JSON text). handler(args, info) may be async. options are host-only
-   * facts no descriptor can set: needsApproval, privileged, readOnly, edit,
-   * timeoutMs, tenant, requires (capabilities), context (parameter ->
-   * context key), contextParams ('reject' | 'drop'). Throws ToolgateError
-   * (invalid_descriptor, invalid_schema, duplicate_tool, name_collision,
-   * missing_capability, ...); the registry is then unchanged.
+   * or JSON text). handler(args, info) may be async; info has callId, tool,
+   * context and an AbortSignal (signal) that fires on timeout or cancel.
+   * options are host-only facts no descriptor can set: needsApproval,
+   * privileged, readOnly, edit, timeoutMs, concurrency, tenant, requires
+   * (capabilities), context (parameter -> context key), contextParams
+   * ('reject' | 'drop'), auditArgs. Throws ToolgateError (invalid_descriptor,
+   * invalid_schema, duplicate_tool, name_collision, missing_capability, ...);
+   * the registry is then unchanged.
    * @returns {{ name: string, tool: string, digest: string, sanitized?: string[] }}
    */
   registerTool(descriptor, handler, options) {
     if (typeof handler !== 'function') throw new TypeError('handler must be a function');
     const text = typeof descriptor === 'string' ? descriptor : JSON.stringify(descriptor);
     const id = this.#nextHandler++;
-    const [len, optLen] = this.#write(text, options === undefined ? '' : JSON.stringify(options));
-    const status = this.#exports.tga_register(this.#handle, len, optLen, id);
-    if (status !== TG_OK) throw this.#lastError(status);
+    this.#check(this.#journaled('tga_register', [text, options === undefined ? '' : JSON.stringify(options)], [id]));
     this.#handlers.set(id, handler);
     return this.#output();
   }
@@ -120,8 +203,6 @@ export class ToolRuntime {
    * Registers a batch of tools from one source in one step.
    * entries: [{ descriptor, handler, options }]. atomic: all or none (the
    * default, for plugins). replace: the entries are the source's whole list.
-   * @returns {{ applied: boolean, epoch: number, registered: object[], unchanged: string[],
-   *   changed: {name: string, fields: string[]}[], removed: string[], rejected: {tool: string, name?: string, code: string, message: string}[] }}
    */
   registerBatch(source, entries, { atomic = true, replace = false, nameTemplate } = {}) {
     // handler ids are stable per (source, tool name): re-listing a source reuses them
@@ -137,9 +218,7 @@ export class ToolRuntime {
       return { tool: e.descriptor, handler: id, ...(e.options ? { options: e.options } : {}) };
     });
     const request = { source: String(source), atomic, replace, tools, ...(nameTemplate ? { nameTemplate } : {}) };
-    const [len] = this.#write(JSON.stringify(request));
-    const status = this.#exports.tga_register_batch(this.#handle, len);
-    if (status !== TG_OK) throw this.#lastError(status);
+    this.#check(this.#journaled('tga_register_batch', [JSON.stringify(request)], [], replace ? `source:${source}` : undefined));
     const result = this.#output();
     if (result.applied) {
       if (replace) {
@@ -169,57 +248,127 @@ export class ToolRuntime {
 
   /** Lets a held (changed) tool definition into new snapshots. */
   acceptChange(name) {
-    const [len] = this.#write(String(name));
-    const status = this.#exports.tga_accept_change(this.#handle, len);
-    if (status !== TG_OK) throw this.#lastError(status);
+    this.#check(this.#journaled('tga_accept_change', [String(name)]));
   }
 
   /** Removes every tool of a source. @returns {number} how many */
   removeSource(source) {
-    const [len] = this.#write(String(source));
-    this.#exports.tga_remove_source(this.#handle, len);
+    this.#journaled('tga_remove_source', [String(source)], [], `source:${source}`);
     return this.#output().removed;
   }
 
   /**
-   * Pins the current tool set. Pass { snapshot: s.id } to callTool and
-   * listTools; release() when the session moves on.
-   * @returns {{ id: number, epoch: number, tools: number, release(): void }}
+   * Pins the current tool set. Pass { snapshot } to callTool and listTools;
+   * release() when the session moves on. (Snapshots do not survive a module
+   * trap: calls naming one then get unknown_snapshot and the session lists
+   * again.)
    */
   snapshot() {
-    const id = this.#exports.tga_snapshot(this.#handle);
+    const id = this.#call('tga_snapshot');
     if (!id) throw this.#lastError(-1);
     const info = this.#output();
-    return { id, epoch: info.epoch, tools: info.tools, release: () => { this.#exports.tga_snapshot_release(this.#handle, id); } };
+    const generation = this.#generation;
+    return {
+      id, epoch: info.epoch, tools: info.tools,
+      release: () => { if (generation === this.#generation) this.#call('tga_snapshot_release', id); },
+    };
   }
 
   /**
    * The tool list for a model. format: 'mcp' (default; a tools/list result,
    * paged with cursor/limit) | 'anthropic' | 'openai' | 'openai-strict' |
-   * 'gemini'. snapshot: a pinned snapshot (or its id). Every lossy
-   * conversion is listed in report.
+   * 'gemini'. Given a principal (and mode, tenant, scheduler, source), the
+   * policy filters out tools that principal can never call.
    * @returns {{ tools: object[], nextCursor?: string, report: object[], epoch: number }}
    */
-  listTools({ format = 'mcp', snapshot, cursor, limit } = {}) {
+  listTools({ format = 'mcp', snapshot, cursor, limit, principal, mode, tenant, scheduler, source, session } = {}) {
     const req = { format };
     if (snapshot) req.snapshot = snapshot.id ?? snapshot;
     if (cursor) req.cursor = cursor;
     if (limit) req.limit = limit;
+    Object.assign(req, pick({ principal, mode, tenant, scheduler, source, session }));
     const [len] = this.#write(JSON.stringify(req));
-    const status = this.#exports.tga_list_tools(this.#handle, len);
-    if (status !== TG_OK) throw this.#lastError(status);
+    this.#check(this.#call('tga_list_tools', len));
     return this.#output();
   }
 
-  #output() { return JSON.parse(this.#text('tga_output_ptr', 'tga_output_len')); }
+  // ---- permissions ----
+
+  /** Sets the policy document (see docs/policy.md). Throws invalid_policy with diagnostics. */
+  setPolicy(policy) {
+    this.#check(this.#journaled('tga_set_policy', [typeof policy === 'string' ? policy : JSON.stringify(policy)], [], 'policy'));
+  }
+
+  /** Sets the HMAC key for self-contained approval tokens (16-1024 bytes). */
+  setApprovalKey(key) {
+    const bytes = typeof key === 'string' ? encoder.encode(key) : new Uint8Array(key);
+    this.#check(this.#journaled('tga_set_approval_key', [bytes], [], 'key'));
+  }
+
+  /**
+   * Decides without calling (no rate or budget is charged).
+   * @returns {{ decision: 'allow'|'ask'|'deny', rule: string, reason: string, trace?: object }}
+   */
+  authorize({ tool, args, principal, mode, source, tenant, session, scheduler, explain, snapshot } = {}) {
+    const req = { tool: String(tool), ...pick({ args, principal, mode, source, tenant, session, scheduler, explain }) };
+    if (snapshot) req.snapshot = snapshot.id ?? snapshot;
+    const [len] = this.#write(JSON.stringify(req));
+    this.#check(this.#call('tga_authorize', len));
+    return this.#output();
+  }
+
+  /**
+   * A person's answer to a pending approval: 'approve' runs that exact call
+   * once and returns its CallToolResult; 'approve_session' also allows the
+   * tool for the rest of the session; 'deny' refuses it for good.
+   */
+  async resolveApproval(approvalId, answer) {
+    const code = { deny: 0, approve: 1, approve_session: 2 }[answer];
+    if (code === undefined) throw new TypeError("answer must be 'approve', 'approve_session' or 'deny'");
+    const pending = this.#approvals.get(approvalId);
+    const [len] = this.#write(String(approvalId));
+    const status = this.#call('tga_resolve_approval', len, code);
+    if (status !== TG_OK) {
+      const e = this.#lastError(status);
+      return gateError(e.code, `The approval cannot be used: ${e.message}`);
+    }
+    if (!pending) return code ? { status: 'approved', approvalId } : { status: 'denied', approvalId };
+    if (!code) {
+      this.#approvals.delete(approvalId);
+      return gateError('denied', `A person denied the call to tool "${pending.name}".`);
+    }
+    pending.record.approved = true;
+    pending.record.forSession = code === 2;
+    const result = await this.callTool(pending.name, pending.argsText, { ...pending.ctx, approval: approvalId });
+    this.#approvals.delete(approvalId);
+    return result;
+  }
+
+  /** Ends a session: its budgets and session rules are forgotten. */
+  endSession(session) {
+    const [len] = this.#write(String(session));
+    this.#call('tga_end_session', len);
+  }
+
+  /** Subscribes to audit events (one per decision and outcome). @returns {() => void} unsubscribe */
+  onAudit(fn) {
+    this.#auditSubscribers.add(fn);
+    return () => this.#auditSubscribers.delete(fn);
+  }
+
+  // ---- calls ----
 
   /**
    * Calls a tool through the gate. args: JSON text (what providers return),
-   * UTF-8 bytes, or a JS value. Never throws for the call's own failures:
-   * unknown tools, bad arguments and handler errors come back as a
-   * CallToolResult with isError: true (gate errors carry
-   * _meta['dev.toolgate/error'].code).
-   * @returns {Promise<object>} MCP CallToolResult
+   * UTF-8 bytes, or a JS value. ctx: { principal, mode, scheduler, source,
+   * tenant, session, context (values for context parameters), snapshot,
+   * format ('openai-strict' when the model saw that rendering), signal
+   * (AbortSignal to cancel), approvalToken }. Never throws for the call's
+   * own failures: unknown tools, denials, bad arguments, timeouts and
+   * handler errors come back as a CallToolResult with isError: true (gate
+   * errors carry _meta['dev.toolgate/error'].code). When the policy asks a
+   * person first the result is { status: 'pending_approval', approvalId,
+   * tool, args, reason, expiresAt, token? }.
    */
   async callTool(name, args = {}, ctx = {}) {
     let argBytes;
@@ -229,31 +378,82 @@ export class ToolRuntime {
         return gateError('invalid_json', `Arguments cannot be written as JSON: ${e.message}`);
       }
     }
-    const ctxText = ctx.snapshot || ctx.context || ctx.format
-      ? JSON.stringify({ snapshot: ctx.snapshot?.id ?? ctx.snapshot ?? 0, context: ctx.context ?? {}, ...(ctx.format ? { format: ctx.format } : {}) })
-      : '';
-    const [nameLen, argsLen, ctxLen] = this.#write(String(name), argBytes, ctxText);
-    this.#invoked = null;
-    const status = this.#exports.tga_call_begin(this.#handle, nameLen, argsLen, ctxLen);
-    if (status !== TG_PENDING) return JSON.parse(this.#text('tga_output_ptr', 'tga_output_len'));
+    const c = pick({
+      principal: ctx.principal, mode: ctx.mode, scheduler: ctx.scheduler, source: ctx.source, tenant: ctx.tenant,
+      session: ctx.session, context: ctx.context, format: ctx.format, approval: ctx.approval, approvalToken: ctx.approvalToken,
+    });
+    if (ctx.snapshot) c.snapshot = ctx.snapshot.id ?? ctx.snapshot;
+    const ctxText = Object.keys(c).length ? JSON.stringify(c) : '';
+    if (ctx.signal?.aborted) return gateError('cancelled', `The call to tool "${name}" was cancelled.`);
+    let status;
+    try {
+      const [nameLen, argsLen, ctxLen] = this.#write(String(name), argBytes, ctxText);
+      this.#invoked = null;
+      status = this.#call('tga_call_begin', nameLen, argsLen, ctxLen);
+    } catch (e) {
+      if (e instanceof ToolgateError) return gateError(e.code, e.message);
+      throw e;
+    }
+    if (status === TG_PENDING_APPROVAL) {
+      const out = this.#output();
+      const record = { id: out.approvalId, tool: out.tool, argsText: out.argsText, principal: ctx.principal, session: ctx.session, expiresAt: out.expiresAt };
+      this.#approvals.set(out.approvalId, { record, name: out.tool, argsText: out.argsText, ctx: { ...ctx, signal: undefined } });
+      delete out.argsText;
+      return out;
+    }
+    if (status !== TG_PENDING) return this.#output();
     const job = this.#invoked;
     this.#invoked = null;
-    const handler = this.#handlers.get(job.handlerId);
-    let resultText;
-    let isError = 0;
-    try {
-      const value = await handler(JSON.parse(job.args), { callId: job.callId, tool: String(name), context: ctx.context ?? {} });
-      resultText = value === undefined ? '{"content":[]}' : JSON.stringify(value);
-      if (resultText === undefined) throw new TypeError('the handler returned a value JSON cannot hold');
-    } catch (e) {
-      isError = 1;
-      resultText = e instanceof Error ? (this.#exposeStack && e.stack ? e.stack : e.message) : String(e);
-    }
-    const [len] = this.#write(resultText);
-    const done = this.#exports.tga_call_complete(this.#handle, job.callId, len, isError);
-    if (done !== TG_OK) throw this.#lastError(done);
-    return JSON.parse(this.#text('tga_output_ptr', 'tga_output_len'));
+    return this.#run(job, String(name), ctx);
   }
+
+  async #run(job, name, ctx) {
+    const handler = this.#handlers.get(job.handlerId);
+    const abort = new AbortController();
+    const generation = this.#generation;
+    let settle;
+    const early = new Promise((resolve) => { settle = resolve; });
+    const remaining = Math.max(0, Math.min(MAX_TIMER_MS, job.deadline - this.#clock()));
+    const timer = setTimeout(() => settle('timeout'), remaining);
+    const onCancel = () => settle('cancelled');
+    ctx.signal?.addEventListener('abort', onCancel, { once: true });
+    this.#inFlight.set(job.callId, { abort, timer });
+
+    const work = (async () => {
+      try {
+        const value = await handler(JSON.parse(job.args), { callId: job.callId, tool: name, context: ctx.context ?? {}, signal: abort.signal });
+        const text = value === undefined ? '{"content":[]}' : JSON.stringify(value);
+        if (text === undefined) throw new TypeError('the handler returned a value JSON cannot hold');
+        return { text, isError: 0 };
+      } catch (e) {
+        const text = e instanceof Error ? (this.#options.exposeStack && e.stack ? e.stack : e.message) : String(e);
+        return { text, isError: 1 };
+      }
+    })();
+    const first = await Promise.race([work, early]);
+    clearTimeout(timer);
+    ctx.signal?.removeEventListener('abort', onCancel);
+    this.#inFlight.delete(job.callId);
+    if (generation !== this.#generation) {
+      return gateError('module_trap', `The module was replaced while tool "${name}" ran; its result was discarded.`);
+    }
+    try {
+      if (typeof first === 'string') { // timeout or cancelled: the handler's late result is discarded
+        abort.abort(first === 'timeout' ? new Error('deadline passed') : new Error('cancelled'));
+        const status = this.#call('tga_call_cancel', job.callId, first === 'timeout' ? 1 : 0);
+        return status === TG_OK ? this.#output() : gateError(first, `The call to tool "${name}" ended: ${first}.`);
+      }
+      const [len] = this.#write(first.text);
+      const done = this.#call('tga_call_complete', job.callId, len, first.isError);
+      if (done !== TG_OK) throw this.#lastError(done);
+      return this.#output();
+    } catch (e) {
+      if (e instanceof ToolgateError) return gateError(e.code, e.message);
+      throw e;
+    }
+  }
+
+  // ---- the validator on its own ----
 
   /**
    * Compiles a JSON Schema once. schema: object or JSON text. options:
@@ -266,25 +466,29 @@ export class ToolRuntime {
    */
   compileSchema(schema, options = {}) {
     const text = typeof schema === 'string' ? schema : JSON.stringify(schema);
-    const opts = {};
-    if (options.dialect) opts.dialect = options.dialect;
-    if (options.formats) opts.formats = options.formats;
-    if (options.resources) opts.resources = options.resources;
-    const [len, optLen] = this.#write(text, Object.keys(opts).length ? JSON.stringify(opts) : '');
-    const id = this.#exports.tga_schema_compile(this.#handle, len, optLen);
-    if (!id) throw this.#lastError(-11);
-    return new Validator(this, id);
+    const opts = pick({ dialect: options.dialect, formats: options.formats, resources: options.resources });
+    const optText = Object.keys(opts).length ? JSON.stringify(opts) : '';
+    const id = this.#compileSchema(text, optText);
+    return new Validator(this, id, text, optText, this.#generation);
   }
 
-  /** @internal validates through compiled schema `id`. */
-  _validate(id, instance, maxErrors) {
+  #compileSchema(text, optText) {
+    const [len, optLen] = this.#write(text, optText);
+    const id = this.#call('tga_schema_compile', len, optLen);
+    if (!id) throw this.#lastError(-11);
+    return id;
+  }
+
+  /** @internal validates through compiled schema `v`. */
+  _validate(v, instance, maxErrors) {
+    if (v.generation !== this.#generation) { v.id = this.#compileSchema(v.text, v.optText); v.generation = this.#generation; }
     let input = instance;
     if (typeof input !== 'string' && !(input instanceof Uint8Array)) {
       input = JSON.stringify(input);
       if (input === undefined) return { valid: false, errors: [], jsonError: { message: 'the value cannot be written as JSON', offset: 0 } };
     }
     const [len] = this.#write(input);
-    const r = this.#exports.tga_validate(this.#handle, id, len, maxErrors);
+    const r = this.#call('tga_validate', v.id, len, maxErrors);
     if (r === 1) return VALID;
     if (r === 0) return { valid: false, errors: maxErrors ? this.#output() : [] };
     const e = this.#lastError(r);
@@ -295,7 +499,7 @@ export class ToolRuntime {
   }
 
   /** @internal */
-  _releaseSchema(id) { this.#exports.tga_schema_release(this.#handle, id); }
+  _releaseSchema(v) { if (v.generation === this.#generation) this.#call('tga_schema_release', v.id); }
 
   /**
    * Checks JSON text (or UTF-8 bytes) with the module's strict reader.
@@ -303,7 +507,7 @@ export class ToolRuntime {
    */
   checkJSON(text, { allowDuplicateKeys = false } = {}) {
     const [len] = this.#write(text);
-    const status = this.#exports.tga_check_json(this.#handle, len, allowDuplicateKeys ? 1 : 0);
+    const status = this.#call('tga_check_json', len, allowDuplicateKeys ? 1 : 0);
     if (status === TG_OK) return { ok: true };
     const e = this.#lastError(status);
     return { ok: false, code: e.code, message: e.message, ...e.diagnostics };
@@ -315,6 +519,12 @@ export class ToolRuntime {
   /** Size of the module's linear memory in bytes. */
   memorySize() { return this.#memory.buffer.byteLength; }
 
+  /** How many times a trapped instance was replaced. */
+  get restarts() { return this.#restarts; }
+
+  /** @internal forces a trap (tests of recovery). */
+  _selftestTrap() { this.#call('tga_selftest_trap'); }
+
   /** Frees the runtime inside the module. */
   dispose() {
     if (this.#handle) this.#exports.tga_free(this.#handle);
@@ -322,13 +532,22 @@ export class ToolRuntime {
   }
 }
 
-const VALID = Object.freeze({ valid: true, errors: Object.freeze([]) });
+function pick(o) {
+  const r = {};
+  for (const k in o) if (o[k] !== undefined) r[k] = o[k];
+  return r;
+}
 
 /** A compiled schema. validate() takes JSON text, UTF-8 bytes or a JS value. */
 export class Validator {
   #rt;
-  #id;
-  constructor(rt, id) { this.#rt = rt; this.#id = id; }
+  constructor(rt, id, text, optText, generation) {
+    this.#rt = rt;
+    this.id = id;
+    this.text = text;
+    this.optText = optText;
+    this.generation = generation;
+  }
 
   /**
    * @param {string|Uint8Array|unknown} instance
@@ -339,17 +558,13 @@ export class Validator {
    *   jsonError?: { message: string, offset: number } }}
    */
   validate(instance, options) {
-    if (!this.#id) throw new ToolgateError('disposed', 'this validator was disposed');
+    if (!this.id) throw new ToolgateError('disposed', 'this validator was disposed');
     const max = options?.output === 'flag' ? 0 : Math.max(0, Math.min(1000, options?.maxErrors ?? 20));
-    return this.#rt._validate(this.#id, instance, max);
+    return this.#rt._validate(this, instance, max);
   }
 
   dispose() {
-    if (this.#id) this.#rt._releaseSchema(this.#id);
-    this.#id = 0;
+    if (this.id) this.#rt._releaseSchema(this);
+    this.id = 0;
   }
-}
-
-function gateError(code, text) {
-  return { content: [{ type: 'text', text }], isError: true, _meta: { 'dev.toolgate/error': { code } } };
 }

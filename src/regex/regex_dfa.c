@@ -28,7 +28,7 @@ typedef struct rx_dfa {
     rx_vm vm;
     uint32_t *list, *raw; /* closure and next-set buffers (Pike VM area) */
     uint32_t *st;         /* per state: pool offset, set size, flags */
-    uint32_t *trans;      /* nstates x ncls */
+    uint32_t *trans;      /* nstates x ncls: target state * ncls, or T_* */
     uint32_t *hash;       /* RX_DFA_HASH slots: state + 1, 0 = empty */
     uint32_t *pool;
     size_t npool, cappool;
@@ -126,7 +126,7 @@ static int end_match(rx_dfa *d, uint32_t s) {
 }
 
 int rx_dfa_search(const tg_regex *re, const unsigned char *s, size_t len, void *scratch) {
-    uint32_t *base = (uint32_t *)scratch, nprog = re->nprog, cur, t, misses = 0;
+    uint32_t *base = (uint32_t *)scratch, nprog = re->nprog, cur, row, t, misses = 0;
     const uint8_t *cls = re->ascii_class;
     size_t pos = 0;
     int flushed = 0;
@@ -150,30 +150,31 @@ int rx_dfa_search(const tg_regex *re, const unsigned char *s, size_t len, void *
     d.raw[0] = re->start;
     cur = find_or_add(&d, d.raw, 1, F_AT_START, &flushed);
 
+    row = cur * d.ncls;
     while (pos < len) {
         uint32_t b = s[pos];
         if (b < 0x80) {
-            uint32_t *slot = &d.trans[cur * d.ncls + cls[b]];
-            t = *slot;
-            if (t < T_MATCH) { cur = t; pos++; continue; }
+            /* hot loop: cached transitions hold the target's row offset */
+            t = d.trans[row + cls[b]];
+            if (t < T_MATCH) { row = t; pos++; continue; }
             if (t == T_MATCH) return 1;
             if (t == T_DEAD) return 0;
+            cur = row / d.ncls;
             if ((d.st[3 * cur + 2] & F_RESTART) && re->use_firstbyte) {
                 /* nothing running: jump to where a match could start */
                 while (pos < len && !((re->firstbyte[s[pos] >> 3] >> (s[pos] & 7)) & 1)) pos++;
                 if (pos == len) break;
-                if (s[pos] >= 0x80) continue;
+                if (s[pos] >= 0x80 || d.trans[row + cls[s[pos]]] != T_UNKNOWN) continue;
                 b = s[pos];
-                slot = &d.trans[cur * d.ncls + cls[b]];
-                if (*slot != T_UNKNOWN) continue;
             }
             flushed = 0;
             t = step(&d, cur, b, &flushed);
-            if (!flushed) *slot = t;
+            if (!flushed) d.trans[row + cls[b]] = t < T_MATCH ? t * d.ncls : t;
             pos++;
         } else {
             size_t n;
             uint32_t cp = rx_decode(s, len, pos, &n);
+            cur = row / d.ncls;
             if ((d.st[3 * cur + 2] & F_RESTART) && re->use_firstbyte &&
                 !((re->firstbyte[b >> 3] >> (b & 7)) & 1)) {
                 pos += n;
@@ -186,6 +187,7 @@ int rx_dfa_search(const tg_regex *re, const unsigned char *s, size_t len, void *
         if (t == T_MATCH) return 1;
         if (t == T_DEAD) return 0;
         cur = t;
+        row = cur * d.ncls;
         if (++misses > RX_DFA_FALLBACK_MISSES && (size_t)misses * 4 > pos) {
             /* the cache is not paying off: finish in the Pike VM */
             uint32_t off = d.st[3 * cur], k = d.st[3 * cur + 1];
@@ -194,5 +196,6 @@ int rx_dfa_search(const tg_regex *re, const unsigned char *s, size_t len, void *
             return rx_pike_run(re, s, len, scratch, pos, d.pool + off, k, pw);
         }
     }
+    cur = row / d.ncls;
     return end_match(&d, cur);
 }

@@ -81,6 +81,19 @@ static int find_literal(const unsigned char *s, size_t len, const unsigned char 
     return 0;
 }
 
+/* ^X{min,max}$: every code point passes X and their number is in range. */
+static int run_search(const tg_regex *re, const unsigned char *s, size_t len) {
+    size_t pos = 0, n, count = 0;
+    uint32_t cp;
+    while (pos < len) {
+        cp = rx_decode(s, len, pos, &n);
+        if (!inst_match(re, &re->run, cp) || (re->run_max != UINT32_MAX && count == re->run_max)) return 0;
+        count++;
+        pos += n;
+    }
+    return count >= re->run_min;
+}
+
 size_t tg_regex_scratch_size(const tg_regex *re) {
     return re ? (rx_pike_words(re) + rx_dfa_words(re)) * sizeof(uint32_t) + 8 : 8;
 }
@@ -88,13 +101,14 @@ size_t tg_regex_scratch_size(const tg_regex *re) {
 size_t tg_regex_program_size(const tg_regex *re) { return re ? re->nprog : 0; }
 
 int tg_regex_search(const tg_regex *re, const char *subject, size_t len, void *scratch) {
-    const unsigned char *s = (const unsigned char *)subject;
+    const unsigned char *s = (const unsigned char *)(subject ? subject : "");
     if (!re || (!subject && len)) return 0;
     switch (re->fast) {
     case RX_FAST_LITERAL: return find_literal(s, len, re->lit, re->nlit);
     case RX_FAST_PREFIX: return len >= re->nlit && memcmp(s, re->lit, re->nlit) == 0;
     case RX_FAST_SUFFIX: return len >= re->nlit && memcmp(s + len - re->nlit, re->lit, re->nlit) == 0;
     case RX_FAST_EXACT: return len == re->nlit && memcmp(s, re->lit, re->nlit) == 0;
+    case RX_FAST_RUN: return run_search(re, s, len);
     default: break;
     }
     if (!scratch) return 0;

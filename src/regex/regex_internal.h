@@ -38,7 +38,8 @@ enum {
     RX_FAST_LITERAL,  /* lit occurs anywhere */
     RX_FAST_PREFIX,   /* ^lit */
     RX_FAST_SUFFIX,   /* lit$ */
-    RX_FAST_EXACT     /* ^lit$ */
+    RX_FAST_EXACT,    /* ^lit$ */
+    RX_FAST_RUN       /* ^X{min,max}$ for one code point test X (char, class, '.') */
 };
 
 struct tg_regex {
@@ -55,6 +56,8 @@ struct tg_regex {
     unsigned char *lit;   /* literal bytes for the fast paths (UTF-8) */
     size_t nlit;
     size_t litcap;        /* bytes allocated for lit */
+    rx_inst run;          /* RX_FAST_RUN: the test, and its bounds in code points */
+    uint32_t run_min, run_max;
     int use_firstbyte;    /* firstbyte[] filters where a match can start */
     uint8_t ascii_class[128]; /* ASCII code points the program cannot tell apart share a class */
     uint32_t nascii_classes;

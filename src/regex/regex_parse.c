@@ -1,62 +1,21 @@
-/* regex_parse.c - ECMA-262 (Unicode mode) pattern -> AST -> Thompson NFA.
+/* regex_parse.c - ECMA-262 (Unicode mode) pattern -> AST.
  *
- * The parser builds a small AST (nodes in one growable array, n-ary
- * concatenation/alternation as sibling lists so recursion depth is bounded by
- * group nesting), sizes it exactly with saturating arithmetic so {n,m}
- * expansion is checked against limits->max_states before anything is
- * emitted, then emits the program regex_exec.c runs. */
+ * Nodes live in one growable array; concatenation and alternation are
+ * n-ary sibling lists, so recursion depth is bounded by group nesting
+ * (RX_MAX_DEPTH). Character classes are normalized (sorted, merged,
+ * complemented) into a range pool here; \d \w \s \p{..} outside classes
+ * point at constant tables instead. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "regex_internal.h"
+#include "regex_ast.h"
 #include "regex_unicode.h"
-
-#define RX_MAX_DEPTH 64          /* group nesting */
-#define RX_INF UINT32_MAX        /* unbounded quantifier max */
-#define RX_COUNT_CAP 1000000u    /* quantifier numbers saturate here */
-#define RX_MAX_POOL (1u << 22)   /* uint32s of class ranges a pattern may own */
-
-enum { N_EMPTY, N_CHAR, N_CLASS, N_ANY, N_BOL, N_EOL, N_WORDB, N_NWORDB, N_CAT, N_ALT, N_REP };
-
-typedef struct rx_node {
-    uint32_t type;
-    uint32_t a;        /* N_CHAR: code point; N_CLASS: class index */
-    int32_t child;     /* N_CAT/N_ALT: first child; N_REP: the body */
-    int32_t next;      /* next sibling */
-    uint32_t min, max; /* N_REP */
-    uint64_t size;     /* instructions this node emits (saturated) */
-} rx_node;
-
-typedef struct rx_cls_build {
-    const uint32_t *ext; /* static table, or NULL when the ranges are in the pool */
-    uint32_t off, count, negate;
-} rx_cls_build;
-
-typedef struct rx_parser {
-    const tg_allocator *al;
-    const unsigned char *s;
-    size_t len, pos;
-    int depth;
-    tg_regex_error *err;
-    int failed;
-    rx_node *nodes;
-    uint32_t nnodes, capnodes;
-    rx_cls_build *cls;
-    uint32_t ncls, capcls;
-    uint32_t *pool; /* class ranges */
-    size_t npool, cappool;
-    uint32_t *tmp;  /* ranges of the class under construction */
-    size_t ntmp, captmp;
-    size_t *names;  /* (offset, length) of each group name */
-    uint32_t nnames;
-    size_t capnames;
-} rx_parser;
 
 /* ---- errors and memory ------------------------------------------------ */
 
-static int fail(rx_parser *p, size_t off, const char *fmt, ...) {
+int rx_fail(rx_parser *p, size_t off, const char *fmt, ...) {
     if (!p->failed) {
         p->failed = 1;
         if (p->err) {
@@ -77,7 +36,7 @@ static int grow(rx_parser *p, void **arr, size_t *cap, size_t need, size_t elem)
     ncap = *cap ? *cap * 2 : 16;
     while (ncap < need) ncap *= 2;
     n = tg_realloc(p->al, *arr, *cap * elem, ncap * elem);
-    if (!n) return fail(p, p->pos, "out of memory");
+    if (!n) return rx_fail(p, p->pos, "out of memory");
     *arr = n;
     *cap = ncap;
     return 0;
@@ -99,7 +58,7 @@ static int32_t new_node(rx_parser *p, uint32_t type, uint32_t a) {
 
 static int tmp_add(rx_parser *p, uint32_t lo, uint32_t hi) {
     if (grow(p, (void **)&p->tmp, &p->captmp, p->ntmp + 2, sizeof(uint32_t))) return -1;
-    if (p->ntmp + 2 > RX_MAX_POOL) return fail(p, p->pos, "character classes too large");
+    if (p->ntmp + 2 > RX_MAX_POOL) return rx_fail(p, p->pos, "character classes too large");
     p->tmp[p->ntmp++] = lo;
     p->tmp[p->ntmp++] = hi;
     return 0;
@@ -159,7 +118,7 @@ static int32_t class_from_tmp(rx_parser *p, size_t from) {
     rx_cls_build *c;
     if (grow(p, (void **)&p->cls, &cap, (size_t)p->ncls + 1, sizeof(rx_cls_build))) return -1;
     p->capcls = (uint32_t)cap;
-    if (p->npool + n > RX_MAX_POOL) return fail(p, p->pos, "character classes too large");
+    if (p->npool + n > RX_MAX_POOL) return rx_fail(p, p->pos, "character classes too large");
     if (grow(p, (void **)&p->pool, &p->cappool, p->npool + n, sizeof(uint32_t))) return -1;
     if (n) memcpy(p->pool + p->npool, p->tmp + from, n * sizeof(uint32_t));
     c = &p->cls[p->ncls];
@@ -214,10 +173,10 @@ static int parse_property(rx_parser *p, size_t esc_off, int upper, rx_set *out) 
     size_t start, end, eq;
     const tg_uprop *u = NULL;
     if (p->pos >= p->len || p->s[p->pos] != '{')
-        return fail(p, esc_off, "\\%c must be followed by {property}", upper ? 'P' : 'p');
+        return rx_fail(p, esc_off, "\\%c must be followed by {property}", upper ? 'P' : 'p');
     start = ++p->pos;
     while (p->pos < p->len && p->s[p->pos] != '}') p->pos++;
-    if (p->pos >= p->len) return fail(p, esc_off, "unterminated \\%c{...}", upper ? 'P' : 'p');
+    if (p->pos >= p->len) return rx_fail(p, esc_off, "unterminated \\%c{...}", upper ? 'P' : 'p');
     end = p->pos++;
     for (eq = start; eq < end && p->s[eq] != '='; eq++) {}
     if (eq < end) {
@@ -234,7 +193,7 @@ static int parse_property(rx_parser *p, size_t esc_off, int upper, rx_set *out) 
     }
     if (!u) {
         int shown = (int)(end - start > 60 ? 60 : end - start);
-        return fail(p, esc_off, "unknown or unsupported Unicode property \\%c{%.*s}", upper ? 'P' : 'p',
+        return rx_fail(p, esc_off, "unknown or unsupported Unicode property \\%c{%.*s}", upper ? 'P' : 'p',
                     shown, (const char *)p->s + start);
     }
     out->r = u->ranges;
@@ -252,14 +211,14 @@ static int pat_cp(rx_parser *p, uint32_t *cp) {
     if (c >= 0xC2 && c <= 0xDF) { need = 1; c &= 0x1F; min = 0x80; }
     else if (c >= 0xE0 && c <= 0xEF) { need = 2; c &= 0x0F; min = 0x800; }
     else if (c >= 0xF0 && c <= 0xF4) { need = 3; c &= 0x07; min = 0x10000; }
-    else return fail(p, p->pos, "invalid UTF-8 in pattern");
-    if (n <= need) return fail(p, p->pos, "invalid UTF-8 in pattern");
+    else return rx_fail(p, p->pos, "invalid UTF-8 in pattern");
+    if (n <= need) return rx_fail(p, p->pos, "invalid UTF-8 in pattern");
     for (i = 1; i <= need; i++) {
-        if ((s[i] & 0xC0) != 0x80) return fail(p, p->pos, "invalid UTF-8 in pattern");
+        if ((s[i] & 0xC0) != 0x80) return rx_fail(p, p->pos, "invalid UTF-8 in pattern");
         c = (c << 6) | (s[i] & 0x3F);
     }
     if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
-        return fail(p, p->pos, "invalid UTF-8 in pattern");
+        return rx_fail(p, p->pos, "invalid UTF-8 in pattern");
     p->pos += need + 1;
     *cp = c;
     return 0;
@@ -286,7 +245,7 @@ static int parse_escape(rx_parser *p, int in_class, uint32_t *cp, rx_set *set, i
     size_t off = p->pos - 1;
     uint32_t c;
     *is_set = 0;
-    if (p->pos >= p->len) return fail(p, off, "pattern ends with a lone backslash");
+    if (p->pos >= p->len) return rx_fail(p, off, "pattern ends with a lone backslash");
     c = p->s[p->pos++];
     switch (c) {
     case 'd': case 'D': set->r = R_DIGIT; set->count = 1; set->negate = c == 'D'; *is_set = 1; return 0;
@@ -298,7 +257,7 @@ static int parse_escape(rx_parser *p, int in_class, uint32_t *cp, rx_set *set, i
         *cp = 'b';
         return 1;
     case 'B':
-        if (in_class) return fail(p, off, "\\B is not allowed in a character class");
+        if (in_class) return rx_fail(p, off, "\\B is not allowed in a character class");
         *cp = 'B';
         return 1;
     case 'n': *cp = '\n'; return 0;
@@ -308,14 +267,14 @@ static int parse_escape(rx_parser *p, int in_class, uint32_t *cp, rx_set *set, i
     case 'f': *cp = '\f'; return 0;
     case '0':
         if (p->pos < p->len && is_digit(p->s[p->pos]))
-            return fail(p, off, "octal escapes are not allowed in Unicode mode");
+            return rx_fail(p, off, "octal escapes are not allowed in Unicode mode");
         *cp = 0;
         return 0;
     case 'c':
         if (p->pos < p->len && is_alpha(p->s[p->pos])) { *cp = p->s[p->pos++] % 32u; return 0; }
-        return fail(p, off, "\\c must be followed by an ASCII letter");
+        return rx_fail(p, off, "\\c must be followed by an ASCII letter");
     case 'x':
-        if (parse_hex(p, 2, cp)) return fail(p, off, "invalid \\x escape: expected two hex digits");
+        if (parse_hex(p, 2, cp)) return rx_fail(p, off, "invalid \\x escape: expected two hex digits");
         return 0;
     case 'u':
         if (p->pos < p->len && p->s[p->pos] == '{') {
@@ -324,16 +283,16 @@ static int parse_escape(rx_parser *p, int in_class, uint32_t *cp, rx_set *set, i
             p->pos++;
             while (p->pos < p->len && hexval(p->s[p->pos]) >= 0) {
                 v = v * 16 + (uint32_t)hexval(p->s[p->pos++]);
-                if (v > 0x10FFFF) return fail(p, off, "\\u{...} escape above U+10FFFF");
+                if (v > 0x10FFFF) return rx_fail(p, off, "\\u{...} escape above U+10FFFF");
                 digits++;
             }
             if (!digits || p->pos >= p->len || p->s[p->pos] != '}')
-                return fail(p, off, "invalid \\u{...} escape");
+                return rx_fail(p, off, "invalid \\u{...} escape");
             p->pos++;
             *cp = v;
             return 0;
         }
-        if (parse_hex(p, 4, cp)) return fail(p, off, "invalid \\u escape: expected four hex digits");
+        if (parse_hex(p, 4, cp)) return rx_fail(p, off, "invalid \\u escape: expected four hex digits");
         if (*cp >= 0xD800 && *cp <= 0xDBFF && p->len - p->pos >= 6 && p->s[p->pos] == '\\' &&
             p->s[p->pos + 1] == 'u') {
             size_t save = p->pos;
@@ -347,16 +306,16 @@ static int parse_escape(rx_parser *p, int in_class, uint32_t *cp, rx_set *set, i
         return 0;
     case 'k':
         if (!in_class && p->pos < p->len && p->s[p->pos] == '<')
-            return fail(p, off, "named backreference \\k<...> is not supported: toolgate matches patterns in linear time");
-        return fail(p, off, "invalid escape \\k");
+            return rx_fail(p, off, "named backreference \\k<...> is not supported: toolgate matches patterns in linear time");
+        return rx_fail(p, off, "invalid escape \\k");
     default:
         break;
     }
     if (c >= '1' && c <= '9') {
         size_t e = p->pos;
         while (e < p->len && is_digit(p->s[e]) && e - off < 8) e++;
-        if (in_class) return fail(p, off, "invalid escape \\%.*s in a character class", (int)(e - off - 1), (const char *)p->s + off + 1);
-        return fail(p, off, "backreference \\%.*s is not supported: toolgate matches patterns in linear time",
+        if (in_class) return rx_fail(p, off, "invalid escape \\%.*s in a character class", (int)(e - off - 1), (const char *)p->s + off + 1);
+        return rx_fail(p, off, "backreference \\%.*s is not supported: toolgate matches patterns in linear time",
                     (int)(e - off - 1), (const char *)p->s + off + 1);
     }
     /* Identity escapes: ECMA's syntax characters, '/', and (leniently, as
@@ -367,11 +326,11 @@ static int parse_escape(rx_parser *p, int in_class, uint32_t *cp, rx_set *set, i
     }
     if (c >= 0x80) {
         p->pos--;
-        return fail(p, off, "invalid identity escape of a non-ASCII character");
+        return rx_fail(p, off, "invalid identity escape of a non-ASCII character");
     }
     if (c == 'A' || c == 'Z' || c == 'z' || c == 'G')
-        return fail(p, off, "\\%c is not an ECMA-262 escape (use ^ and $ for anchors)", (int)c);
-    return fail(p, off, "invalid escape \\%c", (int)c);
+        return rx_fail(p, off, "\\%c is not an ECMA-262 escape (use ^ and $ for anchors)", (int)c);
+    return rx_fail(p, off, "invalid escape \\%c", (int)c);
 }
 
 /* ---- the grammar ------------------------------------------------------ */
@@ -387,7 +346,7 @@ static int32_t parse_class(rx_parser *p) {
         rx_set sa, sb;
         int a_set = 0, b_set = 0;
         size_t aoff;
-        if (p->pos >= p->len) return fail(p, open, "unterminated character class");
+        if (p->pos >= p->len) return rx_fail(p, open, "unterminated character class");
         if (p->s[p->pos] == ']') { p->pos++; break; }
         aoff = p->pos;
         if (p->s[p->pos] == '\\') {
@@ -405,8 +364,8 @@ static int32_t parse_class(rx_parser *p) {
                 return -1;
             }
             if (a_set || b_set)
-                return fail(p, aoff, "a character class escape cannot be a range endpoint");
-            if (a > b) return fail(p, aoff, "range out of order in character class");
+                return rx_fail(p, aoff, "a character class escape cannot be a range endpoint");
+            if (a > b) return rx_fail(p, aoff, "range out of order in character class");
             if (tmp_add(p, a, b)) return -1;
         } else if (a_set) {
             if (tmp_add_set(p, sa.r, sa.count, sa.negate)) return -1;
@@ -428,7 +387,7 @@ static int parse_count(rx_parser *p, uint32_t *v) {
     if (p->pos >= p->len || !is_digit(p->s[p->pos])) return -1;
     while (p->pos < p->len && is_digit(p->s[p->pos])) {
         x = x * 10 + (uint32_t)(p->s[p->pos++] - '0');
-        if (x > RX_COUNT_CAP) x = RX_COUNT_CAP;
+        if (x > RX_COUNT_CAP) { x = RX_COUNT_CAP; p->count_overflow = 1; }
     }
     *v = x;
     return 0;
@@ -457,7 +416,7 @@ static int add_group_name(rx_parser *p, size_t off, size_t n) {
     uint32_t i;
     for (i = 0; i < p->nnames; i++)
         if (p->names[2 * i + 1] == n && memcmp(p->s + p->names[2 * i], p->s + off, n) == 0)
-            return fail(p, off - 3, "duplicate group name <%.*s>", (int)(n > 60 ? 60 : n), (const char *)p->s + off);
+            return rx_fail(p, off - 3, "duplicate group name <%.*s>", (int)(n > 60 ? 60 : n), (const char *)p->s + off);
     if (grow(p, (void **)&p->names, &p->capnames, 2 * ((size_t)p->nnames + 1), sizeof(size_t))) return -1;
     p->names[2 * p->nnames] = off;
     p->names[2 * p->nnames + 1] = n;
@@ -474,26 +433,26 @@ static int32_t parse_group(rx_parser *p) {
         if (q < p->len && s[q] == ':') {
             p->pos = q + 1;
         } else if (q < p->len && (s[q] == '=' || s[q] == '!')) {
-            return fail(p, open, "lookahead (?%c...) is not supported: toolgate matches patterns in linear time", s[q]);
+            return rx_fail(p, open, "lookahead (?%c...) is not supported: toolgate matches patterns in linear time", s[q]);
         } else if (q + 1 < p->len && s[q] == '<' && (s[q + 1] == '=' || s[q + 1] == '!')) {
-            return fail(p, open, "lookbehind (?<%c...) is not supported: toolgate matches patterns in linear time", s[q + 1]);
+            return rx_fail(p, open, "lookbehind (?<%c...) is not supported: toolgate matches patterns in linear time", s[q + 1]);
         } else if (q < p->len && s[q] == '<') {
             size_t e = q + 1;
             while (e < p->len && s[e] != '>' && (s[e] == '_' || s[e] == '$' || is_alpha(s[e]) ||
                                                   (is_digit(s[e]) && e > q + 1) || s[e] >= 0x80))
                 e++;
-            if (e == q + 1 || e >= p->len || s[e] != '>') return fail(p, open, "invalid group name");
+            if (e == q + 1 || e >= p->len || s[e] != '>') return rx_fail(p, open, "invalid group name");
             if (add_group_name(p, q + 1, e - q - 1)) return -1;
             p->pos = e + 1;
         } else {
-            return fail(p, open, "invalid group: (? must be followed by :, <name>, =, !, <= or <!");
+            return rx_fail(p, open, "invalid group: (? must be followed by :, <name>, =, !, <= or <!");
         }
     }
-    if (++p->depth > RX_MAX_DEPTH) return fail(p, open, "groups nested deeper than %d", RX_MAX_DEPTH);
+    if (++p->depth > RX_MAX_DEPTH) return rx_fail(p, open, "groups nested deeper than %d", RX_MAX_DEPTH);
     n = parse_alt(p);
     if (n < 0) return -1;
     p->depth--;
-    if (p->pos >= p->len || p->s[p->pos] != ')') return fail(p, open, "unterminated group");
+    if (p->pos >= p->len || p->s[p->pos] != ')') return rx_fail(p, open, "unterminated group");
     p->pos++;
     return n;
 }
@@ -511,12 +470,12 @@ static int32_t parse_piece(rx_parser *p) {
     case '(': p->pos++; atom = parse_group(p); break;
     case '[': p->pos++; atom = parse_class(p); break;
     case '*': case '+': case '?':
-        return fail(p, off, "nothing to repeat before '%c'", (int)c);
+        return rx_fail(p, off, "nothing to repeat before '%c'", (int)c);
     case '{':
-        if (parse_braces(p, &min, &max)) return fail(p, off, "nothing to repeat before '{'");
-        return fail(p, off, "lone '{' (write \\{ for a literal brace)");
-    case '}': return fail(p, off, "lone '}' (write \\} for a literal brace)");
-    case ']': return fail(p, off, "lone ']' (write \\] for a literal bracket)");
+        if (parse_braces(p, &min, &max)) return rx_fail(p, off, "nothing to repeat before '{'");
+        return rx_fail(p, off, "lone '{' (write \\{ for a literal brace)");
+    case '}': return rx_fail(p, off, "lone '}' (write \\} for a literal brace)");
+    case ']': return rx_fail(p, off, "lone ']' (write \\] for a literal bracket)");
     case '\\': {
         rx_set set;
         int is_set, r;
@@ -551,16 +510,18 @@ static int32_t parse_piece(rx_parser *p) {
     else if (c == '+') { min = 1; max = RX_INF; p->pos++; }
     else if (c == '?') { min = 0; max = 1; p->pos++; }
     else if (c == '{') {
-        if (!parse_braces(p, &min, &max)) return fail(p, off, "incomplete quantifier (write \\{ for a literal brace)");
-        if (min > max) return fail(p, off, "numbers out of order in {} quantifier");
+        p->count_overflow = 0;
+        if (!parse_braces(p, &min, &max)) return rx_fail(p, off, "incomplete quantifier (write \\{ for a literal brace)");
+        if (p->count_overflow) return rx_fail(p, off, "quantifier count above %u", RX_COUNT_CAP);
+        if (min > max) return rx_fail(p, off, "numbers out of order in {} quantifier");
     } else {
         return atom;
     }
-    if (assertion) return fail(p, off, "an assertion cannot be quantified");
+    if (assertion) return rx_fail(p, off, "an assertion cannot be quantified");
     if (p->pos < p->len && p->s[p->pos] == '?') p->pos++; /* lazy: same match/no-match */
     /* a following '{' is reported by the next parse_piece */
     if (p->pos < p->len && (p->s[p->pos] == '*' || p->s[p->pos] == '+' || p->s[p->pos] == '?'))
-        return fail(p, p->pos, "nothing to repeat before '%c'", p->s[p->pos]);
+        return rx_fail(p, p->pos, "nothing to repeat before '%c'", p->s[p->pos]);
     {
         int32_t r = new_node(p, N_REP, 0);
         if (r < 0) return -1;
@@ -604,367 +565,16 @@ static int32_t parse_alt(rx_parser *p) {
     return alt;
 }
 
-/* ---- sizing and emission --------------------------------------------- */
-
-static uint64_t sat_add(uint64_t a, uint64_t b) { return a + b < a || a + b > ((uint64_t)1 << 40) ? ((uint64_t)1 << 40) : a + b; }
-static uint64_t sat_mul(uint64_t a, uint64_t b) {
-    if (a && b > (((uint64_t)1 << 40) / a)) return (uint64_t)1 << 40;
-    return a * b;
+int32_t rx_parse(rx_parser *p) {
+    int32_t root = parse_alt(p);
+    if (root >= 0 && p->pos < p->len) return rx_fail(p, p->pos, "unmatched ')'");
+    return p->failed ? -1 : root;
 }
 
-static uint64_t size_node(rx_parser *p, int32_t i) {
-    rx_node *n = &p->nodes[i];
-    uint64_t s = 0, k = 0, body;
-    int32_t c;
-    switch (n->type) {
-    case N_EMPTY: s = 0; break;
-    case N_CAT:
-        for (c = n->child; c >= 0; c = p->nodes[c].next) s = sat_add(s, size_node(p, c));
-        break;
-    case N_ALT:
-        for (c = n->child; c >= 0; c = p->nodes[c].next, k++) s = sat_add(s, size_node(p, c));
-        s = sat_add(s, 2 * (k - 1));
-        break;
-    case N_REP:
-        body = size_node(p, n->child);
-        n = &p->nodes[i];
-        if (n->max == RX_INF)
-            s = n->min == 0 ? sat_add(body, 2) : sat_add(sat_mul(body, n->min), 1);
-        else
-            s = sat_add(sat_mul(body, n->min), sat_mul(sat_add(body, 1), n->max - n->min));
-        break;
-    default: s = 1; break;
-    }
-    p->nodes[i].size = s;
-    return s;
-}
-
-typedef struct rx_emit {
-    rx_parser *p;
-    rx_inst *prog;
-    uint32_t n;
-} rx_emit;
-
-static uint32_t emit(rx_emit *e, uint32_t op, uint32_t a, uint32_t b) {
-    e->prog[e->n].op = op;
-    e->prog[e->n].a = a;
-    e->prog[e->n].b = b;
-    return e->n++;
-}
-
-static void emit_node(rx_emit *e, int32_t i) {
-    const rx_node *n = &e->p->nodes[i];
-    int32_t c;
-    uint32_t k, split, jmp;
-    switch (n->type) {
-    case N_EMPTY: break;
-    case N_CHAR: emit(e, RX_CHAR, n->a, 0); break;
-    case N_CLASS: emit(e, RX_CLASS, n->a, 0); break;
-    case N_ANY: emit(e, RX_ANY, 0, 0); break;
-    case N_BOL: emit(e, RX_BOL, 0, 0); break;
-    case N_EOL: emit(e, RX_EOL, 0, 0); break;
-    case N_WORDB: emit(e, RX_WORDB, 0, 0); break;
-    case N_NWORDB: emit(e, RX_NWORDB, 0, 0); break;
-    case N_CAT:
-        for (c = n->child; c >= 0; c = e->p->nodes[c].next) emit_node(e, c);
-        break;
-    case N_ALT: {
-        /* SPLIT L1,next; L1: e1; JMP end; next: SPLIT L2,next2; ... ek
-         * The JMPs are chained and patched to the end afterwards. */
-        uint32_t pending = UINT32_MAX; /* linked list of JMPs through .a */
-        for (c = n->child; c >= 0; c = e->p->nodes[c].next) {
-            if (e->p->nodes[c].next >= 0) {
-                split = emit(e, RX_SPLIT, e->n + 1, 0);
-                emit_node(e, c);
-                jmp = emit(e, RX_JMP, pending, 0);
-                pending = jmp;
-                e->prog[split].b = e->n;
-            } else {
-                emit_node(e, c);
-            }
-        }
-        while (pending != UINT32_MAX) {
-            uint32_t nx = e->prog[pending].a;
-            e->prog[pending].a = e->n;
-            pending = nx;
-        }
-        break;
-    }
-    case N_REP: {
-        uint32_t min = n->min, max = n->max, start;
-        int32_t body = n->child;
-        if (max == RX_INF) {
-            if (min == 0) {
-                split = emit(e, RX_SPLIT, e->n + 1, 0);
-                emit_node(e, body);
-                emit(e, RX_JMP, split, 0);
-                e->prog[split].b = e->n;
-            } else {
-                for (k = 0; k + 1 < min; k++) emit_node(e, body);
-                start = e->n;
-                emit_node(e, body);
-                emit(e, RX_SPLIT, start, e->n + 1);
-            }
-        } else {
-            uint32_t first_split = e->n, s;
-            for (k = 0; k < min; k++) emit_node(e, body);
-            first_split = e->n;
-            /* (max-min) optional copies; each SPLIT's b is patched to the end */
-            for (k = min; k < max; k++) {
-                emit(e, RX_SPLIT, e->n + 1, 0);
-                emit_node(e, body);
-            }
-            for (s = first_split; s < e->n;) {
-                e->prog[s].b = e->n;
-                s += 1 + (uint32_t)e->p->nodes[body].size;
-            }
-        }
-        break;
-    }
-    default: break;
-    }
-}
-
-/* ---- fast-path analysis ---------------------------------------------- */
-
-static size_t utf8_put(uint32_t cp, unsigned char *o) {
-    if (cp < 0x80) { o[0] = (unsigned char)cp; return 1; }
-    if (cp < 0x800) { o[0] = (unsigned char)(0xC0 | (cp >> 6)); o[1] = (unsigned char)(0x80 | (cp & 0x3F)); return 2; }
-    if (cp < 0x10000) {
-        o[0] = (unsigned char)(0xE0 | (cp >> 12));
-        o[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
-        o[2] = (unsigned char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    o[0] = (unsigned char)(0xF0 | (cp >> 18));
-    o[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
-    o[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
-    o[3] = (unsigned char)(0x80 | (cp & 0x3F));
-    return 4;
-}
-
-static unsigned lead_byte(uint32_t cp) {
-    if (cp < 0x80) return cp;
-    if (cp < 0x800) return 0xC0 | (cp >> 6);
-    if (cp < 0x10000) return 0xE0 | (cp >> 12);
-    return 0xF0 | (cp >> 18);
-}
-
-/* Literal fast paths: the whole pattern is [^] literal [$] with no U+FFFD
- * (which the VM also matches against invalid bytes). */
-static int analyze_literal(rx_parser *p, int32_t root, tg_regex *re) {
-    int32_t c, first;
-    const rx_node *n = &p->nodes[root];
-    int bol = 0, eol = 0;
-    size_t cnt = 0, nbytes = 0;
-    unsigned char *lit;
-    first = n->type == N_CAT ? n->child : root; /* root's next is -1 */
-    for (c = first; c >= 0; c = p->nodes[c].next, cnt++) {
-        uint32_t t = p->nodes[c].type;
-        if (t == N_BOL && c == first) bol = 1;
-        else if (t == N_EOL && p->nodes[c].next < 0) eol = 1;
-        else if (t == N_CHAR && p->nodes[c].a != 0xFFFD && !(p->nodes[c].a >= 0xD800 && p->nodes[c].a <= 0xDFFF)) nbytes += 4;
-        else if (t == N_EMPTY && cnt == 0 && p->nodes[c].next < 0) {}
-        else return 0;
-    }
-    lit = tg_malloc(p->al, nbytes);
-    if (!lit) return fail(p, 0, "out of memory");
-    re->lit = lit;
-    re->litcap = nbytes ? nbytes : 1;
-    nbytes = 0;
-    for (c = first; c >= 0; c = p->nodes[c].next)
-        if (p->nodes[c].type == N_CHAR) nbytes += utf8_put(p->nodes[c].a, lit + nbytes);
-    re->nlit = nbytes;
-    re->fast = bol && eol ? RX_FAST_EXACT : bol ? RX_FAST_PREFIX : eol ? RX_FAST_SUFFIX : RX_FAST_LITERAL;
-    return 0;
-}
-
-static void mark_lead_bytes(tg_regex *re, uint32_t lo, uint32_t hi, int *ok) {
-    unsigned b;
-    if (lo <= 0xFFFD && hi >= 0xFFFD) *ok = 0;
-    for (b = lead_byte(lo); b <= lead_byte(hi); b++) re->firstbyte[b >> 3] |= (uint8_t)(1u << (b & 7));
-}
-
-/* The set of bytes a match can start with, from the start state's closure;
- * left unused when the closure holds assertions, MATCH, '.', or U+FFFD. */
-static int analyze_firstbyte(rx_parser *p, tg_regex *re) {
-    uint32_t *stack, sp = 0, i, pc;
-    uint8_t *seen;
-    int ok = 1;
-    stack = tg_malloc(p->al, (size_t)re->nprog * sizeof(uint32_t));
-    seen = tg_malloc(p->al, re->nprog);
-    if (!stack || !seen) {
-        tg_free(p->al, stack, (size_t)re->nprog * sizeof(uint32_t));
-        tg_free(p->al, seen, re->nprog);
-        return fail(p, 0, "out of memory");
-    }
-    memset(seen, 0, re->nprog);
-    memset(re->firstbyte, 0, sizeof re->firstbyte);
-    stack[sp++] = re->start;
-    seen[re->start] = 1;
-    while (sp && ok) {
-        const rx_inst *in = &re->prog[stack[--sp]];
-        switch (in->op) {
-        case RX_SPLIT:
-            if (!seen[in->b]) { seen[in->b] = 1; stack[sp++] = in->b; }
-            /* fall through */
-        case RX_JMP:
-            if (!seen[in->a]) { seen[in->a] = 1; stack[sp++] = in->a; }
-            break;
-        case RX_CHAR:
-            if (in->a == 0xFFFD) ok = 0;
-            pc = lead_byte(in->a);
-            re->firstbyte[pc >> 3] |= (uint8_t)(1u << (pc & 7));
-            break;
-        case RX_CLASS: {
-            const rx_class *cl = &re->classes[in->a];
-            uint32_t prev = 0;
-            for (i = 0; i < cl->count; i++) {
-                uint32_t lo = cl->ranges[2 * i], hi = cl->ranges[2 * i + 1];
-                if (!cl->negate) mark_lead_bytes(re, lo, hi, &ok);
-                else if (lo > prev) mark_lead_bytes(re, prev, lo - 1, &ok);
-                prev = hi + 1;
-            }
-            if (cl->negate && prev <= 0x10FFFF) mark_lead_bytes(re, prev, 0x10FFFF, &ok);
-            break;
-        }
-        default: ok = 0; break; /* assertions, '.', MATCH */
-        }
-    }
-    re->use_firstbyte = ok;
-    tg_free(p->al, stack, (size_t)re->nprog * sizeof(uint32_t));
-    tg_free(p->al, seen, re->nprog);
-    return 0;
-}
-
-/* Partitions U+0000..U+007F into classes no instruction (and no \b) can
- * tell apart, so the lazy DFA needs one transition per class. */
-static void ascii_classes(tg_regex *re) {
-    uint8_t *cls = re->ascii_class, nc[128];
-    int16_t map[256];
-    uint32_t n = 1, i, cp, pc;
-    memset(cls, 0, 128);
-    for (pc = 0; pc <= re->nprog; pc++) {
-        const rx_inst *in = pc < re->nprog ? &re->prog[pc] : NULL;
-        uint32_t m = 0;
-        if (in && in->op != RX_CHAR && in->op != RX_CLASS && in->op != RX_ANY) continue;
-        for (i = 0; i < 256; i++) map[i] = -1;
-        for (cp = 0; cp < 128; cp++) {
-            int bit;
-            if (!in) bit = (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') || (cp >= '0' && cp <= '9') || cp == '_';
-            else if (in->op == RX_CHAR) bit = cp == in->a;
-            else if (in->op == RX_ANY) bit = cp != '\n' && cp != '\r';
-            else bit = (re->classes[in->a].ascii[cp >> 3] >> (cp & 7)) & 1;
-            i = (uint32_t)cls[cp] * 2 + (uint32_t)bit;
-            if (map[i] < 0) map[i] = (int16_t)m++;
-            nc[cp] = (uint8_t)map[i];
-        }
-        memcpy(cls, nc, 128);
-        n = m;
-    }
-    re->nascii_classes = n;
-}
-
-/* ---- public ----------------------------------------------------------- */
-
-tg_regex_limits tg_regex_default_limits(void) {
-    tg_regex_limits l;
-    l.max_pattern_bytes = 4096;
-    l.max_states = 10000;
-    return l;
-}
-
-static void parser_release(rx_parser *p) {
+void rx_parser_release(rx_parser *p) {
     tg_free(p->al, p->nodes, (size_t)p->capnodes * sizeof(rx_node));
     tg_free(p->al, p->cls, (size_t)p->capcls * sizeof(rx_cls_build));
     tg_free(p->al, p->pool, p->cappool * sizeof(uint32_t));
     tg_free(p->al, p->tmp, p->captmp * sizeof(uint32_t));
     tg_free(p->al, p->names, p->capnames * sizeof(size_t));
-}
-
-static void class_bitmap(rx_class *c) {
-    uint32_t cp, i;
-    memset(c->ascii, 0, sizeof c->ascii);
-    for (cp = 0; cp < 128; cp++) {
-        int in = 0;
-        for (i = 0; i < c->count && c->ranges[2 * i] <= cp; i++)
-            if (cp <= c->ranges[2 * i + 1]) { in = 1; break; }
-        if (in != (int)c->negate) c->ascii[cp >> 3] |= (uint8_t)(1u << (cp & 7));
-    }
-}
-
-int tg_regex_compile(const tg_allocator *alloc, const char *pattern, size_t len,
-                     const tg_regex_limits *limits, tg_regex **out, tg_regex_error *err) {
-    rx_parser p;
-    tg_regex_limits lim = limits ? *limits : tg_regex_default_limits();
-    tg_regex *re = NULL;
-    int32_t root;
-    uint64_t size;
-    uint32_t i;
-    rx_emit e;
-
-    if (out) *out = NULL;
-    if (err) { err->offset = 0; err->message[0] = 0; }
-    memset(&p, 0, sizeof p);
-    p.al = alloc;
-    p.s = (const unsigned char *)pattern;
-    p.len = len;
-    p.err = err;
-    if (!alloc || !out || (!pattern && len)) return fail(&p, 0, "invalid arguments");
-    if (len > lim.max_pattern_bytes)
-        return fail(&p, lim.max_pattern_bytes, "pattern is %zu bytes, over the limit of %zu", len, lim.max_pattern_bytes);
-
-    root = parse_alt(&p);
-    if (root >= 0 && p.pos < p.len) fail(&p, p.pos, "unmatched ')'");
-    if (p.failed) goto bad;
-    size = size_node(&p, root) + 1; /* + MATCH */
-    if (size > lim.max_states) {
-        fail(&p, 0, "pattern needs %llu NFA states, over the limit of %zu (reduce {n,m} counts)",
-             (unsigned long long)size, lim.max_states);
-        goto bad;
-    }
-
-    re = tg_malloc(alloc, sizeof *re);
-    if (!re) { fail(&p, 0, "out of memory"); goto bad; }
-    memset(re, 0, sizeof *re);
-    re->alloc = *alloc;
-    re->nprog = (uint32_t)size;
-    re->prog = tg_malloc(alloc, (size_t)size * sizeof(rx_inst));
-    re->nclasses = p.ncls;
-    re->classes = tg_malloc(alloc, (size_t)p.ncls * sizeof(rx_class)); /* freed with the same size */
-    if (!re->prog || !re->classes) { fail(&p, 0, "out of memory"); goto bad; }
-    if (p.npool) {
-        /* shrink-to-fit ownership transfer of the range pool */
-        re->pool = tg_malloc(alloc, p.npool * sizeof(uint32_t));
-        if (!re->pool) { fail(&p, 0, "out of memory"); goto bad; }
-        memcpy(re->pool, p.pool, p.npool * sizeof(uint32_t));
-        re->npool = p.npool;
-    }
-    for (i = 0; i < p.ncls; i++) {
-        rx_class *c = &re->classes[i];
-        static const uint32_t none[2] = {0, 0};
-        c->ranges = p.cls[i].ext ? p.cls[i].ext : p.cls[i].count ? re->pool + p.cls[i].off : none;
-        c->count = p.cls[i].count;
-        c->negate = p.cls[i].negate;
-        class_bitmap(c);
-    }
-    e.p = &p;
-    e.prog = re->prog;
-    e.n = 0;
-    emit_node(&e, root);
-    emit(&e, RX_MATCH, 0, 0);
-    re->start = 0;
-    {
-        const rx_node *r = &p.nodes[root];
-        re->anchored = r->type == N_BOL || (r->type == N_CAT && p.nodes[r->child].type == N_BOL);
-    }
-    if (analyze_literal(&p, root, re) || analyze_firstbyte(&p, re)) goto bad;
-    ascii_classes(re);
-    parser_release(&p);
-    *out = re;
-    return 0;
-bad:
-    parser_release(&p);
-    tg_regex_free(re);
-    return -1;
 }

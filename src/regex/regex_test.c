@@ -259,7 +259,8 @@ static void test_limits(void) {
     char big[5000];
     check(l.max_pattern_bytes == 4096 && l.max_states == 10000, "defaults", "", NULL);
     E("a{10001}", 0, "over the limit of 10000"); E("(a{100}){101}", 0, "NFA states"); E("((a{1000}){1000}){1000}", 0, "NFA states");
-    E("a{999999999999}", 0, "over the limit"); E("(?:a{0,5000}){0,5000}", 0, "over the limit");
+    E("a{999999999999}", 1, "quantifier count above 1000000"); E("a{1,99999999999}", 1, "count above");
+    E("a{1000000}", 0, "over the limit"); E("(?:a{0,5000}){0,5000}", 0, "over the limit");
     M("^a{1000}$", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
                    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
                    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
@@ -384,6 +385,19 @@ static void test_alloc_failures(void) {
 static void test_misc_api(void) {
     tg_regex *re = NULL;
     tg_regex_error err;
+    E("(?<a>x)(?<a>y)", 7, "duplicate group name <a>");
+    M("^(?<a>x)(?<b>y)$", "xy");
+    check(tg_regex_compile(&g_alloc, "(", 1, NULL, &re, NULL) == -1 && re == NULL, "NULL err", "(", NULL);
+    check(tg_regex_compile(&g_alloc, NULL, 0, NULL, &re, &err) == 0, "NULL empty pattern", "", err.message);
+    check(tg_regex_search(re, NULL, 0, NULL) == 1, "NULL empty subject", "", NULL);
+    tg_regex_free(re);
+    check(tg_regex_compile(&g_alloc, "^a*$", 4, NULL, &re, &err) == 0, "compile", "^a*$", err.message);
+    {
+        void *scr = malloc(tg_regex_scratch_size(re));
+        check(tg_regex_search(re, NULL, 0, scr) == 1, "NULL empty subject (VM)", "^a*$", NULL);
+        free(scr);
+    }
+    tg_regex_free(re);
     check(tg_regex_compile(&g_alloc, "a+", 2, NULL, &re, &err) == 0 && tg_regex_program_size(re) <= 4, "small program",
           "a+", NULL);
     check(tg_regex_scratch_size(re) % 8 == 0 && tg_regex_scratch_size(re) > 0, "scratch size", "a+", NULL);

@@ -121,7 +121,7 @@ int rx_dfa_search(const tg_regex *re, const unsigned char *s, size_t len, void *
 #define RX_DFA_MIN_LEN 32 /* shorter subjects go straight to the Pike VM */
 #endif
 
-static inline size_t rx_dfa_pool_words(const tg_regex *re) { return 4096 + 2 * ((size_t)re->nprog + 1); }
+static inline size_t rx_dfa_pool_words(const tg_regex *re) { return 2048 + 2 * ((size_t)re->nprog + 1); }
 static inline size_t rx_dfa_words(const tg_regex *re) {
     return 8 + 3 * (size_t)RX_DFA_STATES + (size_t)RX_DFA_STATES * re->nascii_classes + RX_DFA_HASH +
            rx_dfa_pool_words(re);

@@ -74,10 +74,16 @@ static int read_options(const cJSON *o, tg_tool_opts *opts, const cJSON *caps, t
     FLAG("privileged", privileged)
     FLAG("readOnly", read_only)
     FLAG("edit", edit)
+    FLAG("auditArgs", audit_args)
 #undef FLAG
     if ((v = tg_json_getz(o, "timeoutMs"))) {
         if (!cJSON_IsNumber(v) || v->valuedouble <= 0) return fail(e, "invalid_options", "\"timeoutMs\" must be a positive number");
         opts->timeout_ms = v->valuedouble;
+    }
+    if ((v = tg_json_getz(o, "concurrency"))) {
+        if (!cJSON_IsNumber(v) || v->valuedouble < 1 || v->valuedouble > 1e6 || !tg_json_is_integer(v))
+            return fail(e, "invalid_options", "\"concurrency\" must be a positive integer");
+        opts->concurrency = (size_t)v->valuedouble;
     }
     if ((v = tg_json_getz(o, "tenant"))) {
         if (!cJSON_IsString(v)) return fail(e, "invalid_options", "\"tenant\" must be a string");

@@ -34,9 +34,11 @@ typedef struct tg_tool_opts {
     int read_only; /* host-marked; an upstream readOnlyHint is only a hint */
     int edit;
     double timeout_ms;    /* 0: the runtime default */
+    size_t concurrency;   /* calls in flight at once; 0: no limit of its own */
     const char *tenant;   /* NULL: every tenant */
     const cJSON *context; /* object: parameter name -> context key, or NULL */
     int context_drop;     /* 1: a model-supplied context parameter is dropped; 0: rejected */
+    int audit_args;       /* 1: audit events carry the arguments (context parameters redacted) */
 } tg_tool_opts;
 
 typedef struct tg_tool {
@@ -57,6 +59,7 @@ typedef struct tg_tool {
     char digest[65]; /* hex SHA-256 of the canonical definition */
     size_t refs;
     int listed;     /* scratch mark while a batch is applied */
+    size_t in_flight; /* calls of this tool waiting for their handler */
     tg_arena arena; /* owns everything above */
 } tg_tool;
 
@@ -76,8 +79,8 @@ tg_registry *tg_registry_new(const tg_allocator *alloc, const tg_registry_config
 void tg_registry_free(tg_registry *r);
 
 /* One tool of a batch: its MCP descriptor, the host's options object
- * (needsApproval, privileged, readOnly, edit, timeoutMs, tenant, requires,
- * context, contextParams: "reject"|"drop"; may be NULL) and handler id. */
+ * (needsApproval, privileged, readOnly, edit, timeoutMs, concurrency, tenant,
+ * requires, context, contextParams: "reject"|"drop", auditArgs; may be NULL) and handler id. */
 typedef struct tg_tool_entry {
     const cJSON *descriptor;
     const cJSON *options;

@@ -1,18 +1,24 @@
 /* call.c - the call pipeline, top to bottom. Each step is a call into the
  * module that owns it:
+ *   0 context    the host's call context: snapshot, principal, trusted values
  *   1 resolve    registry: name -> tool in the call's snapshot
- *   2 parse      json: strict, depth- and size-limited, no duplicate keys
- *   3 prepare    router/args: context parameters refused/injected, then the
+ *   2 authorize  policy: allow | ask | deny (see authorize.c)
+ *   3 parse      json: strict, depth- and size-limited, no duplicate keys
+ *   4 prepare    router/args: context parameters refused/injected, then the
  *                compiled inputSchema (schema module)
- *   4 dispatch   host.invoke(handler, call id, canonical arguments)
- *   5 complete   result: outputSchema vs structuredContent, CallToolResult
- *                shape, size caps */
+ *   5 dispatch   host.invoke(handler, call id, canonical arguments, deadline)
+ *   6 complete   deadline, outputSchema vs structuredContent,
+ *                CallToolResult shape, size caps
+ *   7 audit      one event per decision and outcome (audit.c) */
 #include "../runtime/runtime_internal.h"
+#include "audit.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #define MAX_ARG_ERRORS 20
+
+static double now(tg_runtime *rt) { return rt->host.now_ms ? rt->host.now_ms(rt->host.ud) : 0; }
 
 /* A failure the model should see: a CallToolResult in out, the error in err. */
 static tg_status call_fail(tg_runtime *rt, tg_status status, const char *text, size_t len, long long offset) {
@@ -30,33 +36,35 @@ static tg_status call_failf(tg_runtime *rt, tg_status status, long long offset, 
     return call_fail(rt, status, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1, offset);
 }
 
+/* Emits the decision event of a call that ends at begin (refused). */
+static tg_status refused(tg_runtime *rt, tg_audit_event *ev, tg_status st) {
+    ev->outcome = tg_status_code(st);
+    tg_audit_emit(rt, ev);
+    return st;
+}
+
 tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const char *args, size_t args_len,
                         const char *ctx_text, size_t ctx_len, uint32_t *call_id) {
     tg_rt_begin(rt);
     if (call_id) *call_id = 0;
+    double started = now(rt);
     tg_json_error jerr;
+    tg_call_request req;
+    memset(&req, 0, sizeof req);
+    tg_audit_event ev = {"decision", 0, NULL, name, name_len, NULL, NULL, NULL, "skipped", NULL, -1, NULL};
 
-    /* 0 the host's context: which snapshot, which trusted values */
-    const cJSON *ctx = NULL, *context = NULL;
-    uint32_t snapshot = 0;
-    int strict_nulls = 0;
+    /* 0 the host's context: snapshot, principal, mode, trusted values */
     if (ctx_len) {
         tg_json_limits jl = tg_rt_json_limits(rt, rt->limits.args_bytes);
-        ctx = tg_json_parse(&rt->call_arena, ctx_text, ctx_len, &jl, &jerr);
-        if (!cJSON_IsObject(ctx)) return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "the call context must be a JSON object", -1);
-        const cJSON *s = tg_json_getz(ctx, "snapshot");
-        if (cJSON_IsNumber(s) && s->valuedouble >= 0 && s->valuedouble <= 4294967295.0) snapshot = (uint32_t)s->valuedouble;
-        context = tg_json_getz(ctx, "context");
-        const cJSON *f = tg_json_getz(ctx, "format");
-        strict_nulls = cJSON_IsString(f) && strcmp(f->valuestring, "openai-strict") == 0;
-        if (context && !cJSON_IsObject(context))
-            return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "\"context\" must be a JSON object", -1);
+        const cJSON *ctx = tg_json_parse(&rt->call_arena, ctx_text, ctx_len, &jl, &jerr);
+        if (tg_call_request_read(rt, ctx, &req)) return refused(rt, &ev, TG_ERR_INVALID_REQUEST);
     }
+    ev.principal = req.principal;
 
     /* 1 resolve */
     tg_status st;
-    tg_toolset *set = tg_rt_toolset(rt, snapshot, &st);
-    if (!set) return st;
+    tg_toolset *set = tg_rt_toolset(rt, req.snapshot, &st);
+    if (!set) return refused(rt, &ev, st);
     const tg_tool *tool = tg_toolset_find(set, name, name_len);
     if (!tool) {
         char shown[140];
@@ -65,70 +73,94 @@ tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const
         tg_json_write_string(&q, name, name_len < 100 ? name_len : 100);
         snprintf(shown, sizeof shown, "%s", q.data ? q.data : "\"\"");
         tg_buf_free(&q);
-        return call_failf(rt, TG_ERR_UNKNOWN_TOOL, -1, "Unknown tool %s. Call one of the tools you were given.%s",
-                          shown, "");
+        return refused(rt, &ev, call_failf(rt, TG_ERR_UNKNOWN_TOOL, -1,
+                                           "Unknown tool %s. Call one of the tools you were given.%s", shown, ""));
     }
+    ev.tool = tool;
 
-    /* 2 parse */
+    /* 3 parse (before authorizing: argument conditions need the arguments) */
     tg_json_limits jl = tg_rt_json_limits(rt, rt->limits.args_bytes);
     cJSON *parsed = tg_json_parse(&rt->call_arena, args, args_len, &jl, &jerr);
     if (!parsed)
-        return call_failf(rt, tg_rt_json_status(jerr.status), (long long)jerr.offset,
-                          "Arguments for tool \"%s\" are not valid JSON: %s", tool->name, jerr.message);
+        return refused(rt, &ev, call_failf(rt, tg_rt_json_status(jerr.status), (long long)jerr.offset,
+                                           "Arguments for tool \"%s\" are not valid JSON: %s", tool->name, jerr.message));
+    /* a model that saw the OpenAI strict rendering sends null for optional properties */
+    if (req.strict_nulls && cJSON_IsObject(parsed) && tg_strict_strip_nulls(rt, set, tool, parsed))
+        return refused(rt, &ev, call_fail(rt, TG_ERR_NOMEM, "out of memory", 13, -1));
 
-    /* 2b a model that saw the OpenAI strict rendering sends null for optional properties */
-    if (strict_nulls && cJSON_IsObject(parsed) && tg_strict_strip_nulls(rt, set, tool, parsed))
-        return call_fail(rt, TG_ERR_NOMEM, "out of memory", 13, -1);
+    /* 2 authorize */
+    tg_authz_outcome az;
+    st = tg_call_authorize(rt, tool, parsed, &req, started, &az);
+    ev.decision = az.decision;
+    ev.rule = az.rule;
+    if (st != TG_OK) return refused(rt, &ev, st); /* denied, pending approval, or rate limited */
 
-    /* 3 prepare: context parameters, then the full schema */
+    /* 4 prepare: context parameters, then the full schema */
     tg_buf msg;
     tg_buf_init(&msg, rt->alloc, 16384);
-    tg_args_status as = tg_args_prepare(&rt->call_arena, tool, parsed, context, MAX_ARG_ERRORS, &msg);
+    tg_args_status as = tg_args_prepare(&rt->call_arena, tool, parsed, req.context, MAX_ARG_ERRORS, &msg);
+    ev.validation = as == TG_ARGS_OK ? "ok" : "invalid";
     if (as != TG_ARGS_OK) {
         tg_buf text;
         tg_buf_init(&text, rt->alloc, 20000);
-        tg_status s;
         if (as == TG_ARGS_MISSING_CONTEXT) {
             tg_buf_printf(&text, "Tool \"%s\" cannot run: ", tool->name);
             tg_buf_append(&text, msg.data, msg.len);
-            s = TG_ERR_MISSING_CONTEXT;
+            st = TG_ERR_MISSING_CONTEXT;
         } else if (as == TG_ARGS_NOMEM) {
             tg_buf_puts(&text, "out of memory");
-            s = TG_ERR_NOMEM;
+            st = TG_ERR_NOMEM;
         } else {
             tg_buf_printf(&text, "Invalid arguments for tool \"%s\":\n", tool->name);
             tg_buf_append(&text, msg.data, msg.len);
             tg_buf_puts(&text, "Fix the arguments and call the tool again.");
-            s = as == TG_ARGS_LIMIT ? TG_ERR_TOO_LARGE : TG_ERR_INVALID_ARGUMENTS;
+            st = as == TG_ARGS_LIMIT ? TG_ERR_TOO_LARGE : TG_ERR_INVALID_ARGUMENTS;
         }
-        s = call_fail(rt, s, text.data ? text.data : "out of memory", text.len, -1);
+        st = call_fail(rt, st, text.data ? text.data : "out of memory", text.len, -1);
         tg_buf_free(&text);
         tg_buf_free(&msg);
-        return s;
+        return refused(rt, &ev, st);
     }
     tg_buf_free(&msg);
 
-    /* 4 dispatch: the handler sees exactly the validated object, written canonically */
+    /* 5 dispatch: the handler sees exactly the validated object, written canonically */
+    if (tool->opts.concurrency && tool->in_flight >= tool->opts.concurrency) {
+        char lim[32];
+        snprintf(lim, sizeof lim, "%zu", tool->opts.concurrency);
+        return refused(rt, &ev, call_failf(rt, TG_ERR_LIMIT, -1,
+                                           "Tool \"%s\" already has %s calls in flight. Try again later.", tool->name, lim));
+    }
     tg_buf canon;
     tg_buf_init(&canon, rt->alloc, 0);
     tg_json_write(&canon, parsed);
     if (canon.failed) {
         tg_buf_free(&canon);
-        return call_fail(rt, TG_ERR_NOMEM, "out of memory", 13, -1);
+        return refused(rt, &ev, call_fail(rt, TG_ERR_NOMEM, "out of memory", 13, -1));
     }
-    uint32_t id = tg_pending_add(rt->pending, tool);
+    tg_call_info info;
+    memset(&info, 0, sizeof info);
+    info.tool = tool;
+    info.started_ms = started;
+    info.deadline_ms = started + (tool->opts.timeout_ms > 0 ? tool->opts.timeout_ms : (double)rt->limits.timeout_ms);
+    snprintf(info.principal, sizeof info.principal, "%s", req.principal ? req.principal : "");
+    uint32_t id = tg_pending_add(rt->pending, &info);
     if (!id) {
         tg_buf_free(&canon);
         char lim[32];
         snprintf(lim, sizeof lim, "%zu", rt->limits.pending_calls);
-        return call_failf(rt, TG_ERR_LIMIT, -1, "Too many calls in flight (limit %s). Try again later.%s", lim, "");
+        return refused(rt, &ev, call_failf(rt, TG_ERR_LIMIT, -1, "Too many calls in flight (limit %s). Try again later.%s", lim, ""));
     }
-    int accepted = rt->host.invoke ? rt->host.invoke(rt->host.ud, tool->handler_id, id, canon.data, canon.len) : -1;
+    ev.call_id = id;
+    ev.args = parsed;
+    int accepted = rt->host.invoke(rt->host.ud, tool->handler_id, id, canon.data, canon.len, info.deadline_ms);
     tg_buf_free(&canon);
     if (accepted != 0) {
-        tg_tool_release(tg_pending_take(rt->pending, id));
-        return call_failf(rt, TG_ERR_HOST, -1, "The host could not run tool \"%s\".%s", tool->name, "");
+        tg_call_info gone;
+        if (tg_pending_take(rt->pending, id, &gone) == 0) tg_tool_release(gone.tool);
+        return refused(rt, &ev, call_failf(rt, TG_ERR_HOST, -1, "The host could not run tool \"%s\".%s", tool->name, ""));
     }
+    ev.outcome = "dispatched";
+    tg_audit_emit(rt, &ev);
     if (call_id) *call_id = id;
     return TG_PENDING;
 }
@@ -148,11 +180,12 @@ static void error_result(tg_runtime *rt, const tg_tool *tool, const char *text, 
     tg_buf_free(&t);
 }
 
-static tg_status complete(tg_runtime *rt, const tg_tool *tool, const char *result, size_t len, int is_error) {
+/* Shapes the handler's outcome into rt->out; returns the audit outcome. */
+static const char *complete(tg_runtime *rt, const tg_tool *tool, const char *result, size_t len, int is_error) {
     char why[300];
     if (is_error) {
         error_result(rt, tool, result, len);
-        return rt->out.failed ? tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1) : TG_OK;
+        return "error";
     }
     tg_json_limits jl = tg_rt_json_limits(rt, rt->limits.result_bytes);
     tg_json_error jerr;
@@ -160,7 +193,7 @@ static tg_status complete(tg_runtime *rt, const tg_tool *tool, const char *resul
     if (!value) {
         int n = snprintf(why, sizeof why, "Tool \"%s\" returned an unusable result: %s", tool->name, jerr.message);
         tg_result_gate_error(&rt->out, "invalid_result", why, (size_t)n < sizeof why ? (size_t)n : sizeof why - 1);
-        return TG_OK;
+        return "invalid_result";
     }
     /* structured results are checked against the tool's outputSchema */
     const cJSON *content = cJSON_IsObject(value) ? tg_json_getz(value, "content") : NULL;
@@ -180,7 +213,7 @@ static tg_status complete(tg_runtime *rt, const tg_tool *tool, const char *resul
             tg_result_gate_error(&rt->out, "invalid_result", text.data ? text.data : "", text.len);
             tg_buf_free(&text);
             tg_buf_free(&msg);
-            return rt->out.failed ? tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1) : TG_OK;
+            return "invalid_result";
         }
         tg_buf_free(&msg);
     }
@@ -189,15 +222,48 @@ static tg_status complete(tg_runtime *rt, const tg_tool *tool, const char *resul
         tg_buf_reset(&rt->out);
         int n = snprintf(why, sizeof why, "Tool \"%s\" returned a malformed CallToolResult: %s", tool->name, bad);
         tg_result_gate_error(&rt->out, "invalid_result", why, (size_t)n < sizeof why ? (size_t)n : sizeof why - 1);
+        return "invalid_result";
     }
-    return rt->out.failed ? tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1) : TG_OK;
+    return cJSON_IsTrue(is_err) ? "error" : "ok";
+}
+
+static void outcome_event(tg_runtime *rt, uint32_t id, const tg_call_info *info, const char *outcome, double t) {
+    tg_audit_event ev = {"outcome", id, info->tool, NULL, 0, info->principal, NULL, NULL, NULL, outcome,
+                         t - info->started_ms, NULL};
+    tg_audit_emit(rt, &ev);
 }
 
 tg_status tg_call_complete(tg_runtime *rt, uint32_t call_id, const char *result, size_t len, int is_error) {
     tg_rt_begin(rt);
-    const tg_tool *tool = tg_pending_take(rt->pending, call_id);
-    if (!tool) return tg_rt_fail(rt, TG_ERR_UNKNOWN_CALL, "no pending call with that id", -1);
-    tg_status s = complete(rt, tool, result, len, is_error);
-    tg_tool_release(tool);
-    return s;
+    tg_call_info info;
+    if (tg_pending_take(rt->pending, call_id, &info))
+        return tg_rt_fail(rt, TG_ERR_UNKNOWN_CALL, "no pending call with that id", -1);
+    double t = now(rt);
+    const char *outcome;
+    if (t > info.deadline_ms) { /* the deadline passed first: a late result is discarded */
+        char line[200];
+        int n = snprintf(line, sizeof line, "Tool \"%s\" did not finish before its deadline.", info.tool->name);
+        tg_result_gate_error(&rt->out, "timeout", line, (size_t)n);
+        outcome = "timeout";
+    } else {
+        outcome = complete(rt, info.tool, result, len, is_error);
+    }
+    outcome_event(rt, call_id, &info, outcome, t);
+    tg_tool_release(info.tool);
+    return rt->out.failed ? tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1) : TG_OK;
+}
+
+tg_status tg_call_cancel(tg_runtime *rt, uint32_t call_id, const char *reason) {
+    tg_rt_begin(rt);
+    tg_call_info info;
+    if (tg_pending_take(rt->pending, call_id, &info))
+        return tg_rt_fail(rt, TG_ERR_UNKNOWN_CALL, "no pending call with that id", -1);
+    int timeout = reason && strcmp(reason, "timeout") == 0;
+    char line[200];
+    int n = snprintf(line, sizeof line, timeout ? "Tool \"%s\" did not finish before its deadline." : "The call to tool \"%s\" was cancelled.",
+                     info.tool->name);
+    tg_result_gate_error(&rt->out, timeout ? "timeout" : "cancelled", line, (size_t)n);
+    outcome_event(rt, call_id, &info, timeout ? "timeout" : "cancelled", now(rt));
+    tg_tool_release(info.tool);
+    return TG_OK;
 }

@@ -104,6 +104,9 @@ tg_status tg_list_tools(tg_runtime *rt, const char *request, size_t len) {
     uint32_t snapshot = 0;
     size_t start = 0, limit = 0;
     const char *cursor_epoch = NULL;
+    tg_call_request who;
+    memset(&who, 0, sizeof who);
+    int filter = 0;
     if (len) {
         tg_json_error jerr;
         tg_json_limits jl = tg_rt_json_limits(rt, 65536);
@@ -116,6 +119,9 @@ tg_status tg_list_tools(tg_runtime *rt, const char *request, size_t len) {
         if ((v = tg_json_getz(q, "snapshot")) && cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble < 4294967296.0)
             snapshot = (uint32_t)v->valuedouble;
         if ((v = tg_json_getz(q, "limit")) && cJSON_IsNumber(v) && v->valuedouble >= 1) limit = (size_t)v->valuedouble;
+        if (tg_call_request_read(rt, q, &who)) return TG_ERR_INVALID_REQUEST;
+        filter = rt->policy && (who.principal || who.mode || who.tenant || who.scheduler || who.source ||
+                                cJSON_IsTrue(tg_json_getz(q, "filter")));
         if ((v = tg_json_getz(q, "cursor")) && cJSON_IsString(v)) {
             char *end;
             cursor_epoch = v->valuestring;
@@ -134,20 +140,41 @@ tg_status tg_list_tools(tg_runtime *rt, const char *request, size_t len) {
     if (!r) return tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory rendering the tool list", -1);
     size_t n = tg_toolset_count(set);
     if (start > n) start = n;
-    size_t end = limit && start + limit < n ? start + limit : n;
+    /* a model is never shown a tool it can never call: the policy filters the
+     * list for the principal and context given; the cursor counts positions
+     * in the whole (sorted) set, so pages stay stable */
+    unsigned char *shown = tg_arena_alloc(&rt->call_arena, n ? n : 1);
+    if (!shown) return tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1);
+    size_t end = start, count = 0;
+    for (; end < n && (!limit || count < limit); end++) {
+        const tg_tool *t = tg_toolset_at(set, end);
+        /* tenant scope holds with or without a policy */
+        int ok = !t->opts.tenant || (who.tenant && strcmp(who.tenant, t->opts.tenant) == 0);
+        if (ok && filter) {
+            tg_tool_facts f = {t->name, t->name_len, t->source, t->opts.read_only, t->opts.edit, t->opts.privileged,
+                               t->opts.needs_approval, t->opts.tenant};
+            tg_authz_request ar = {who.principal, who.mode, who.scheduler, who.source, who.tenant, who.session, NULL, 0, 1};
+            ok = tg_policy_visible(rt->policy, &f, &ar);
+        }
+        shown[end] = (unsigned char)ok;
+        count += (size_t)ok;
+    }
 
     tg_buf *o = &rt->out;
     tg_buf_puts(o, fmt == TG_EXPORT_GEMINI ? "{\"tools\":[{\"functionDeclarations\":[" : "{\"tools\":[");
+    int first = 1;
     for (size_t i = start; i < end; i++) {
-        if (i > start) tg_buf_putc(o, ',');
+        if (!shown[i]) continue;
+        if (!first) tg_buf_putc(o, ',');
+        first = 0;
         tg_buf_append(o, r->text.data + r->tools[i].off, r->tools[i].len);
     }
     tg_buf_puts(o, fmt == TG_EXPORT_GEMINI ? "]}]" : "]");
     if (end < n) tg_buf_printf(o, ",\"nextCursor\":\"%llu:%zu\"", (unsigned long long)tg_toolset_epoch(set), end);
     tg_buf_puts(o, ",\"report\":[");
-    int first = 1;
+    first = 1;
     for (size_t i = start; i < end; i++) {
-        if (!r->report[i].len) continue;
+        if (!shown[i] || !r->report[i].len) continue;
         if (!first) tg_buf_putc(o, ',');
         first = 0;
         tg_buf_append(o, r->reports.data + r->report[i].off, r->report[i].len);

@@ -7,7 +7,7 @@
 
 typedef struct slot {
     uint32_t id; /* 0: free */
-    const tg_tool *tool;
+    tg_call_info info;
 } slot;
 
 struct tg_pending {
@@ -37,12 +37,15 @@ tg_pending *tg_pending_new(const tg_allocator *alloc, size_t capacity) {
 void tg_pending_free(tg_pending *p) {
     if (!p) return;
     for (size_t i = 0; i < p->cap; i++)
-        if (p->slots[i].id) tg_tool_release(p->slots[i].tool);
+        if (p->slots[i].id) {
+            ((tg_tool *)p->slots[i].info.tool)->in_flight--;
+            tg_tool_release(p->slots[i].info.tool);
+        }
     tg_free(&p->alloc, p->slots, p->cap * sizeof *p->slots);
     tg_free(&p->alloc, p, sizeof *p);
 }
 
-uint32_t tg_pending_add(tg_pending *p, const tg_tool *tool) {
+uint32_t tg_pending_add(tg_pending *p, const tg_call_info *info) {
     if (p->count >= p->cap) return 0;
     for (;;) {
         uint32_t id = p->next_id++;
@@ -50,22 +53,23 @@ uint32_t tg_pending_add(tg_pending *p, const tg_tool *tool) {
         slot *s = &p->slots[id % p->cap];
         if (s->id) continue; /* slot busy: try the next id (bounded: a free slot exists) */
         s->id = id;
-        s->tool = tool;
-        tg_tool_retain(tool);
+        s->info = *info;
+        tg_tool_retain(info->tool);
+        ((tg_tool *)info->tool)->in_flight++;
         p->count++;
         return id;
     }
 }
 
-const tg_tool *tg_pending_take(tg_pending *p, uint32_t id) {
-    if (id == 0) return NULL;
+int tg_pending_take(tg_pending *p, uint32_t id, tg_call_info *out) {
+    if (id == 0) return -1;
     slot *s = &p->slots[id % p->cap];
-    if (s->id != id) return NULL;
-    const tg_tool *t = s->tool;
-    s->id = 0;
-    s->tool = NULL;
+    if (s->id != id) return -1;
+    *out = s->info;
+    ((tg_tool *)s->info.tool)->in_flight--;
+    memset(s, 0, sizeof *s);
     p->count--;
-    return t;
+    return 0;
 }
 
 size_t tg_pending_count(const tg_pending *p) { return p->count; }

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "toolgate.h"
 #include "../base/alloc.h"
 #include "../base/buf.h"
 #include "../json/json.h"
@@ -19,12 +20,20 @@ typedef struct tg_pending tg_pending;
 /* NULL when the allocator refuses. capacity >= 1. */
 tg_pending *tg_pending_new(const tg_allocator *alloc, size_t capacity);
 void tg_pending_free(tg_pending *p);
-/* Records a call to `tool` (retaining it); returns its id (never 0), or 0
- * when the table is full. */
-uint32_t tg_pending_add(tg_pending *p, const tg_tool *tool);
-/* Removes the call and returns its tool, whose reference passes to the
- * caller (tg_tool_release it), or NULL when id is not pending. */
-const tg_tool *tg_pending_take(tg_pending *p, uint32_t id);
+/* What the table keeps of a call in flight. */
+typedef struct tg_call_info {
+    const tg_tool *tool;
+    double started_ms, deadline_ms;
+    char principal[64];
+} tg_call_info;
+
+/* Records a call (retaining its tool); returns its id (never 0), or 0 when
+ * the table is full. */
+uint32_t tg_pending_add(tg_pending *p, const tg_call_info *info);
+/* Removes the call and copies out what was kept; the tool's reference passes
+ * to the caller (tg_tool_release it). 0, or -1 when id is not pending. */
+int tg_pending_take(tg_pending *p, uint32_t id, tg_call_info *out);
+
 size_t tg_pending_count(const tg_pending *p);
 
 /* ---- arguments ---- */
@@ -49,6 +58,31 @@ tg_args_status tg_check_schema(tg_arena *arena, const tg_schema *schema, const c
  * left as they are). 0, or -1 when memory ran out. */
 struct tg_runtime;
 int tg_strict_strip_nulls(struct tg_runtime *rt, tg_toolset *set, const tg_tool *tool, cJSON *args);
+
+/* ---- the call's context and its authorization (authorize.c) ---- */
+typedef struct tg_call_request {
+    uint32_t snapshot;
+    const cJSON *context; /* trusted values for context parameters */
+    int strict_nulls;     /* the model saw the OpenAI strict rendering */
+    const char *principal, *mode, *source, *tenant, *session;
+    int scheduler;
+    const char *approval;       /* approval id to redeem */
+    const char *approval_token; /* self-contained approval to redeem */
+    size_t approval_token_len;
+} tg_call_request;
+
+typedef struct tg_authz_outcome {
+    const char *decision; /* "allow" | "ask" | "deny" */
+    char rule[160];
+} tg_authz_outcome;
+
+/* Reads the host's call context; -1 with rt's error set when malformed. */
+int tg_call_request_read(struct tg_runtime *rt, const cJSON *ctx, tg_call_request *req);
+/* Step 2 of the pipeline: redeems an approval or asks the policy. TG_OK to
+ * go on; otherwise rt's output holds what the caller gets (an error result,
+ * or a pending approval for TG_PENDING_APPROVAL). */
+tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJSON *args, const tg_call_request *req,
+                            double now_ms, tg_authz_outcome *out);
 
 /* ---- results ---- */
 /* Writes {"content":[{"type":"text","text":text}],"isError":true,

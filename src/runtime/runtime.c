@@ -25,12 +25,17 @@ const char *tg_status_code(tg_status s) {
     case TG_ERR_INVALID_REQUEST: return "invalid_request";
     case TG_ERR_MISSING_CONTEXT: return "missing_context";
     case TG_ERR_UNKNOWN_SNAPSHOT: return "unknown_snapshot";
+    case TG_PENDING_APPROVAL: return "pending_approval";
+    case TG_ERR_DENIED: return "denied";
+    case TG_ERR_APPROVAL: return "approval_refused";
+    case TG_ERR_RATE_LIMITED: return "rate_limited";
+    case TG_ERR_INVALID_POLICY: return "invalid_policy";
     }
     return "unknown_status";
 }
 
 void tg_limits_default(tg_limits *l) {
-    l->memory_bytes = 64u << 20;
+    l->memory_bytes = 192u << 20;
     l->json_depth = 256;
     l->args_bytes = 1u << 20;
     l->descriptor_bytes = 1u << 20;
@@ -38,6 +43,7 @@ void tg_limits_default(tg_limits *l) {
     l->error_text_bytes = 4096;
     l->tools = 10000;
     l->pending_calls = 1024;
+    l->timeout_ms = 60000;
 }
 
 /* The budgeted allocator every module of this runtime allocates through. */
@@ -60,7 +66,7 @@ tg_runtime *tg_runtime_new(const tg_limits *limits, const tg_host *host, tg_allo
     if (limits) {
 #define TG_TAKE(f) if (limits->f) l.f = limits->f
         TG_TAKE(memory_bytes); TG_TAKE(json_depth); TG_TAKE(args_bytes); TG_TAKE(descriptor_bytes);
-        TG_TAKE(result_bytes); TG_TAKE(error_text_bytes); TG_TAKE(tools); TG_TAKE(pending_calls);
+        TG_TAKE(result_bytes); TG_TAKE(error_text_bytes); TG_TAKE(tools); TG_TAKE(pending_calls); TG_TAKE(timeout_ms);
 #undef TG_TAKE
     }
     if (!alloc) alloc = tg_alloc_libc;
@@ -85,6 +91,7 @@ tg_runtime *tg_runtime_new(const tg_limits *limits, const tg_host *host, tg_allo
                                               ? l.json_depth
                                               : rt->reg_cfg.schema.limits.max_depth;
     rt->next_snapshot = 1;
+    rt->approval_ttl_ms = 10 * 60 * 1000;
     /* every schema is checked against its dialect's metaschema: compile those once */
     for (int d = TG_DIALECT_2020_12; d <= TG_DIALECT_DRAFT4; d++) {
         if (tg_schema_compile_metaschema(&rt->alloc, (tg_dialect)d, &rt->metaschemas[d], NULL)) {
@@ -114,6 +121,7 @@ void tg_runtime_free(tg_runtime *rt) {
     tg_registry_free(rt->registry);
     for (int d = 0; d < 6; d++)
         if (rt->metaschemas[d]) tg_schema_free(rt->metaschemas[d]);
+    tg_policy_free(rt->policy);
     tg_arena_free(&rt->cfg_arena);
     tg_arena_free(&rt->call_arena);
     tg_buf_free(&rt->out);

@@ -10,6 +10,7 @@
 #include "../base/buf.h"
 #include "../registry/registry.h"
 #include "../router/router.h"
+#include "../policy/policy.h"
 
 typedef struct tg_budget {
     tg_alloc_hook fn;
@@ -33,6 +34,10 @@ struct tg_runtime {
     tg_snapshot_slot *snapshots; /* pinned sets */
     size_t n_snapshots, snapshots_cap;
     uint32_t next_snapshot;
+    tg_policy *policy;        /* NULL: every registered tool is allowed */
+    unsigned char approval_key[1024];
+    size_t approval_key_len;  /* 0: no approval tokens */
+    double approval_ttl_ms;   /* how long a pending approval lives */
     tg_schema *metaschemas[6]; /* compiled once per runtime, by tg_dialect */
     tg_schema **validators; /* tg_compile_schema: id = index + 1 */
     size_t validators_cap;

@@ -13,7 +13,8 @@ typedef struct host_log {
     int invoked;
 } host_log;
 
-static int host_invoke(void *ud, uint32_t handler, uint32_t call, const char *args, size_t len) {
+static int host_invoke(void *ud, uint32_t handler, uint32_t call, const char *args, size_t len, double deadline) {
+    (void)deadline;
     host_log *h = ud;
     h->invoked++;
     if (h->refuse) return 1;
@@ -36,7 +37,7 @@ static tg_status call(tg_runtime *rt, const char *name, const char *args, uint32
 
 static void happy_path(void) {
     host_log h = {0};
-    tg_host host = {&h, host_invoke};
+    tg_host host = {&h, host_invoke, NULL, NULL, NULL};
     tg_runtime *rt = tg_runtime_new(NULL, &host, NULL, NULL);
     CHECK(tg_register_tool(rt, WEATHER, strlen(WEATHER), NULL, 0, 7) == TG_OK);
     CHECK(strncmp(out(rt), "{\"name\":\"get_weather\",\"tool\":\"get_weather\",\"digest\":\"", 49) == 0);
@@ -54,7 +55,7 @@ static void happy_path(void) {
 
 static void error_values(void) {
     host_log h = {0};
-    tg_host host = {&h, host_invoke};
+    tg_host host = {&h, host_invoke, NULL, NULL, NULL};
     tg_runtime *rt = tg_runtime_new(NULL, &host, NULL, NULL);
     tg_register_tool(rt, WEATHER, strlen(WEATHER), NULL, 0, 1);
     uint32_t id;
@@ -81,7 +82,7 @@ static void error_values(void) {
 
 static void limits(void) {
     host_log h = {0};
-    tg_host host = {&h, host_invoke};
+    tg_host host = {&h, host_invoke, NULL, NULL, NULL};
     tg_limits l;
     memset(&l, 0, sizeof l);
     l.tools = 1;
@@ -122,7 +123,7 @@ static void allocation_failures(void) {
     for (long n = 0; n < 5000 && completed_at < 0; n++) {
         failing f = {n, 0};
         host_log h = {0};
-        tg_host host = {&h, host_invoke};
+        tg_host host = {&h, host_invoke, NULL, NULL, NULL};
         tg_runtime *rt = tg_runtime_new(NULL, &host, failing_alloc, &f);
         int ok = 0;
         if (rt) {
@@ -144,13 +145,14 @@ static void allocation_failures(void) {
 
 static void memory_budget(void) {
     host_log h = {0};
-    tg_host host = {&h, host_invoke};
+    tg_host host = {&h, host_invoke, NULL, NULL, NULL};
     tg_limits l;
     memset(&l, 0, sizeof l);
-    l.memory_bytes = 512 * 1024;
+    l.memory_bytes = 3u << 20;
+    l.args_bytes = 16u << 20;
     tg_runtime *rt = tg_runtime_new(&l, &host, NULL, NULL);
     CHECK(rt != NULL);
-    size_t n = 600000;
+    size_t n = 4000000;
     char *big = malloc(n + 64);
     strcpy(big, "{\"city\":\"");
     memset(big + 9, 'x', n);

@@ -139,7 +139,7 @@ TG_NOINLINE static void emit_error(ev *e, const char *loc, const tg_buf *msg, co
         if (il.len) tg_buf_append(o, il.data, il.len); else tg_buf_putc(o, '/');
         tg_buf_puts(o, ": ");
         if (msg->len) tg_buf_append(o, msg->data, msg->len);
-        tg_buf_puts(o, " (metaschema keyword ");
+        tg_buf_puts(o, " (metaschema ");
         tg_buf_puts(o, loc && *loc ? loc : "/");
         tg_buf_putc(o, ')');
     } else {
@@ -157,8 +157,6 @@ TG_NOINLINE static void emit_error(ev *e, const char *loc, const tg_buf *msg, co
     e->n_errors++;
 }
 
-#define ERR_BEGIN if (want_error(e)) { tg_buf_init(&msg, e->s->alloc, 0);
-#define ERR_END(loc, key) emit_error(e, (loc), &msg, (key)); tg_buf_free(&msg); }
 
 /* ---- numbers ---- */
 
@@ -268,6 +266,68 @@ TG_NOINLINE static int multiple_of(const cJSON *x, double md, const char *mlex) 
     }
 }
 
+/* A hash consistent with tg_json_equal: numbers by value, objects
+ * regardless of key order. */
+static uint64_t value_hash(const cJSON *v) {
+    uint64_t h = (uint64_t)(v->type & 0xFF) * 0x9E3779B97F4A7C15ull;
+    const cJSON *c;
+    if (cJSON_IsNumber(v)) {
+        double d = v->valuedouble;
+        uint64_t bits;
+        if (d == 0) d = 0; /* -0 == 0 */
+        memcpy(&bits, &d, sizeof bits);
+        return h ^ (bits * 0xFF51AFD7ED558CCDull);
+    }
+    if (cJSON_IsString(v)) return h ^ tg_shash(v->valuestring, tg_json_strlen(v->valuestring));
+    if (cJSON_IsArray(v)) {
+        for (c = v->child; c; c = c->next) h = (h ^ value_hash(c)) * 0x100000001B3ull;
+        return h;
+    }
+    if (cJSON_IsObject(v)) {
+        uint64_t sum = 0;
+        for (c = v->child; c; c = c->next)
+            sum += (tg_shash(c->string, tg_json_strlen(c->string)) | 1ull) * (value_hash(c) | 1ull);
+        return h ^ sum;
+    }
+    return h;
+}
+
+/* 1 and the indices of two equal items, 0 when all are distinct, -1 out of
+ * scratch memory. Small arrays: pairwise; larger ones: a hash table in the
+ * scratch arena (linear expected time, whatever the array's size). */
+TG_NOINLINE static int find_duplicate(ev *e, const cJSON *arr, size_t *ia, size_t *ib) {
+    const cJSON *a, *b;
+    size_t n = n_children(arr), i, cap, mask;
+    struct slot { uint64_t h; const cJSON *v; size_t idx; } *tab;
+    tg_arena_mark am;
+    if (n <= 16) {
+        for (a = arr->child, *ia = 0; a; a = a->next, (*ia)++)
+            for (b = a->next, *ib = *ia + 1; b; b = b->next, (*ib)++)
+                if (tg_json_equal(a, b)) return 1;
+        return 0;
+    }
+    for (cap = 32; cap < n * 2; cap *= 2) {}
+    mask = cap - 1;
+    am = tg_arena_save(e->scratch);
+    tab = tg_arena_calloc(e->scratch, cap, sizeof *tab);
+    if (!tab) { e->fatal = 1; return -1; }
+    for (a = arr->child, i = 0; a; a = a->next, i++) {
+        uint64_t h = value_hash(a);
+        size_t j;
+        for (j = (size_t)h & mask; tab[j].v; j = (j + 1) & mask) {
+            if (tab[j].h == h && tg_json_equal(tab[j].v, a)) {
+                *ia = tab[j].idx;
+                *ib = i;
+                tg_arena_rewind(e->scratch, am);
+                return 1;
+            }
+        }
+        tab[j].h = h; tab[j].v = a; tab[j].idx = i;
+    }
+    tg_arena_rewind(e->scratch, am);
+    return 0;
+}
+
 /* ---- property lookup ---- */
 
 static const tg_sprop *find_prop(const tg_sprops *P, const char *k, size_t kl) {
@@ -324,7 +384,7 @@ TG_NOINLINE static int regex_ok(ev *e, const cJSON *inst) {
     return r == 0;
 }
 
-static const char *type_names[] = {"null", "boolean", "object", "array", "number", "string", "integer"};
+static const char *const type_names[] = {"null", "boolean", "object", "array", "number", "string", "integer"};
 
 static uint32_t type_of(const cJSON *v) {
     if (cJSON_IsNull(v)) return TG_ST_NULL;
@@ -336,60 +396,139 @@ static uint32_t type_of(const cJSON *v) {
     return 0;
 }
 
+/* Builds and emits the message of a failing instruction (out of line: the
+ * evaluator's recursive frames stay small for the 256 KiB wasm stack).
+ * a, b: counts or indices the instruction found; key: the member at fault. */
+TG_NOINLINE static void report(ev *e, const tg_sins *in, const cJSON *inst, size_t a, size_t b, const cJSON *key,
+                               const char *loc) {
+    tg_buf msg;
+    size_t i;
+    tg_buf_init(&msg, e->s->alloc, 0);
+    switch ((tg_sop)in->op) {
+    case TG_OP_FALSE: tg_buf_puts(&msg, "no value is allowed here (the schema is false)"); break;
+    case TG_OP_TYPE: {
+        int first = 1;
+        tg_buf_puts(&msg, "expected ");
+        for (i = 0; i < 7; i++) if (in->u.mask & (1u << i)) {
+            if (!first) tg_buf_puts(&msg, " or ");
+            tg_buf_puts(&msg, type_names[i]);
+            first = 0;
+        }
+        if (first) tg_buf_puts(&msg, "nothing");
+        tg_buf_puts(&msg, ", got ");
+        describe(&msg, inst);
+        break;
+    }
+    case TG_OP_CONST: case TG_OP_ENUM:
+        tg_buf_puts(&msg, in->op == TG_OP_CONST ? "expected the constant " : "expected one of ");
+        put_value(&msg, in->u.value, &e->s->alloc);
+        tg_buf_puts(&msg, ", got ");
+        describe(&msg, inst);
+        break;
+    case TG_OP_MULTIPLE_OF:
+        describe(&msg, inst);
+        tg_buf_printf(&msg, " is not a multiple of %s", in->u.num.lex);
+        break;
+    case TG_OP_MAXIMUM: case TG_OP_EXCL_MAXIMUM: case TG_OP_MINIMUM: case TG_OP_EXCL_MINIMUM:
+        tg_buf_printf(&msg, "expected a number %s %s, got ",
+                      in->op == TG_OP_MAXIMUM ? "at most" : in->op == TG_OP_EXCL_MAXIMUM ? "less than"
+                      : in->op == TG_OP_MINIMUM ? "at least" : "greater than", in->u.num.lex);
+        describe(&msg, inst);
+        break;
+    case TG_OP_MAX_LENGTH: case TG_OP_MIN_LENGTH:
+        tg_buf_printf(&msg, "expected a string of %s %zu characters, got %zu",
+                      in->op == TG_OP_MAX_LENGTH ? "at most" : "at least", in->u.count, a);
+        break;
+    case TG_OP_PATTERN: describe(&msg, inst); tg_buf_puts(&msg, " does not match the pattern"); break;
+    case TG_OP_FORMAT: describe(&msg, inst); tg_buf_puts(&msg, " is not a valid format"); break;
+    case TG_OP_MAX_ITEMS: case TG_OP_MIN_ITEMS: case TG_OP_MAX_PROPS: case TG_OP_MIN_PROPS: {
+        int mx = in->op == TG_OP_MAX_ITEMS || in->op == TG_OP_MAX_PROPS;
+        int arr = in->op == TG_OP_MAX_ITEMS || in->op == TG_OP_MIN_ITEMS;
+        tg_buf_printf(&msg, "expected %s %zu %s, got %zu", mx ? "at most" : "at least", in->u.count,
+                      arr ? "items" : "properties", a);
+        break;
+    }
+    case TG_OP_UNIQUE_ITEMS: tg_buf_printf(&msg, "items %zu and %zu are equal; items must be unique", a, b); break;
+    case TG_OP_CONTAINS:
+        if (a < in->u.contains.min)
+            tg_buf_printf(&msg, "expected at least %zu item(s) matching contains, found %zu", in->u.contains.min, a);
+        else
+            tg_buf_printf(&msg, "expected at most %zu item(s) matching contains, found more", in->u.contains.max);
+        break;
+    case TG_OP_REQUIRED:
+        tg_buf_puts(&msg, "missing required property ");
+        tg_json_write_string(&msg, in->u.req.names[a].s, in->u.req.names[a].len);
+        break;
+    case TG_OP_PROPS:
+        tg_buf_puts(&msg, "property ");
+        tg_json_write_string(&msg, key->string, tg_json_strlen(key->string));
+        tg_buf_puts(&msg, " is not allowed");
+        break;
+    case TG_OP_DEP_REQUIRED: {
+        const tg_sdep *d = &in->u.deps.deps[a];
+        tg_buf_puts(&msg, "property ");
+        tg_json_write_string(&msg, d->required[b].s, d->required[b].len);
+        tg_buf_puts(&msg, " is required when ");
+        tg_json_write_string(&msg, d->name.s, d->name.len);
+        tg_buf_puts(&msg, " is present");
+        break;
+    }
+    case TG_OP_ANY_OF: case TG_OP_ONE_OF:
+        if (a > 1) tg_buf_puts(&msg, "value matches more than one subschema of oneOf");
+        else tg_buf_printf(&msg, "value does not match any subschema of %s", in->op == TG_OP_ONE_OF ? "oneOf" : "anyOf");
+        break;
+    case TG_OP_NOT: tg_buf_puts(&msg, "value must not match the schema in not"); break;
+    case TG_OP_UNEVAL_ITEMS: tg_buf_printf(&msg, "item %zu is not allowed (unevaluated)", a); break;
+    case TG_OP_UNEVAL_PROPS:
+        tg_buf_puts(&msg, "property ");
+        tg_json_write_string(&msg, key->string, tg_json_strlen(key->string));
+        tg_buf_puts(&msg, " is not allowed (unevaluated)");
+        break;
+    default: tg_buf_puts(&msg, "invalid"); break;
+    }
+    emit_error(e, loc, &msg, key);
+    tg_buf_free(&msg);
+}
+
 #define COMBINE(r) do { if ((r) < 0) return -1; if ((r) == 0) { valid = 0; if (stop(e)) return 0; } } while (0)
 
 TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_marks *m) {
     int valid = 1, r;
-    tg_buf msg; /* one for every error site: keeps the frame small (wasm stack) */
     size_t i;
     const cJSON *it;
     switch ((tg_sop)in->op) {
     case TG_OP_FALSE:
-        ERR_BEGIN tg_buf_puts(&msg, "no value is allowed here (the schema is false)"); ERR_END(in->loc, NULL)
+        if (want_error(e)) report(e, in, inst, 0, 0, NULL, in->loc);
         return 0;
     case TG_OP_TYPE: {
         uint32_t t = type_of(inst);
         if ((t & in->u.mask) || ((t & TG_ST_NUMBER) && (in->u.mask & TG_ST_NUMBER))) return 1;
-        ERR_BEGIN
-            int first = 1;
-            tg_buf_puts(&msg, "expected ");
-            for (i = 0; i < 7; i++) if (in->u.mask & (1u << i)) {
-                if (!first) tg_buf_puts(&msg, " or ");
-                tg_buf_puts(&msg, type_names[i]);
-                first = 0;
-            }
-            if (first) tg_buf_puts(&msg, "nothing");
-            tg_buf_puts(&msg, ", got ");
-            describe(&msg, inst);
-        ERR_END(in->loc, NULL)
+        if (want_error(e)) report(e, in, inst, 0, 0, NULL, in->loc);
         return 0;
     }
     case TG_OP_CONST:
         if (tg_json_equal(inst, in->u.value)) return 1;
-        ERR_BEGIN tg_buf_puts(&msg, "expected the constant "); put_value(&msg, in->u.value, &e->s->alloc);
-            tg_buf_puts(&msg, ", got "); describe(&msg, inst); ERR_END(in->loc, NULL)
+        if (want_error(e)) report(e, in, inst, 0, 0, NULL, in->loc);
         return 0;
     case TG_OP_ENUM:
         for (it = in->u.value->child; it; it = it->next) if (tg_json_equal(inst, it)) return 1;
-        ERR_BEGIN tg_buf_puts(&msg, "expected one of "); put_value(&msg, in->u.value, &e->s->alloc);
-            tg_buf_puts(&msg, ", got "); describe(&msg, inst); ERR_END(in->loc, NULL)
+        if (want_error(e)) report(e, in, inst, 0, 0, NULL, in->loc);
         return 0;
     case TG_OP_MULTIPLE_OF:
         if (!cJSON_IsNumber(inst) || multiple_of(inst, in->u.num.d, in->u.num.lex)) return 1;
-        ERR_BEGIN describe(&msg, inst); tg_buf_printf(&msg, " is not a multiple of %s", in->u.num.lex); ERR_END(in->loc, NULL)
+        if (want_error(e)) report(e, in, inst, 0, 0, NULL, in->loc);
         return 0;
     case TG_OP_MAXIMUM: case TG_OP_EXCL_MAXIMUM: case TG_OP_MINIMUM: case TG_OP_EXCL_MINIMUM: {
         double x, l = in->u.num.d;
-        const char *what;
         if (!cJSON_IsNumber(inst)) return 1;
         x = inst->valuedouble;
         switch ((tg_sop)in->op) {
-        case TG_OP_MAXIMUM: if (x <= l) return 1; what = "at most"; break;
-        case TG_OP_EXCL_MAXIMUM: if (x < l) return 1; what = "less than"; break;
-        case TG_OP_MINIMUM: if (x >= l) return 1; what = "at least"; break;
-        default: if (x > l) return 1; what = "greater than"; break;
+        case TG_OP_MAXIMUM: if (x <= l) return 1; break;
+        case TG_OP_EXCL_MAXIMUM: if (x < l) return 1; break;
+        case TG_OP_MINIMUM: if (x >= l) return 1; break;
+        default: if (x > l) return 1; break;
         }
-        ERR_BEGIN tg_buf_printf(&msg, "expected a number %s %s, got ", what, in->u.num.lex); describe(&msg, inst); ERR_END(in->loc, NULL)
+        if (want_error(e)) report(e, in, inst, 0, 0, NULL, in->loc);
         return 0;
     }
     case TG_OP_MAX_LENGTH: case TG_OP_MIN_LENGTH: {
@@ -397,7 +536,7 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
         if (!cJSON_IsString(inst)) return 1;
         n = tg_utf8_count((const unsigned char *)inst->valuestring, tg_json_strlen(inst->valuestring));
         if (in->op == TG_OP_MAX_LENGTH ? n <= in->u.count : n >= in->u.count) return 1;
-        ERR_BEGIN tg_buf_printf(&msg, "expected a string of %s %zu characters, got %zu", in->op == TG_OP_MAX_LENGTH ? "at most" : "at least", in->u.count, n); ERR_END(in->loc, NULL)
+        if (want_error(e)) report(e, in, inst, n, 0, NULL, in->loc);
         return 0;
     }
     case TG_OP_PATTERN:
@@ -405,14 +544,14 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
         r = tg_regex_search(e->s->regexes[in->u.re], inst->valuestring, tg_json_strlen(inst->valuestring), e->re_scratch);
         if (r == 1) return 1;
         if (r < 0) { e->fatal = 1; return -1; }
-        ERR_BEGIN describe(&msg, inst); tg_buf_puts(&msg, " does not match the pattern"); ERR_END(in->loc, NULL)
+        if (want_error(e)) report(e, in, inst, 0, 0, NULL, in->loc);
         return 0;
     case TG_OP_FORMAT:
         if (!cJSON_IsString(inst)) return 1;
         if (tg_sformat_is_regex(in->u.format)) {
             if (regex_ok(e, inst)) return 1;
         } else if (tg_sformat_check(in->u.format, inst->valuestring, tg_json_strlen(inst->valuestring)) != 0) return 1;
-        ERR_BEGIN describe(&msg, inst); tg_buf_puts(&msg, " is not a valid format"); ERR_END(in->loc, NULL)
+        if (want_error(e)) report(e, in, inst, 0, 0, NULL, in->loc);
         return 0;
     case TG_OP_MAX_ITEMS: case TG_OP_MIN_ITEMS: case TG_OP_MAX_PROPS: case TG_OP_MIN_PROPS: {
         size_t n;
@@ -421,20 +560,17 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
         if (arr ? !cJSON_IsArray(inst) : !cJSON_IsObject(inst)) return 1;
         n = n_children(inst);
         if (mx ? n <= in->u.count : n >= in->u.count) return 1;
-        ERR_BEGIN tg_buf_printf(&msg, "expected %s %zu %s, got %zu", mx ? "at most" : "at least", in->u.count, arr ? "items" : "properties", n); ERR_END(in->loc, NULL)
+        if (want_error(e)) report(e, in, inst, n, 0, NULL, in->loc);
         return 0;
     }
     case TG_OP_UNIQUE_ITEMS: {
-        const cJSON *a, *b;
-        size_t ia = 0, ib;
+        size_t ia = 0, ib = 0;
         if (!cJSON_IsArray(inst)) return 1;
-        for (a = inst->child; a; a = a->next, ia++)
-            for (b = a->next, ib = ia + 1; b; b = b->next, ib++)
-                if (tg_json_equal(a, b)) {
-                    ERR_BEGIN tg_buf_printf(&msg, "items %zu and %zu are equal; items must be unique", ia, ib); ERR_END(in->loc, NULL)
-                    return 0;
-                }
-        return 1;
+        r = find_duplicate(e, inst, &ia, &ib);
+        if (r < 0) return -1;
+        if (!r) return 1;
+        if (want_error(e)) report(e, in, inst, ia, ib, NULL, in->loc);
+        return 0;
     }
     case TG_OP_PREFIX_ITEMS:
         if (!cJSON_IsArray(inst)) return 1;
@@ -470,12 +606,7 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
         }
         e->quiet--;
         if (cnt >= in->u.contains.min && cnt <= in->u.contains.max) return 1;
-        ERR_BEGIN
-            if (cnt < in->u.contains.min)
-                tg_buf_printf(&msg, "expected at least %zu item(s) matching contains, found %zu", in->u.contains.min, cnt);
-            else
-                tg_buf_printf(&msg, "expected at most %zu item(s) matching contains, found more", in->u.contains.max);
-        ERR_END(in->loc, NULL)
+        if (want_error(e)) report(e, in, inst, cnt, 0, NULL, in->loc);
         return 0;
     }
     case TG_OP_REQUIRED:
@@ -483,8 +614,7 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
         for (i = 0; i < in->u.req.n; i++) {
             if (has_member(inst, &in->u.req.names[i])) continue;
             valid = 0;
-            ERR_BEGIN tg_buf_puts(&msg, "missing required property ");
-                tg_json_write_string(&msg, in->u.req.names[i].s, in->u.req.names[i].len); ERR_END(in->loc, NULL)
+            if (want_error(e)) report(e, in, inst, i, 0, NULL, in->loc);
             if (stop(e)) return 0;
         }
         return valid;
@@ -513,8 +643,7 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
                 matched = 1;
                 if (e->s->nodes[P->additional].is_false) {
                     valid = 0;
-                    ERR_BEGIN tg_buf_puts(&msg, "property "); tg_json_write_string(&msg, it->string, kl);
-                        tg_buf_puts(&msg, " is not allowed"); ERR_END(P->additional_loc, it)
+                    if (want_error(e)) report(e, in, inst, 0, 0, it, P->additional_loc);
                     if (stop(e)) return 0;
                 } else {
                     r = child_key(e, it, P->additional, NULL);
@@ -534,9 +663,7 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
             for (j = 0; j < d->n_required; j++) {
                 if (has_member(inst, &d->required[j])) continue;
                 valid = 0;
-                ERR_BEGIN tg_buf_puts(&msg, "property "); tg_json_write_string(&msg, d->required[j].s, d->required[j].len);
-                    tg_buf_puts(&msg, " is required when "); tg_json_write_string(&msg, d->name.s, d->name.len);
-                    tg_buf_puts(&msg, " is present"); ERR_END(in->loc, NULL)
+                if (want_error(e)) report(e, in, inst, i, j, NULL, in->loc);
                 if (stop(e)) return 0;
             }
         }
@@ -595,10 +722,7 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
         e->quiet--;
         if (one ? cnt == 1 : cnt >= 1) return 1;
         if (want_error(e)) {
-            ERR_BEGIN
-                if (cnt > 1) tg_buf_printf(&msg, "value matches more than one subschema of oneOf");
-                else tg_buf_printf(&msg, "value does not match any subschema of %s", one ? "oneOf" : "anyOf");
-            ERR_END(in->loc, NULL)
+            if (want_error(e)) report(e, in, inst, cnt, 0, NULL, in->loc);
             if (cnt == 0) {
                 for (i = 0; i < in->u.list.n && !stop(e); i++) {
                     r = ev_node(e, in->u.list.nodes[i], inst, NULL);
@@ -614,7 +738,7 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
         e->quiet--;
         if (r < 0) return -1;
         if (r == 0) return 1;
-        ERR_BEGIN tg_buf_puts(&msg, "value must not match the schema in not"); ERR_END(in->loc, NULL)
+        if (want_error(e)) report(e, in, inst, 0, 0, NULL, in->loc);
         return 0;
     case TG_OP_IF: {
         ev_marks t;
@@ -659,7 +783,7 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
             if (marked(m, i)) continue;
             if (e->s->nodes[in->u.node].is_false) {
                 valid = 0;
-                ERR_BEGIN tg_buf_printf(&msg, "item %zu is not allowed (unevaluated)", i); ERR_END(in->loc, NULL)
+                if (want_error(e)) report(e, in, inst, i, 0, NULL, in->loc);
                 if (stop(e)) return 0;
                 continue;
             }
@@ -674,8 +798,7 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
             if (marked(m, i)) continue;
             if (e->s->nodes[in->u.node].is_false) {
                 valid = 0;
-                ERR_BEGIN tg_buf_puts(&msg, "property "); tg_json_write_string(&msg, it->string, tg_json_strlen(it->string));
-                    tg_buf_puts(&msg, " is not allowed (unevaluated)"); ERR_END(in->loc, it)
+                if (want_error(e)) report(e, in, inst, 0, 0, it, in->loc);
                 if (stop(e)) return 0;
                 continue;
             }

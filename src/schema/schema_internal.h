@@ -127,6 +127,7 @@ struct tg_schema {
     size_t regex_scratch;
     uint32_t root;
     tg_dialect dialect;
+    tg_dialect meta_of;         /* set by tg_schema_compile_metaschema */
     tg_schema_limits limits;
 };
 

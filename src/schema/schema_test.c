@@ -9,7 +9,7 @@
 #include "../json/json.h"
 
 static int passed, failed;
-static tg_allocator A = {tg_alloc_libc, NULL};
+static const tg_allocator A = {tg_alloc_libc, NULL};
 
 #define CHECK(cond, name) do { if (cond) passed++; else { failed++; printf("FAIL %s (%s:%d)\n", name, __FILE__, __LINE__); } } while (0)
 
@@ -132,6 +132,25 @@ static void test_numbers(void) {
     CHECK(valid("{\"exclusiveMaximum\":3}", "3") == 0, "exclusiveMaximum");
 }
 
+static void test_unique_items(void) {
+    const size_t cap = 64000;
+    char *inst = tg_malloc(&A, cap);
+    size_t o = 0;
+    int i;
+    if (!inst) { failed++; return; }
+    inst[o++] = '[';
+    for (i = 0; i < 2000; i++) o += (size_t)snprintf(inst + o, cap - o, "%s{\"a\":%d,\"b\":[%d]}", i ? "," : "", i, i);
+    inst[o++] = ']';
+    inst[o] = 0;
+    CHECK(valid("{\"uniqueItems\":true}", inst) == 1, "unique_large_distinct");
+    o--;
+    o += (size_t)snprintf(inst + o, cap - o, ",{\"b\":[7.0],\"a\":7}]");
+    CHECK(valid("{\"uniqueItems\":true}", inst) == 0, "unique_large_duplicate_any_key_order");
+    tg_free(&A, inst, cap);
+    CHECK(valid("{\"uniqueItems\":true}", "[1,1.0]") == 0, "unique_numbers_by_value");
+    CHECK(valid("{\"uniqueItems\":true}", "[0,false,[0],[false],{\"a\":0},{\"a\":false}]") == 1, "unique_types_distinct");
+}
+
 static void test_strings_and_keys(void) {
     CHECK(valid("{\"maxLength\":1}", "\"\\ud83d\\ude00\"") == 1, "length_counts_code_points");
     CHECK(valid("{\"minLength\":2}", "\"\\u00e9\"") == 0, "length_two_byte_char_is_one");
@@ -181,6 +200,16 @@ static void test_compile_errors(void) {
     o = tg_schema_default_options();
     o.limits.max_depth = 3;
     CHECK(diag_has("{\"items\":{\"items\":{\"items\":{\"items\":{\"items\":{}}}}}}", &o, "max_depth"), "depth_limit");
+}
+
+static void test_deep_schema_passes_metaschema(void) {
+    char schema[4096];
+    size_t o = 0;
+    int i;
+    for (i = 0; i < 120; i++) o += (size_t)snprintf(schema + o, sizeof schema - o, "{\"properties\":{\"a\":");
+    o += (size_t)snprintf(schema + o, sizeof schema - o, "{\"type\":\"integer\"}");
+    for (i = 0; i < 120; i++) o += (size_t)snprintf(schema + o, sizeof schema - o, "}}");
+    CHECK(valid(schema, "{\"a\":{\"a\":1}}") == 1, "schema_120_levels_deep_compiles");
 }
 
 static void test_ref_bomb(void) {
@@ -283,6 +312,26 @@ static void test_resources_and_dialects(void) {
     tg_buf_free(&diag);
 }
 
+static void test_metaschema_cache(void) {
+    tg_schema *m7 = NULL, *m20 = NULL, *s;
+    tg_schema_options o = tg_schema_default_options();
+    CHECK(tg_schema_compile_metaschema(&A, TG_DIALECT_DRAFT7, &m7, NULL) == 0, "compile_metaschema_draft7");
+    CHECK(tg_schema_compile_metaschema(&A, TG_DIALECT_2020_12, &m20, NULL) == 0, "compile_metaschema_2020_12");
+    o.metaschemas[TG_DIALECT_DRAFT7] = m7;
+    o.metaschemas[TG_DIALECT_2020_12] = m20;
+    CHECK(diag_has("{\"minLength\":\"x\"}", &o, "/minLength"), "cached_metaschema_rejects");
+    CHECK(diag_has("{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"required\":\"x\"}", &o, "/required"),
+          "cached_draft7_metaschema_rejects");
+    s = C("{\"minLength\":2}", &o, NULL);
+    CHECK(s && V(s, "\"a\"", NULL) == 0, "cached_metaschema_accepts");
+    tg_schema_free(s);
+    /* a metaschema validates schemas directly too */
+    CHECK(m20 && V(m20, "{\"type\":\"string\"}", NULL) == 1 && V(m20, "{\"type\":1}", NULL) == 0,
+          "metaschema_program_validates_schemas");
+    tg_schema_free(m7);
+    tg_schema_free(m20);
+}
+
 static void test_unevaluated(void) {
     const char *sch = "{\"properties\":{\"a\":true},\"anyOf\":[{\"properties\":{\"b\":true}},{\"properties\":{\"c\":true}}],"
                       "\"unevaluatedProperties\":false}";
@@ -343,6 +392,33 @@ static void test_allocation_failures(void) {
         tg_buf_free(&diag);
         tg_arena_free(&doc);
     }
+    /* and during a BASIC validation that reports errors */
+    {
+        tg_arena doc;
+        tg_schema *s = NULL;
+        int bad = 0, done = 0;
+        tg_arena_init(&doc, A);
+        if (tg_schema_compile(&A, J(&doc, sch), NULL, &s, NULL) == 0) {
+            for (n = 0; n < 2000 && !done; n++) {
+                failing f = {n, 0};
+                tg_allocator fa = {fail_fn, &f};
+                tg_arena sc;
+                tg_buf errs;
+                int r;
+                tg_arena_init(&sc, fa);
+                tg_buf_init(&errs, fa, 0);
+                r = tg_schema_validate(s, J(&doc, "{\"a\":-1,\"b\":\"yy\",\"c\":[1]}"), &sc, TG_OUTPUT_BASIC, 10, &errs);
+                if (r == 0) done = 1;
+                else if (r != -1) bad++;
+                tg_buf_free(&errs);
+                tg_arena_free(&sc);
+                if (f.live != 0) leaks++;
+            }
+            tg_schema_free(s);
+        }
+        tg_arena_free(&doc);
+        CHECK(done && !bad, "allocation_failure_during_basic_validation");
+    }
     CHECK(ok_at > 0, "allocation_failure_eventually_succeeds");
     CHECK(leaks == 0, "allocation_failure_no_leaks");
     CHECK(crashes == 0, "allocation_failure_reports_error");
@@ -353,13 +429,16 @@ int main(void) {
     test_max_errors();
     test_numbers();
     test_strings_and_keys();
+    test_unique_items();
     test_big_properties();
     test_compile_errors();
     test_ref_bomb();
+    test_deep_schema_passes_metaschema();
     test_eval_limits();
     test_formats();
     test_resources_and_dialects();
     test_unevaluated();
+    test_metaschema_cache();
     test_allocation_failures();
     printf("schema: %d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;

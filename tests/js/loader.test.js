@@ -34,7 +34,7 @@ test('the core entry refuses to guess where the wasm is', async () => {
 test('the module imports only what the loader provides', async () => {
   const mod = new WebAssembly.Module(await readFile(wasmPath));
   const imports = WebAssembly.Module.imports(mod).map((i) => `${i.module}.${i.name}`).sort();
-  assert.deepEqual(imports, ['env.emscripten_notify_memory_growth', 'toolgate.invoke']);
+  assert.deepEqual(imports, ['env.emscripten_notify_memory_growth', 'toolgate.audit', 'toolgate.invoke', 'toolgate.now', 'toolgate.random']);
   const exports = WebAssembly.Module.exports(mod).map((e) => e.name);
   for (const name of ['memory', 'tga_new', 'tga_free', 'tga_input', 'tga_register', 'tga_call_begin',
     'tga_call_complete', 'tga_check_json', 'tga_output_ptr', 'tga_error_ptr']) {
@@ -45,7 +45,7 @@ test('the module imports only what the loader provides', async () => {
 test('the linear memory has a hard maximum', async () => {
   const rt = await createToolRuntime();
   const mod = new WebAssembly.Module(await readFile(wasmPath));
-  const inst = new WebAssembly.Instance(mod, { toolgate: { invoke: () => 1 }, env: { emscripten_notify_memory_growth() {} } });
+  const inst = new WebAssembly.Instance(mod, { toolgate: { invoke: () => 1, now: () => 0, random() {}, audit() {} }, env: { emscripten_notify_memory_growth() {} } });
   const pages = inst.exports.memory.buffer.byteLength / 65536;
   assert.throws(() => inst.exports.memory.grow(65536 - pages), RangeError); // 4 GiB is past the 256 MiB cap
   rt.dispose();

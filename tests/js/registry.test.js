@@ -117,7 +117,7 @@ test('names: mapped deterministically, shortened to 64, collisions after mapping
   assert.equal(b.registered[0].name, short); // same input, same name
   // a second server whose name maps to the same prefix collides, naming both
   const c = rt.importTools('my_server', [{ name: 'files_read', inputSchema: obj() }], { call: () => 'x' });
-  assert.equal(c.rejected[0].code, 'duplicate_tool');
+  assert.equal(c.rejected[0].code, 'name_collision');
   assert.match(c.rejected[0].message, /mcp__my_server__files_read.*source "my\.server"/);
   // look-alikes: Cyrillic "е" and a case change both collide with the host's tool
   rt.registerTool({ name: 'delete_file', inputSchema: obj() }, () => 'x');

@@ -1,0 +1,90 @@
+// validate.mjs - the validator beside the tools users would pick instead,
+// in one process: ajv (2020 and draft-07 classes), @cfworker/json-schema and
+// zod v4. Run: node bench/validate.mjs   (add --quick for a short run)
+// Also run with --eval-free to repeat under
+// --disallow-code-generation-from-strings, where edge workers put you.
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import AjvDraft7 from 'ajv';
+import { Validator as CfValidator } from '@cfworker/json-schema';
+import { z } from 'zod';
+import { createToolRuntime } from 'toolgate';
+import { measure, once, table, fmtNs } from './harness.mjs';
+import { toolSchema, callSchema, validArgs, invalidArgs, bigSchema, bigArgs } from './schemas.mjs';
+
+const quick = process.argv.includes('--quick');
+const budget = quick ? 100 : 400;
+const evalFree = process.execArgv.includes('--disallow-code-generation-from-strings');
+const rt = await createToolRuntime();
+
+function tryAjv(fn) {
+  try { return fn(); } catch (e) { return e; }
+}
+
+console.log(`toolgate validator benchmark (node ${process.version}${evalFree ? ', code generation from strings disallowed' : ''})`);
+
+// 1 compiling 1,000 generated tool input schemas
+const N = quick ? 200 : 1000;
+const schemas20 = Array.from({ length: N }, (_, i) => toolSchema(i + 1, '2020-12'));
+const schemas07 = Array.from({ length: N }, (_, i) => toolSchema(i + 1, 'draft-07'));
+const compileRows = [];
+compileRows.push(['toolgate', once(() => { for (const s of schemas20) rt.compileSchema(s).dispose(); }) * 1e6 / N]);
+const ajv20 = tryAjv(() => once(() => { const a = new Ajv2020({ strict: false }); for (const s of schemas20) a.compile(s); }) * 1e6 / N);
+compileRows.push(['ajv (Ajv2020)', typeof ajv20 === 'number' ? ajv20 : null, typeof ajv20 === 'number' ? '' : `cannot compile: ${ajv20.message.slice(0, 60)}`]);
+const ajv07 = tryAjv(() => once(() => { const a = new AjvDraft7({ strict: false }); for (const s of schemas07) a.compile(s); }) * 1e6 / N);
+compileRows.push(['ajv (draft-07)', typeof ajv07 === 'number' ? ajv07 : null, typeof ajv07 === 'number' ? '' : 'cannot compile'] );
+compileRows.push(['@cfworker/json-schema', once(() => { for (const s of schemas20) new CfValidator(s, '2020-12'); }) * 1e6 / N, 'defers work to validate']);
+compileRows.push(['zod v4 z.fromJSONSchema', once(() => { for (const s of schemas20) z.fromJSONSchema(s); }) * 1e6 / N]);
+table(`compile ${N} generated tool input schemas (per schema; total = x${N})`, compileRows);
+
+// 2 validating a ~200-byte tool-call argument given as JSON text
+const tg = rt.compileSchema(callSchema);
+const ajvV = tryAjv(() => new Ajv2020({ strict: false }).compile(callSchema));
+const cf = new CfValidator(callSchema, '2020-12', false);
+const zs = z.fromJSONSchema(callSchema);
+for (const [label, text] of [['valid', validArgs], ['invalid', invalidArgs]]) {
+  const expect = label === 'valid';
+  if (tg.validate(text).valid !== expect) throw new Error(`toolgate got ${label} wrong`);
+  if (typeof ajvV === 'function' && ajvV(JSON.parse(text)) !== expect) throw new Error(`ajv got ${label} wrong`);
+  const rows = [
+    ['toolgate (text in, errors out)', measure(() => tg.validate(text), { budgetMs: budget })],
+    ['toolgate (text in, verdict only)', measure(() => tg.validate(text, { output: 'flag' }), { budgetMs: budget })],
+    ['ajv: JSON.parse + validate', typeof ajvV === 'function' ? measure(() => ajvV(JSON.parse(text)), { budgetMs: budget }) : null,
+      typeof ajvV === 'function' ? '' : 'cannot compile here'],
+    ['JSON.parse alone', measure(() => JSON.parse(text), { budgetMs: budget })],
+    ['@cfworker: JSON.parse + validate', measure(() => cf.validate(JSON.parse(text)), { budgetMs: budget })],
+    ['zod v4: JSON.parse + safeParse', measure(() => zs.safeParse(JSON.parse(text)), { budgetMs: budget })],
+  ];
+  table(`validate a ${text.length}-byte argument (${label})`, rows, 'toolgate (text in, errors out)');
+}
+
+// 3 a ~100 KB argument
+const big = bigArgs();
+const tgBig = rt.compileSchema(bigSchema);
+const ajvBig = tryAjv(() => new Ajv2020({ strict: false }).compile(bigSchema));
+const cfBig = new CfValidator(bigSchema, '2020-12', false);
+const zBig = z.fromJSONSchema(bigSchema);
+if (!tgBig.validate(big).valid) throw new Error('toolgate rejected the big argument');
+table(`validate a ${(big.length / 1024).toFixed(0)} KB argument (valid)`, [
+  ['toolgate', measure(() => tgBig.validate(big), { budgetMs: budget })],
+  ['ajv: JSON.parse + validate', typeof ajvBig === 'function' ? measure(() => ajvBig(JSON.parse(big)), { budgetMs: budget }) : null],
+  ['JSON.parse alone', measure(() => JSON.parse(big), { budgetMs: budget })],
+  ['@cfworker: JSON.parse + validate', measure(() => cfBig.validate(JSON.parse(big)), { budgetMs: budget })],
+  ['zod v4: JSON.parse + safeParse', measure(() => zBig.safeParse(JSON.parse(big)), { budgetMs: budget })],
+]);
+
+// 4 ReDoS: ^(a+)+$ against 'a' * n + '!'
+const redos = { type: 'string', pattern: '^(a+)+$' };
+const tgRe = rt.compileSchema(redos);
+const longEvil = JSON.stringify('a'.repeat(100_000) + '!');
+const tgMs = once(() => { if (tgRe.validate(longEvil).valid) throw new Error('toolgate matched'); });
+console.log('\nReDoS: {"pattern": "^(a+)+$"} against "a" x n + "!"');
+console.log(`  toolgate, n = 100,000: ${tgMs.toFixed(2)} ms`);
+const ajvRe = tryAjv(() => new Ajv2020({ strict: false }).compile(redos));
+if (typeof ajvRe === 'function') {
+  for (const n of [20, 22, 24, 26]) {
+    const s = 'a'.repeat(n) + '!';
+    const tgT = measure(() => tgRe.validate(JSON.stringify(s)), { budgetMs: 50 });
+    const ajvT = once(() => ajvRe(s)) * 1e6;
+    console.log(`  n = ${n}: ajv ${fmtNs(ajvT)}, toolgate ${fmtNs(tgT)}  (ajv doubles with each extra "a"; at n = 100,000 it would not finish)`);
+  }
+} else console.log('  ajv: cannot compile here');

@@ -1,0 +1,1413 @@
+/* export.c - one MCP Tool descriptor rendered for each provider's tool format.
+ *
+ * Provider rules this follows (checked 2025):
+ *  - Anthropic Messages API rejects the whole request when a tool's
+ *    input_schema has oneOf/allOf/anyOf at the top level ("input_schema does
+ *    not support oneOf, allOf, or anyOf at the top level"); the root must be
+ *    type object. Nested schemas may use full JSON Schema.
+ *  - OpenAI function parameters: root type object, no top-level
+ *    anyOf/oneOf/allOf/enum/not. Structured Outputs (strict:true): every
+ *    object has additionalProperties:false and lists all properties in
+ *    required (optional -> union with null); supported: type, properties,
+ *    required, additionalProperties:false, items, anyOf (not at root), enum,
+ *    const, $ref/$defs (recursion allowed), description, title, string
+ *    pattern/format (date-time, time, date, duration, email, hostname, ipv4,
+ *    ipv6, uuid), numeric minimum/maximum/exclusive*, multipleOf, array
+ *    minItems/maxItems; not supported: allOf, oneOf, not, if/then/else,
+ *    dependent*, patternProperties, propertyNames, unevaluated*,
+ *    min/maxProperties, contains, uniqueItems, min/maxLength.
+ *  - Gemini FunctionDeclaration.parameters: a select subset of the OpenAPI
+ *    3.0 Schema object: type, format, description, nullable, enum (strings),
+ *    properties, required, items, min/maxItems, minimum/maximum,
+ *    min/maxLength, pattern, anyOf; no $ref, oneOf, allOf, const,
+ *    additionalProperties; "for function with no parameters, this can be
+ *    left unset"; parameter names match [A-Za-z_][A-Za-z0-9_]{0,63}.
+ *
+ * Recursion is bounded by EX_MAX_DEPTH; $ref expansion (Gemini) by a
+ * recursion stack kept on the C stack plus a global expansion budget. */
+#include "export.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define EX_MAX_DEPTH 64
+#define EX_MAX_EXPANSIONS 2000
+#define EX_MAX_REF_HOPS 16
+
+typedef struct ex_path {
+    const struct ex_path *up;
+    const char *s;
+    size_t n;
+    int raw; /* s is already an escaped pointer fragment starting with '/' */
+} ex_path;
+
+typedef struct ex_ctx {
+    tg_arena *a;
+    const char *name;
+    size_t name_len;
+    cJSON *report;    /* loss entries go here (may be NULL) */
+    cJSON *fails;     /* strict: why it cannot be strict (may be NULL) */
+    const cJSON *doc; /* the original inputSchema, for $ref resolution */
+    int oom;
+    int fail;
+    int deep_noted;
+    unsigned expansions;
+} ex_ctx;
+
+typedef struct ex_refs {
+    const cJSON *target;
+    const struct ex_refs *up;
+} ex_refs;
+
+/* ---------------------------------------------------------------- nodes */
+
+static cJSON *jnew(ex_ctx *c, int type) {
+    cJSON *n = tg_json_new(c->a, type);
+    if (!n) c->oom = 1;
+    return n;
+}
+
+static cJSON *jstr(ex_ctx *c, const char *s, size_t n) {
+    cJSON *r = tg_json_new_string(c->a, s, n);
+    if (!r) c->oom = 1;
+    return r;
+}
+
+static cJSON *jclone(ex_ctx *c, const cJSON *x) {
+    cJSON *r = x ? tg_json_clone(c->a, x) : NULL;
+    if (x && !r) c->oom = 1;
+    return r;
+}
+
+/* Appends item under key to obj; returns item (NULL when anything is NULL). */
+static cJSON *jputn(ex_ctx *c, cJSON *obj, const char *key, size_t klen, cJSON *item) {
+    if (!obj || !item) return NULL;
+    if (tg_json_set_key(c->a, item, key, klen)) {
+        c->oom = 1;
+        return NULL;
+    }
+    tg_json_append(obj, item);
+    return item;
+}
+
+static cJSON *jput(ex_ctx *c, cJSON *obj, const char *key, cJSON *item) {
+    return jputn(c, obj, key, strlen(key), item);
+}
+
+/* Appends a clone of item keeping its own key. */
+static cJSON *jputclone(ex_ctx *c, cJSON *obj, const cJSON *item) {
+    return jputn(c, obj, item->string, tg_json_strlen(item->string), jclone(c, item));
+}
+
+static void jprepend(ex_ctx *c, cJSON *obj, const char *key, cJSON *item) {
+    if (!obj || !item) return;
+    if (tg_json_set_key(c->a, item, key, strlen(key))) {
+        c->oom = 1;
+        return;
+    }
+    if (!obj->child) {
+        tg_json_append(obj, item);
+        return;
+    }
+    item->prev = obj->child->prev;
+    item->next = obj->child;
+    obj->child->prev = item;
+    obj->child = item;
+}
+
+static void jdetach(cJSON *parent, cJSON *item) {
+    if (parent->child == item) {
+        parent->child = item->next;
+        if (item->next) item->next->prev = item->prev;
+    } else {
+        item->prev->next = item->next;
+        if (item->next) item->next->prev = item->prev;
+        else parent->child->prev = item->prev;
+    }
+    item->next = item->prev = NULL;
+}
+
+static void jremove(cJSON *obj, const char *key) {
+    cJSON *x = obj ? tg_json_getz(obj, key) : NULL;
+    if (x) jdetach(obj, x);
+}
+
+/* Puts nw where old is (keeping old's key). */
+static void jreplace(cJSON *parent, cJSON *old, cJSON *nw) {
+    nw->string = old->string;
+    nw->next = old->next;
+    nw->prev = (old->prev == old) ? nw : old->prev;
+    if (parent->child == old) parent->child = nw;
+    else old->prev->next = nw;
+    if (old->next) old->next->prev = nw;
+    else parent->child->prev = nw;
+}
+
+static int key_is(const cJSON *item, const char *k) {
+    size_t n = strlen(k);
+    return item->string && tg_json_strlen(item->string) == n && memcmp(item->string, k, n) == 0;
+}
+
+static int str_is(const cJSON *item, const char *s) {
+    size_t n = strlen(s);
+    return item && cJSON_IsString(item) && tg_json_strlen(item->valuestring) == n &&
+           memcmp(item->valuestring, s, n) == 0;
+}
+
+static int in_list(const cJSON *item, const char *const *list) {
+    for (; *list; list++)
+        if (key_is(item, *list)) return 1;
+    return 0;
+}
+
+static int arr_has(const cJSON *arr, const cJSON *v) {
+    for (const cJSON *x = arr ? arr->child : NULL; x; x = x->next)
+        if (tg_json_equal(x, v)) return 1;
+    return 0;
+}
+
+static int arr_len(const cJSON *arr) {
+    int n = 0;
+    for (const cJSON *x = arr ? arr->child : NULL; x; x = x->next) n++;
+    return n;
+}
+
+/* 1 for true, {} and absence-equivalent schemas (no constraint). */
+static int is_true_schema(const cJSON *s) {
+    return cJSON_IsTrue(s) || (cJSON_IsObject(s) && !s->child);
+}
+
+/* ---------------------------------------------------------------- report */
+
+static char *path_text(ex_ctx *c, const ex_path *p, size_t *out_len) {
+    size_t len = 0;
+    for (const ex_path *q = p; q; q = q->up) {
+        if (q->raw) len += q->n;
+        else {
+            len += 1 + q->n;
+            for (size_t i = 0; i < q->n; i++)
+                if (q->s[i] == '~' || q->s[i] == '/') len++;
+        }
+    }
+    char *buf = tg_arena_alloc(c->a, len + 1);
+    if (!buf) {
+        c->oom = 1;
+        return NULL;
+    }
+    size_t at = len;
+    buf[len] = '\0';
+    for (const ex_path *q = p; q; q = q->up) {
+        if (q->raw) {
+            at -= q->n;
+            memcpy(buf + at, q->s, q->n);
+        } else {
+            for (size_t i = q->n; i-- > 0;) {
+                char ch = q->s[i];
+                if (ch == '~' || ch == '/') {
+                    buf[--at] = ch == '~' ? '0' : '1';
+                    buf[--at] = '~';
+                } else buf[--at] = ch;
+            }
+            buf[--at] = '/';
+        }
+    }
+    *out_len = len;
+    return buf;
+}
+
+static cJSON *entry(ex_ctx *c, const ex_path *p) {
+    size_t plen;
+    char *ptext = path_text(c, p, &plen);
+    if (!ptext) return NULL;
+    cJSON *e = jnew(c, cJSON_Object);
+    jput(c, e, "tool", jstr(c, c->name, c->name_len));
+    jput(c, e, "path", jstr(c, ptext, plen));
+    return c->oom ? NULL : e;
+}
+
+static void add_issue(ex_ctx *c, cJSON *to, const ex_path *p, const char *fmt, const char *arg, size_t arg_len) {
+    if (!to) return;
+    char msg[320];
+    if (arg) snprintf(msg, sizeof msg, fmt, (int)(arg_len > 64 ? 64 : arg_len), arg);
+    else snprintf(msg, sizeof msg, "%s", fmt);
+    cJSON *e = entry(c, p);
+    if (!e) return;
+    jput(c, e, "issue", jstr(c, msg, strlen(msg)));
+    tg_json_append(to, e);
+}
+
+/* A loss: the model-visible schema is looser than the original here. */
+static void note(ex_ctx *c, const ex_path *p, const char *msg) { add_issue(c, c->report, p, msg, NULL, 0); }
+/* Same with one "%.*s" argument: a keyword or a $ref. */
+static void notek(ex_ctx *c, const ex_path *p, const char *fmt, const cJSON *kw) {
+    add_issue(c, c->report, p, fmt, kw->string, tg_json_strlen(kw->string));
+}
+static void notes(ex_ctx *c, const ex_path *p, const char *fmt, const char *s, size_t n) {
+    add_issue(c, c->report, p, fmt, s, n);
+}
+/* Strict mode impossible here. */
+static void strict_fail(ex_ctx *c, const ex_path *p, const char *fmt, const char *arg, size_t n) {
+    c->fail++;
+    add_issue(c, c->fails, p, fmt, arg, n);
+}
+
+static int too_deep(ex_ctx *c, const ex_path *p, int depth) {
+    if (depth <= EX_MAX_DEPTH) return 0;
+    if (!c->deep_noted) {
+        c->deep_noted = 1;
+        note(c, p, "schema nested deeper than 64 levels: the deeper part is not rendered");
+    }
+    return 1;
+}
+
+/* ---------------------------------------------------------------- $ref */
+
+/* Resolves a local JSON Pointer fragment ("#", "#/$defs/X") against doc. */
+static const cJSON *resolve_ref(const cJSON *doc, const cJSON *ref) {
+    if (!cJSON_IsString(ref) || !doc) return NULL;
+    const char *s = ref->valuestring, *end = s + tg_json_strlen(s);
+    if (s == end || *s != '#') return NULL;
+    s++;
+    const cJSON *cur = doc;
+    while (s < end) {
+        if (*s != '/') return NULL;
+        s++;
+        char seg[256];
+        size_t n = 0;
+        while (s < end && *s != '/') {
+            char ch = *s++;
+            if (ch == '~' && s < end && (*s == '0' || *s == '1')) ch = *s++ == '0' ? '~' : '/';
+            else if (ch == '%' && end - s >= 2) {
+                int v = 0;
+                for (int i = 0; i < 2; i++) {
+                    char h = s[i];
+                    v = v * 16 + (h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10
+                                                                 : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1000);
+                }
+                if (v < 0) return NULL;
+                ch = (char)v;
+                s += 2;
+            }
+            if (n >= sizeof seg) return NULL;
+            seg[n++] = ch;
+        }
+        if (cJSON_IsObject(cur)) cur = tg_json_get(cur, seg, n);
+        else if (cJSON_IsArray(cur)) {
+            size_t idx = 0;
+            if (n == 0 || n > 9) return NULL;
+            for (size_t i = 0; i < n; i++) {
+                if (seg[i] < '0' || seg[i] > '9') return NULL;
+                idx = idx * 10 + (size_t)(seg[i] - '0');
+            }
+            cur = cur->child;
+            while (cur && idx--) cur = cur->next;
+        } else return NULL;
+        if (!cur) return NULL;
+    }
+    return cur;
+}
+
+/* ---------------------------------------------------------------- merge */
+
+static const char *const k_annotations[] = {"description", "title", "$comment", "examples", "default",
+                                            "deprecated", "readOnly", "writeOnly", "$schema", "$id",
+                                            "$anchor", "$dynamicAnchor", "$vocabulary", "example", NULL};
+static const char *const k_min[] = {"minimum", "exclusiveMinimum", "minLength", "minItems",
+                                    "minProperties", "minContains", NULL};
+static const char *const k_max[] = {"maximum", "exclusiveMaximum", "maxLength", "maxItems",
+                                    "maxProperties", "maxContains", NULL};
+
+static int type_has(const cJSON *t, const char *name) {
+    if (cJSON_IsString(t)) return str_is(t, name);
+    for (const cJSON *x = t ? t->child : NULL; x; x = x->next)
+        if (str_is(x, name)) return 1;
+    return 0;
+}
+
+/* Intersection of two "type" values; NULL when empty. */
+static cJSON *type_meet(ex_ctx *c, const cJSON *ta, const cJSON *tb) {
+    static const char *const all[] = {"null", "boolean", "object", "array", "number", "string", "integer", NULL};
+    cJSON *out = jnew(c, cJSON_Array);
+    if (!out) return NULL;
+    int n = 0;
+    for (int i = 0; all[i]; i++) {
+        const char *t = all[i];
+        int ina = type_has(ta, t) || (!strcmp(t, "integer") && type_has(ta, "number"));
+        int inb = type_has(tb, t) || (!strcmp(t, "integer") && type_has(tb, "number"));
+        if (!strcmp(t, "integer") && type_has(ta, "number") && type_has(tb, "number")) continue;
+        if (ina && inb) {
+            tg_json_append(out, jstr(c, t, strlen(t)));
+            n++;
+        }
+    }
+    if (c->oom || n == 0) return NULL;
+    if (n == 1) {
+        cJSON *one = out->child;
+        one->prev = one->next = NULL;
+        return one;
+    }
+    return out;
+}
+
+static cJSON *wrap_allof(ex_ctx *c, const cJSON *x, const cJSON *y) {
+    cJSON *w = jnew(c, cJSON_Object);
+    cJSON *arr = jput(c, w, "allOf", jnew(c, cJSON_Array));
+    if (!arr) return NULL;
+    cJSON *cx = jclone(c, x), *cy = jclone(c, y);
+    if (!cx || !cy) return NULL;
+    cx->string = cy->string = NULL;
+    tg_json_append(arr, cx);
+    tg_json_append(arr, cy);
+    return w;
+}
+
+/* Keys of b.properties all declared in a.properties? */
+static int props_subset(const cJSON *b, const cJSON *a) {
+    const cJSON *bp = tg_json_getz(b, "properties"), *ap = tg_json_getz(a, "properties");
+    for (const cJSON *x = cJSON_IsObject(bp) ? bp->child : NULL; x; x = x->next)
+        if (!tg_json_get(ap, x->string, tg_json_strlen(x->string))) return 0;
+    return 1;
+}
+
+static int closes_props(const cJSON *s) {
+    const cJSON *ap = tg_json_getz(s, "additionalProperties");
+    return ap && !is_true_schema(ap);
+}
+
+/* a := a AND b, in place (a is an arena clone). Returns 1 when exact; every
+ * inexact step is reported at p. */
+static int merge_schema(ex_ctx *c, cJSON *a, const cJSON *b, const ex_path *p, int depth) {
+    if (c->oom) return 0;
+    if (too_deep(c, p, depth)) return 0;
+    if (cJSON_IsTrue(b)) return 1;
+    if (cJSON_IsFalse(b)) {
+        note(c, p, "allOf contains false (no value is valid); not shown to the model");
+        return 0;
+    }
+    if (!cJSON_IsObject(b)) return 1;
+    int exact = 1;
+    const cJSON *ref = tg_json_getz(b, "$ref");
+    if (ref) {
+        const cJSON *t = resolve_ref(c->doc, ref);
+        if (!t) {
+            notes(c, p, "$ref \"%.*s\" cannot be resolved locally; not merged", cJSON_IsString(ref) ? ref->valuestring : "",
+                  cJSON_IsString(ref) ? tg_json_strlen(ref->valuestring) : 0);
+            exact = 0;
+        } else exact &= merge_schema(c, a, t, p, depth + 1);
+    }
+    /* additionalProperties of one side stops applying to the other's properties */
+    if ((closes_props(a) && !props_subset(b, a)) || (closes_props(b) && !props_subset(a, b))) {
+        note(c, p, "allOf: additionalProperties of one branch no longer excludes the properties another branch declares");
+        exact = 0;
+    }
+    for (const cJSON *kw = b->child; kw && !c->oom; kw = kw->next) {
+        cJSON *have = tg_json_get(a, kw->string, tg_json_strlen(kw->string));
+        if (key_is(kw, "$ref")) continue;
+        if (key_is(kw, "allOf")) {
+            for (const cJSON *br = cJSON_IsArray(kw) ? kw->child : NULL; br; br = br->next)
+                exact &= merge_schema(c, a, br, p, depth + 1);
+            continue;
+        }
+        if (in_list(kw, k_annotations)) {
+            if (!have && (key_is(kw, "description") || key_is(kw, "title"))) jputclone(c, a, kw);
+            continue;
+        }
+        if (!have) {
+            jputclone(c, a, kw);
+            continue;
+        }
+        if (tg_json_equal(have, kw)) continue;
+        if (key_is(kw, "$defs") || key_is(kw, "definitions")) {
+            for (const cJSON *d = kw->child; d; d = d->next)
+                if (!tg_json_get(have, d->string, tg_json_strlen(d->string))) jputclone(c, have, d);
+            continue;
+        }
+        if (key_is(kw, "type")) {
+            cJSON *m = type_meet(c, have, kw);
+            if (m) jreplace(a, have, m);
+            else if (!c->oom) {
+                note(c, p, "allOf: branches allow no common type (nothing is valid); the first type is shown");
+                exact = 0;
+            }
+            continue;
+        }
+        if ((key_is(kw, "properties") || key_is(kw, "patternProperties")) && cJSON_IsObject(have) && cJSON_IsObject(kw)) {
+            for (const cJSON *pr = kw->child; pr; pr = pr->next) {
+                cJSON *hp = tg_json_get(have, pr->string, tg_json_strlen(pr->string));
+                if (!hp) jputclone(c, have, pr);
+                else if (!tg_json_equal(hp, pr)) {
+                    cJSON *w = wrap_allof(c, hp, pr);
+                    if (w) jreplace(have, hp, w);
+                }
+            }
+            continue;
+        }
+        if (key_is(kw, "required") && cJSON_IsArray(have) && cJSON_IsArray(kw)) {
+            for (const cJSON *r = kw->child; r; r = r->next)
+                if (!arr_has(have, r)) tg_json_append(have, jclone(c, r));
+            continue;
+        }
+        if (key_is(kw, "enum") && cJSON_IsArray(have) && cJSON_IsArray(kw)) {
+            cJSON *m = jnew(c, cJSON_Array);
+            for (const cJSON *v = have->child; v && m; v = v->next)
+                if (arr_has(kw, v)) tg_json_append(m, jclone(c, v));
+            if (!m) continue;
+            if (!m->child) {
+                note(c, p, "allOf: the branches' enums have no common value (nothing is valid); the first enum is shown");
+                exact = 0;
+            } else jreplace(a, have, m);
+            continue;
+        }
+        if ((in_list(kw, k_min) || in_list(kw, k_max)) && cJSON_IsNumber(have) && cJSON_IsNumber(kw)) {
+            int want_max = in_list(kw, k_min);
+            if (want_max ? kw->valuedouble > have->valuedouble : kw->valuedouble < have->valuedouble) {
+                cJSON *m = jclone(c, kw);
+                if (m) jreplace(a, have, m);
+            }
+            continue;
+        }
+        if (key_is(kw, "uniqueItems") && cJSON_IsBool(kw)) {
+            if (cJSON_IsTrue(kw)) {
+                cJSON *m = jclone(c, kw);
+                if (m) jreplace(a, have, m);
+            }
+            continue;
+        }
+        if (key_is(kw, "items") || key_is(kw, "additionalProperties") || key_is(kw, "propertyNames") ||
+            key_is(kw, "unevaluatedProperties") || key_is(kw, "unevaluatedItems") || key_is(kw, "contentSchema")) {
+            if ((cJSON_IsObject(have) || cJSON_IsBool(have)) && (cJSON_IsObject(kw) || cJSON_IsBool(kw))) {
+                cJSON *w = wrap_allof(c, have, kw);
+                if (w) jreplace(a, have, w);
+                continue;
+            }
+        }
+        notek(c, p, "allOf: conflicting \"%.*s\" in two branches; only the first is shown", kw);
+        exact = 0;
+    }
+    return exact;
+}
+
+/* Follows a chain of root-only $refs; returns the target or s. */
+static const cJSON *deref(ex_ctx *c, const cJSON *s) {
+    for (int hops = 0; hops < EX_MAX_REF_HOPS && cJSON_IsObject(s); hops++) {
+        const cJSON *ref = tg_json_getz(s, "$ref");
+        if (!ref || arr_len(s) != 1) break;
+        const cJSON *t = resolve_ref(c->doc, ref);
+        if (!t) break;
+        s = t;
+    }
+    return s;
+}
+
+/* ---------------------------------------------------------------- hidden */
+
+static void strip_hidden_one(cJSON *s, const cJSON *hidden) {
+    if (!cJSON_IsObject(s) || !cJSON_IsArray(hidden)) return;
+    cJSON *props = tg_json_getz(s, "properties"), *req = tg_json_getz(s, "required");
+    for (const cJSON *h = hidden->child; h; h = h->next) {
+        if (!cJSON_IsString(h)) continue;
+        size_t n = tg_json_strlen(h->valuestring);
+        cJSON *x = cJSON_IsObject(props) ? tg_json_get(props, h->valuestring, n) : NULL;
+        if (x) jdetach(props, x);
+        for (cJSON *r = cJSON_IsArray(req) ? req->child : NULL; r;) {
+            cJSON *next = r->next;
+            if (tg_json_equal(r, h)) jdetach(req, r);
+            r = next;
+        }
+    }
+}
+
+static void strip_hidden(cJSON *s, const cJSON *hidden) {
+    strip_hidden_one(s, hidden);
+    static const char *const comb[] = {"allOf", "anyOf", "oneOf"};
+    for (int i = 0; i < 3; i++) {
+        cJSON *arr = cJSON_IsObject(s) ? tg_json_getz(s, comb[i]) : NULL;
+        for (cJSON *b = cJSON_IsArray(arr) ? arr->child : NULL; b; b = b->next) strip_hidden_one(b, hidden);
+    }
+}
+
+/* ---------------------------------------------------------------- root */
+
+/* Multi-branch anyOf/oneOf at the root: union of properties, intersection
+ * of required. */
+static void loosen_root_union(ex_ctx *c, cJSON *s, const cJSON *arr, const ex_path *p, const char *kw) {
+    cJSON *props = tg_json_getz(s, "properties");
+    cJSON *own = jclone(c, props); /* root's own properties win */
+    cJSON *added = jnew(c, cJSON_Object);
+    cJSON *req_all = NULL;
+    int first = 1;
+    if (!added) return;
+    for (const cJSON *b0 = arr->child; b0; b0 = b0->next) {
+        const cJSON *b = deref(c, b0);
+        const cJSON *bp = cJSON_IsObject(b) ? tg_json_getz(b, "properties") : NULL;
+        for (const cJSON *pr = cJSON_IsObject(bp) ? bp->child : NULL; pr && !c->oom; pr = pr->next) {
+            size_t kn = tg_json_strlen(pr->string);
+            if (own && tg_json_get(own, pr->string, kn)) continue;
+            cJSON *have = tg_json_get(added, pr->string, kn);
+            if (!have) {
+                jputclone(c, added, pr);
+                continue;
+            }
+            if (tg_json_equal(have, pr)) continue;
+            if (have->valueint == 1) { /* a variant list made here */
+                cJSON *alts = tg_json_getz(have, "anyOf");
+                if (alts && !arr_has(alts, pr)) {
+                    cJSON *x = jclone(c, pr);
+                    if (x) {
+                        x->string = NULL;
+                        tg_json_append(alts, x);
+                    }
+                }
+            } else {
+                cJSON *w = jnew(c, cJSON_Object);
+                cJSON *wa = jput(c, w, "anyOf", jnew(c, cJSON_Array));
+                cJSON *x = jclone(c, have), *y = jclone(c, pr);
+                if (!wa || !x || !y) return;
+                x->string = y->string = NULL;
+                tg_json_append(wa, x);
+                tg_json_append(wa, y);
+                w->valueint = 1;
+                jreplace(added, have, w);
+            }
+        }
+        const cJSON *br = cJSON_IsObject(b) ? tg_json_getz(b, "required") : NULL;
+        if (first) req_all = cJSON_IsArray(br) ? jclone(c, br) : jnew(c, cJSON_Array);
+        else if (req_all) {
+            for (cJSON *r = req_all->child; r;) {
+                cJSON *next = r->next;
+                if (!arr_has(br, r)) jdetach(req_all, r);
+                r = next;
+            }
+        }
+        first = 0;
+    }
+    if (c->oom) return;
+    for (cJSON *x = added->child; x; x = x->next) x->valueint = 0;
+    if (added->child) {
+        if (!props) props = jput(c, s, "properties", jnew(c, cJSON_Object));
+        for (cJSON *x = added->child; x && props;) {
+            cJSON *next = x->next;
+            tg_json_append(props, x);
+            x = next;
+        }
+    }
+    if (req_all && req_all->child) {
+        cJSON *req = tg_json_getz(s, "required");
+        if (!req) req = jput(c, s, "required", jnew(c, cJSON_Array));
+        for (cJSON *r = req_all->child; r && req;) {
+            cJSON *next = r->next;
+            if (!arr_has(req, r)) tg_json_append(req, r);
+            r = next;
+        }
+    }
+    char msg[300];
+    snprintf(msg, sizeof msg,
+             "top-level %s with %d branches is not accepted by this provider: the root shows the union of the "
+             "branches' properties and requires only what every branch requires%s",
+             kw, arr_len(arr), !strcmp(kw, "oneOf") ? " (that exactly one branch must match is not shown)" : "");
+    note(c, p, msg);
+}
+
+static cJSON *normalize_root(ex_ctx *c, const cJSON *in, const cJSON *hidden, const ex_path *root) {
+    cJSON *s;
+    if (!in || cJSON_IsTrue(in)) {
+        if (!in) note(c, root, "inputSchema missing: shown as an object schema without properties");
+        s = jnew(c, cJSON_Object);
+    } else if (!cJSON_IsObject(in)) {
+        note(c, root, "inputSchema is not an object schema: shown as an object schema without properties");
+        s = jnew(c, cJSON_Object);
+    } else s = jclone(c, in);
+    if (!s) return NULL;
+    s->string = NULL;
+    strip_hidden(s, hidden);
+
+    /* root $ref and allOf: merged into the root */
+    cJSON *ref = tg_json_getz(s, "$ref");
+    cJSON *all = tg_json_getz(s, "allOf");
+    if (ref || all) {
+        if (ref) jdetach(s, ref);
+        if (all) jdetach(s, all);
+        ex_path pa = {root, "allOf", 5, 0};
+        if (ref) {
+            cJSON *b = jnew(c, cJSON_Object);
+            if (!b) return NULL;
+            jputclone(c, b, ref);
+            ex_path pr = {root, "$ref", 4, 0};
+            merge_schema(c, s, b, &pr, 1);
+        }
+        for (const cJSON *br = cJSON_IsArray(all) ? all->child : NULL; br; br = br->next)
+            merge_schema(c, s, br, &pa, 1);
+        strip_hidden(s, hidden);
+    }
+    /* anyOf / oneOf */
+    static const char *const comb[] = {"anyOf", "oneOf"};
+    for (int i = 0; i < 2 && !c->oom; i++) {
+        cJSON *arr = tg_json_getz(s, comb[i]);
+        if (!arr) continue;
+        jdetach(s, arr);
+        ex_path pc = {root, comb[i], strlen(comb[i]), 0};
+        if (!cJSON_IsArray(arr) || !arr->child) continue;
+        if (!arr->child->next) merge_schema(c, s, arr->child, &pc, 1);
+        else loosen_root_union(c, s, arr, &pc, comb[i]);
+        strip_hidden(s, hidden);
+    }
+    /* keywords a root may not carry */
+    static const char *const bad[] = {"not", "enum", "const", NULL};
+    for (int i = 0; bad[i]; i++) {
+        cJSON *x = tg_json_getz(s, bad[i]);
+        if (!x) continue;
+        ex_path pk = {root, bad[i], strlen(bad[i]), 0};
+        notek(c, &pk, "top-level \"%.*s\" is not accepted by this provider; dropped", x);
+        jdetach(s, x);
+    }
+    /* type object, first */
+    cJSON *t = tg_json_getz(s, "type");
+    if (t && s->child != t) {
+        jdetach(s, t);
+        t->string = NULL;
+        jprepend(c, s, "type", t);
+    }
+    if (!t) jprepend(c, s, "type", jstr(c, "object", 6));
+    else if (!str_is(t, "object")) {
+        if (type_has(t, "object")) {
+            cJSON *o = jstr(c, "object", 6);
+            if (o) jreplace(s, t, o);
+        } else {
+            ex_path pt = {root, "type", 4, 0};
+            note(c, &pt, "the root schema does not describe an object: shown as an object schema without properties");
+            cJSON *keep = tg_json_getz(s, "$defs"), *keep2 = tg_json_getz(s, "definitions");
+            s = jnew(c, cJSON_Object);
+            jput(c, s, "type", jstr(c, "object", 6));
+            if (keep) jputclone(c, s, keep);
+            if (keep2) jputclone(c, s, keep2);
+        }
+    }
+    return c->oom ? NULL : s;
+}
+
+/* ---------------------------------------------------------------- OpenAI strict */
+
+static const char *const k_strict_fail[] = {"patternProperties", "propertyNames", "if", "then", "else", "not",
+                                            "dependentSchemas", "dependentRequired", "dependencies",
+                                            "prefixItems", "additionalItems", "unevaluatedItems",
+                                            "$dynamicRef", "$recursiveRef", NULL};
+static const char *const k_strict_keep[] = {"description", "title", "pattern", "minimum", "maximum",
+                                            "multipleOf", "minItems", "maxItems", "enum", "const", NULL};
+static const char *const k_strict_drop_loss[] = {"minLength", "maxLength", "uniqueItems", "contains",
+                                                 "minContains", "maxContains", "minProperties",
+                                                 "maxProperties", NULL};
+static const char *const k_strict_formats[] = {"date-time", "time", "date", "duration", "email", "hostname",
+                                               "ipv4", "ipv6", "uuid", NULL};
+
+/* Infers "type" from enum/const values; NULL when mixed or impossible. */
+static const char *value_type(const cJSON *v) {
+    switch (v->type & 0xFF) {
+    case cJSON_String: return "string";
+    case cJSON_Number: return tg_json_is_integer(v) ? "integer" : "number";
+    case cJSON_True:
+    case cJSON_False: return "boolean";
+    case cJSON_NULL: return "null";
+    case cJSON_Array: return "array";
+    default: return "object";
+    }
+}
+
+static cJSON *infer_type(ex_ctx *c, const cJSON *s) {
+    const cJSON *cst = tg_json_getz(s, "const"), *en = tg_json_getz(s, "enum");
+    if (cst) return jstr(c, value_type(cst), strlen(value_type(cst)));
+    if (cJSON_IsArray(en) && en->child) {
+        cJSON *arr = jnew(c, cJSON_Array);
+        int ints_only = 1, has_num = 0;
+        for (const cJSON *v = en->child; v; v = v->next) {
+            const char *t = value_type(v);
+            if (!strcmp(t, "integer") || !strcmp(t, "number")) {
+                has_num = 1;
+                if (strcmp(t, "integer")) ints_only = 0;
+            }
+        }
+        for (const cJSON *v = en->child; v && arr; v = v->next) {
+            const char *t = value_type(v);
+            if (!strcmp(t, "integer") || !strcmp(t, "number")) t = ints_only ? "integer" : "number";
+            cJSON *ts = jstr(c, t, strlen(t));
+            if (!ts) return NULL;
+            if (!arr_has(arr, ts)) tg_json_append(arr, ts);
+        }
+        (void)has_num;
+        if (arr && arr->child && !arr->child->next) {
+            cJSON *one = arr->child;
+            one->prev = one->next = NULL;
+            return one;
+        }
+        return arr;
+    }
+    if (tg_json_getz(s, "properties")) return jstr(c, "object", 6);
+    if (tg_json_getz(s, "items")) return jstr(c, "array", 5);
+    return NULL;
+}
+
+/* Makes a rendered strict schema also accept null. Returns the schema to use
+ * (maybe a new anyOf wrapper); *already = 1 when it accepted null before. */
+static cJSON *make_nullable(ex_ctx *c, cJSON *x, int *already) {
+    *already = 0;
+    cJSON *t = tg_json_getz(x, "type"), *en = tg_json_getz(x, "enum"), *any = tg_json_getz(x, "anyOf");
+    cJSON *nul = jnew(c, cJSON_NULL);
+    if (!nul) return x;
+    if (tg_json_getz(x, "const") || tg_json_getz(x, "$ref") || (!t && !any)) {
+        if (cJSON_IsNull(tg_json_getz(x, "const"))) {
+            *already = 1;
+            return x;
+        }
+        cJSON *w = jnew(c, cJSON_Object);
+        cJSON *arr = jput(c, w, "anyOf", jnew(c, cJSON_Array));
+        cJSON *nt = jnew(c, cJSON_Object);
+        jput(c, nt, "type", jstr(c, "null", 4));
+        if (!arr || !nt) return x;
+        x->string = NULL;
+        tg_json_append(arr, x);
+        tg_json_append(arr, nt);
+        return w;
+    }
+    if (t) {
+        if (type_has(t, "null")) {
+            *already = 1;
+            return x;
+        }
+        if (cJSON_IsString(t)) {
+            cJSON *arr = jnew(c, cJSON_Array);
+            cJSON *t1 = jclone(c, t);
+            if (!arr || !t1) return x;
+            t1->string = NULL;
+            tg_json_append(arr, t1);
+            jreplace(x, t, arr);
+            t = arr;
+        }
+        tg_json_append(t, jstr(c, "null", 4));
+        if (cJSON_IsArray(en) && !arr_has(en, nul)) tg_json_append(en, nul);
+        return x;
+    }
+    /* anyOf without type */
+    for (const cJSON *b = any->child; b; b = b->next)
+        if (type_has(tg_json_getz(b, "type"), "null")) {
+            *already = 1;
+            return x;
+        }
+    cJSON *nt = jnew(c, cJSON_Object);
+    jput(c, nt, "type", jstr(c, "null", 4));
+    if (nt) tg_json_append(any, nt);
+    return x;
+}
+
+static void nullable_entry(ex_ctx *c, cJSON *to, const ex_path *rendered) {
+    if (!to) return;
+    size_t plen;
+    char *ptext = path_text(c, rendered, &plen);
+    cJSON *e = jnew(c, cJSON_Object);
+    if (!ptext || !e) return;
+    jput(c, e, "tool", jstr(c, c->name, c->name_len));
+    jput(c, e, "path", jstr(c, ptext, plen));
+    jput(c, e, "nullable", jnew(c, cJSON_True));
+    tg_json_append(to, e);
+}
+
+/* Rendered pointer (for nullable entries) and report pointer ("/inputSchema"
+ * + rendered pointer) travel together. */
+typedef struct ex_spath {
+    const ex_path *rep; /* report path */
+    const ex_path *out; /* rendered path (NULL = root) */
+} ex_spath;
+
+static cJSON *strict_node(ex_ctx *c, const cJSON *s, ex_spath p, int depth, int is_root, cJSON *nullables);
+
+static cJSON *strict_sub(ex_ctx *c, const cJSON *s, ex_spath p, const char *k, size_t kn, int depth,
+                         cJSON *nullables) {
+    ex_path r = {p.rep, k, kn, 0}, o = {p.out, k, kn, 0};
+    ex_spath q = {&r, &o};
+    return strict_node(c, s, q, depth + 1, 0, nullables);
+}
+
+static cJSON *strict_node(ex_ctx *c, const cJSON *s, ex_spath p, int depth, int is_root, cJSON *nullables) {
+    if (c->oom) return NULL;
+    if (depth > EX_MAX_DEPTH) {
+        strict_fail(c, p.rep, "schema nested deeper than 64 levels", NULL, 0);
+        return jnew(c, cJSON_Object);
+    }
+    if (!cJSON_IsObject(s) || !s->child) {
+        strict_fail(c, p.rep, cJSON_IsFalse(s) ? "schema false (nothing allowed) cannot be expressed in strict mode"
+                                               : "unconstrained schema (any JSON value) cannot be expressed in strict mode",
+                    NULL, 0);
+        return jnew(c, cJSON_Object);
+    }
+    cJSON *tmp = NULL;
+    if (tg_json_getz(s, "allOf")) {
+        tmp = jclone(c, s);
+        if (!tmp) return NULL;
+        cJSON *all = tg_json_getz(tmp, "allOf");
+        jdetach(tmp, all);
+        ex_path pa = {p.rep, "allOf", 5, 0};
+        int exact = 1;
+        for (const cJSON *b = cJSON_IsArray(all) ? all->child : NULL; b; b = b->next)
+            exact &= merge_schema(c, tmp, b, &pa, depth + 1);
+        if (!exact) strict_fail(c, &pa, "allOf could not be merged exactly (allOf is not supported in strict mode)", NULL, 0);
+        s = tmp;
+    }
+    cJSON *out = jnew(c, cJSON_Object);
+    if (!out) return NULL;
+    const cJSON *type = tg_json_getz(s, "type");
+    const cJSON *props = tg_json_getz(s, "properties");
+    int is_object = type ? type_has(type, "object") : props != NULL;
+    if (!type) {
+        if (!tg_json_getz(s, "$ref") && !tg_json_getz(s, "anyOf") && !tg_json_getz(s, "oneOf")) {
+            cJSON *t = infer_type(c, s);
+            if (t) jput(c, out, "type", t);
+            else if (!c->oom) strict_fail(c, p.rep, "schema without a type cannot be expressed in strict mode", NULL, 0);
+        }
+    }
+    int has_any = tg_json_getz(s, "anyOf") != NULL;
+    for (const cJSON *kw = s->child; kw && !c->oom; kw = kw->next) {
+        size_t kn = tg_json_strlen(kw->string);
+        ex_path rk = {p.rep, kw->string, kn, 0};
+        if (key_is(kw, "type")) jputclone(c, out, kw);
+        else if (key_is(kw, "properties") || key_is(kw, "required")) continue;
+        else if (key_is(kw, "additionalProperties") || key_is(kw, "unevaluatedProperties")) {
+            if (!cJSON_IsFalse(kw))
+                strict_fail(c, &rk, cJSON_IsTrue(kw) || is_true_schema(kw)
+                                        ? "\"%.*s\" allows extra keys (open map); strict mode needs false"
+                                        : "\"%.*s\" schema (a map with free keys) is not supported in strict mode",
+                            kw->string, kn);
+        } else if (in_list(kw, k_strict_fail))
+            strict_fail(c, &rk, "\"%.*s\" is not supported in strict mode", kw->string, kn);
+        else if (key_is(kw, "items")) {
+            if (cJSON_IsArray(kw)) strict_fail(c, &rk, "tuple \"items\" (an array of schemas) is not supported in strict mode", NULL, 0);
+            else jput(c, out, "items", strict_sub(c, kw, p, "items", 5, depth, nullables));
+        } else if (key_is(kw, "anyOf") || key_is(kw, "oneOf")) {
+            if (!cJSON_IsArray(kw) || !kw->child) {
+                strict_fail(c, &rk, "empty \"%.*s\"", kw->string, kn);
+                continue;
+            }
+            if (key_is(kw, "oneOf")) {
+                if (has_any) {
+                    strict_fail(c, &rk, "oneOf next to anyOf cannot be expressed in strict mode", NULL, 0);
+                    continue;
+                }
+                if (kw->child->next) note(c, &rk, "oneOf rendered as anyOf: that exactly one branch must match is not shown");
+            }
+            cJSON *arr = jput(c, out, "anyOf", jnew(c, cJSON_Array));
+            ex_path ra = {p.rep, "anyOf", 5, 0}, oa = {p.out, "anyOf", 5, 0};
+            ex_spath pa = {&ra, &oa};
+            char idx[24];
+            int i = 0;
+            for (const cJSON *b = kw->child; b && arr; b = b->next, i++) {
+                int n = snprintf(idx, sizeof idx, "%d", i);
+                cJSON *x = strict_sub(c, b, pa, idx, (size_t)n, depth, nullables);
+                if (x) tg_json_append(arr, x);
+            }
+        } else if (key_is(kw, "$ref")) {
+            if (!resolve_ref(c->doc, kw))
+                strict_fail(c, &rk, "$ref is not a local reference into this schema", NULL, 0);
+            jputclone(c, out, kw);
+        } else if (key_is(kw, "$defs") || key_is(kw, "definitions")) {
+            if (!cJSON_IsObject(kw)) continue;
+            cJSON *defs = jputn(c, out, kw->string, kn, jnew(c, cJSON_Object));
+            ex_path rd = {p.rep, kw->string, kn, 0}, od = {p.out, kw->string, kn, 0};
+            ex_spath pd = {&rd, &od};
+            for (const cJSON *d = kw->child; d && defs; d = d->next)
+                jputn(c, defs, d->string, tg_json_strlen(d->string),
+                      strict_sub(c, d, pd, d->string, tg_json_strlen(d->string), depth, nullables));
+        } else if (key_is(kw, "format")) {
+            int ok = 0;
+            for (int i = 0; k_strict_formats[i]; i++)
+                if (str_is(kw, k_strict_formats[i])) ok = 1;
+            if (ok) jputclone(c, out, kw);
+            else notes(c, &rk, "format \"%.*s\" is not supported in strict mode; dropped",
+                       cJSON_IsString(kw) ? kw->valuestring : "?", cJSON_IsString(kw) ? tg_json_strlen(kw->valuestring) : 1);
+        } else if (key_is(kw, "exclusiveMinimum") || key_is(kw, "exclusiveMaximum")) {
+            if (cJSON_IsNumber(kw)) jputclone(c, out, kw);
+            else notek(c, &rk, "draft-04 boolean \"%.*s\" dropped (the bound is shown inclusive)", kw);
+        } else if (in_list(kw, k_strict_keep)) jputclone(c, out, kw);
+        else if (in_list(kw, k_strict_drop_loss))
+            notek(c, &rk, "\"%.*s\" is not supported in strict mode; dropped", kw);
+        /* annotations and unknown keywords: dropped (they do not constrain) */
+    }
+    if (is_object && !c->oom) {
+        cJSON *np = jput(c, out, "properties", jnew(c, cJSON_Object));
+        cJSON *req = jnew(c, cJSON_Array);
+        const cJSON *oreq = tg_json_getz(s, "required");
+        const cJSON *ap = tg_json_getz(s, "additionalProperties");
+        if (!is_root && (!cJSON_IsObject(props) || !props->child) && !cJSON_IsFalse(ap) && !ap)
+            strict_fail(c, p.rep, "object without declared properties (free-form object) is not supported in strict mode", NULL, 0);
+        ex_path rp = {p.rep, "properties", 10, 0}, op = {p.out, "properties", 10, 0};
+        ex_spath pp = {&rp, &op};
+        for (const cJSON *pr = cJSON_IsObject(props) ? props->child : NULL; pr && np && req; pr = pr->next) {
+            size_t kn = tg_json_strlen(pr->string);
+            cJSON *x = strict_sub(c, pr, pp, pr->string, kn, depth, nullables);
+            if (!x) return NULL;
+            cJSON *name = jstr(c, pr->string, kn);
+            if (!name) return NULL;
+            if (!arr_has(oreq, name)) {
+                int already;
+                x = make_nullable(c, x, &already);
+                ex_path rx = {&rp, pr->string, kn, 0}, ox = {&op, pr->string, kn, 0};
+                if (already) note(c, &rx, "optional property that already accepts null: strict mode lists it as required, so the model can no longer omit it (null is passed through)");
+                else nullable_entry(c, nullables, &ox);
+            }
+            jputn(c, np, pr->string, kn, x);
+            tg_json_append(req, name);
+        }
+        for (const cJSON *r = cJSON_IsArray(oreq) ? oreq->child : NULL; r; r = r->next)
+            if (cJSON_IsString(r) && !(cJSON_IsObject(props) && tg_json_get(props, r->valuestring, tg_json_strlen(r->valuestring)))) {
+                ex_path rr = {p.rep, "required", 8, 0};
+                notes(c, &rr, "required names \"%.*s\", which is not a declared property; not shown in strict mode",
+                      r->valuestring, tg_json_strlen(r->valuestring));
+            }
+        jput(c, out, "required", req);
+        jput(c, out, "additionalProperties", jnew(c, cJSON_False));
+    }
+    return c->oom ? NULL : out;
+}
+
+/* ---------------------------------------------------------------- Gemini */
+
+static const char *const k_gem_keep[] = {"format", "description", "minimum", "maximum", "minLength",
+                                         "maxLength", "pattern", "minItems", "maxItems", NULL};
+static const char *const k_gem_drop_loss[] = {"multipleOf", "uniqueItems", "contains", "minContains",
+                                              "maxContains", "minProperties", "maxProperties",
+                                              "patternProperties", "propertyNames", "not", "if", "then",
+                                              "else", "dependentSchemas", "dependentRequired",
+                                              "dependencies", "$dynamicRef", "$recursiveRef", NULL};
+
+static int is_null_branch(const cJSON *b) {
+    if (!cJSON_IsObject(b)) return 0;
+    const cJSON *t = tg_json_getz(b, "type"), *cst = tg_json_getz(b, "const"), *en = tg_json_getz(b, "enum");
+    int n = arr_len(b);
+    if (t && n == 1) return str_is(t, "null") || (cJSON_IsArray(t) && arr_len(t) == 1 && str_is(t->child, "null"));
+    if (cst && n == 1) return cJSON_IsNull(cst);
+    if (en && n == 1) return cJSON_IsArray(en) && arr_len(en) == 1 && cJSON_IsNull(en->child);
+    return 0;
+}
+
+static int only_annotations(const cJSON *s, const char *except1, const char *except2) {
+    for (const cJSON *kw = s->child; kw; kw = kw->next)
+        if (!in_list(kw, k_annotations) && !key_is(kw, except1) && !key_is(kw, except2)) return 0;
+    return 1;
+}
+
+static cJSON *gem_node(ex_ctx *c, const cJSON *s, const ex_path *p, int depth, const ex_refs *stack);
+
+static cJSON *gem_sub(ex_ctx *c, const cJSON *s, const ex_path *p, const char *k, size_t kn, int depth,
+                      const ex_refs *stack) {
+    ex_path q = {p, k, kn, 0};
+    return gem_node(c, s, &q, depth + 1, stack);
+}
+
+static void set_bool(ex_ctx *c, cJSON *obj, const char *key) {
+    cJSON *x = tg_json_getz(obj, key);
+    if (x) jdetach(obj, x);
+    jput(c, obj, key, jnew(c, cJSON_True));
+}
+
+static cJSON *gem_node(ex_ctx *c, const cJSON *s, const ex_path *p, int depth, const ex_refs *stack) {
+    if (c->oom) return NULL;
+    if (too_deep(c, p, depth)) return jnew(c, cJSON_Object);
+    if (cJSON_IsFalse(s)) note(c, p, "schema false (nothing is valid) shown as an unconstrained value");
+    if (!cJSON_IsObject(s)) return jnew(c, cJSON_Object);
+
+    /* $ref: inlined (with its siblings merged in) unless recursive */
+    const cJSON *ref = tg_json_getz(s, "$ref");
+    if (ref) {
+        const cJSON *t = resolve_ref(c->doc, ref);
+        const char *rs = cJSON_IsString(ref) ? ref->valuestring : "";
+        size_t rn = cJSON_IsString(ref) ? tg_json_strlen(ref->valuestring) : 0;
+        ex_path rp = {p, "$ref", 4, 0};
+        if (!t) {
+            notes(c, &rp, "$ref \"%.*s\" cannot be resolved locally: shown as an unconstrained value", rs, rn);
+            cJSON *rest = jclone(c, s);
+            if (!rest) return NULL;
+            jremove(rest, "$ref");
+            return gem_node(c, rest, p, depth + 1, stack);
+        }
+        int recursive = 0;
+        for (const ex_refs *r = stack; r; r = r->up)
+            if (r->target == t) recursive = 1;
+        if (recursive || ++c->expansions > EX_MAX_EXPANSIONS) {
+            const cJSON *tt = cJSON_IsObject(t) ? tg_json_getz(t, "type") : NULL;
+            const char *ty = cJSON_IsString(tt) && !str_is(tt, "null") ? tt->valuestring : "object";
+            notes(c, &rp, recursive ? "recursive $ref \"%.*s\" cannot be inlined: shown as {\"type\":\"object\"} without its structure"
+                                    : "$ref \"%.*s\" not inlined (too many $ref expansions): shown without its structure",
+                  rs, rn);
+            cJSON *o = jnew(c, cJSON_Object);
+            jput(c, o, "type", jstr(c, ty, strlen(ty)));
+            const cJSON *d = tg_json_getz(s, "description");
+            if (!d && cJSON_IsObject(t)) d = tg_json_getz(t, "description");
+            if (cJSON_IsString(d)) jputclone(c, o, d);
+            return o;
+        }
+        cJSON *merged = jclone(c, s);
+        if (!merged) return NULL;
+        jremove(merged, "$ref");
+        merge_schema(c, merged, t, &rp, depth + 1);
+        ex_refs here = {t, stack};
+        /* report paths follow the target when $ref stands alone */
+        ex_path root = {NULL, "/inputSchema", 12, 1};
+        ex_path tp = {&root, rs + 1, rn - 1, 1};
+        return gem_node(c, merged, only_annotations(s, "$ref", "$ref") ? &tp : p, depth + 1, &here);
+    }
+    /* allOf: merged */
+    if (tg_json_getz(s, "allOf")) {
+        cJSON *merged = jclone(c, s);
+        if (!merged) return NULL;
+        cJSON *all = tg_json_getz(merged, "allOf");
+        jdetach(merged, all);
+        ex_path pa = {p, "allOf", 5, 0};
+        for (const cJSON *b = cJSON_IsArray(all) ? all->child : NULL; b; b = b->next)
+            merge_schema(c, merged, b, &pa, depth + 1);
+        return gem_node(c, merged, p, depth + 1, stack);
+    }
+
+    int nullable = 0;
+    /* anyOf / oneOf: null branches become nullable; one branch is inlined */
+    const cJSON *any = tg_json_getz(s, "anyOf"), *one = tg_json_getz(s, "oneOf");
+    const cJSON *alts = cJSON_IsArray(any) ? any : cJSON_IsArray(one) ? one : NULL;
+    if (cJSON_IsArray(any) && cJSON_IsArray(one)) {
+        ex_path po = {p, "oneOf", 5, 0};
+        note(c, &po, "oneOf next to anyOf cannot be shown (one anyOf per schema): oneOf dropped");
+    }
+    int n_alts = 0;
+    const cJSON *single = NULL;
+    for (const cJSON *b = alts ? alts->child : NULL; b; b = b->next) {
+        if (is_null_branch(b)) nullable = 1;
+        else {
+            n_alts++;
+            single = b;
+        }
+    }
+    if (alts == one && n_alts >= 2) {
+        ex_path po = {p, "oneOf", 5, 0};
+        note(c, &po, "oneOf rendered as anyOf: that exactly one branch must match is not shown");
+    }
+    if (alts && n_alts == 1 && only_annotations(s, "anyOf", alts == one ? "oneOf" : "anyOf")) {
+        int idx = 0;
+        for (const cJSON *b = alts->child; b != single; b = b->next) idx++;
+        char ib[24];
+        int ibn = snprintf(ib, sizeof ib, "%d", idx);
+        ex_path pk = {p, alts->string, tg_json_strlen(alts->string), 0};
+        cJSON *r = gem_sub(c, single, &pk, ib, (size_t)ibn, depth, stack);
+        if (!r) return NULL;
+        const cJSON *d = tg_json_getz(s, "description");
+        if (cJSON_IsString(d)) {
+            jremove(r, "description");
+            jputclone(c, r, d);
+        }
+        if (nullable) set_bool(c, r, "nullable");
+        return c->oom ? NULL : r;
+    }
+
+    cJSON *out = jnew(c, cJSON_Object);
+    if (!out) return NULL;
+    /* type */
+    const cJSON *type = tg_json_getz(s, "type");
+    cJSON *ttmp = NULL;
+    if (!type && !alts) type = ttmp = infer_type(c, s);
+    if (c->oom) return NULL;
+    int n_types = 0;
+    const cJSON *only_type = NULL;
+    if (cJSON_IsString(type)) {
+        if (str_is(type, "null")) nullable = 1;
+        else n_types = 1, only_type = type;
+    } else if (cJSON_IsArray(type)) {
+        for (const cJSON *t = type->child; t; t = t->next) {
+            if (str_is(t, "null")) nullable = 1;
+            else if (cJSON_IsString(t)) n_types++, only_type = t;
+        }
+    }
+    if (n_types == 1) jput(c, out, "type", jstr(c, only_type->valuestring, tg_json_strlen(only_type->valuestring)));
+    else if (n_types == 0 && type && !alts) {
+        ex_path pt = {p, "type", 4, 0};
+        note(c, &pt, "type null alone is not expressible: shown as a nullable value of any type");
+    }
+    int has_string_type = n_types == 0 || type_has(type, "string");
+    (void)ttmp;
+
+    for (const cJSON *kw = s->child; kw && !c->oom; kw = kw->next) {
+        size_t kn = tg_json_strlen(kw->string);
+        ex_path rk = {p, kw->string, kn, 0};
+        if (key_is(kw, "type")) {
+            if (n_types >= 2 && !alts) {
+                cJSON *arr = jput(c, out, "anyOf", jnew(c, cJSON_Array));
+                for (const cJSON *t = kw->child; t && arr; t = t->next) {
+                    if (str_is(t, "null") || !cJSON_IsString(t)) continue;
+                    cJSON *b = jnew(c, cJSON_Object);
+                    jput(c, b, "type", jclone(c, t));
+                    if (b) tg_json_append(arr, b);
+                }
+            } else if (n_types >= 2) {
+                note(c, &rk, "a type union next to anyOf cannot be shown: type dropped");
+            }
+        } else if (key_is(kw, "properties")) {
+            if (!cJSON_IsObject(kw) || !kw->child) continue;
+            cJSON *np = jput(c, out, "properties", jnew(c, cJSON_Object));
+            for (const cJSON *pr = kw->child; pr && np; pr = pr->next) {
+                size_t pn = tg_json_strlen(pr->string);
+                jputn(c, np, pr->string, pn, gem_sub(c, pr, &rk, pr->string, pn, depth, stack));
+            }
+            if (!tg_json_getz(out, "type") && !type) jprepend(c, out, "type", jstr(c, "object", 6));
+        } else if (key_is(kw, "required")) {
+            const cJSON *props = tg_json_getz(s, "properties");
+            cJSON *req = jnew(c, cJSON_Array);
+            for (const cJSON *r = cJSON_IsArray(kw) ? kw->child : NULL; r && req; r = r->next) {
+                if (!cJSON_IsString(r)) continue;
+                if (tg_json_get(props, r->valuestring, tg_json_strlen(r->valuestring))) tg_json_append(req, jclone(c, r));
+                else notes(c, &rk, "required names \"%.*s\", which is not a declared property; not shown",
+                           r->valuestring, tg_json_strlen(r->valuestring));
+            }
+            if (req && req->child) jput(c, out, "required", req);
+        } else if (key_is(kw, "items") || key_is(kw, "prefixItems")) {
+            if (cJSON_IsArray(kw)) {
+                if (!kw->child) continue;
+                notek(c, &rk, "tuple \"%.*s\" shown as one item schema (anyOf of the positions)", kw);
+                cJSON *fake = jnew(c, cJSON_Object);
+                cJSON *arr = jput(c, fake, "anyOf", jnew(c, cJSON_Array));
+                for (const cJSON *b = kw->child; b && arr; b = b->next)
+                    if (!arr_has(arr, b)) tg_json_append(arr, jclone(c, b));
+                if (tg_json_getz(out, "items")) continue;
+                jput(c, out, "items", gem_node(c, fake, &rk, depth + 1, stack));
+            } else if (key_is(kw, "items")) {
+                cJSON *x = gem_sub(c, kw, p, "items", 5, depth, stack);
+                cJSON *old = tg_json_getz(out, "items");
+                if (old) jdetach(out, old);
+                jput(c, out, "items", x);
+            }
+            if (!type && !tg_json_getz(out, "type")) jprepend(c, out, "type", jstr(c, "array", 5));
+        } else if (key_is(kw, "anyOf") || key_is(kw, "oneOf")) {
+            if (kw != alts) continue;
+            cJSON *arr = jput(c, out, "anyOf", jnew(c, cJSON_Array));
+            int i = 0;
+            for (const cJSON *b = kw->child; b && arr; b = b->next, i++) {
+                if (is_null_branch(b)) continue;
+                char ib[24];
+                int ibn = snprintf(ib, sizeof ib, "%d", i);
+                cJSON *x = gem_sub(c, b, &rk, ib, (size_t)ibn, depth, stack);
+                if (x) tg_json_append(arr, x);
+            }
+        } else if (key_is(kw, "enum")) {
+            int bad = 0;
+            cJSON *en = jnew(c, cJSON_Array);
+            for (const cJSON *v = cJSON_IsArray(kw) ? kw->child : NULL; v && en; v = v->next) {
+                if (cJSON_IsNull(v)) nullable = 1;
+                else if (cJSON_IsString(v)) tg_json_append(en, jclone(c, v));
+                else bad = 1;
+            }
+            if (bad || !has_string_type) notek(c, &rk, "\"%.*s\" with non-string values is not supported by Gemini; dropped", kw);
+            else if (en && en->child) {
+                jput(c, out, "enum", en);
+                if (!tg_json_getz(out, "type")) jprepend(c, out, "type", jstr(c, "string", 6));
+            }
+        } else if (key_is(kw, "const")) {
+            if (cJSON_IsString(kw) && has_string_type) {
+                cJSON *en = jnew(c, cJSON_Array);
+                cJSON *v = jclone(c, kw);
+                if (!en || !v) return NULL;
+                v->string = NULL;
+                tg_json_append(en, v);
+                jput(c, out, "enum", en);
+                if (!tg_json_getz(out, "type")) jprepend(c, out, "type", jstr(c, "string", 6));
+            } else if (cJSON_IsNull(kw)) {
+                nullable = 1;
+                note(c, &rk, "const null is not expressible: shown as a nullable value");
+            } else {
+                notes(c, &rk, "const of type %.*s is not supported by Gemini (string enums only); dropped",
+                      value_type(kw), strlen(value_type(kw)));
+            }
+        } else if (key_is(kw, "exclusiveMinimum") || key_is(kw, "exclusiveMaximum")) {
+            int is_min = key_is(kw, "exclusiveMinimum");
+            const char *incl = is_min ? "minimum" : "maximum";
+            if (cJSON_IsNumber(kw)) {
+                const cJSON *inc = tg_json_getz(s, incl);
+                int use = !cJSON_IsNumber(inc) || (is_min ? kw->valuedouble >= inc->valuedouble : kw->valuedouble <= inc->valuedouble);
+                if (use) {
+                    jremove(out, incl);
+                    jput(c, out, incl, jclone(c, kw));
+                }
+            }
+            notek(c, &rk, "\"%.*s\" shown as an inclusive bound", kw);
+        } else if (key_is(kw, "minimum") || key_is(kw, "maximum")) {
+            if (!tg_json_getz(out, kw->string)) {
+                const cJSON *ex = tg_json_getz(s, key_is(kw, "minimum") ? "exclusiveMinimum" : "exclusiveMaximum");
+                int mn = key_is(kw, "minimum");
+                if (cJSON_IsNumber(ex) && (mn ? ex->valuedouble >= kw->valuedouble : ex->valuedouble <= kw->valuedouble)) continue;
+                jputclone(c, out, kw);
+            }
+        } else if (key_is(kw, "nullable")) {
+            if (cJSON_IsTrue(kw)) nullable = 1;
+        } else if (in_list(kw, k_gem_keep)) {
+            jputclone(c, out, kw);
+        } else if (key_is(kw, "additionalProperties") || key_is(kw, "unevaluatedProperties") ||
+                   key_is(kw, "additionalItems") || key_is(kw, "unevaluatedItems")) {
+            if (!cJSON_IsBool(kw) && !is_true_schema(kw))
+                notek(c, &rk, "\"%.*s\" schema is not supported by Gemini; dropped", kw);
+            else if (cJSON_IsFalse(kw) && (key_is(kw, "additionalItems") || key_is(kw, "unevaluatedItems")))
+                notek(c, &rk, "\"%.*s\": false is not supported by Gemini; dropped", kw);
+        } else if (in_list(kw, k_gem_drop_loss)) {
+            notek(c, &rk, "\"%.*s\" is not supported by Gemini; dropped", kw);
+        }
+        /* $schema, $id, $defs, definitions, title, default, examples,
+         * $comment and unknown keywords: dropped (they do not constrain) */
+    }
+    if (nullable) set_bool(c, out, "nullable");
+    return c->oom ? NULL : out;
+}
+
+/* ---------------------------------------------------------------- API */
+
+static int gemini_name_ok(const char *s, size_t n) {
+    if (n == 0 || n > 64) return 0;
+    for (size_t i = 0; i < n; i++) {
+        char ch = s[i];
+        int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_' || (i > 0 && ch >= '0' && ch <= '9');
+        if (!ok) return 0;
+    }
+    return 1;
+}
+
+static void move_all(cJSON *from, cJSON *to) {
+    if (!from) return;
+    for (cJSON *x = from->child; x;) {
+        cJSON *next = x->next;
+        if (to) tg_json_append(to, x);
+        x = next;
+    }
+    from->child = NULL;
+}
+
+static cJSON *render_mcp(ex_ctx *c, const cJSON *d, const cJSON *hidden) {
+    cJSON *out = jclone(c, d);
+    if (!out) return NULL;
+    out->string = NULL;
+    cJSON *nm = jstr(c, c->name, c->name_len);
+    if (!nm) return NULL;
+    cJSON *old = tg_json_getz(out, "name");
+    if (old) jreplace(out, old, nm);
+    else jprepend(c, out, "name", nm);
+    cJSON *is = tg_json_getz(out, "inputSchema");
+    if (is) strip_hidden(is, hidden);
+    return c->oom ? NULL : out;
+}
+
+static void put_description(ex_ctx *c, cJSON *out, const cJSON *d) {
+    const cJSON *desc = tg_json_getz(d, "description");
+    if (cJSON_IsString(desc)) jputclone(c, out, desc);
+}
+
+cJSON *tg_export_tool(tg_arena *arena, tg_export_format fmt, const char *name, size_t name_len,
+                      const cJSON *descriptor, const cJSON *hidden, cJSON *report, int *strict_ok) {
+    ex_ctx c;
+    memset(&c, 0, sizeof c);
+    c.a = arena;
+    c.name = name ? name : "";
+    c.name_len = name ? name_len : 0;
+    c.report = report;
+    if (strict_ok) *strict_ok = 0;
+    if (!cJSON_IsObject(descriptor)) descriptor = NULL;
+    const cJSON *in = descriptor ? tg_json_getz(descriptor, "inputSchema") : NULL;
+    c.doc = in;
+    ex_path root = {NULL, "/inputSchema", 12, 1};
+
+    if (fmt == TG_EXPORT_MCP) {
+        if (!descriptor) {
+            cJSON *o = jnew(&c, cJSON_Object);
+            jput(&c, o, "name", jstr(&c, c.name, c.name_len));
+            cJSON *is = jput(&c, o, "inputSchema", jnew(&c, cJSON_Object));
+            jput(&c, is, "type", jstr(&c, "object", 6));
+            note(&c, &root, "descriptor is not an object: rendered as a tool without arguments");
+            return c.oom ? NULL : o;
+        }
+        return render_mcp(&c, descriptor, hidden);
+    }
+
+    cJSON *schema = normalize_root(&c, in, hidden, &root);
+    if (!schema) return NULL;
+    cJSON *out = jnew(&c, cJSON_Object);
+    if (!out) return NULL;
+
+    if (fmt == TG_EXPORT_ANTHROPIC) {
+        jput(&c, out, "name", jstr(&c, c.name, c.name_len));
+        put_description(&c, out, descriptor);
+        jput(&c, out, "input_schema", schema);
+    } else if (fmt == TG_EXPORT_OPENAI || fmt == TG_EXPORT_OPENAI_STRICT) {
+        cJSON *params = schema;
+        int strict = 0;
+        if (fmt == TG_EXPORT_OPENAI_STRICT) {
+            cJSON *pending = jnew(&c, cJSON_Array), *fails = jnew(&c, cJSON_Array), *nulls = jnew(&c, cJSON_Array);
+            if (!pending || !fails || !nulls) return NULL;
+            c.report = pending;
+            c.fails = fails;
+            ex_spath sp = {&root, NULL};
+            cJSON *st = strict_node(&c, schema, sp, 0, 1, nulls);
+            c.report = report;
+            if (c.oom) return NULL;
+            if (c.fail == 0 && st) {
+                strict = 1;
+                params = st;
+                move_all(pending, report);
+                move_all(nulls, report);
+            } else {
+                move_all(fails, report);
+            }
+            if (strict_ok) *strict_ok = strict;
+        }
+        jput(&c, out, "type", jstr(&c, "function", 8));
+        cJSON *fn = jput(&c, out, "function", jnew(&c, cJSON_Object));
+        jput(&c, fn, "name", jstr(&c, c.name, c.name_len));
+        put_description(&c, fn, descriptor);
+        jput(&c, fn, "parameters", params);
+        jput(&c, fn, "strict", jnew(&c, strict ? cJSON_True : cJSON_False));
+    } else if (fmt == TG_EXPORT_GEMINI) {
+        jput(&c, out, "name", jstr(&c, c.name, c.name_len));
+        put_description(&c, out, descriptor);
+        cJSON *g = gem_node(&c, schema, &root, 0, NULL);
+        if (!g) return NULL;
+        const cJSON *props = tg_json_getz(g, "properties");
+        for (const cJSON *pr = props ? props->child : NULL; pr; pr = pr->next)
+            if (!gemini_name_ok(pr->string, tg_json_strlen(pr->string))) {
+                ex_path pp = {&root, "properties", 10, 0};
+                ex_path px = {&pp, pr->string, tg_json_strlen(pr->string), 0};
+                note(&c, &px, "parameter name is not accepted by Gemini (letters, digits and underscores, up to 64, not starting with a digit)");
+            }
+        /* no arguments: parameters omitted */
+        int empty = !props;
+        for (const cJSON *kw = g->child; kw && empty; kw = kw->next)
+            if (!key_is(kw, "type") && !key_is(kw, "description")) empty = 0;
+        if (!empty) jput(&c, out, "parameters", g);
+    } else {
+        return NULL;
+    }
+    return c.oom ? NULL : out;
+}
+
+int tg_export_list(tg_arena *arena, tg_export_format fmt, const cJSON *const *descriptors,
+                   const char *const *names, const size_t *name_lens, size_t n, tg_buf *out,
+                   cJSON *report) {
+    cJSON *arr = tg_json_new(arena, cJSON_Array);
+    if (!arr) return -1;
+    for (size_t i = 0; i < n; i++) {
+        int ok;
+        cJSON *t = tg_export_tool(arena, fmt, names[i], name_lens[i], descriptors[i], NULL, report, &ok);
+        if (!t) return -1;
+        tg_json_append(arr, t);
+    }
+    cJSON *top = arr;
+    if (fmt == TG_EXPORT_MCP || fmt == TG_EXPORT_GEMINI) {
+        cJSON *wrap = tg_json_new(arena, cJSON_Object);
+        if (!wrap) return -1;
+        if (tg_json_set_key(arena, arr, fmt == TG_EXPORT_MCP ? "tools" : "functionDeclarations",
+                            fmt == TG_EXPORT_MCP ? 5 : 20))
+            return -1;
+        tg_json_append(wrap, arr);
+        top = wrap;
+        if (fmt == TG_EXPORT_GEMINI) {
+            top = tg_json_new(arena, cJSON_Array);
+            if (!top) return -1;
+            tg_json_append(top, wrap);
+        }
+    }
+    return tg_json_write(out, top);
+}

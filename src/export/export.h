@@ -1,0 +1,99 @@
+/* export.h - render one registry tool (an MCP Tool descriptor) in the tool
+ * format of an LLM provider.
+ *
+ * Each provider accepts a different subset of JSON Schema. The renderer is
+ * exact where it can be; every place where the model-visible schema is
+ * loosened (a constraint dropped or weakened) is appended to `report`. That
+ * is safe because toolgate validates every call against the FULL original
+ * inputSchema anyway; the report exists so nothing is lost silently.
+ *
+ * Report entries (appended to `report` when it is not NULL), two kinds:
+ *   - a loss:     {"tool": name, "path": "/inputSchema/properties/x/oneOf",
+ *                  "issue": "human sentence"}
+ *                 path is a JSON Pointer into the descriptor (for the
+ *                 OpenAI strict rendering it is "/inputSchema" + the pointer
+ *                 in the rendered schema, which mirrors the original except
+ *                 where a root allOf/anyOf was merged or oneOf became anyOf).
+ *   - a nullable: {"tool": name, "path": "/properties/a/properties/b",
+ *                  "nullable": true}   (TG_EXPORT_OPENAI_STRICT only)
+ *                 The property whose subschema sits at `path` was optional in
+ *                 the original; strict mode lists every property in
+ *                 "required", so it was made nullable instead. Here `path` is
+ *                 a JSON Pointer into the rendered "parameters" schema (no
+ *                 "/inputSchema" prefix; it may run through "/$defs/N",
+ *                 "/items", "/anyOf/i"). The call path must walk the
+ *                 arguments alongside the rendered schema and delete such a
+ *                 property when its value is null before validating against
+ *                 the original schema. An optional property that already
+ *                 accepted null is NOT listed (null is passed through, and a
+ *                 loss entry says the model can no longer omit it).
+ *                 Nullable entries are only emitted when the strict
+ *                 rendering succeeded (*strict_ok == 1).
+ *
+ * What each format does is described at tg_export_format. Schemas nested
+ * deeper than 64 levels are cut at that depth (reported). */
+#ifndef TG_EXPORT_EXPORT_H
+#define TG_EXPORT_EXPORT_H
+
+#include <stddef.h>
+
+#include "../json/json.h"
+
+typedef enum tg_export_format {
+    /* The descriptor itself with "name" replaced and hidden properties
+     * removed; every other field kept (title, outputSchema, annotations,
+     * icons, execution, _meta, unknown fields). Never lossy. */
+    TG_EXPORT_MCP,
+    /* {"name","description","input_schema"}; input_schema is the root
+     * normalised (see below), nested schemas untouched. */
+    TG_EXPORT_ANTHROPIC,
+    /* {"type":"function","function":{"name","description","parameters",
+     * "strict":false}} with the normalised root. */
+    TG_EXPORT_OPENAI,
+    /* Same shape with "strict":true when the schema can be made strict:
+     * every object gets "additionalProperties":false and all its properties
+     * in "required"; optional properties become nullable (nullable entries
+     * above). Otherwise falls back to the TG_EXPORT_OPENAI rendering with
+     * "strict":false, *strict_ok = 0 and report entries saying why. */
+    TG_EXPORT_OPENAI_STRICT,
+    /* {"name","description","parameters"} in Gemini's OpenAPI 3.0 subset;
+     * "parameters" omitted when the tool takes no arguments. */
+    TG_EXPORT_GEMINI
+} tg_export_format;
+
+/* Root normalisation (Anthropic, OpenAI, Gemini): providers reject a root
+ * that is not "type":"object" or that carries oneOf/anyOf/allOf.
+ *   - a root local "$ref" is inlined (exact);
+ *   - root allOf branches are merged into the root (exact when properties,
+ *     required, types and bounds combine; a property defined differently in
+ *     two branches becomes {"allOf":[a,b]} inside the property, exact);
+ *   - a single-branch anyOf/oneOf is merged the same way (exact);
+ *   - a multi-branch anyOf/oneOf is loosened (reported): the root lists the
+ *     union of the branches' properties (a property that differs between
+ *     branches becomes an anyOf of its variants) and requires only what
+ *     every branch requires;
+ *   - missing root type becomes "object"; a non-object root becomes
+ *     {"type":"object"} (reported); root not/enum/const are dropped
+ *     (reported). */
+
+/* Renders one tool. name[0..name_len): the model-visible name (already
+ * provider-safe). descriptor: the MCP Tool object. hidden: NULL or an array
+ * of property names removed from the root inputSchema's properties and
+ * required (and from those of its direct allOf/anyOf/oneOf branches).
+ * report: NULL or an array node that receives the entries described above.
+ * strict_ok: may be NULL; for TG_EXPORT_OPENAI_STRICT set to 1 when the
+ * output says "strict":true, else 0; for other formats set to 0.
+ * Returns the rendered node (owned by arena) or NULL on out-of-memory. */
+cJSON *tg_export_tool(tg_arena *arena, tg_export_format fmt, const char *name, size_t name_len,
+                      const cJSON *descriptor, const cJSON *hidden, cJSON *report, int *strict_ok);
+
+/* Renders n tools (descriptors[i] named names[i][0..name_lens[i]), no hidden
+ * properties) and appends the provider's list JSON text to out:
+ *   MCP {"tools":[...]}, Anthropic [...], OpenAI [...] (both OpenAI formats),
+ *   Gemini [{"functionDeclarations":[...]}].
+ * Returns 0, or -1 on out-of-memory (arena or buffer). */
+int tg_export_list(tg_arena *arena, tg_export_format fmt, const cJSON *const *descriptors,
+                   const char *const *names, const size_t *name_lens, size_t n, tg_buf *out,
+                   cJSON *report);
+
+#endif

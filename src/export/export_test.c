@@ -1,0 +1,504 @@
+/* export_test.c - provider renderings, case by case, plus structural checks
+ * of each provider's rules over every rendering. */
+#include <stdlib.h>
+
+#include "export.h"
+#include "../../tests/tg_test.h"
+
+static tg_allocator libc_alloc = {tg_alloc_libc, NULL};
+
+static char out_text[16384], rep_text[16384];
+
+static void write_to(char *dst, size_t cap, const cJSON *x) {
+    tg_buf b;
+    tg_buf_init(&b, libc_alloc, 0);
+    tg_json_write(&b, x);
+    tg_buf_putc(&b, '\0');
+    snprintf(dst, cap, "%s", b.failed ? "<buf failed>" : b.data);
+    tg_buf_free(&b);
+}
+
+static cJSON *parse(tg_arena *a, const char *s) {
+    tg_json_error err;
+    cJSON *d = tg_json_parse(a, s, strlen(s), NULL, &err);
+    CHECK_MSG(d != NULL, "parse %s: %s", s, err.message);
+    return d;
+}
+
+/* ---- structural provider rules ---- */
+
+static int has_key_anywhere(const cJSON *x, const char *key) {
+    for (const cJSON *c = x ? x->child : NULL; c; c = c->next) {
+        if (cJSON_IsObject(x) && c->string && !strcmp(c->string, key)) return 1;
+        if (has_key_anywhere(c, key)) return 1;
+    }
+    return 0;
+}
+
+static void check_gemini(const cJSON *decl) {
+    static const char *const banned[] = {"$ref", "$defs", "definitions", "additionalProperties", "const",
+                                         "oneOf", "allOf", "$schema", "patternProperties", NULL};
+    for (int i = 0; banned[i]; i++) CHECK_MSG(!has_key_anywhere(decl, banned[i]), "gemini output has %s", banned[i]);
+    const cJSON *p = tg_json_getz(decl, "parameters");
+    if (p) {
+        CHECK(cJSON_IsString(tg_json_getz(p, "type")) && !strcmp(tg_json_getz(p, "type")->valuestring, "object"));
+        const cJSON *props = tg_json_getz(p, "properties");
+        CHECK_MSG(props && props->child, "gemini parameters without properties");
+    }
+}
+
+static void check_anthropic(const cJSON *tool) {
+    const cJSON *s = tg_json_getz(tool, "input_schema");
+    CHECK(s != NULL);
+    const cJSON *t = tg_json_getz(s, "type");
+    CHECK(cJSON_IsString(t) && !strcmp(t->valuestring, "object"));
+    CHECK(!tg_json_getz(s, "anyOf") && !tg_json_getz(s, "oneOf") && !tg_json_getz(s, "allOf"));
+}
+
+/* Every object schema: additionalProperties false, required == property keys. */
+static void check_strict_node(const cJSON *s, int depth) {
+    if (depth > 200 || !s) return;
+    if (cJSON_IsObject(s)) {
+        const cJSON *props = tg_json_getz(s, "properties");
+        const cJSON *t = tg_json_getz(s, "type");
+        int is_obj = props != NULL;
+        if (cJSON_IsString(t) && !strcmp(t->valuestring, "object")) is_obj = 1;
+        for (const cJSON *x = cJSON_IsArray(t) ? t->child : NULL; x; x = x->next)
+            if (cJSON_IsString(x) && !strcmp(x->valuestring, "object")) is_obj = 1;
+        if (is_obj) {
+            CHECK(cJSON_IsFalse(tg_json_getz(s, "additionalProperties")));
+            const cJSON *req = tg_json_getz(s, "required");
+            int np = 0, nr = 0;
+            for (const cJSON *x = props ? props->child : NULL; x; x = x->next, np++) {
+                int found = 0;
+                for (const cJSON *r = req ? req->child : NULL; r; r = r->next)
+                    if (!strcmp(r->valuestring, x->string)) found = 1;
+                CHECK_MSG(found, "strict: %s not required", x->string);
+            }
+            for (const cJSON *r = req ? req->child : NULL; r; r = r->next) nr++;
+            CHECK(np == nr);
+        }
+        static const char *const sub[] = {"items", "additionalProperties", NULL};
+        for (int i = 0; sub[i]; i++) check_strict_node(tg_json_getz(s, sub[i]), depth + 1);
+        static const char *const maps[] = {"properties", "$defs", "definitions", NULL};
+        for (int i = 0; maps[i]; i++) {
+            const cJSON *m = tg_json_getz(s, maps[i]);
+            for (const cJSON *x = m ? m->child : NULL; x; x = x->next) check_strict_node(x, depth + 1);
+        }
+        const cJSON *any = tg_json_getz(s, "anyOf");
+        for (const cJSON *x = any ? any->child : NULL; x; x = x->next) check_strict_node(x, depth + 1);
+        CHECK(!tg_json_getz(s, "allOf") && !tg_json_getz(s, "oneOf"));
+    }
+}
+
+static void check_rules(tg_export_format fmt, const cJSON *out, int strict_ok) {
+    if (fmt == TG_EXPORT_ANTHROPIC) check_anthropic(out);
+    if (fmt == TG_EXPORT_GEMINI) check_gemini(out);
+    if (fmt == TG_EXPORT_OPENAI || fmt == TG_EXPORT_OPENAI_STRICT) {
+        const cJSON *fn = tg_json_getz(out, "function");
+        const cJSON *p = tg_json_getz(fn, "parameters");
+        CHECK(p && !strcmp(tg_json_getz(p, "type")->valuestring, "object"));
+        CHECK(!tg_json_getz(p, "anyOf") && !tg_json_getz(p, "oneOf") && !tg_json_getz(p, "allOf"));
+        if (strict_ok) {
+            CHECK(cJSON_IsTrue(tg_json_getz(fn, "strict")));
+            check_strict_node(p, 0);
+        } else CHECK(cJSON_IsFalse(tg_json_getz(fn, "strict")));
+    }
+}
+
+/* Renders desc in fmt into out_text / rep_text; returns strict_ok. */
+static int render(tg_export_format fmt, const char *desc, const char *hidden) {
+    tg_arena a;
+    tg_arena_init(&a, libc_alloc);
+    cJSON *d = parse(&a, desc);
+    cJSON *h = hidden ? parse(&a, hidden) : NULL;
+    cJSON *rep = tg_json_new(&a, cJSON_Array);
+    int ok = -1;
+    cJSON *out = d ? tg_export_tool(&a, fmt, "t", 1, d, h, rep, &ok) : NULL;
+    CHECK(out != NULL);
+    if (out) {
+        write_to(out_text, sizeof out_text, out);
+        write_to(rep_text, sizeof rep_text, rep);
+        check_rules(fmt, out, ok);
+    } else out_text[0] = rep_text[0] = '\0';
+    tg_arena_free(&a);
+    return ok;
+}
+
+static void expect(tg_export_format fmt, const char *desc, const char *hidden, const char *out, const char *rep) {
+    render(fmt, desc, hidden);
+    CHECK_STR(out_text, out);
+    if (rep) CHECK_STR(rep_text, rep);
+}
+
+static int rep_has(const char *s) { return strstr(rep_text, s) != NULL; }
+
+/* ---- cases ---- */
+
+#define SIMPLE                                                                                       \
+    "{\"name\":\"orig\",\"title\":\"Weather\",\"description\":\"Get weather\",\"inputSchema\":{\"type\":\"object\"," \
+    "\"properties\":{\"city\":{\"type\":\"string\",\"description\":\"City\"},\"days\":{\"type\":\"integer\",\"minimum\":1}}," \
+    "\"required\":[\"city\"]},\"annotations\":{\"readOnlyHint\":true},\"_meta\":{\"x\":1},\"zzz\":[1]}"
+
+static void simple_tool(void) {
+    expect(TG_EXPORT_MCP, SIMPLE, NULL,
+           "{\"name\":\"t\",\"title\":\"Weather\",\"description\":\"Get weather\",\"inputSchema\":{\"type\":\"object\","
+           "\"properties\":{\"city\":{\"type\":\"string\",\"description\":\"City\"},\"days\":{\"type\":\"integer\",\"minimum\":1}},"
+           "\"required\":[\"city\"]},\"annotations\":{\"readOnlyHint\":true},\"_meta\":{\"x\":1},\"zzz\":[1]}",
+           "[]");
+    expect(TG_EXPORT_ANTHROPIC, SIMPLE, NULL,
+           "{\"name\":\"t\",\"description\":\"Get weather\",\"input_schema\":{\"type\":\"object\",\"properties\":{\"city\":"
+           "{\"type\":\"string\",\"description\":\"City\"},\"days\":{\"type\":\"integer\",\"minimum\":1}},\"required\":[\"city\"]}}",
+           "[]");
+    expect(TG_EXPORT_OPENAI, SIMPLE, NULL,
+           "{\"type\":\"function\",\"function\":{\"name\":\"t\",\"description\":\"Get weather\",\"parameters\":{\"type\":\"object\","
+           "\"properties\":{\"city\":{\"type\":\"string\",\"description\":\"City\"},\"days\":{\"type\":\"integer\",\"minimum\":1}},"
+           "\"required\":[\"city\"]},\"strict\":false}}",
+           "[]");
+    CHECK(render(TG_EXPORT_OPENAI_STRICT, SIMPLE, NULL) == 1);
+    CHECK_STR(out_text,
+              "{\"type\":\"function\",\"function\":{\"name\":\"t\",\"description\":\"Get weather\",\"parameters\":{\"type\":\"object\","
+              "\"properties\":{\"city\":{\"type\":\"string\",\"description\":\"City\"},\"days\":{\"type\":[\"integer\",\"null\"],\"minimum\":1}},"
+              "\"required\":[\"city\",\"days\"],\"additionalProperties\":false},\"strict\":true}}");
+    CHECK_STR(rep_text, "[{\"tool\":\"t\",\"path\":\"/properties/days\",\"nullable\":true}]");
+    expect(TG_EXPORT_GEMINI, SIMPLE, NULL,
+           "{\"name\":\"t\",\"description\":\"Get weather\",\"parameters\":{\"type\":\"object\",\"properties\":{\"city\":"
+           "{\"type\":\"string\",\"description\":\"City\"},\"days\":{\"type\":\"integer\",\"minimum\":1}},\"required\":[\"city\"]}}",
+           "[]");
+}
+
+static void hidden_params(void) {
+    const char *d = "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},"
+                    "\"session\":{\"type\":\"string\"},\"b\":{\"type\":\"number\"}},\"required\":[\"session\",\"a\"]}}";
+    const char *h = "[\"session\"]";
+    expect(TG_EXPORT_MCP, d, h,
+           "{\"name\":\"t\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},\"b\":{\"type\":\"number\"}},"
+           "\"required\":[\"a\"]}}",
+           "[]");
+    expect(TG_EXPORT_ANTHROPIC, d, h,
+           "{\"name\":\"t\",\"input_schema\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},\"b\":{\"type\":\"number\"}},"
+           "\"required\":[\"a\"]}}",
+           "[]");
+    render(TG_EXPORT_GEMINI, d, h);
+    CHECK(strstr(out_text, "session") == NULL);
+    render(TG_EXPORT_OPENAI_STRICT, d, h);
+    CHECK(strstr(out_text, "session") == NULL);
+    /* hidden inside a top-level allOf branch */
+    expect(TG_EXPORT_ANTHROPIC,
+           "{\"name\":\"x\",\"inputSchema\":{\"allOf\":[{\"type\":\"object\",\"properties\":{\"session\":{}},\"required\":[\"session\"]},"
+           "{\"properties\":{\"q\":{\"type\":\"string\"}}}]}}",
+           h, "{\"name\":\"t\",\"input_schema\":{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"}},\"required\":[]}}", "[]");
+}
+
+static void anthropic_root(void) {
+    /* allOf of objects merged exactly */
+    expect(TG_EXPORT_ANTHROPIC,
+           "{\"name\":\"x\",\"description\":\"d\",\"inputSchema\":{\"allOf\":[{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"}},"
+           "\"required\":[\"a\"]},{\"type\":\"object\",\"properties\":{\"b\":{\"type\":\"integer\"},\"a\":{\"type\":\"string\"}},"
+           "\"required\":[\"b\"]}]}}",
+           NULL,
+           "{\"name\":\"t\",\"description\":\"d\",\"input_schema\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},"
+           "\"b\":{\"type\":\"integer\"}},\"required\":[\"a\",\"b\"]}}",
+           "[]");
+    /* conflicting property definitions: nested allOf, still exact */
+    expect(TG_EXPORT_ANTHROPIC,
+           "{\"name\":\"x\",\"inputSchema\":{\"allOf\":[{\"properties\":{\"a\":{\"type\":\"string\"}}},"
+           "{\"properties\":{\"a\":{\"maxLength\":3}}}]}}",
+           NULL,
+           "{\"name\":\"t\",\"input_schema\":{\"type\":\"object\",\"properties\":{\"a\":{\"allOf\":[{\"type\":\"string\"},{\"maxLength\":3}]}}}}",
+           "[]");
+    /* single-branch anyOf inlined */
+    expect(TG_EXPORT_ANTHROPIC,
+           "{\"name\":\"x\",\"inputSchema\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"}},"
+           "\"required\":[\"q\"]}]}}",
+           NULL,
+           "{\"name\":\"t\",\"input_schema\":{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"}},\"required\":[\"q\"]}}",
+           "[]");
+    /* top-level oneOf loosened and reported */
+    expect(TG_EXPORT_ANTHROPIC,
+           "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"mode\":{\"type\":\"string\"}},\"oneOf\":["
+           "{\"properties\":{\"url\":{\"type\":\"string\"},\"n\":{\"type\":\"integer\"}},\"required\":[\"url\",\"n\"]},"
+           "{\"properties\":{\"file\":{\"type\":\"string\"},\"n\":{\"type\":\"number\"}},\"required\":[\"file\",\"n\"]}]}}",
+           NULL,
+           "{\"name\":\"t\",\"input_schema\":{\"type\":\"object\",\"properties\":{\"mode\":{\"type\":\"string\"},\"url\":{\"type\":\"string\"},"
+           "\"n\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"number\"}]},\"file\":{\"type\":\"string\"}},\"required\":[\"n\"]}}",
+           NULL);
+    CHECK(rep_has("\"path\":\"/inputSchema/oneOf\"") && rep_has("top-level oneOf with 2 branches"));
+    /* "at least one of" anyOf of required-only branches */
+    expect(TG_EXPORT_ANTHROPIC,
+           "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"a\":{},\"b\":{}},"
+           "\"anyOf\":[{\"required\":[\"a\"]},{\"required\":[\"b\"]}]}}",
+           NULL, "{\"name\":\"t\",\"input_schema\":{\"type\":\"object\",\"properties\":{\"a\":{},\"b\":{}}}}", NULL);
+    CHECK(rep_has("/inputSchema/anyOf"));
+    /* root $ref (zod-to-json-schema with a name) inlined */
+    expect(TG_EXPORT_ANTHROPIC,
+           "{\"name\":\"x\",\"inputSchema\":{\"$ref\":\"#/definitions/Args\",\"definitions\":{\"Args\":{\"type\":\"object\","
+           "\"properties\":{\"q\":{\"type\":\"string\"}},\"required\":[\"q\"],\"additionalProperties\":false}},"
+           "\"$schema\":\"http://json-schema.org/draft-07/schema#\"}}",
+           NULL,
+           "{\"name\":\"t\",\"input_schema\":{\"type\":\"object\",\"definitions\":{\"Args\":{\"type\":\"object\",\"properties\":{\"q\":"
+           "{\"type\":\"string\"}},\"required\":[\"q\"],\"additionalProperties\":false}},\"$schema\":\"http://json-schema.org/draft-07/schema#\","
+           "\"properties\":{\"q\":{\"type\":\"string\"}},\"required\":[\"q\"],\"additionalProperties\":false}}",
+           "[]");
+    /* non-object root */
+    render(TG_EXPORT_ANTHROPIC, "{\"name\":\"x\",\"inputSchema\":{\"type\":\"string\"}}", NULL);
+    CHECK_STR(out_text, "{\"name\":\"t\",\"input_schema\":{\"type\":\"object\"}}");
+    CHECK(rep_has("/inputSchema/type"));
+}
+
+static void openai_strict(void) {
+    const char *d =
+        "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"properties\":{"
+        "\"user\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"},\"tag\":{\"type\":\"string\",\"enum\":[\"a\",\"b\"]},"
+        "\"ref\":{\"$ref\":\"#/$defs/Node\"}},\"required\":[\"id\"]},"
+        "\"list\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"v\":{\"type\":[\"string\",\"null\"]}}},\"maxItems\":3},"
+        "\"name\":{\"type\":\"string\",\"minLength\":1,\"format\":\"email\",\"default\":\"x\"}},\"required\":[\"user\",\"list\",\"name\"],"
+        "\"$defs\":{\"Node\":{\"type\":\"object\",\"properties\":{\"next\":{\"$ref\":\"#/$defs/Node\"}}}}}}";
+    CHECK(render(TG_EXPORT_OPENAI_STRICT, d, NULL) == 1);
+    CHECK_STR(out_text,
+              "{\"type\":\"function\",\"function\":{\"name\":\"t\",\"parameters\":{\"type\":\"object\",\"$defs\":{\"Node\":{\"type\":\"object\","
+              "\"properties\":{\"next\":{\"anyOf\":[{\"$ref\":\"#/$defs/Node\"},{\"type\":\"null\"}]}},\"required\":[\"next\"],"
+              "\"additionalProperties\":false}},\"properties\":{\"user\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"},"
+              "\"tag\":{\"type\":[\"string\",\"null\"],\"enum\":[\"a\",\"b\",null]},\"ref\":{\"anyOf\":[{\"$ref\":\"#/$defs/Node\"},{\"type\":\"null\"}]}},"
+              "\"required\":[\"id\",\"tag\",\"ref\"],\"additionalProperties\":false},\"list\":{\"type\":\"array\",\"items\":{\"type\":\"object\","
+              "\"properties\":{\"v\":{\"type\":[\"string\",\"null\"]}},\"required\":[\"v\"],\"additionalProperties\":false},\"maxItems\":3},"
+              "\"name\":{\"type\":\"string\",\"format\":\"email\"}},\"required\":[\"user\",\"list\",\"name\"],\"additionalProperties\":false},"
+              "\"strict\":true}}");
+    CHECK(rep_has("{\"tool\":\"t\",\"path\":\"/$defs/Node/properties/next\",\"nullable\":true}"));
+    CHECK(rep_has("{\"tool\":\"t\",\"path\":\"/properties/user/properties/tag\",\"nullable\":true}"));
+    CHECK(rep_has("{\"tool\":\"t\",\"path\":\"/properties/user/properties/ref\",\"nullable\":true}"));
+    CHECK(!rep_has("/properties/list/items/properties/v\",\"nullable\"")); /* already nullable: not listed */
+    CHECK(rep_has("/inputSchema/properties/list/items/properties/v\",\"issue\""));
+    CHECK(rep_has("/inputSchema/properties/name/minLength"));
+    CHECK(!rep_has("default"));
+
+    /* failures fall back to strict:false with reasons */
+    CHECK(render(TG_EXPORT_OPENAI_STRICT,
+                 "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"m\":{\"type\":\"object\","
+                 "\"additionalProperties\":{\"type\":\"string\"}}}}}",
+                 NULL) == 0);
+    CHECK_STR(out_text, "{\"type\":\"function\",\"function\":{\"name\":\"t\",\"parameters\":{\"type\":\"object\",\"properties\":{\"m\":"
+                        "{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\"}}}},\"strict\":false}}");
+    CHECK(rep_has("/inputSchema/properties/m/additionalProperties") && rep_has("map"));
+    CHECK(!rep_has("nullable"));
+    CHECK(render(TG_EXPORT_OPENAI_STRICT,
+                 "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"m\":{\"type\":\"object\","
+                 "\"patternProperties\":{\"^x\":{\"type\":\"string\"}},\"properties\":{\"a\":{\"type\":\"string\"}}}}}}",
+                 NULL) == 0);
+    CHECK(rep_has("/inputSchema/properties/m/patternProperties"));
+    CHECK(render(TG_EXPORT_OPENAI_STRICT,
+                 "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"m\":{\"allOf\":[{\"type\":\"string\",\"pattern\":\"a\"},"
+                 "{\"pattern\":\"b\"}]}},\"required\":[\"m\"]}}",
+                 NULL) == 0);
+    CHECK(rep_has("/inputSchema/properties/m/allOf") && rep_has("allOf could not be merged"));
+    /* an exactly mergeable nested allOf stays strict */
+    CHECK(render(TG_EXPORT_OPENAI_STRICT,
+                 "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"m\":{\"allOf\":[{\"type\":\"integer\",\"minimum\":1},"
+                 "{\"minimum\":3}]}},\"required\":[\"m\"]}}",
+                 NULL) == 1);
+    CHECK(strstr(out_text, "\"m\":{\"type\":\"integer\",\"minimum\":3}") != NULL);
+    CHECK(render(TG_EXPORT_OPENAI_STRICT,
+                 "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"additionalProperties\":true,\"properties\":{}}}", NULL) == 0);
+    CHECK(render(TG_EXPORT_OPENAI_STRICT,
+                 "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"a\":{}}}}", NULL) == 0);
+    CHECK(rep_has("unconstrained"));
+    /* plain OpenAI keeps everything */
+    render(TG_EXPORT_OPENAI, "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"m\":{\"type\":\"object\","
+                             "\"additionalProperties\":{\"type\":\"string\"}}}}}", NULL);
+    CHECK_STR(rep_text, "[]");
+}
+
+static void gemini(void) {
+    expect(TG_EXPORT_GEMINI,
+           "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"properties\":{"
+           "\"kind\":{\"const\":\"fixed\"},\"n\":{\"type\":[\"integer\",\"null\"]},\"u\":{\"type\":[\"string\",\"number\"]},"
+           "\"node\":{\"$ref\":\"#/$defs/Leaf\"},\"tree\":{\"$ref\":\"#/$defs/Tree\"},"
+           "\"pick\":{\"oneOf\":[{\"type\":\"string\"},{\"type\":\"integer\"}]},"
+           "\"opt\":{\"anyOf\":[{\"type\":\"string\",\"format\":\"date-time\"},{\"type\":\"null\"}],\"description\":\"when\"},"
+           "\"e\":{\"enum\":[1,2]},\"m\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\"}},"
+           "\"x\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"title\":\"X\",\"default\":1}},"
+           "\"$defs\":{\"Leaf\":{\"type\":\"object\",\"properties\":{\"v\":{\"type\":\"string\"}},\"additionalProperties\":false},"
+           "\"Tree\":{\"type\":\"object\",\"description\":\"a tree\",\"properties\":{\"kids\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/Tree\"}}}}}}}",
+           NULL,
+           "{\"name\":\"t\",\"parameters\":{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"fixed\"]},"
+           "\"n\":{\"type\":\"integer\",\"nullable\":true},\"u\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"number\"}]},"
+           "\"node\":{\"type\":\"object\",\"properties\":{\"v\":{\"type\":\"string\"}}},"
+           "\"tree\":{\"type\":\"object\",\"description\":\"a tree\",\"properties\":{\"kids\":{\"type\":\"array\",\"items\":"
+           "{\"type\":\"object\",\"description\":\"a tree\"}}}},"
+           "\"pick\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"integer\"}]},"
+           "\"opt\":{\"type\":\"string\",\"format\":\"date-time\",\"description\":\"when\",\"nullable\":true},"
+           "\"e\":{\"type\":\"integer\"},\"m\":{\"type\":\"object\"},\"x\":{\"type\":\"number\",\"minimum\":0}}}}",
+           NULL);
+    CHECK(rep_has("\"path\":\"/inputSchema/$defs/Tree/properties/kids/items/$ref\"") && rep_has("recursive $ref"));
+    CHECK(rep_has("/inputSchema/properties/pick/oneOf") && rep_has("exactly one branch"));
+    CHECK(rep_has("/inputSchema/properties/e/enum"));
+    CHECK(rep_has("/inputSchema/properties/m/additionalProperties"));
+    CHECK(rep_has("/inputSchema/properties/x/exclusiveMinimum"));
+    CHECK(!rep_has("Leaf/additionalProperties") && !rep_has("title") && !rep_has("default"));
+    CHECK(!rep_has("/kind")); /* string const -> enum is exact */
+    /* allOf merged */
+    expect(TG_EXPORT_GEMINI,
+           "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"a\":{\"allOf\":[{\"type\":\"string\"},{\"maxLength\":4}]}}}}",
+           NULL, "{\"name\":\"t\",\"parameters\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\",\"maxLength\":4}}}}", "[]");
+    /* non-string const reported */
+    render(TG_EXPORT_GEMINI, "{\"name\":\"x\",\"inputSchema\":{\"properties\":{\"a\":{\"const\":3}}}}", NULL);
+    CHECK_STR(out_text, "{\"name\":\"t\",\"parameters\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"}}}}");
+    CHECK(rep_has("/inputSchema/properties/a/const"));
+    /* parameter names Gemini refuses are reported */
+    render(TG_EXPORT_GEMINI, "{\"name\":\"x\",\"inputSchema\":{\"properties\":{\"user-id\":{\"type\":\"string\"}}}}", NULL);
+    CHECK(rep_has("/inputSchema/properties/user-id"));
+}
+
+static void zod_draft07(void) {
+    const char *d =
+        "{\"name\":\"search\",\"description\":\"Search\",\"inputSchema\":{\"type\":\"object\",\"properties\":{"
+        "\"query\":{\"type\":\"string\",\"minLength\":1},"
+        "\"limit\":{\"type\":\"number\",\"maximum\":50,\"default\":10},"
+        "\"filter\":{\"anyOf\":[{\"$ref\":\"#/definitions/Filter\"},{\"type\":\"null\"}]},"
+        "\"sort\":{\"type\":\"string\",\"enum\":[\"asc\",\"desc\"]}},"
+        "\"required\":[\"query\",\"filter\"],\"additionalProperties\":false,"
+        "\"definitions\":{\"Filter\":{\"type\":\"object\",\"properties\":{\"tag\":{\"type\":\"string\"}},"
+        "\"required\":[\"tag\"],\"additionalProperties\":false}},"
+        "\"$schema\":\"http://json-schema.org/draft-07/schema#\"}}";
+    expect(TG_EXPORT_GEMINI, d, NULL,
+           "{\"name\":\"t\",\"description\":\"Search\",\"parameters\":{\"type\":\"object\",\"properties\":{\"query\":{\"type\":\"string\","
+           "\"minLength\":1},\"limit\":{\"type\":\"number\",\"maximum\":50},\"filter\":{\"type\":\"object\",\"properties\":{\"tag\":"
+           "{\"type\":\"string\"}},\"required\":[\"tag\"],\"nullable\":true},\"sort\":{\"type\":\"string\",\"enum\":[\"asc\",\"desc\"]}},"
+           "\"required\":[\"query\",\"filter\"]}}",
+           "[]");
+    CHECK(render(TG_EXPORT_OPENAI_STRICT, d, NULL) == 1);
+    CHECK_STR(out_text,
+              "{\"type\":\"function\",\"function\":{\"name\":\"t\",\"description\":\"Search\",\"parameters\":{\"type\":\"object\","
+              "\"definitions\":{\"Filter\":{\"type\":\"object\",\"properties\":{\"tag\":{\"type\":\"string\"}},\"required\":[\"tag\"],"
+              "\"additionalProperties\":false}},\"properties\":{\"query\":{\"type\":\"string\"},\"limit\":{\"type\":[\"number\",\"null\"],"
+              "\"maximum\":50},\"filter\":{\"anyOf\":[{\"$ref\":\"#/definitions/Filter\"},{\"type\":\"null\"}]},\"sort\":{\"type\":"
+              "[\"string\",\"null\"],\"enum\":[\"asc\",\"desc\",null]}},\"required\":[\"query\",\"limit\",\"filter\",\"sort\"],"
+              "\"additionalProperties\":false},\"strict\":true}}");
+    CHECK(rep_has("/inputSchema/properties/query/minLength"));
+    CHECK(rep_has("\"path\":\"/properties/limit\",\"nullable\":true"));
+    CHECK(rep_has("\"path\":\"/properties/sort\",\"nullable\":true"));
+    CHECK(!rep_has("\"path\":\"/properties/filter\",\"nullable\""));
+    render(TG_EXPORT_ANTHROPIC, d, NULL);
+    CHECK_STR(rep_text, "[]");
+}
+
+static void deep_nesting(void) {
+    char buf[8192];
+    size_t n = 0;
+    n += (size_t)snprintf(buf + n, sizeof buf - n, "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"a\":");
+    for (int i = 0; i < 100; i++) n += (size_t)snprintf(buf + n, sizeof buf - n, "{\"type\":\"array\",\"items\":");
+    n += (size_t)snprintf(buf + n, sizeof buf - n, "{\"type\":\"string\"}");
+    for (int i = 0; i < 100; i++) n += (size_t)snprintf(buf + n, sizeof buf - n, "}");
+    snprintf(buf + n, sizeof buf - n, "}}}");
+    render(TG_EXPORT_GEMINI, buf, NULL);
+    CHECK(rep_has("deeper than 64"));
+    CHECK(render(TG_EXPORT_OPENAI_STRICT, buf, NULL) == 0);
+    CHECK(rep_has("deeper than 64"));
+    render(TG_EXPORT_ANTHROPIC, buf, NULL);
+    CHECK_STR(rep_text, "[]");
+    /* mutual recursion through allOf and $ref stays bounded */
+    render(TG_EXPORT_GEMINI,
+           "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"a\":{\"$ref\":\"#/$defs/A\"}},"
+           "\"$defs\":{\"A\":{\"allOf\":[{\"$ref\":\"#/$defs/B\"}]},\"B\":{\"allOf\":[{\"$ref\":\"#/$defs/A\"}]}}}}",
+           NULL);
+    CHECK(out_text[0] == '{');
+}
+
+static void no_arguments(void) {
+    const char *d = "{\"name\":\"ping\",\"description\":\"Ping\",\"inputSchema\":{\"type\":\"object\",\"properties\":{}}}";
+    expect(TG_EXPORT_GEMINI, d, NULL, "{\"name\":\"t\",\"description\":\"Ping\"}", "[]");
+    expect(TG_EXPORT_ANTHROPIC, d, NULL,
+           "{\"name\":\"t\",\"description\":\"Ping\",\"input_schema\":{\"type\":\"object\",\"properties\":{}}}", "[]");
+    CHECK(render(TG_EXPORT_OPENAI_STRICT, d, NULL) == 1);
+    CHECK_STR(out_text, "{\"type\":\"function\",\"function\":{\"name\":\"t\",\"description\":\"Ping\",\"parameters\":{\"type\":\"object\","
+                        "\"properties\":{},\"required\":[],\"additionalProperties\":false},\"strict\":true}}");
+    /* only hidden parameters: none left */
+    expect(TG_EXPORT_GEMINI, "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"ctx\":{\"type\":\"string\"}},"
+                             "\"required\":[\"ctx\"]}}",
+           "[\"ctx\"]", "{\"name\":\"t\"}", "[]");
+}
+
+static void list_rendering(void) {
+    tg_arena a;
+    tg_arena_init(&a, libc_alloc);
+    const cJSON *ds[2] = {parse(&a, "{\"name\":\"a\",\"inputSchema\":{\"type\":\"object\"}}"),
+                          parse(&a, "{\"name\":\"b\",\"description\":\"B\",\"inputSchema\":{\"type\":\"object\","
+                                    "\"properties\":{\"q\":{\"type\":\"string\"}}}}")};
+    const char *names[2] = {"a", "b"};
+    size_t lens[2] = {1, 1};
+    static const char *const expect_txt[] = {
+        "{\"tools\":[{\"name\":\"a\",\"inputSchema\":{\"type\":\"object\"}},{\"name\":\"b\",\"description\":\"B\",\"inputSchema\":"
+        "{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"}}}}]}",
+        "[{\"name\":\"a\",\"input_schema\":{\"type\":\"object\"}},{\"name\":\"b\",\"description\":\"B\",\"input_schema\":{\"type\":"
+        "\"object\",\"properties\":{\"q\":{\"type\":\"string\"}}}}]",
+        "[{\"type\":\"function\",\"function\":{\"name\":\"a\",\"parameters\":{\"type\":\"object\"},\"strict\":false}},{\"type\":"
+        "\"function\",\"function\":{\"name\":\"b\",\"description\":\"B\",\"parameters\":{\"type\":\"object\",\"properties\":{\"q\":"
+        "{\"type\":\"string\"}}},\"strict\":false}}]",
+        "[{\"type\":\"function\",\"function\":{\"name\":\"a\",\"parameters\":{\"type\":\"object\",\"properties\":{},\"required\":[],"
+        "\"additionalProperties\":false},\"strict\":true}},{\"type\":\"function\",\"function\":{\"name\":\"b\",\"description\":\"B\","
+        "\"parameters\":{\"type\":\"object\",\"properties\":{\"q\":{\"type\":[\"string\",\"null\"]}},\"required\":[\"q\"],"
+        "\"additionalProperties\":false},\"strict\":true}}]",
+        "[{\"functionDeclarations\":[{\"name\":\"a\"},{\"name\":\"b\",\"description\":\"B\",\"parameters\":{\"type\":\"object\","
+        "\"properties\":{\"q\":{\"type\":\"string\"}}}}]}]"};
+    for (int f = 0; f <= TG_EXPORT_GEMINI; f++) {
+        tg_buf b;
+        tg_buf_init(&b, libc_alloc, 0);
+        CHECK(tg_export_list(&a, (tg_export_format)f, ds, names, lens, 2, &b, NULL) == 0);
+        tg_buf_putc(&b, '\0');
+        CHECK_STR(b.data, expect_txt[f]);
+        tg_buf_free(&b);
+    }
+    tg_arena_free(&a);
+}
+
+/* Out-of-memory at every allocation: NULL, never a crash. */
+typedef struct budget {
+    long left;
+} budget;
+
+static void *budget_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    budget *b = ud;
+    if (nsize && b->left-- <= 0) return NULL;
+    return tg_alloc_libc(NULL, ptr, osize, nsize);
+}
+
+static void out_of_memory(void) {
+    const char *d = "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"a\":{\"$ref\":\"#/$defs/A\"},"
+                    "\"b\":{\"oneOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]}},\"anyOf\":[{\"required\":[\"a\"]},{\"required\":[\"b\"]}],"
+                    "\"$defs\":{\"A\":{\"type\":\"object\",\"properties\":{\"v\":{\"type\":\"string\"}}}}}}";
+    int completed = 0;
+    for (int f = 0; f <= TG_EXPORT_GEMINI; f++) {
+        for (long limit = 0; limit < 400; limit++) {
+            tg_arena pa;
+            tg_arena_init(&pa, libc_alloc);
+            cJSON *desc = parse(&pa, d);
+            budget bud = {limit};
+            tg_allocator al = {budget_alloc, &bud};
+            tg_arena a;
+            tg_arena_init(&a, al);
+            cJSON *rep = tg_json_new(&a, cJSON_Array);
+            cJSON *out = rep ? tg_export_tool(&a, (tg_export_format)f, "t", 1, desc, NULL, rep, NULL) : NULL;
+            tg_arena_free(&a);
+            tg_arena_free(&pa);
+            if (out) {
+                completed++;
+                break;
+            }
+        }
+    }
+    CHECK(completed == 5);
+}
+
+int main(void) {
+    simple_tool();
+    hidden_params();
+    anthropic_root();
+    openai_strict();
+    gemini();
+    zod_draft07();
+    deep_nesting();
+    no_arguments();
+    list_rendering();
+    out_of_memory();
+    return tg_test_finish("export");
+}

@@ -1,0 +1,751 @@
+/* policy_decide.c - one decision, top to bottom: name, grants, tenant,
+ * scheduler, plan, rules, session rules, mode, limits. The same function
+ * answers tool listing (visibility) with argument conditions assumed to
+ * go the permissive way for allow/ask rules and rate state ignored. */
+#include <stdio.h>
+#include <string.h>
+
+#include "policy_internal.h"
+
+enum { C_NOMATCH = 0, C_MATCH = 1, C_UNDECIDABLE = 2 };
+
+typedef struct dctx {
+    tg_policy *p;
+    const tg_tool_facts *t;
+    const tg_authz_request *r;
+    tg_authz_result *res;
+    tg_buf *ex;
+    int visibility;
+    int mode;
+    int nsteps;
+    const char *pname;        /* principal name or "" */
+    const tg_principal *pr;   /* NULL: unknown */
+} dctx;
+
+static void ex_str(tg_buf *b, const char *s) {
+    if (s) tg_json_write_string(b, s, strlen(s));
+    else tg_buf_puts(b, "null");
+}
+
+static void ex_strn(tg_buf *b, const char *s, size_t n) { tg_json_write_string(b, s, n); }
+
+/* Opens a step object: {"step":name,"outcome":outcome  (caller closes with '}'). */
+static void step(dctx *d, const char *name, const char *outcome) {
+    if (!d->ex) return;
+    if (d->nsteps++) tg_buf_putc(d->ex, ',');
+    tg_buf_puts(d->ex, "{\"step\":");
+    ex_str(d->ex, name);
+    tg_buf_puts(d->ex, ",\"outcome\":");
+    ex_str(d->ex, outcome);
+}
+
+static void step_simple(dctx *d, const char *name, const char *outcome, const char *detail) {
+    if (!d->ex) return;
+    step(d, name, outcome);
+    if (detail) {
+        tg_buf_puts(d->ex, ",\"detail\":");
+        ex_str(d->ex, detail);
+    }
+    tg_buf_putc(d->ex, '}');
+}
+
+/* Bounded string building without printf (decisions are on the hot path). */
+typedef struct sb {
+    char *d;
+    size_t cap, len;
+} sb;
+
+static void sb_init(sb *b, char *d, size_t cap) {
+    b->d = d;
+    b->cap = cap;
+    b->len = 0;
+    d[0] = '\0';
+}
+
+static void sb_putn(sb *b, const char *s, size_t n) {
+    size_t room = b->cap - 1 - b->len;
+    if (n > room) n = room;
+    memcpy(b->d + b->len, s, n);
+    b->len += n;
+    b->d[b->len] = '\0';
+}
+
+static void sb_put(sb *b, const char *s) { sb_putn(b, s, strlen(s)); }
+
+static void copy_str(char *dst, size_t cap, const char *s) {
+    sb b;
+    sb_init(&b, dst, cap);
+    sb_put(&b, s);
+}
+
+static tg_decision finish(dctx *d, tg_decision dec, const char *rule, const char *reason) {
+    d->res->decision = dec;
+    if (rule != d->res->rule) copy_str(d->res->rule, sizeof d->res->rule, rule);
+    if (reason != d->res->reason) copy_str(d->res->reason, sizeof d->res->reason, reason);
+    return dec;
+}
+
+/* ---- argument conditions ---- */
+
+static const cJSON *arg_value(const cJSON *args, const char *name, size_t len) {
+    if (!args || !cJSON_IsObject(args)) return NULL;
+    if (name[0] != '/') return tg_json_get(args, name, len);
+    const cJSON *cur = args;
+    size_t i = 0;
+    while (i < len) {
+        char tok[256];
+        size_t tl = 0;
+        i++; /* the '/' */
+        while (i < len && name[i] != '/') {
+            char ch = name[i];
+            if (ch == '~') {
+                if (i + 1 >= len || (name[i + 1] != '0' && name[i + 1] != '1')) return NULL;
+                ch = name[i + 1] == '0' ? '~' : '/';
+                i++;
+            }
+            if (tl >= sizeof tok) return NULL;
+            tok[tl++] = ch;
+            i++;
+        }
+        if (cJSON_IsObject(cur)) {
+            cur = tg_json_get(cur, tok, tl);
+        } else if (cJSON_IsArray(cur)) {
+            if (tl == 0 || tl > 9 || (tl > 1 && tok[0] == '0')) return NULL;
+            int idx = 0;
+            for (size_t k = 0; k < tl; k++) {
+                if (tok[k] < '0' || tok[k] > '9') return NULL;
+                idx = idx * 10 + (tok[k] - '0');
+            }
+            cur = cJSON_GetArrayItem(cur, idx);
+        } else {
+            return NULL;
+        }
+        if (!cur) return NULL;
+    }
+    return cur;
+}
+
+/* A ".." path segment (separators '/' and '\\'). */
+static int has_dotdot(const char *s, size_t n) {
+    size_t i = 0;
+    while (i <= n) {
+        size_t j = i;
+        while (j < n && s[j] != '/' && s[j] != '\\') j++;
+        if (j - i == 2 && s[i] == '.' && s[i + 1] == '.') return 1;
+        i = j + 1;
+    }
+    return 0;
+}
+
+static const char *op_name(int op) {
+    switch (op) {
+    case TG_OP_EQUALS: return "equals";
+    case TG_OP_ONE_OF: return "one_of";
+    case TG_OP_PREFIX: return "prefix";
+    default: return "suffix";
+    }
+}
+
+static int eval_cond(const tg_cond *c, const cJSON *args, const char **why) {
+    const cJSON *v = arg_value(args, c->arg, c->arg_len);
+    *why = NULL;
+    if (!v) {
+        *why = "argument absent";
+        return C_NOMATCH;
+    }
+    switch (c->op) {
+    case TG_OP_EQUALS: return tg_json_equal(v, c->value) ? C_MATCH : C_NOMATCH;
+    case TG_OP_ONE_OF:
+        for (const cJSON *e = c->value->child; e; e = e->next)
+            if (tg_json_equal(v, e)) return C_MATCH;
+        return C_NOMATCH;
+    default: break;
+    }
+    if (!cJSON_IsString(v)) {
+        *why = "argument is not a string";
+        return C_UNDECIDABLE;
+    }
+    size_t n = tg_json_strlen(v->valuestring);
+    const char *s = v->valuestring;
+    if (memchr(s, '\0', n)) {
+        *why = "argument contains U+0000";
+        return C_UNDECIDABLE;
+    }
+    if (c->op == TG_OP_PREFIX) {
+        if (has_dotdot(s, n)) {
+            *why = "argument has a '..' path segment";
+            return C_UNDECIDABLE;
+        }
+        return n >= c->str_len && memcmp(s, c->str, c->str_len) == 0 ? C_MATCH : C_NOMATCH;
+    }
+    return n >= c->str_len && memcmp(s + n - c->str_len, c->str, c->str_len) == 0 ? C_MATCH : C_NOMATCH;
+}
+
+static const char *cond_result_name(int r) {
+    return r == C_MATCH ? "match" : r == C_NOMATCH ? "no_match" : "undecidable";
+}
+
+/* ---- rules ---- */
+
+typedef struct rule_scan {
+    dctx *d;
+    uint32_t best[3];
+    int cond_ask_possible;
+    int nconsidered;
+} rule_scan;
+
+static int list_has(const tg_strlist *l, const char *s) {
+    if (!s) return 0;
+    for (uint32_t i = 0; i < l->n; i++)
+        if (strcmp(l->s[i], s) == 0) return 1;
+    return 0;
+}
+
+static int principal_in(const tg_strlist *l, const char *name) {
+    size_t n = strlen(name);
+    for (uint32_t i = 0; i < l->n; i++)
+        if (tg_glob_match(l->s[i], strlen(l->s[i]), name, n)) return 1;
+    return 0;
+}
+
+static const char *rule_filter(const dctx *d, const tg_rule *rule) {
+    if (rule->principals.n && !principal_in(&rule->principals, d->pname)) return "principal not listed";
+    if (rule->sources.n && !list_has(&rule->sources, d->r->source)) return "source not listed";
+    if (rule->tenants.n && !list_has(&rule->tenants, d->r->tenant)) return "tenant not listed";
+    if (rule->modes && !(rule->modes & (1u << d->mode))) return "mode not listed";
+    return NULL;
+}
+
+static int rule_cb(void *ud, const tg_pat *pat) {
+    rule_scan *s = ud;
+    dctx *d = s->d;
+    const tg_rule *rule = &d->p->rules[pat->owner];
+    tg_buf *ex = d->ex;
+    if (ex) {
+        if (s->nconsidered++) tg_buf_putc(ex, ',');
+        tg_buf_puts(ex, "{\"rule\":");
+        ex_str(ex, rule->id);
+        tg_buf_puts(ex, ",\"effect\":");
+        ex_str(ex, tg_decision_name(rule->effect));
+        tg_buf_puts(ex, ",\"pattern\":");
+        ex_strn(ex, pat->s, pat->len);
+    }
+    const char *skip = rule_filter(d, rule);
+    int matched = 0;
+    if (skip) {
+        if (ex) {
+            tg_buf_puts(ex, ",\"applies\":false,\"why\":");
+            ex_str(ex, skip);
+        }
+    } else if (rule->n_conds == 0) {
+        matched = 1;
+    } else if (d->visibility) {
+        /* could match: allow counts; deny cannot be assumed; ask only when
+         * nothing else would let the call through */
+        if (rule->effect == TG_ALLOW) matched = 1;
+        else if (rule->effect == TG_ASK) s->cond_ask_possible = 1;
+        if (ex) tg_buf_puts(ex, ",\"conditions\":\"not evaluated (listing)\"");
+    } else {
+        int all = C_MATCH;
+        if (ex) tg_buf_puts(ex, ",\"conditions\":[");
+        for (uint32_t i = 0; i < rule->n_conds; i++) {
+            const char *why;
+            int r = eval_cond(&rule->conds[i], d->r->args, &why);
+            if (r == C_NOMATCH) all = C_NOMATCH;
+            else if (r == C_UNDECIDABLE && all == C_MATCH) all = C_UNDECIDABLE;
+            if (ex) {
+                if (i) tg_buf_putc(ex, ',');
+                tg_buf_puts(ex, "{\"arg\":");
+                ex_strn(ex, rule->conds[i].arg, rule->conds[i].arg_len);
+                tg_buf_puts(ex, ",\"op\":");
+                ex_str(ex, op_name(rule->conds[i].op));
+                tg_buf_puts(ex, ",\"result\":");
+                ex_str(ex, cond_result_name(r));
+                if (why) {
+                    tg_buf_puts(ex, ",\"why\":");
+                    ex_str(ex, why);
+                }
+                tg_buf_putc(ex, '}');
+            }
+        }
+        if (ex) tg_buf_putc(ex, ']');
+        /* fail closed: what cannot be judged matches deny and ask rules and
+         * never matches an allow rule */
+        matched = all == C_MATCH || (all == C_UNDECIDABLE && rule->effect != TG_ALLOW);
+    }
+    if (ex) {
+        tg_buf_puts(ex, ",\"matched\":");
+        tg_buf_puts(ex, matched ? "true" : "false");
+        tg_buf_putc(ex, '}');
+    }
+    if (matched && pat->owner < s->best[rule->effect]) s->best[rule->effect] = pat->owner;
+    /* without a trace, a matched deny settles it */
+    return !ex && matched && rule->effect == TG_DENY;
+}
+
+static tg_decision decide_rules(dctx *d) {
+    const tg_tool_facts *t = d->t;
+    rule_scan s;
+    memset(&s, 0, sizeof s);
+    s.d = d;
+    s.best[0] = s.best[1] = s.best[2] = TG_NONE;
+    if (d->ex) {
+        if (d->nsteps++) tg_buf_putc(d->ex, ',');
+        tg_buf_puts(d->ex, "{\"step\":\"rules\",\"considered\":[");
+    }
+    tg_patset_each(&d->p->rule_tools, t->name, t->name_len, rule_cb, &s);
+    static const char *const eff[3] = {"allow", "ask", "deny"};
+    char *rule = d->res->rule, *reason = d->res->reason;
+    sb rb, sr;
+    sb_init(&rb, rule, sizeof d->res->rule);
+    sb_init(&sr, reason, sizeof d->res->reason);
+    tg_decision dec;
+    int e = s.best[TG_DENY] != TG_NONE ? TG_DENY : s.best[TG_ASK] != TG_NONE ? TG_ASK
+                                                 : s.best[TG_ALLOW] != TG_NONE ? TG_ALLOW : -1;
+    if (e >= 0) {
+        const tg_rule *r = &d->p->rules[s.best[e]];
+        sb_put(&rb, "rule:");
+        sb_put(&rb, r->id);
+        if (r->reason) {
+            sb_put(&sr, r->reason);
+        } else {
+            sb_put(&sr, "rule '");
+            sb_put(&sr, r->id);
+            sb_put(&sr, "' says ");
+            sb_put(&sr, eff[e]);
+            sb_put(&sr, " for '");
+            sb_putn(&sr, t->name, t->name_len);
+            sb_put(&sr, "'");
+        }
+        dec = (tg_decision)e;
+    } else if (s.cond_ask_possible) {
+        sb_put(&rb, "rules");
+        sb_put(&sr, "an ask rule with argument conditions may apply");
+        dec = TG_ASK;
+    } else {
+        sb_put(&rb, "unmatched");
+        sb_put(&sr, "no rule allows '");
+        sb_putn(&sr, t->name, t->name_len);
+        sb_put(&sr, "' (a tool no rule matches is denied)");
+        dec = TG_DENY;
+    }
+    if (d->ex) {
+        tg_buf_puts(d->ex, "],\"outcome\":");
+        ex_str(d->ex, eff[dec]);
+        tg_buf_puts(d->ex, ",\"rule\":");
+        ex_str(d->ex, rule);
+        tg_buf_putc(d->ex, '}');
+    }
+    return finish(d, dec, rule, reason);
+}
+
+/* ---- grants ---- */
+
+typedef struct tenant_scan {
+    const tg_policy *p;
+    const char *want;
+    int scoped, ok;
+    const char *first;
+} tenant_scan;
+
+static int tenant_cb(void *ud, const tg_pat *pat) {
+    tenant_scan *s = ud;
+    const char *name = s->p->tenant_names[pat->owner];
+    if (!s->scoped) s->first = name;
+    s->scoped = 1;
+    if (s->want && strcmp(s->want, name) == 0) s->ok = 1;
+    return 0;
+}
+
+static int decide_grants(dctx *d) {
+    tg_policy *p = d->p;
+    const tg_tool_facts *t = d->t;
+    char reason[320];
+    int privileged = t->privileged || tg_patset_find(&p->privileged, t->name, t->name_len) != NULL;
+    const tg_source_cfg *src = NULL;
+    if (d->r->source) {
+        const tg_pat *sp = tg_patset_exact(&p->source_index, d->r->source, strlen(d->r->source));
+        if (sp) src = &p->sources[sp->owner];
+    }
+    const char *via = NULL, *pattern = NULL, *set = NULL;
+    if (src && src->full_set && (!privileged || src->privileged)) {
+        set = "source";
+        via = src->name;
+    } else if (d->pr && d->pr->n_grants) {
+        set = "principal";
+        const tg_pat *g = privileged ? tg_patset_exact(&d->pr->set, t->name, t->name_len)
+                                     : tg_patset_find(&d->pr->set, t->name, t->name_len);
+        if (g) {
+            via = d->pr->grants[g->owner].from;
+            pattern = g->s;
+        } else if (privileged && (g = tg_patset_find(&d->pr->set, t->name, t->name_len)) != NULL) {
+            snprintf(reason, sizeof reason,
+                     "'%.*s' is privileged: only an exact-name grant reaches it, and '%s' (%s) is a wildcard",
+                     (int)t->name_len, t->name, g->s, d->pr->grants[g->owner].from);
+        } else {
+            snprintf(reason, sizeof reason, "'%.*s' is not granted to principal '%s'", (int)t->name_len, t->name,
+                     d->pname);
+        }
+    } else {
+        set = "defaults";
+        if (privileged) {
+            snprintf(reason, sizeof reason, "'%.*s' is privileged and privileged tools are never in the default set",
+                     (int)t->name_len, t->name);
+        } else {
+            const tg_pat *g = tg_patset_find(&p->defaults, t->name, t->name_len);
+            if (g) {
+                via = "defaults";
+                pattern = g->s;
+            } else {
+                snprintf(reason, sizeof reason, "'%.*s' is not in the default set (principal '%s' has no grants)",
+                         (int)t->name_len, t->name, d->pname);
+            }
+        }
+    }
+    if (d->ex) {
+        step(d, "grants", via ? "pass" : "deny");
+        tg_buf_puts(d->ex, ",\"set\":");
+        ex_str(d->ex, set);
+        tg_buf_puts(d->ex, ",\"principal_known\":");
+        tg_buf_puts(d->ex, d->pr ? "true" : "false");
+        tg_buf_puts(d->ex, ",\"bundles\":[");
+        for (uint32_t i = 0; d->pr && i < d->pr->bundles.n; i++) {
+            if (i) tg_buf_putc(d->ex, ',');
+            ex_str(d->ex, d->pr->bundles.s[i]);
+        }
+        tg_buf_puts(d->ex, "],\"privileged\":");
+        tg_buf_puts(d->ex, privileged ? "true" : "false");
+        tg_buf_puts(d->ex, ",\"granted_by\":");
+        ex_str(d->ex, via);
+        tg_buf_puts(d->ex, ",\"pattern\":");
+        ex_str(d->ex, pattern);
+        tg_buf_putc(d->ex, '}');
+    }
+    if (!via && src && src->full_set && privileged)
+        snprintf(reason, sizeof reason,
+                 "'%.*s' is privileged: the full set of source '%s' excludes privileged tools, and no exact-name "
+                 "grant names it",
+                 (int)t->name_len, t->name, src->name);
+    if (!via) {
+        finish(d, TG_DENY, privileged ? "privileged" : "grants", reason);
+        return 0;
+    }
+    return 1;
+}
+
+/* ---- limits ---- */
+
+typedef struct hits {
+    uint32_t idx[32];
+    int n;
+} hits;
+
+static int hits_cb(void *ud, const tg_pat *pat) {
+    hits *h = ud;
+    for (int i = 0; i < h->n; i++)
+        if (h->idx[i] == pat->owner) return 0;
+    if (h->n < 32) h->idx[h->n++] = pat->owner;
+    return 0;
+}
+
+static double bucket_level(const tg_rate_limit *rl, const tg_bucket *b, double now) {
+    if (!b) return rl->capacity;
+    double el = now - b->last_ms;
+    if (el < 0) el = 0;
+    double lv = b->tokens + el * rl->per_ms;
+    return lv > rl->capacity ? rl->capacity : lv;
+}
+
+static int decide_limits(dctx *d) {
+    tg_policy *p = d->p;
+    const tg_tool_facts *t = d->t;
+    const tg_authz_request *r = d->r;
+    hits rh = {{0}, 0}, bh = {{0}, 0};
+    tg_patset_each(&p->rate_tools, t->name, t->name_len, hits_cb, &rh);
+    tg_patset_each(&p->budget_tools, t->name, t->name_len, hits_cb, &bh);
+    if (!rh.n && !bh.n) return 1;
+    char tool[129];
+    memcpy(tool, t->name, t->name_len);
+    tool[t->name_len] = '\0';
+    char rule[160], reason[320];
+    tg_sent *rent[32], *bent[32];
+    char key[1024];
+    /* look everything up (inserting unless dry_run), then check, then charge */
+    for (int i = 0; i < rh.n; i++) {
+        const tg_rate_limit *rl = &p->rates[rh.idx[i]];
+        rent[i] = NULL;
+        if (rl->principals.n && !principal_in(&rl->principals, d->pname)) {
+            rh.idx[i] = TG_NONE;
+            continue;
+        }
+        const char *parts[3] = {rl->id, d->pname, tool};
+        size_t kl = tg_state_key(key, sizeof key, parts, 3);
+        rent[i] = kl ? tg_smap_find(&p->state->rates, key, kl) : NULL;
+        if (!rent[i] && !r->dry_run) {
+            /* a fresh bucket is full, so dropping it later loses nothing;
+             * its expiry lies just after now so a sweep made by another
+             * insert in this same decision cannot free it under us */
+            rent[i] = kl ? tg_smap_insert(&p->state->rates, key, kl, sizeof(tg_bucket), r->now_ms + 1, r->now_ms)
+                         : NULL;
+            if (!rent[i]) {
+                snprintf(rule, sizeof rule, "rate:%s", rl->id);
+                finish(d, TG_DENY, rule, "rate-limit state is full (max_rate_buckets); failing closed");
+                step_simple(d, "limits", "deny", d->res->reason);
+                return 0;
+            }
+            tg_bucket *b = tg_sent_val(rent[i]);
+            b->tokens = rl->capacity;
+            b->last_ms = r->now_ms;
+        }
+    }
+    for (int i = 0; i < bh.n; i++) {
+        const tg_budget *bu = &p->budgets[bh.idx[i]];
+        const char *parts[2] = {bu->id, r->session};
+        size_t kl = tg_state_key(key, sizeof key, parts, 2);
+        bent[i] = kl ? tg_smap_find(&p->state->budgets, key, kl) : NULL;
+        if (!bent[i] && !r->dry_run) {
+            bent[i] = kl ? tg_smap_insert(&p->state->budgets, key, kl, sizeof(double), 1e300, r->now_ms) : NULL;
+            if (!bent[i]) {
+                snprintf(rule, sizeof rule, "budget:%s", bu->id);
+                finish(d, TG_DENY, rule, "session-budget state is full (max_budget_entries); failing closed");
+                step_simple(d, "limits", "deny", d->res->reason);
+                return 0;
+            }
+        }
+    }
+    for (int i = 0; i < rh.n; i++) {
+        if (rh.idx[i] == TG_NONE) continue;
+        const tg_rate_limit *rl = &p->rates[rh.idx[i]];
+        double lv = bucket_level(rl, rent[i] ? tg_sent_val(rent[i]) : NULL, r->now_ms);
+        if (lv < 1.0) {
+            snprintf(rule, sizeof rule, "rate:%s", rl->id);
+            if (rl->per_ms > 0)
+                snprintf(reason, sizeof reason, "rate limit '%s' exhausted for '%s' on '%s'; next call in %.0f ms",
+                         rl->id, d->pname, tool, (1.0 - lv) / rl->per_ms);
+            else
+                snprintf(reason, sizeof reason, "rate limit '%s' exhausted for '%s' on '%s' (no refill)", rl->id,
+                         d->pname, tool);
+            finish(d, TG_DENY, rule, reason);
+            step_simple(d, "limits", "deny", reason);
+            return 0;
+        }
+    }
+    for (int i = 0; i < bh.n; i++) {
+        const tg_budget *bu = &p->budgets[bh.idx[i]];
+        double used = bent[i] ? *(double *)tg_sent_val(bent[i]) : 0;
+        if (used >= bu->max_calls) {
+            snprintf(rule, sizeof rule, "budget:%s", bu->id);
+            snprintf(reason, sizeof reason, "session budget '%s' used up (%.0f of %.0f calls)", bu->id, used,
+                     bu->max_calls);
+            finish(d, TG_DENY, rule, reason);
+            step_simple(d, "limits", "deny", reason);
+            return 0;
+        }
+    }
+    if (!r->dry_run) {
+        for (int i = 0; i < rh.n; i++) {
+            if (rh.idx[i] == TG_NONE) continue;
+            const tg_rate_limit *rl = &p->rates[rh.idx[i]];
+            tg_bucket *b = tg_sent_val(rent[i]);
+            b->tokens = bucket_level(rl, b, r->now_ms) - 1.0;
+            if (r->now_ms > b->last_ms) b->last_ms = r->now_ms;
+            rent[i]->expires = rl->per_ms > 0 ? b->last_ms + (rl->capacity - b->tokens) / rl->per_ms : 1e300;
+        }
+        for (int i = 0; i < bh.n; i++) *(double *)tg_sent_val(bent[i]) += 1;
+    }
+    step_simple(d, "limits", "pass", r->dry_run ? "checked, not charged (dry run)" : "charged");
+    return 1;
+}
+
+/* ---- the pipeline ---- */
+
+static int parse_mode(const char *m) {
+    if (!m || strcmp(m, "default") == 0) return TG_MODE_DEFAULT;
+    if (strcmp(m, "acceptEdits") == 0) return TG_MODE_ACCEPT_EDITS;
+    if (strcmp(m, "bypassPermissions") == 0) return TG_MODE_BYPASS;
+    if (strcmp(m, "plan") == 0) return TG_MODE_PLAN;
+    return -1;
+}
+
+static tg_decision decide(dctx *d) {
+    tg_policy *p = d->p;
+    const tg_tool_facts *t = d->t;
+    const tg_authz_request *r = d->r;
+    char rule[160], reason[320];
+
+    /* 1 name */
+    if (!t) {
+        step_simple(d, "name", "deny", "no registered tool of that name");
+        return finish(d, TG_DENY, "unknown_tool", "no registered tool of that name");
+    }
+    if (!tg_policy_name_ok(t->name, t->name_len)) {
+        step_simple(d, "name", "deny", "not 1-128 bytes of [A-Za-z0-9_.-]");
+        return finish(d, TG_DENY, "invalid_name",
+                      "tool names are matched on their exact registered bytes (1-128 of A-Z a-z 0-9 _ . -)");
+    }
+    d->mode = parse_mode(r->mode);
+    if (d->mode < 0) {
+        step_simple(d, "mode", "deny", "unknown mode");
+        return finish(d, TG_DENY, "mode", "unknown permission mode (default, acceptEdits, bypassPermissions, plan)");
+    }
+    d->pname = r->principal ? r->principal : "";
+    if (r->principal) {
+        const tg_pat *pp = tg_patset_exact(&p->principal_index, r->principal, strlen(r->principal));
+        if (pp) d->pr = &p->principals[pp->owner];
+    }
+    if (!d->pr && p->unknown_deny) {
+        step_simple(d, "principal", "deny", "unknown principal");
+        snprintf(reason, sizeof reason, "principal '%s' is not in the policy (unknown_principals: deny)", d->pname);
+        return finish(d, TG_DENY, "principal", reason);
+    }
+    step_simple(d, "name", "pass", NULL);
+
+    /* 2 grants */
+    if (!decide_grants(d)) return d->res->decision;
+
+    /* 3 tenant */
+    tenant_scan ts = {p, r->tenant, 0, 0, NULL};
+    tg_patset_each(&p->tenant_tools, t->name, t->name_len, tenant_cb, &ts);
+    if (t->tenant) {
+        if (!r->tenant || strcmp(t->tenant, r->tenant) != 0) {
+            snprintf(reason, sizeof reason, "'%.*s' belongs to tenant '%s', not to this context's tenant", (int)t->name_len,
+                     t->name, t->tenant);
+            step_simple(d, "tenant", "deny", reason);
+            return finish(d, TG_DENY, "tenant", reason);
+        }
+    }
+    if (ts.scoped && !ts.ok) {
+        snprintf(reason, sizeof reason, "'%.*s' is scoped to tenant '%s' (policy /tenants), not to this context's tenant",
+                 (int)t->name_len, t->name, ts.first);
+        step_simple(d, "tenant", "deny", reason);
+        return finish(d, TG_DENY, "tenant", reason);
+    }
+    step_simple(d, "tenant", "pass", ts.scoped || t->tenant ? "scoped, tenant matches" : "not scoped");
+
+    /* 4 scheduler */
+    if (r->scheduler) {
+        const tg_pat *b = tg_patset_find(&p->sched_blocked, t->name, t->name_len);
+        if (b) {
+            snprintf(reason, sizeof reason, "'%.*s' is blocked in scheduler sessions (pattern '%s')", (int)t->name_len,
+                     t->name, b->s);
+            step_simple(d, "scheduler", "deny", reason);
+            return finish(d, TG_DENY, "scheduler", reason);
+        }
+        step_simple(d, "scheduler", "pass", "not in the blocked set");
+    }
+
+    /* 5 plan */
+    if (d->mode == TG_MODE_PLAN) {
+        if (!t->read_only) {
+            step_simple(d, "plan", "deny", "not marked read-only by the host");
+            snprintf(reason, sizeof reason, "plan mode allows only tools the host marked read-only; '%.*s' is not",
+                     (int)t->name_len, t->name);
+            return finish(d, TG_DENY, "plan", reason);
+        }
+        step_simple(d, "plan", "pass", "read-only");
+    }
+
+    /* 6 rules (+ the tool's own approval requirement) */
+    tg_decision dec = decide_rules(d);
+    if (dec == TG_DENY) return dec;
+    if (dec == TG_ALLOW && t->needs_approval) {
+        snprintf(reason, sizeof reason, "the host marks '%.*s' as needing approval", (int)t->name_len, t->name);
+        step_simple(d, "tool", "ask", reason);
+        dec = finish(d, TG_ASK, "tool:needs_approval", reason);
+    }
+
+    /* 7 session rules */
+    if (dec == TG_ASK && r->session && tg_session_rule_has(p, r->session, d->pname, t->name, t->name_len)) {
+        snprintf(rule, sizeof rule, "session:%.*s", (int)t->name_len, t->name);
+        snprintf(reason, sizeof reason, "approved for the rest of session '%s'", r->session);
+        step_simple(d, "session", "allow", reason);
+        dec = finish(d, TG_ALLOW, rule, reason);
+    }
+
+    /* 8 mode and scheduler */
+    if (dec == TG_ASK) {
+        int auto_ok = !r->scheduler || p->sched_auto_modes;
+        if (auto_ok && d->mode == TG_MODE_ACCEPT_EDITS && t->edit) {
+            step_simple(d, "mode", "allow", "acceptEdits: an edit tool that would ask");
+            dec = finish(d, TG_ALLOW, "mode:acceptEdits", "acceptEdits mode allows edit tools that would ask");
+        } else if (auto_ok && d->mode == TG_MODE_BYPASS) {
+            step_simple(d, "mode", "allow", "bypassPermissions: nothing asks");
+            dec = finish(d, TG_ALLOW, "mode:bypassPermissions", "bypassPermissions mode asks nothing");
+        } else if (r->scheduler) {
+            snprintf(reason, sizeof reason,
+                     "no person is present to approve '%.*s' (in scheduler sessions every ask becomes deny)",
+                     (int)t->name_len, t->name);
+            step_simple(d, "scheduler", "deny", reason);
+            return finish(d, TG_DENY, "scheduler:ask", reason);
+        }
+    }
+
+    /* 9 limits */
+    if (dec == TG_ALLOW && !d->visibility && !decide_limits(d)) return TG_DENY;
+    return dec;
+}
+
+tg_decision tg_policy_authorize(tg_policy *p, const tg_tool_facts *tool, const tg_authz_request *req,
+                                tg_authz_result *res, tg_buf *explain) {
+    tg_authz_result local;
+    dctx d;
+    memset(&d, 0, sizeof d);
+    d.p = p;
+    d.t = tool;
+    d.r = req;
+    d.res = res ? res : &local;
+    d.ex = explain;
+    d.pname = req->principal ? req->principal : "";
+    if (explain) {
+        tg_buf_puts(explain, "{\"tool\":");
+        if (tool && tool->name) ex_strn(explain, tool->name, tool->name_len);
+        else tg_buf_puts(explain, "null");
+        tg_buf_puts(explain, ",\"principal\":");
+        ex_str(explain, req->principal);
+        tg_buf_puts(explain, ",\"mode\":");
+        ex_str(explain, req->mode ? req->mode : "default");
+        tg_buf_puts(explain, req->scheduler ? ",\"scheduler\":true" : ",\"scheduler\":false");
+        tg_buf_puts(explain, ",\"source\":");
+        ex_str(explain, req->source);
+        tg_buf_puts(explain, ",\"tenant\":");
+        ex_str(explain, req->tenant);
+        tg_buf_puts(explain, ",\"session\":");
+        ex_str(explain, req->session);
+        if (tool && tool->name) {
+            tg_buf_printf(explain, ",\"facts\":{\"read_only\":%s,\"edit\":%s,\"privileged\":%s,\"needs_approval\":%s,\"tenant\":",
+                          tool->read_only ? "true" : "false", tool->edit ? "true" : "false",
+                          tool->privileged ? "true" : "false", tool->needs_approval ? "true" : "false");
+            ex_str(explain, tool->tenant);
+            tg_buf_puts(explain, ",\"source\":");
+            ex_str(explain, tool->source);
+            tg_buf_putc(explain, '}');
+        }
+        tg_buf_puts(explain, ",\"steps\":[");
+    }
+    tg_decision dec = decide(&d);
+    if (explain) {
+        tg_buf_puts(explain, "],\"decision\":");
+        ex_str(explain, tg_decision_name(dec));
+        tg_buf_puts(explain, ",\"rule\":");
+        ex_str(explain, d.res->rule);
+        tg_buf_puts(explain, ",\"reason\":");
+        ex_str(explain, d.res->reason);
+        tg_buf_putc(explain, '}');
+    }
+    return dec;
+}
+
+int tg_policy_visible(tg_policy *p, const tg_tool_facts *tool, const tg_authz_request *req) {
+    tg_authz_result res;
+    tg_authz_request r = *req;
+    r.args = NULL;
+    r.dry_run = 1;
+    dctx d;
+    memset(&d, 0, sizeof d);
+    d.p = p;
+    d.t = tool;
+    d.r = &r;
+    d.res = &res;
+    d.visibility = 1;
+    return decide(&d) != TG_DENY;
+}

@@ -1,0 +1,218 @@
+/* policy_internal.h - the compiled policy and its mutable state, shared by
+ * the files of src/policy only. */
+#ifndef TG_POLICY_INTERNAL_H
+#define TG_POLICY_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "policy.h"
+#include "../base/arena.h"
+#include "../json/json.h"
+
+#define TG_NONE UINT32_MAX
+
+/* ---- pattern sets (policy_patset.c) ----
+ * Tool-name patterns: exact bytes, `*` matches any run of bytes (also none),
+ * no other metacharacter, case-sensitive. Exact patterns are hashed by the
+ * whole name; globs by their literal prefix (the bytes before the first
+ * `*`), and a lookup probes one hash per distinct prefix length, so its cost
+ * depends on how many patterns share the name's prefixes, not on the size of
+ * the set. */
+typedef struct tg_pat {
+    const char *s;
+    uint32_t len;
+    uint32_t plen;   /* literal prefix length (== len for exact patterns) */
+    uint32_t owner;  /* what the pattern belongs to (rule, grant, tenant...) */
+    uint32_t next;   /* next pattern in the same hash chain */
+    uint8_t glob;
+} tg_pat;
+
+typedef struct tg_pat_in {
+    const char *s;
+    size_t len;
+    uint32_t owner;
+} tg_pat_in;
+
+typedef struct tg_patset {
+    tg_pat *pats;
+    uint32_t n;
+    uint32_t *exact;      /* heads of chains of exact patterns, by hash */
+    uint32_t exact_mask;
+    uint32_t *pre;        /* heads of chains of globs, by hash of the literal prefix */
+    uint32_t pre_mask;
+    uint32_t *pre_lens;   /* distinct literal prefix lengths of globs, ascending */
+    uint32_t n_pre_lens;
+} tg_patset;
+
+/* Builds from in[0..n) into arena (strings are not copied: they must live
+ * in the arena already). literal: every pattern is exact, `*` included.
+ * 0, or -1 out of memory. */
+int tg_patset_build(tg_arena *arena, const tg_pat_in *in, uint32_t n, int literal, tg_patset *out);
+/* Calls cb for every pattern matching name, until cb returns nonzero (then
+ * returns that value); 0 when all were visited. */
+typedef int (*tg_pat_cb)(void *ud, const tg_pat *pat);
+int tg_patset_each(const tg_patset *set, const char *name, size_t len, tg_pat_cb cb, void *ud);
+/* The first matching pattern found (exact ones first), or NULL. */
+const tg_pat *tg_patset_find(const tg_patset *set, const char *name, size_t len);
+/* An exact (no `*`) pattern equal to name, or NULL. */
+const tg_pat *tg_patset_exact(const tg_patset *set, const char *name, size_t len);
+/* Glob match of pattern p against s (exact bytes). */
+int tg_glob_match(const char *p, size_t plen, const char *s, size_t slen);
+uint64_t tg_hash_bytes(const void *p, size_t n);
+
+/* ---- compiled document (policy_compile.c) ---- */
+enum { TG_OP_EQUALS, TG_OP_ONE_OF, TG_OP_PREFIX, TG_OP_SUFFIX };
+enum { TG_MODE_DEFAULT, TG_MODE_ACCEPT_EDITS, TG_MODE_BYPASS, TG_MODE_PLAN, TG_MODE_COUNT };
+
+typedef struct tg_cond {
+    const char *arg;     /* property name, or a JSON Pointer when it starts with '/' */
+    size_t arg_len;
+    int op;
+    const cJSON *value;  /* equals / one_of (in the policy arena) */
+    const char *str;     /* prefix / suffix */
+    size_t str_len;
+} tg_cond;
+
+typedef struct tg_strlist {
+    const char **s;
+    uint32_t n;
+} tg_strlist;
+
+typedef struct tg_rule {
+    const char *id;
+    const char *reason;  /* NULL: generated */
+    tg_decision effect;
+    tg_strlist principals; /* globs; n 0: any */
+    tg_strlist sources;    /* exact; n 0: any */
+    tg_strlist tenants;    /* exact; n 0: any */
+    unsigned modes;        /* bit per TG_MODE_*; 0: any */
+    tg_cond *conds;
+    uint32_t n_conds;
+} tg_rule;
+
+typedef struct tg_grant {
+    const char *pattern;
+    const char *from;    /* "grants", "skill:<name>", "project:<name>" */
+} tg_grant;
+
+typedef struct tg_principal {
+    const char *name;
+    tg_grant *grants;
+    uint32_t n_grants;
+    tg_patset set;       /* owner: index into grants */
+    tg_strlist bundles;  /* "skill:x", "project:y" (explain) */
+} tg_principal;
+
+typedef struct tg_source_cfg {
+    const char *name;
+    int full_set, privileged;
+} tg_source_cfg;
+
+typedef struct tg_rate_limit {
+    const char *id;
+    tg_strlist principals;
+    double capacity, per_ms;
+} tg_rate_limit;
+
+typedef struct tg_budget {
+    const char *id;
+    double max_calls;
+} tg_budget;
+
+/* ---- mutable state (policy_state.c) ----
+ * A chained hash map of byte keys to fixed-size values; entries are
+ * allocated one by one through the allocator and carry an expiry so a full
+ * map can drop what no longer matters. */
+typedef struct tg_sent {
+    struct tg_sent *next;
+    uint64_t hash;
+    size_t klen, vsize;
+    double expires;      /* sweepable when expires <= now */
+} tg_sent;
+
+typedef struct tg_smap {
+    tg_allocator alloc;
+    tg_sent **tab;
+    size_t cap, n, max;
+} tg_smap;
+
+void tg_smap_init(tg_smap *m, tg_allocator alloc, size_t max);
+void tg_smap_free(tg_smap *m);
+tg_sent *tg_smap_find(const tg_smap *m, const void *key, size_t klen);
+/* Inserts a new entry (value zero-filled). Full: sweeps entries expired at
+ * now, then fails. NULL: full or out of memory. */
+tg_sent *tg_smap_insert(tg_smap *m, const void *key, size_t klen, size_t vsize, double expires, double now);
+void tg_smap_remove(tg_smap *m, tg_sent *e);
+void tg_smap_sweep(tg_smap *m, double now);
+static inline const char *tg_sent_key(const tg_sent *e) { return (const char *)(e + 1); }
+static inline void *tg_sent_val(tg_sent *e) {
+    return (char *)(e + 1) + ((e->klen + 7) & ~(size_t)7);
+}
+
+typedef struct tg_pstate {
+    tg_smap rates;      /* rate id \0 principal \0 tool -> tg_bucket */
+    tg_smap budgets;    /* budget id \0 session -> double count */
+    tg_smap session;    /* session \0 principal \0 tool -> nothing */
+    tg_smap approvals;  /* id -> tg_approval */
+    tg_smap used;       /* token nonce -> nothing, until the token's expiry */
+    uint64_t counter;   /* approval ids without host nonce */
+} tg_pstate;
+
+typedef struct tg_plimits {
+    size_t approvals, used_tokens, rate_buckets, budget_entries, session_rules;
+} tg_plimits;
+
+struct tg_policy {
+    tg_allocator alloc;
+    tg_arena arena;        /* the compiled document */
+    tg_pstate *state;
+
+    tg_patset defaults;     /* owner: index into default_list */
+    const char **default_list;
+    tg_patset privileged;
+    tg_principal *principals;
+    uint32_t n_principals;
+    tg_patset principal_index;  /* literal, owner: principal index */
+    int unknown_deny;
+    tg_source_cfg *sources;
+    uint32_t n_sources;
+    tg_patset source_index;     /* literal */
+    const char **tenant_names;
+    uint32_t n_tenants;
+    tg_patset tenant_tools;     /* owner: tenant index */
+    tg_patset sched_blocked;
+    int sched_auto_modes;
+    tg_rule *rules;
+    uint32_t n_rules;
+    tg_patset rule_tools;       /* owner: rule index */
+    tg_rate_limit *rates;
+    uint32_t n_rates;
+    tg_patset rate_tools;       /* owner: rate index */
+    tg_budget *budgets;
+    uint32_t n_budgets;
+    tg_patset budget_tools;     /* owner: budget index */
+    tg_plimits limits;
+};
+
+tg_pstate *tg_pstate_new(const tg_allocator *a, const tg_plimits *lim);
+void tg_pstate_free(const tg_allocator *a, tg_pstate *s);
+
+/* Joins parts with NUL separators into buf (cap bytes); returns the length
+ * or 0 when it does not fit. */
+size_t tg_state_key(char *buf, size_t cap, const char *const *parts, int n);
+
+typedef struct tg_bucket {
+    double tokens, last_ms;
+} tg_bucket;
+
+/* Session rules (policy_state.c). */
+int tg_session_rule_add(tg_policy *p, const char *session, const char *principal, const char *tool, size_t tool_len,
+                        double now);
+int tg_session_rule_has(const tg_policy *p, const char *session, const char *principal, const char *tool,
+                        size_t tool_len);
+
+/* Tool names a decision accepts: 1-128 bytes of [A-Za-z0-9_.-]. */
+int tg_policy_name_ok(const char *name, size_t len);
+
+#endif

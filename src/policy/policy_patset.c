@@ -1,0 +1,167 @@
+/* policy_patset.c - tool-name pattern sets: exact names in a hash table,
+ * globs grouped by literal prefix. */
+#include <string.h>
+
+#include "policy_internal.h"
+
+/* FNV-1a 64 with a final mix: keys are policy and host strings, not
+ * attacker-chosen at a volume that matters (tool names are registered).
+ * Incremental, so a lookup hashes every prefix of a name in one pass. */
+#define FNV_INIT 0xcbf29ce484222325ull
+static inline uint64_t fnv_step(uint64_t h, unsigned char c) { return (h ^ c) * 0x100000001b3ull; }
+static inline uint64_t fnv_mix(uint64_t h) {
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    return h;
+}
+
+uint64_t tg_hash_bytes(const void *p, size_t n) {
+    const unsigned char *s = p;
+    uint64_t h = FNV_INIT;
+    for (size_t i = 0; i < n; i++) h = fnv_step(h, s[i]);
+    return fnv_mix(h);
+}
+
+int tg_glob_match(const char *p, size_t plen, const char *s, size_t slen) {
+    size_t pi = 0, si = 0, star = (size_t)-1, mark = 0;
+    while (si < slen) {
+        if (pi < plen && p[pi] == '*') {
+            star = pi++;
+            mark = si;
+        } else if (pi < plen && p[pi] == s[si]) {
+            pi++;
+            si++;
+        } else if (star != (size_t)-1) {
+            pi = star + 1;
+            si = ++mark;
+        } else {
+            return 0;
+        }
+    }
+    while (pi < plen && p[pi] == '*') pi++;
+    return pi == plen;
+}
+
+static uint32_t table_size(uint32_t n) {
+    uint32_t c = 8;
+    while (c < n * 2 && c < (1u << 30)) c <<= 1;
+    return c;
+}
+
+int tg_patset_build(tg_arena *arena, const tg_pat_in *in, uint32_t n, int literal, tg_patset *out) {
+    memset(out, 0, sizeof *out);
+    if (n == 0) return 0;
+    out->pats = tg_arena_calloc(arena, n, sizeof *out->pats);
+    uint32_t n_exact = 0, n_glob = 0;
+    if (!out->pats) return -1;
+    for (uint32_t i = 0; i < n; i++) {
+        tg_pat *t = &out->pats[i];
+        t->s = in[i].s;
+        t->len = (uint32_t)in[i].len;
+        t->owner = in[i].owner;
+        t->next = TG_NONE;
+        const char *star = literal ? NULL : memchr(in[i].s, '*', in[i].len);
+        t->glob = star != NULL;
+        t->plen = star ? (uint32_t)(star - in[i].s) : t->len;
+        if (t->glob) n_glob++;
+        else n_exact++;
+    }
+    out->n = n;
+    uint32_t ec = table_size(n_exact), gc = table_size(n_glob);
+    out->exact = tg_arena_alloc(arena, ec * sizeof(uint32_t));
+    out->pre = tg_arena_alloc(arena, gc * sizeof(uint32_t));
+    out->pre_lens = tg_arena_alloc(arena, (n_glob + 1) * sizeof(uint32_t));
+    if (!out->exact || !out->pre || !out->pre_lens) return -1;
+    memset(out->exact, 0xff, ec * sizeof(uint32_t));
+    memset(out->pre, 0xff, gc * sizeof(uint32_t));
+    out->exact_mask = ec - 1;
+    out->pre_mask = gc - 1;
+    /* insert back to front so chains list patterns in document order */
+    for (uint32_t k = n; k-- > 0;) {
+        tg_pat *t = &out->pats[k];
+        uint32_t *head = t->glob ? &out->pre[tg_hash_bytes(t->s, t->plen) & out->pre_mask]
+                                 : &out->exact[tg_hash_bytes(t->s, t->len) & out->exact_mask];
+        t->next = *head;
+        *head = k;
+        if (t->glob) {
+            uint32_t j = 0;
+            while (j < out->n_pre_lens && out->pre_lens[j] < t->plen) j++;
+            if (j == out->n_pre_lens || out->pre_lens[j] != t->plen) {
+                memmove(out->pre_lens + j + 1, out->pre_lens + j, (out->n_pre_lens - j) * sizeof(uint32_t));
+                out->pre_lens[j] = t->plen;
+                out->n_pre_lens++;
+            }
+        }
+    }
+    return 0;
+}
+
+int tg_patset_each(const tg_patset *set, const char *name, size_t len, tg_pat_cb cb, void *ud) {
+    if (!set->n) return 0;
+    /* one pass over the name: the hash of every glob prefix length (at most
+     * 257 distinct: patterns are at most 256 bytes) and of the whole name */
+    const unsigned char *u = (const unsigned char *)name;
+    uint64_t pre_h[257];
+    uint32_t np = 0;
+    uint64_t h = FNV_INIT;
+    for (size_t k = 0;; k++) {
+        while (np < set->n_pre_lens && set->pre_lens[np] == k) pre_h[np++] = fnv_mix(h);
+        if (k == len) break;
+        h = fnv_step(h, u[k]);
+    }
+    for (uint32_t i = set->exact[fnv_mix(h) & set->exact_mask]; i != TG_NONE; i = set->pats[i].next) {
+        const tg_pat *t = &set->pats[i];
+        if (t->len == len && memcmp(t->s, name, len) == 0) {
+            int r = cb(ud, t);
+            if (r) return r;
+        }
+    }
+    for (uint32_t j = 0; j < np; j++) {
+        uint32_t pl = set->pre_lens[j];
+        for (uint32_t i = set->pre[pre_h[j] & set->pre_mask]; i != TG_NONE; i = set->pats[i].next) {
+            const tg_pat *t = &set->pats[i];
+            if (t->plen == pl && memcmp(t->s, name, pl) == 0 &&
+                tg_glob_match(t->s + pl, t->len - pl, name + pl, len - pl)) {
+                int r = cb(ud, t);
+                if (r) return r;
+            }
+        }
+    }
+    return 0;
+}
+
+typedef struct find_ud {
+    const tg_pat *found;
+} find_ud;
+
+static int find_cb(void *ud, const tg_pat *pat) {
+    ((find_ud *)ud)->found = pat;
+    return 1;
+}
+
+const tg_pat *tg_patset_find(const tg_patset *set, const char *name, size_t len) {
+    find_ud f = {NULL};
+    tg_patset_each(set, name, len, find_cb, &f);
+    return f.found;
+}
+
+const tg_pat *tg_patset_exact(const tg_patset *set, const char *name, size_t len) {
+    if (!set->n) return NULL;
+    for (uint32_t i = set->exact[tg_hash_bytes(name, len) & set->exact_mask]; i != TG_NONE; i = set->pats[i].next) {
+        const tg_pat *t = &set->pats[i];
+        if (t->len == len && memcmp(t->s, name, len) == 0) return t;
+    }
+    return NULL;
+}
+
+int tg_policy_name_ok(const char *name, size_t len) {
+    if (!name || len == 0 || len > 128) return 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)name[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+              c == '-'))
+            return 0;
+    }
+    return 1;
+}

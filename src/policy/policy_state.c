@@ -1,0 +1,224 @@
+/* policy_state.c - the mutable side of a policy: bounded hash maps for rate
+ * buckets, budgets, session rules, approvals and used token nonces. */
+#include <string.h>
+
+#include "policy_internal.h"
+
+void tg_smap_init(tg_smap *m, tg_allocator alloc, size_t max) {
+    memset(m, 0, sizeof *m);
+    m->alloc = alloc;
+    m->max = max;
+}
+
+static size_t entry_size(size_t klen, size_t vsize) {
+    return sizeof(tg_sent) + ((klen + 7) & ~(size_t)7) + vsize;
+}
+
+void tg_smap_free(tg_smap *m) {
+    for (size_t i = 0; i < m->cap; i++) {
+        tg_sent *e = m->tab[i];
+        while (e) {
+            tg_sent *nx = e->next;
+            tg_free(&m->alloc, e, entry_size(e->klen, e->vsize));
+            e = nx;
+        }
+    }
+    tg_free(&m->alloc, m->tab, m->cap * sizeof(tg_sent *));
+    m->tab = NULL;
+    m->cap = m->n = 0;
+}
+
+tg_sent *tg_smap_find(const tg_smap *m, const void *key, size_t klen) {
+    if (!m->cap) return NULL;
+    uint64_t h = tg_hash_bytes(key, klen);
+    for (tg_sent *e = m->tab[h & (m->cap - 1)]; e; e = e->next)
+        if (e->hash == h && e->klen == klen && memcmp(tg_sent_key(e), key, klen) == 0) return e;
+    return NULL;
+}
+
+void tg_smap_remove(tg_smap *m, tg_sent *e) {
+    tg_sent **pp = &m->tab[e->hash & (m->cap - 1)];
+    while (*pp && *pp != e) pp = &(*pp)->next;
+    if (!*pp) return;
+    *pp = e->next;
+    m->n--;
+    tg_free(&m->alloc, e, entry_size(e->klen, e->vsize));
+}
+
+void tg_smap_sweep(tg_smap *m, double now) {
+    for (size_t i = 0; i < m->cap; i++) {
+        tg_sent **pp = &m->tab[i];
+        while (*pp) {
+            tg_sent *e = *pp;
+            if (e->expires <= now) {
+                *pp = e->next;
+                m->n--;
+                tg_free(&m->alloc, e, entry_size(e->klen, e->vsize));
+            } else {
+                pp = &e->next;
+            }
+        }
+    }
+}
+
+static int grow(tg_smap *m) {
+    size_t ncap = m->cap ? m->cap * 2 : 16;
+    tg_sent **nt = tg_malloc(&m->alloc, ncap * sizeof *nt);
+    if (!nt) return -1;
+    memset(nt, 0, ncap * sizeof *nt);
+    for (size_t i = 0; i < m->cap; i++) {
+        tg_sent *e = m->tab[i];
+        while (e) {
+            tg_sent *nx = e->next;
+            e->next = nt[e->hash & (ncap - 1)];
+            nt[e->hash & (ncap - 1)] = e;
+            e = nx;
+        }
+    }
+    tg_free(&m->alloc, m->tab, m->cap * sizeof *m->tab);
+    m->tab = nt;
+    m->cap = ncap;
+    return 0;
+}
+
+tg_sent *tg_smap_insert(tg_smap *m, const void *key, size_t klen, size_t vsize, double expires, double now) {
+    if (m->max && m->n >= m->max) {
+        tg_smap_sweep(m, now);
+        if (m->n >= m->max) return NULL;
+    }
+    if (m->n >= m->cap && grow(m) != 0) return NULL;
+    size_t sz = entry_size(klen, vsize);
+    tg_sent *e = tg_malloc(&m->alloc, sz);
+    if (!e) return NULL;
+    memset(e, 0, sz);
+    e->hash = tg_hash_bytes(key, klen);
+    e->klen = klen;
+    e->vsize = vsize;
+    e->expires = expires;
+    memcpy((char *)(e + 1), key, klen);
+    tg_sent **head = &m->tab[e->hash & (m->cap - 1)];
+    e->next = *head;
+    *head = e;
+    m->n++;
+    return e;
+}
+
+tg_pstate *tg_pstate_new(const tg_allocator *a, const tg_plimits *lim) {
+    tg_pstate *s = tg_malloc(a, sizeof *s);
+    if (!s) return NULL;
+    memset(s, 0, sizeof *s);
+    tg_smap_init(&s->rates, *a, lim->rate_buckets);
+    tg_smap_init(&s->budgets, *a, lim->budget_entries);
+    tg_smap_init(&s->session, *a, lim->session_rules);
+    tg_smap_init(&s->approvals, *a, lim->approvals);
+    tg_smap_init(&s->used, *a, lim->used_tokens);
+    return s;
+}
+
+void tg_pstate_free(const tg_allocator *a, tg_pstate *s) {
+    if (!s) return;
+    tg_smap_free(&s->rates);
+    tg_smap_free(&s->budgets);
+    tg_smap_free(&s->session);
+    tg_smap_free(&s->approvals);
+    tg_smap_free(&s->used);
+    tg_free(a, s, sizeof *s);
+}
+
+size_t tg_state_key(char *buf, size_t cap, const char *const *parts, int n) {
+    size_t len = 0;
+    for (int i = 0; i < n; i++) {
+        const char *s = parts[i] ? parts[i] : "";
+        size_t l = strlen(s);
+        if (len + l + 1 > cap) return 0;
+        memcpy(buf + len, s, l);
+        len += l;
+        buf[len++] = '\0';
+    }
+    return len;
+}
+
+static size_t session_key(char *buf, size_t cap, const char *session, const char *principal, const char *tool,
+                          size_t tool_len) {
+    const char *parts[2] = {session, principal};
+    size_t n = tg_state_key(buf, cap, parts, 2);
+    if (!n || n + tool_len > cap) return 0;
+    memcpy(buf + n, tool, tool_len);
+    return n + tool_len;
+}
+
+int tg_session_rule_add(tg_policy *p, const char *session, const char *principal, const char *tool, size_t tool_len,
+                        double now) {
+    char key[1024];
+    size_t kl = session_key(key, sizeof key, session, principal, tool, tool_len);
+    if (!kl) return -1;
+    if (tg_smap_find(&p->state->session, key, kl)) return 0;
+    /* session rules live until tg_policy_end_session; never swept by time */
+    return tg_smap_insert(&p->state->session, key, kl, 0, 1e300, now) ? 0 : -1;
+}
+
+int tg_session_rule_has(const tg_policy *p, const char *session, const char *principal, const char *tool,
+                        size_t tool_len) {
+    char key[1024];
+    size_t kl = session_key(key, sizeof key, session, principal, tool, tool_len);
+    return kl && tg_smap_find(&p->state->session, key, kl) != NULL;
+}
+
+static void drop_session(tg_smap *m, const char *prefix, size_t plen) {
+    for (size_t i = 0; i < m->cap; i++) {
+        tg_sent **pp = &m->tab[i];
+        while (*pp) {
+            tg_sent *e = *pp;
+            if (e->klen >= plen && memcmp(tg_sent_key(e), prefix, plen) == 0) {
+                *pp = e->next;
+                m->n--;
+                tg_free(&m->alloc, e, entry_size(e->klen, e->vsize));
+            } else {
+                pp = &e->next;
+            }
+        }
+    }
+}
+
+void tg_policy_end_session(tg_policy *p, const char *session) {
+    char key[1024];
+    const char *parts[1] = {session};
+    size_t kl = tg_state_key(key, sizeof key, parts, 1);
+    if (!kl) return;
+    drop_session(&p->state->session, key, kl);
+    /* budgets: key is budget id \0 session \0 */
+    tg_smap *m = &p->state->budgets;
+    for (size_t i = 0; i < m->cap; i++) {
+        tg_sent **pp = &m->tab[i];
+        while (*pp) {
+            tg_sent *e = *pp;
+            const char *k = tg_sent_key(e);
+            const char *z = memchr(k, '\0', e->klen);
+            size_t idl = z ? (size_t)(z - k) : e->klen;
+            if (idl + 1 + kl == e->klen && memcmp(k + idl + 1, key, kl) == 0) {
+                *pp = e->next;
+                m->n--;
+                tg_free(&m->alloc, e, entry_size(e->klen, e->vsize));
+            } else {
+                pp = &e->next;
+            }
+        }
+    }
+}
+
+void tg_policy_adopt_state(tg_policy *to, tg_policy *from) {
+    tg_pstate *t = to->state;
+    to->state = from->state;
+    from->state = t;
+    /* the new policy's limits apply from now on */
+    to->state->rates.max = to->limits.rate_buckets;
+    to->state->budgets.max = to->limits.budget_entries;
+    to->state->session.max = to->limits.session_rules;
+    to->state->approvals.max = to->limits.approvals;
+    to->state->used.max = to->limits.used_tokens;
+    tg_smap_free(&from->state->rates);
+    tg_smap_free(&from->state->budgets);
+    tg_smap_free(&from->state->session);
+    tg_smap_free(&from->state->approvals);
+    tg_smap_free(&from->state->used);
+}

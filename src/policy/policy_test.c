@@ -1,0 +1,1096 @@
+/* policy_test.c - the permission engine, one behaviour per function: grants
+ * and bundles, privileged tools, modes, scheduler sessions, argument
+ * conditions (path traversal too), tenants, rate limits, budgets, approvals
+ * and tokens, name tricks, invalid documents, explain, listing, speed, and
+ * allocation failure at every call site. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "policy.h"
+#include "../crypto/sha256.h"
+#include "../json/json.h"
+#include "../../tests/tg_test.h"
+
+/* ---- a counting allocator that can fail the n-th allocation ---- */
+
+typedef struct counting {
+    size_t live;
+    long allocs, fail_at; /* fail_at 0: never */
+} counting;
+
+static void *count_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    counting *c = ud;
+    if (nsize == 0) {
+        if (ptr) {
+            c->live -= osize;
+            free(ptr);
+        }
+        return NULL;
+    }
+    if (c->fail_at && ++c->allocs >= c->fail_at) return NULL;
+    void *r = realloc(ptr, nsize);
+    if (r) c->live += nsize - (ptr ? osize : 0);
+    return r;
+}
+
+static counting counter;
+static tg_allocator A; /* set in main: {count_alloc, &counter} */
+
+/* JSON written with ' for " to keep the documents readable. */
+static cJSON *doc_from(tg_arena *ar, const char *text) {
+    size_t n = strlen(text);
+    char *s = malloc(n + 1);
+    for (size_t i = 0; i <= n; i++) s[i] = text[i] == '\'' ? '"' : text[i];
+    tg_json_error err;
+    cJSON *d = tg_json_parse(ar, s, n, NULL, &err);
+    if (!d && !counter.fail_at) fprintf(stderr, "test document does not parse: %s at %zu\n%s\n", err.message, err.offset, s);
+    free(s);
+    return d;
+}
+
+static tg_policy *compile(const char *text) {
+    tg_arena ar;
+    tg_arena_init(&ar, A);
+    tg_buf diag;
+    tg_buf_init(&diag, A, 0);
+    tg_policy *p = NULL;
+    cJSON *d = doc_from(&ar, text);
+    int r = d ? tg_policy_compile(&A, d, &p, &diag) : -1;
+    CHECK_MSG(r == 0, "policy rejected:\n%s", diag.data ? diag.data : "");
+    tg_buf_free(&diag);
+    tg_arena_free(&ar);
+    return p;
+}
+
+/* Compiles a bad document; returns the diagnostics (caller frees). */
+static char *rejected(const char *text) {
+    tg_arena ar;
+    tg_arena_init(&ar, A);
+    tg_buf diag;
+    tg_buf_init(&diag, A, 0);
+    tg_policy *p = NULL;
+    cJSON *d = doc_from(&ar, text);
+    int r = tg_policy_compile(&A, d, &p, &diag);
+    CHECK_MSG(r == -1 && p == NULL, "accepted: %s", text);
+    if (p) tg_policy_free(p);
+    const char *src = diag.data ? diag.data : "";
+    char *out = malloc(strlen(src) + 1);
+    memcpy(out, src, strlen(src) + 1);
+    tg_buf_free(&diag);
+    tg_arena_free(&ar);
+    return out;
+}
+
+static tg_tool_facts tool(const char *name) {
+    tg_tool_facts t;
+    memset(&t, 0, sizeof t);
+    t.name = name;
+    t.name_len = strlen(name);
+    return t;
+}
+
+static tg_authz_request req(const char *principal) {
+    tg_authz_request r;
+    memset(&r, 0, sizeof r);
+    r.principal = principal;
+    return r;
+}
+
+static tg_decision decide(tg_policy *p, const char *principal, const char *name, tg_authz_result *res) {
+    tg_tool_facts t = tool(name);
+    tg_authz_request r = req(principal);
+    return tg_policy_authorize(p, &t, &r, res, NULL);
+}
+
+#define EXPECT(p, principal, name, dec, rule_prefix)                                                      \
+    do {                                                                                                  \
+        tg_authz_result res_;                                                                             \
+        tg_decision d_ = decide(p, principal, name, &res_);                                               \
+        CHECK_MSG(d_ == (dec) && strncmp(res_.rule, rule_prefix, strlen(rule_prefix)) == 0,               \
+                  "%s as %s: %s by %s (%s)", name, principal ? principal : "(none)", tg_decision_name(d_), \
+                  res_.rule, res_.reason);                                                                \
+    } while (0)
+
+/* ---- grants ---- */
+
+static const char *GRANTS =
+    "{'version':1,"
+    " 'defaults':['read_*','search','deploy_*','admin_*'],"
+    " 'privileged':['deploy_prod'],"
+    " 'skills':{'github':['mcp__github__*'],'prod':['deploy_prod']},"
+    " 'projects':{'webapp':['deploy_staging','web_*']},"
+    " 'principals':{"
+    "   'bob':{},"
+    "   'ops':{'grants':['deploy_prod']},"
+    "   'dev':{'grants':['deploy_*','*'],'skills':['github']},"
+    "   'alice':{'grants':['read_file'],'skills':['github'],'projects':['webapp']},"
+    "   'releaser':{'skills':['prod']}},"
+    " 'rules':[{'effect':'allow','tools':['*']}]}";
+
+static void default_set_has_no_privileged_tools(void) {
+    tg_policy *p = compile(GRANTS);
+    if (!p) return;
+    EXPECT(p, "nobody", "read_file", TG_ALLOW, "rule:");  /* unknown principal: defaults */
+    EXPECT(p, "bob", "search", TG_ALLOW, "rule:");        /* no grants: defaults */
+    EXPECT(p, "bob", "write_file", TG_DENY, "grants");
+    EXPECT(p, "bob", "deploy_staging", TG_ALLOW, "rule:");
+    EXPECT(p, "bob", "deploy_prod", TG_DENY, "privileged"); /* in defaults by glob, privileged by policy */
+    EXPECT(p, NULL, "deploy_prod", TG_DENY, "privileged");
+    /* privileged by host fact */
+    tg_tool_facts t = tool("admin_reset");
+    t.privileged = 1;
+    tg_authz_request r = req("bob");
+    tg_authz_result res;
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_DENY);
+    CHECK(strstr(res.reason, "never in the default set") != NULL);
+    tg_policy_free(p);
+}
+
+static void explicit_grant_reaches_privileged_tool(void) {
+    tg_policy *p = compile(GRANTS);
+    if (!p) return;
+    EXPECT(p, "ops", "deploy_prod", TG_ALLOW, "rule:");
+    EXPECT(p, "releaser", "deploy_prod", TG_ALLOW, "rule:"); /* exact name in a skill bundle */
+    EXPECT(p, "ops", "deploy_staging", TG_DENY, "grants");   /* ops has grants: no defaults */
+    tg_tool_facts t = tool("admin_reset");
+    t.privileged = 1;
+    tg_authz_request r = req("ops");
+    CHECK(tg_policy_authorize(p, &t, &r, NULL, NULL) == TG_DENY);
+    tg_policy_free(p);
+}
+
+static void wildcard_grant_never_reaches_privileged_tool(void) {
+    tg_policy *p = compile(GRANTS);
+    if (!p) return;
+    EXPECT(p, "dev", "deploy_staging", TG_ALLOW, "rule:");
+    EXPECT(p, "dev", "anything_else", TG_ALLOW, "rule:");
+    tg_authz_result res;
+    CHECK(decide(p, "dev", "deploy_prod", &res) == TG_DENY);
+    CHECK_STR(res.rule, "privileged");
+    CHECK_MSG(strstr(res.reason, "wildcard") != NULL, "%s", res.reason);
+    tg_tool_facts t = tool("admin_reset");
+    t.privileged = 1;
+    tg_authz_request r = req("dev");
+    CHECK(tg_policy_authorize(p, &t, &r, NULL, NULL) == TG_DENY);
+    tg_policy_free(p);
+}
+
+static void bundles_union_with_base_grants(void) {
+    tg_policy *p = compile(GRANTS);
+    if (!p) return;
+    EXPECT(p, "alice", "read_file", TG_ALLOW, "rule:");             /* base */
+    EXPECT(p, "alice", "mcp__github__create_issue", TG_ALLOW, "rule:"); /* skill */
+    EXPECT(p, "alice", "deploy_staging", TG_ALLOW, "rule:");        /* project */
+    EXPECT(p, "alice", "web_publish", TG_ALLOW, "rule:");           /* project glob */
+    EXPECT(p, "alice", "read_secrets", TG_DENY, "grants");          /* not read_* : only read_file */
+    EXPECT(p, "alice", "deploy_prod", TG_DENY, "privileged");
+    tg_buf ex;
+    tg_buf_init(&ex, A, 0);
+    tg_tool_facts t = tool("web_publish");
+    tg_authz_request r = req("alice");
+    tg_policy_authorize(p, &t, &r, NULL, &ex);
+    CHECK_MSG(strstr(ex.data, "\"granted_by\":\"project:webapp\"") != NULL, "%s", ex.data);
+    CHECK(strstr(ex.data, "\"bundles\":[\"skill:github\",\"project:webapp\"]") != NULL);
+    tg_buf_free(&ex);
+    tg_policy_free(p);
+}
+
+/* ---- modes and scheduler ---- */
+
+static const char *MODES =
+    "{'version':1,'defaults':['*'],"
+    " 'scheduler':{'blocked':['send_email','mcp__*__write_*']},"
+    " 'rules':["
+    "   {'id':'no-deletes','effect':'deny','tools':['mcp__*__delete_*']},"
+    "   {'id':'confirm-create','effect':'ask','tools':['mcp__github__create_*']},"
+    "   {'id':'confirm-writes','effect':'ask','tools':['write_file','edit_file']},"
+    "   {'id':'everything','effect':'allow','tools':['*']}]}";
+
+static tg_decision decide_mode(tg_policy *p, tg_tool_facts *t, const char *mode, int scheduler, tg_authz_result *res) {
+    tg_authz_request r = req("agent");
+    r.mode = mode;
+    r.scheduler = scheduler;
+    return tg_policy_authorize(p, t, &r, res, NULL);
+}
+
+static void scheduler_blocks_and_turns_ask_into_deny(void) {
+    tg_policy *p = compile(MODES);
+    if (!p) return;
+    tg_authz_result res;
+    tg_tool_facts mail = tool("send_email"), create = tool("mcp__github__create_issue"),
+                  wr = tool("mcp__fs__write_file"), rd = tool("read_file");
+    CHECK(decide_mode(p, &mail, NULL, 0, &res) == TG_ALLOW);
+    CHECK(decide_mode(p, &mail, NULL, 1, &res) == TG_DENY);
+    CHECK_STR(res.rule, "scheduler");
+    CHECK(decide_mode(p, &wr, NULL, 1, &res) == TG_DENY);
+    CHECK(decide_mode(p, &create, NULL, 0, &res) == TG_ASK);
+    CHECK_STR(res.rule, "rule:confirm-create");
+    CHECK(decide_mode(p, &create, NULL, 1, &res) == TG_DENY);
+    CHECK_STR(res.rule, "scheduler:ask");
+    /* no mode turns a scheduler ask into allow unless configured */
+    CHECK(decide_mode(p, &create, "bypassPermissions", 1, &res) == TG_DENY);
+    CHECK(decide_mode(p, &rd, NULL, 1, &res) == TG_ALLOW);
+    /* listing: blocked and ask-only tools are not offered in scheduler sessions */
+    tg_authz_request r = req("agent");
+    r.scheduler = 1;
+    CHECK(tg_policy_visible(p, &mail, &r) == 0);
+    CHECK(tg_policy_visible(p, &create, &r) == 0);
+    CHECK(tg_policy_visible(p, &rd, &r) == 1);
+    r.scheduler = 0;
+    CHECK(tg_policy_visible(p, &create, &r) == 1);
+    tg_policy_free(p);
+}
+
+static void plan_mode_keeps_only_read_only_tools(void) {
+    tg_policy *p = compile(MODES);
+    if (!p) return;
+    tg_authz_result res;
+    tg_tool_facts rd = tool("read_file"), wr = tool("write_file");
+    rd.read_only = 1;
+    CHECK(decide_mode(p, &rd, "plan", 0, &res) == TG_ALLOW);
+    CHECK(decide_mode(p, &wr, "plan", 0, &res) == TG_DENY);
+    CHECK_STR(res.rule, "plan");
+    /* a deny rule still beats read-only */
+    tg_tool_facts del = tool("mcp__x__delete_all");
+    del.read_only = 1;
+    CHECK(decide_mode(p, &del, "plan", 0, &res) == TG_DENY);
+    CHECK(decide_mode(p, &rd, "planning", 0, &res) == TG_DENY); /* unknown mode: fail closed */
+    CHECK_STR(res.rule, "mode");
+    tg_policy_free(p);
+}
+
+static void bypass_asks_nothing_but_honours_deny(void) {
+    tg_policy *p = compile(MODES);
+    if (!p) return;
+    tg_authz_result res;
+    tg_tool_facts create = tool("mcp__github__create_issue"), del = tool("mcp__github__delete_repo"),
+                  na = tool("run_shell");
+    na.needs_approval = 1;
+    CHECK(decide_mode(p, &create, "bypassPermissions", 0, &res) == TG_ALLOW);
+    CHECK_STR(res.rule, "mode:bypassPermissions");
+    CHECK(decide_mode(p, &na, "bypassPermissions", 0, &res) == TG_ALLOW);
+    CHECK(decide_mode(p, &na, "default", 0, &res) == TG_ASK);
+    CHECK_STR(res.rule, "tool:needs_approval");
+    CHECK(decide_mode(p, &del, "bypassPermissions", 0, &res) == TG_DENY);
+    CHECK_STR(res.rule, "rule:no-deletes");
+    tg_policy_free(p);
+}
+
+static void accept_edits_allows_only_edit_tools_that_would_ask(void) {
+    tg_policy *p = compile(MODES);
+    if (!p) return;
+    tg_authz_result res;
+    tg_tool_facts wr = tool("write_file"), create = tool("mcp__github__create_issue"),
+                  del = tool("mcp__fs__delete_file"), na = tool("apply_patch");
+    wr.edit = 1;
+    del.edit = 1;
+    na.edit = 1;
+    na.needs_approval = 1;
+    CHECK(decide_mode(p, &wr, "default", 0, &res) == TG_ASK);
+    CHECK(decide_mode(p, &wr, "acceptEdits", 0, &res) == TG_ALLOW);
+    CHECK_STR(res.rule, "mode:acceptEdits");
+    CHECK(decide_mode(p, &na, "acceptEdits", 0, &res) == TG_ALLOW);
+    CHECK(decide_mode(p, &create, "acceptEdits", 0, &res) == TG_ASK); /* not an edit tool */
+    CHECK(decide_mode(p, &del, "acceptEdits", 0, &res) == TG_DENY);   /* deny stays deny */
+    tg_policy_free(p);
+}
+
+static void trusted_source_gets_full_set_but_not_privileged(void) {
+    tg_policy *p = compile(
+        "{'version':1,'defaults':['read_*'],'privileged':['deploy_prod'],"
+        " 'sources':{'web-ui':{'full_set':true},'console':{'full_set':true,'privileged':true}},"
+        " 'rules':[{'effect':'deny','tools':['drop_db']},{'effect':'allow','tools':['*']}]}");
+    if (!p) return;
+    tg_authz_result res;
+    tg_tool_facts w = tool("write_file"), prod = tool("deploy_prod"), drop = tool("drop_db");
+    tg_authz_request r = req("someone");
+    CHECK(tg_policy_authorize(p, &w, &r, &res, NULL) == TG_DENY);
+    r.source = "web-ui";
+    CHECK(tg_policy_authorize(p, &w, &r, &res, NULL) == TG_ALLOW);
+    CHECK(tg_policy_authorize(p, &prod, &r, &res, NULL) == TG_DENY);
+    CHECK(tg_policy_authorize(p, &drop, &r, &res, NULL) == TG_DENY); /* deny still wins */
+    r.source = "console";
+    CHECK(tg_policy_authorize(p, &prod, &r, &res, NULL) == TG_ALLOW);
+    CHECK(tg_policy_authorize(p, &drop, &r, &res, NULL) == TG_DENY);
+    r.source = "Web-UI"; /* exact bytes */
+    CHECK(tg_policy_authorize(p, &w, &r, &res, NULL) == TG_DENY);
+    tg_policy_free(p);
+}
+
+/* ---- argument conditions ---- */
+
+static const char *ARGS =
+    "{'version':1,'defaults':['*'],"
+    " 'rules':["
+    "   {'id':'no-secrets','effect':'deny','tools':['read_file'],'args':{'path':{'prefix':'/secrets/'}}},"
+    "   {'id':'reads','effect':'allow','tools':['read_file']},"
+    "   {'id':'ws','effect':'allow','tools':['write_file'],'args':{'path':{'prefix':'/work/'}}},"
+    "   {'id':'mail','effect':'allow','tools':['send_email'],'args':{'to':{'suffix':'@example.com'}}},"
+    "   {'id':'modes','effect':'allow','tools':['set_mode'],'args':{'mode':{'one_of':['fast','safe']}}},"
+    "   {'id':'main','effect':'ask','tools':['git_push'],'args':{'branch':{'equals':'main'}}},"
+    "   {'id':'push','effect':'allow','tools':['git_push']},"
+    "   {'id':'nested','effect':'allow','tools':['copy'],'args':{'/opts/dest':{'prefix':'/tmp/'},'/opts/n':{'equals':1}}}]}";
+
+static tg_decision with_args(tg_policy *p, const char *name, const char *args_json, tg_authz_result *res) {
+    tg_arena ar;
+    tg_arena_init(&ar, A);
+    cJSON *args = doc_from(&ar, args_json);
+    tg_tool_facts t = tool(name);
+    tg_authz_request r = req("agent");
+    r.args = args;
+    tg_decision d = tg_policy_authorize(p, &t, &r, res, NULL);
+    tg_arena_free(&ar);
+    return d;
+}
+
+#define ARGS_EXPECT(p, name, args, dec)                                                                   \
+    do {                                                                                                  \
+        tg_authz_result r_;                                                                               \
+        tg_decision d_ = with_args(p, name, args, &r_);                                                   \
+        CHECK_MSG(d_ == (dec), "%s %s: %s by %s (%s)", name, args, tg_decision_name(d_), r_.rule, r_.reason); \
+    } while (0)
+
+static void argument_conditions(void) {
+    tg_policy *p = compile(ARGS);
+    if (!p) return;
+    ARGS_EXPECT(p, "write_file", "{'path':'/work/a.txt'}", TG_ALLOW);
+    ARGS_EXPECT(p, "write_file", "{'path':'/work/sub/x..y/a.txt'}", TG_ALLOW); /* '..' inside a name is fine */
+    ARGS_EXPECT(p, "write_file", "{'path':'/etc/passwd'}", TG_DENY);
+    ARGS_EXPECT(p, "write_file", "{'path':'/workspace/a'}", TG_DENY);
+    ARGS_EXPECT(p, "write_file", "{}", TG_DENY);
+    ARGS_EXPECT(p, "write_file", "{'path':7}", TG_DENY);
+    ARGS_EXPECT(p, "send_email", "{'to':'bob@example.com'}", TG_ALLOW);
+    ARGS_EXPECT(p, "send_email", "{'to':'bob@example.com.evil.org'}", TG_DENY);
+    ARGS_EXPECT(p, "send_email", "{'to':'bob@EXAMPLE.com'}", TG_DENY); /* exact bytes */
+    ARGS_EXPECT(p, "set_mode", "{'mode':'safe'}", TG_ALLOW);
+    ARGS_EXPECT(p, "set_mode", "{'mode':'unsafe'}", TG_DENY);
+    ARGS_EXPECT(p, "set_mode", "{'mode':['safe']}", TG_DENY);
+    ARGS_EXPECT(p, "git_push", "{'branch':'main'}", TG_ASK);
+    ARGS_EXPECT(p, "git_push", "{'branch':'feature'}", TG_ALLOW);
+    ARGS_EXPECT(p, "copy", "{'opts':{'dest':'/tmp/x','n':1.0}}", TG_ALLOW);
+    ARGS_EXPECT(p, "copy", "{'opts':{'dest':'/tmp/x','n':2}}", TG_DENY);
+    ARGS_EXPECT(p, "copy", "{'opts':{'dest':'/var/x','n':1}}", TG_DENY);
+    ARGS_EXPECT(p, "read_file", "{'path':'/public/a'}", TG_ALLOW);
+    ARGS_EXPECT(p, "read_file", "{'path':'/secrets/key'}", TG_DENY);
+    tg_policy_free(p);
+}
+
+static void path_traversal_never_passes_a_prefix(void) {
+    tg_policy *p = compile(ARGS);
+    if (!p) return;
+    tg_authz_result res;
+    ARGS_EXPECT(p, "write_file", "{'path':'/work/../etc/passwd'}", TG_DENY);
+    ARGS_EXPECT(p, "write_file", "{'path':'/work/a/../../etc/passwd'}", TG_DENY);
+    ARGS_EXPECT(p, "write_file", "{'path':'/work/..'}", TG_DENY);
+    ARGS_EXPECT(p, "write_file", "{'path':'/work/..\\\\..\\\\etc'}", TG_DENY);
+    ARGS_EXPECT(p, "write_file", "{'path':'/work/a\\u0000/../../etc'}", TG_DENY);
+    /* fail closed the other way too: a deny rule's prefix that cannot be
+     * judged matches, so traversal cannot dodge a deny */
+    CHECK(with_args(p, "read_file", "{'path':'/public/../secrets/key'}", &res) == TG_DENY);
+    CHECK_STR(res.rule, "rule:no-secrets");
+    tg_buf ex;
+    tg_buf_init(&ex, A, 0);
+    tg_arena ar;
+    tg_arena_init(&ar, A);
+    tg_tool_facts t = tool("write_file");
+    tg_authz_request r = req("agent");
+    r.args = doc_from(&ar, "{'path':'/work/../etc/passwd'}");
+    tg_policy_authorize(p, &t, &r, NULL, &ex);
+    CHECK_MSG(strstr(ex.data, "\"result\":\"undecidable\",\"why\":\"argument has a '..' path segment\"") != NULL,
+              "%s", ex.data);
+    tg_arena_free(&ar);
+    tg_buf_free(&ex);
+    tg_policy_free(p);
+}
+
+/* ---- tenants ---- */
+
+static void tenant_scoped_tools_only_in_their_tenant(void) {
+    tg_policy *p = compile(
+        "{'version':1,'defaults':['*'],'tenants':{'acme':['acme_crm_*']},"
+        " 'rules':[{'effect':'allow','tools':['*']}]}");
+    if (!p) return;
+    tg_tool_facts crm = tool("acme_crm_lookup"), db = tool("globex_db"), any = tool("search");
+    db.tenant = "globex";
+    tg_authz_request r = req("agent");
+    tg_authz_result res;
+    r.tenant = "acme";
+    CHECK(tg_policy_authorize(p, &crm, &r, &res, NULL) == TG_ALLOW);
+    CHECK(tg_policy_authorize(p, &db, &r, &res, NULL) == TG_DENY);
+    CHECK_STR(res.rule, "tenant");
+    CHECK(tg_policy_visible(p, &crm, &r) == 1 && tg_policy_visible(p, &db, &r) == 0);
+    r.tenant = "globex";
+    CHECK(tg_policy_authorize(p, &crm, &r, &res, NULL) == TG_DENY);
+    CHECK(tg_policy_authorize(p, &db, &r, &res, NULL) == TG_ALLOW);
+    CHECK(tg_policy_visible(p, &crm, &r) == 0 && tg_policy_visible(p, &db, &r) == 1);
+    r.tenant = NULL;
+    CHECK(tg_policy_authorize(p, &crm, &r, &res, NULL) == TG_DENY);
+    CHECK(tg_policy_authorize(p, &db, &r, &res, NULL) == TG_DENY);
+    CHECK(tg_policy_authorize(p, &any, &r, &res, NULL) == TG_ALLOW);
+    r.tenant = "acme2"; /* no prefix games */
+    CHECK(tg_policy_authorize(p, &crm, &r, &res, NULL) == TG_DENY);
+    tg_policy_free(p);
+}
+
+/* ---- rate limits and budgets ---- */
+
+static tg_decision at(tg_policy *p, const char *principal, const char *name, const char *session, double now,
+                      tg_authz_result *res) {
+    tg_tool_facts t = tool(name);
+    tg_authz_request r = req(principal);
+    r.session = session;
+    r.now_ms = now;
+    return tg_policy_authorize(p, &t, &r, res, NULL);
+}
+
+static void rate_limit_exhausts_and_refills(void) {
+    tg_policy *p = compile(
+        "{'version':1,'defaults':['*'],'rules':[{'effect':'allow','tools':['*']}],"
+        " 'rate_limits':[{'id':'gh','tools':['mcp__github__*'],'capacity':2,'refill_per_second':1}]}");
+    if (!p) return;
+    tg_authz_result res;
+    const char *t = "mcp__github__search";
+    CHECK(at(p, "a", t, NULL, 0, &res) == TG_ALLOW);
+    CHECK(at(p, "a", t, NULL, 10, &res) == TG_ALLOW);
+    CHECK(at(p, "a", t, NULL, 20, &res) == TG_DENY);
+    CHECK_STR(res.rule, "rate:gh");
+    CHECK_MSG(strstr(res.reason, "next call in 980 ms") != NULL, "%s", res.reason);
+    CHECK(at(p, "b", t, NULL, 20, &res) == TG_ALLOW);           /* per principal */
+    CHECK(at(p, "a", "mcp__github__other", NULL, 20, &res) == TG_ALLOW); /* per tool */
+    CHECK(at(p, "a", "read_file", NULL, 20, &res) == TG_ALLOW); /* not limited */
+    CHECK(at(p, "a", t, NULL, 500, &res) == TG_DENY);
+    CHECK(at(p, "a", t, NULL, 1010, &res) == TG_ALLOW); /* one token back */
+    CHECK(at(p, "a", t, NULL, 1020, &res) == TG_DENY);
+    CHECK(at(p, "a", t, NULL, 100000, &res) == TG_ALLOW); /* capped at capacity: 2 */
+    CHECK(at(p, "a", t, NULL, 100000, &res) == TG_ALLOW);
+    CHECK(at(p, "a", t, NULL, 100000, &res) == TG_DENY);
+    CHECK(at(p, "a", t, NULL, 50, &res) == TG_DENY); /* clock going back refills nothing */
+    /* a dry run checks without charging */
+    tg_tool_facts f = tool(t);
+    tg_authz_request r = req("c");
+    r.dry_run = 1;
+    for (int i = 0; i < 5; i++) CHECK(tg_policy_authorize(p, &f, &r, &res, NULL) == TG_ALLOW);
+    CHECK(at(p, "c", t, NULL, 0, &res) == TG_ALLOW);
+    tg_policy_free(p);
+}
+
+static void session_budget_caps_calls(void) {
+    tg_policy *p = compile(
+        "{'version':1,'defaults':['*'],'rules':[{'effect':'allow','tools':['*']}],"
+        " 'session_budgets':[{'id':'calls','tools':['*'],'max_calls':3},{'id':'mail','tools':['send_*'],'max_calls':1}]}");
+    if (!p) return;
+    tg_authz_result res;
+    CHECK(at(p, "a", "send_email", "s1", 0, &res) == TG_ALLOW);
+    CHECK(at(p, "a", "send_email", "s1", 0, &res) == TG_DENY);
+    CHECK_STR(res.rule, "budget:mail");
+    CHECK(at(p, "a", "search", "s1", 0, &res) == TG_ALLOW);
+    CHECK(at(p, "a", "search", "s1", 0, &res) == TG_ALLOW);
+    CHECK(at(p, "a", "search", "s1", 0, &res) == TG_DENY);
+    CHECK_STR(res.rule, "budget:calls");
+    CHECK(at(p, "a", "search", "s2", 0, &res) == TG_ALLOW);
+    tg_policy_end_session(p, "s1");
+    CHECK(at(p, "a", "search", "s1", 0, &res) == TG_ALLOW);
+    CHECK(at(p, "a", "search", "s2", 0, &res) == TG_ALLOW);
+    tg_policy_free(p);
+}
+
+static void bounded_rate_state_sweeps_and_fails_closed(void) {
+    tg_policy *p = compile(
+        "{'version':1,'defaults':['*'],'rules':[{'effect':'allow','tools':['*']}],'limits':{'max_rate_buckets':2},"
+        " 'rate_limits':[{'id':'a','tools':['t*'],'capacity':1,'refill_per_second':1},"
+        "                {'id':'b','tools':['t*'],'capacity':5,'refill_per_second':1}]}");
+    if (!p) return;
+    tg_authz_result res;
+    CHECK(at(p, "x", "t1", NULL, 0, &res) == TG_ALLOW);   /* two buckets: full */
+    CHECK(at(p, "x", "t2", NULL, 0, &res) == TG_DENY);    /* no room, nothing expired: fail closed */
+    CHECK_MSG(strstr(res.reason, "full") != NULL, "%s", res.reason);
+    CHECK(at(p, "x", "t2", NULL, 5000, &res) == TG_ALLOW); /* t1's buckets refilled: swept */
+    CHECK(at(p, "x", "t2", NULL, 5001, &res) == TG_DENY);  /* capacity 1 used */
+    CHECK_STR(res.rule, "rate:a");
+    tg_policy_free(p);
+}
+
+static void adopted_state_survives_a_policy_change(void) {
+    const char *doc = "{'version':1,'defaults':['*'],'rules':[{'effect':'ask','tools':['*']}],"
+                      " 'session_budgets':[{'id':'calls','tools':['*'],'max_calls':1}]}";
+    tg_policy *p = compile(doc), *q = compile(doc);
+    if (!p || !q) return;
+    tg_tool_facts t = tool("x");
+    tg_authz_request r = req("agent");
+    r.session = "s";
+    char id[40], why[128];
+    CHECK(tg_approval_create(p, &t, &r, "{}", 2, 1000, NULL, id) == 0);
+    CHECK(tg_approval_resolve(p, id, 1, 1, 0, why, sizeof why) == 0);
+    tg_authz_result res;
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_ALLOW); /* session rule; budget 1 used */
+    tg_policy_adopt_state(q, p);
+    tg_policy_free(p);
+    CHECK(tg_policy_authorize(q, &t, &r, &res, NULL) == TG_DENY); /* budget carried over */
+    CHECK_STR(res.rule, "budget:calls");
+    CHECK(tg_approval_consume(q, id, "x", 1, "{}", 2, 10, why, sizeof why) == 1);
+    tg_policy_free(q);
+}
+
+/* ---- approvals ---- */
+
+static const char *ASKS =
+    "{'version':1,'defaults':['*'],"
+    " 'rules':[{'effect':'ask','tools':['send_email','run_shell']},"
+    "          {'id':'no-rm','effect':'deny','tools':['run_shell'],'args':{'cmd':{'prefix':'rm '}}},"
+    "          {'effect':'allow','tools':['*']}]}";
+
+static void approval_bound_to_arguments_and_used_once(void) {
+    tg_policy *p = compile(ASKS);
+    if (!p) return;
+    tg_tool_facts t = tool("send_email");
+    tg_authz_request r = req("agent");
+    r.session = "s1";
+    r.now_ms = 1000;
+    tg_authz_result res;
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_ASK);
+    const char *a1 = "{\"to\":\"a@example.com\",\"body\":\"hi\"}";
+    const char *a2 = "{\"to\":\"evil@example.org\",\"body\":\"hi\"}";
+    char id[40], why[128];
+    CHECK(tg_approval_create(p, &t, &r, a1, strlen(a1), 61000, NULL, id) == 0);
+    CHECK(strncmp(id, "ap_", 3) == 0 && strlen(id) == 35);
+    CHECK(tg_approval_consume(p, id, "send_email", 10, a1, strlen(a1), 2000, why, sizeof why) == 0);
+    CHECK_STR(why, "approval is still pending");
+    CHECK(tg_approval_resolve(p, id, 1, 0, 2000, why, sizeof why) == 0);
+    CHECK(tg_approval_resolve(p, id, 1, 0, 2000, why, sizeof why) == -1); /* once */
+    CHECK(tg_approval_consume(p, id, "send_email", 10, a2, strlen(a2), 3000, why, sizeof why) == 0);
+    CHECK_MSG(strstr(why, "arguments differ") != NULL, "%s", why);
+    CHECK(tg_approval_consume(p, id, "run_shell", 9, a1, strlen(a1), 3000, why, sizeof why) == 0);
+    CHECK_STR(why, "approval is for another tool");
+    CHECK(tg_approval_consume(p, id, "send_email", 10, a1, strlen(a1), 3000, why, sizeof why) == 1);
+    CHECK(tg_approval_consume(p, id, "send_email", 10, a1, strlen(a1), 3000, why, sizeof why) == 0);
+    CHECK_MSG(strstr(why, "already used") != NULL, "%s", why);
+    /* approving did not change the decision for the next call */
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_ASK);
+    /* host nonce makes the id */
+    unsigned char nonce[16];
+    for (int i = 0; i < 16; i++) nonce[i] = (unsigned char)(0xa0 + i);
+    CHECK(tg_approval_create(p, &t, &r, a1, strlen(a1), 61000, nonce, id) == 0);
+    CHECK_STR(id, "ap_a0a1a2a3a4a5a6a7a8a9aaabacadaeaf");
+    CHECK(tg_approval_create(p, &t, &r, a1, strlen(a1), 61000, nonce, id) == -1); /* same id twice */
+    CHECK(tg_approval_consume(p, "ap_nope", "send_email", 10, a1, strlen(a1), 3000, why, sizeof why) == 0);
+    tg_policy_free(p);
+}
+
+static void expired_and_denied_approvals_cannot_be_replayed(void) {
+    tg_policy *p = compile(ASKS);
+    if (!p) return;
+    tg_tool_facts t = tool("send_email");
+    tg_authz_request r = req("agent");
+    r.now_ms = 0;
+    const char *a = "{}";
+    char id[40], why[128];
+    CHECK(tg_approval_create(p, &t, &r, a, 2, 1000, NULL, id) == 0);
+    CHECK(tg_approval_resolve(p, id, 1, 0, 1000, why, sizeof why) == -1);
+    CHECK_STR(why, "approval expired");
+    CHECK(tg_approval_consume(p, id, "send_email", 10, a, 2, 1001, why, sizeof why) == 0);
+    /* approved in time but used late */
+    CHECK(tg_approval_create(p, &t, &r, a, 2, 1000, NULL, id) == 0);
+    CHECK(tg_approval_resolve(p, id, 1, 0, 500, why, sizeof why) == 0);
+    CHECK(tg_approval_consume(p, id, "send_email", 10, a, 2, 1000, why, sizeof why) == 0);
+    CHECK_STR(why, "approval expired");
+    /* denied */
+    CHECK(tg_approval_create(p, &t, &r, a, 2, 100000, NULL, id) == 0);
+    CHECK(tg_approval_resolve(p, id, 0, 0, 10, why, sizeof why) == 0);
+    CHECK(tg_approval_consume(p, id, "send_email", 10, a, 2, 20, why, sizeof why) == 0);
+    CHECK_STR(why, "approval was denied");
+    CHECK(tg_approval_resolve(p, id, 1, 0, 30, why, sizeof why) == -1);
+    CHECK(tg_approval_consume(p, id, "send_email", 10, a, 2, 40, why, sizeof why) == 0);
+    CHECK(tg_approval_create(p, &t, &r, a, 2, 0, NULL, id) == -1); /* already expired */
+    tg_policy_free(p);
+}
+
+static void allow_for_session_adds_a_session_rule(void) {
+    tg_policy *p = compile(ASKS);
+    if (!p) return;
+    tg_tool_facts t = tool("run_shell");
+    tg_authz_request r = req("agent");
+    r.session = "s1";
+    tg_authz_result res;
+    tg_arena ar;
+    tg_arena_init(&ar, A);
+    r.args = doc_from(&ar, "{'cmd':'ls'}");
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_ASK);
+    char id[40], why[128];
+    CHECK(tg_approval_create(p, &t, &r, "{\"cmd\":\"ls\"}", 12, 1000, NULL, id) == 0);
+    CHECK(tg_approval_resolve(p, id, 1, 1, 0, why, sizeof why) == 0);
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_ALLOW);
+    CHECK_STR(res.rule, "session:run_shell");
+    r.args = doc_from(&ar, "{'cmd':'rm -rf /'}");
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_DENY); /* deny rules still win */
+    r.args = doc_from(&ar, "{'cmd':'ls'}");
+    r.session = "s2";
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_ASK);
+    r.session = "s1";
+    r.principal = "other";
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_ASK);
+    r.principal = "agent";
+    tg_policy_end_session(p, "s1");
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_ASK);
+    tg_arena_free(&ar);
+    tg_policy_free(p);
+}
+
+/* ---- tokens ---- */
+
+static void mint(const unsigned char *key, size_t klen, const char *tool_name, const char *args, double exp,
+                 unsigned char nonce_byte, tg_buf *out) {
+    tg_approval_claims c;
+    memset(&c, 0, sizeof c);
+    c.tool = tool_name;
+    c.tool_len = strlen(tool_name);
+    c.principal = "agent";
+    c.session = "s1";
+    tg_sha256(args, strlen(args), c.args_digest);
+    c.expires_ms = exp;
+    memset(c.nonce, nonce_byte, 16);
+    tg_buf_reset(out);
+    CHECK(tg_approval_token_mint(key, klen, &c, out) == 0);
+}
+
+static int verify(tg_policy *p, const unsigned char *key, const char *tok, size_t len, const char *tool_name,
+                  const char *args, double now, char *why) {
+    return tg_approval_token_verify(p, key, 32, tok, len, tool_name, strlen(tool_name), args, strlen(args), "agent",
+                                    "s1", now, why, 128);
+}
+
+static void approval_tokens_refuse_forgery_tampering_expiry_and_replay(void) {
+    tg_policy *p = compile("{'version':1,'rules':[],'limits':{'max_used_tokens':2}}");
+    tg_policy *q = compile("{'version':1}"); /* another instance of the server */
+    if (!p || !q) return;
+    unsigned char key[32], other[32];
+    for (int i = 0; i < 32; i++) {
+        key[i] = (unsigned char)i;
+        other[i] = (unsigned char)(i + 1);
+    }
+    const char *args = "{\"to\":\"a@example.com\"}";
+    tg_buf tok;
+    tg_buf_init(&tok, A, 0);
+    char why[128];
+    mint(key, 32, "send_email", args, 10000, 1, &tok);
+    CHECK(strncmp(tok.data, "tga1.", 5) == 0);
+    /* wrong tool, args, principal: refused without burning the nonce */
+    CHECK(verify(p, key, tok.data, tok.len, "send_mail", args, 0, why) == 0);
+    CHECK_STR(why, "token is for another tool");
+    CHECK(verify(p, key, tok.data, tok.len, "send_email", "{\"to\":\"b@example.com\"}", 0, why) == 0);
+    CHECK_STR(why, "arguments differ from the approved ones");
+    CHECK(tg_approval_token_verify(p, key, 32, tok.data, tok.len, "send_email", 10, args, strlen(args), "mallory",
+                                   NULL, 0, why, sizeof why) == 0);
+    /* forged with another key */
+    CHECK(tg_approval_token_verify(p, other, 32, tok.data, tok.len, "send_email", 10, args, strlen(args), NULL, NULL,
+                                   0, why, sizeof why) == 0);
+    CHECK_MSG(strstr(why, "signature") != NULL, "%s", why);
+    /* altered: every single-character change is refused */
+    int altered_ok = 0;
+    for (size_t i = 0; i < tok.len; i++) {
+        char *copy = malloc(tok.len);
+        memcpy(copy, tok.data, tok.len);
+        copy[i] = copy[i] == 'A' ? 'B' : 'A';
+        if (verify(p, key, copy, tok.len, "send_email", args, 0, why)) altered_ok++;
+        free(copy);
+    }
+    CHECK_MSG(altered_ok == 0, "%d altered tokens verified", altered_ok);
+    CHECK(verify(p, key, tok.data, tok.len - 1, "send_email", args, 0, why) == 0); /* truncated */
+    /* valid once, on any instance: the other instance's used set is its own,
+     * so a fleet shares replay protection only through the host (docs) */
+    CHECK(verify(q, key, tok.data, tok.len, "send_email", args, 0, why) == 1);
+    CHECK(verify(p, key, tok.data, tok.len, "send_email", args, 0, why) == 1);
+    CHECK(verify(p, key, tok.data, tok.len, "send_email", args, 1, why) == 0);
+    CHECK_STR(why, "token already used (replay)");
+    /* expired */
+    mint(key, 32, "send_email", args, 10000, 2, &tok);
+    CHECK(verify(p, key, tok.data, tok.len, "send_email", args, 10000, why) == 0);
+    CHECK_STR(why, "token expired");
+    /* forged claims with a made-up MAC */
+    tg_buf forged;
+    tg_buf_init(&forged, A, 0);
+    mint(other, 32, "send_email", args, 10000, 3, &forged);
+    CHECK(verify(p, key, forged.data, forged.len, "send_email", args, 0, why) == 0);
+    tg_buf_free(&forged);
+    /* the used set is bounded: full of live nonces, verification fails closed;
+     * entries leave when their tokens expire */
+    mint(key, 32, "send_email", args, 20000, 4, &tok);
+    CHECK(verify(p, key, tok.data, tok.len, "send_email", args, 0, why) == 1);
+    mint(key, 32, "send_email", args, 20000, 5, &tok);
+    CHECK(verify(p, key, tok.data, tok.len, "send_email", args, 0, why) == 0);
+    CHECK_MSG(strstr(why, "full") != NULL, "%s", why);
+    CHECK(verify(p, key, tok.data, tok.len, "send_email", args, 10500, why) == 1); /* nonce 1 expired at 10000 */
+    tg_buf_free(&tok);
+    tg_policy_free(p);
+    tg_policy_free(q);
+}
+
+/* ---- names ---- */
+
+/* The registry's part, played here: exact-byte lookup of registered names. */
+static const char *REGISTERED[] = {"mcp__github__delete_repo", "mcp__github__list_repos", "read_file", NULL};
+
+static const tg_tool_facts *resolve(const char *name, tg_tool_facts *out) {
+    for (int i = 0; REGISTERED[i]; i++)
+        if (strlen(REGISTERED[i]) == strlen(name) && memcmp(REGISTERED[i], name, strlen(name)) == 0) {
+            *out = tool(REGISTERED[i]);
+            return out;
+        }
+    return NULL;
+}
+
+static void confusable_and_normalized_names_never_reach_a_denied_tool(void) {
+    tg_policy *p = compile(
+        "{'version':1,'defaults':['mcp__github__*','read_file'],"
+        " 'principals':{'alice':{'grants':['*']}},"
+        " 'rules':[{'id':'no-delete','effect':'deny','tools':['mcp__github__delete_repo']},"
+        "          {'id':'gh','effect':'allow','tools':['mcp__github__*','read_file']}]}");
+    if (!p) return;
+    const char *tricks[] = {
+        "mcp__github__Delete_repo",        /* case */
+        "mcp__github__d\xd0\xb5lete_repo", /* Cyrillic ie */
+        "mcp__github__delete_repo ",       /* trailing space */
+        "mcp__github__delete_repo\xe2\x80\x8b", /* zero-width space */
+        "MCP__github__delete_repo",
+        "mcp__github__delete-repo",
+        "mcp__github__delete_repo\n",
+        "mcp_\xef\xbc\xbfgithub__delete_repo", /* fullwidth low line */
+    };
+    tg_authz_result res;
+    for (size_t i = 0; i < sizeof tricks / sizeof *tricks; i++) {
+        tg_tool_facts f;
+        tg_authz_request r = req("agent");
+        /* through the registry: unknown name, denied */
+        CHECK_MSG(tg_policy_authorize(p, resolve(tricks[i], &f), &r, &res, NULL) == TG_DENY, "%s", tricks[i]);
+        CHECK_STR(res.rule, "unknown_tool");
+        /* even if a host passed the bytes straight in: odd bytes are refused,
+         * and ASCII variants are different tools under exact-byte rules */
+        tg_tool_facts raw = tool(tricks[i]);
+        tg_decision d = tg_policy_authorize(p, &raw, &r, &res, NULL);
+        int ascii = tg_policy_visible(p, &raw, &r) || d != TG_DENY;
+        int odd = 0;
+        for (const char *s = tricks[i]; *s; s++)
+            if ((unsigned char)*s >= 0x80 || *s == ' ' || *s == '\n') odd = 1;
+        if (odd) {
+            CHECK_MSG(d == TG_DENY && strcmp(res.rule, "invalid_name") == 0, "%s: %s", tricks[i], res.rule);
+        } else {
+            (void)ascii; /* e.g. Delete_repo: a different (unregistered) tool; the registry refuses it above */
+        }
+    }
+    /* the real name is denied by its rule, both ways */
+    tg_tool_facts f;
+    tg_authz_request r = req("agent");
+    CHECK(tg_policy_authorize(p, resolve("mcp__github__delete_repo", &f), &r, &res, NULL) == TG_DENY);
+    CHECK_STR(res.rule, "rule:no-delete");
+    CHECK(tg_policy_authorize(p, resolve("mcp__github__list_repos", &f), &r, &res, NULL) == TG_ALLOW);
+    /* patterns are case-sensitive exact bytes: a deny on one spelling does not
+     * cover another, and an allow does not leak either */
+    EXPECT(p, "agent", "MCP__GITHUB__LIST_REPOS", TG_DENY, "grants");
+    /* principals: exact bytes; a Cyrillic 'a' is not alice (gets the defaults, not alice's grants) */
+    EXPECT(p, "alice", "write_file", TG_DENY, "unmatched");
+    EXPECT(p, "\xd0\xb0lice", "write_file", TG_DENY, "grants");
+    EXPECT(p, "Alice", "write_file", TG_DENY, "grants");
+    tg_policy_free(p);
+}
+
+/* ---- invalid documents ---- */
+
+static void has_line(const char *diag, const char *pointer) {
+    /* a line "<pointer>: ..." or "<pointer>/<deeper>: ..." */
+    size_t pl = strcmp(pointer, "/") == 0 ? 0 : strlen(pointer);
+    int found = 0;
+    for (const char *line = diag; *line && !found; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : "") {
+        if (strncmp(line, pointer, pl) == 0 && (line[pl] == ':' || line[pl] == '/')) found = 1;
+    }
+    CHECK_MSG(found, "no diagnostic at %s in:\n%s", pointer, diag);
+}
+
+static void invalid_documents_are_rejected_with_pointers(void) {
+    struct {
+        const char *doc, *pointer;
+    } cases[] = {
+        {"[1]", "/"},
+        {"{'rules':[]}", "/"},
+        {"{'version':2}", "/version"},
+        {"{'version':1,'rules':[{'effect':'allow','tools':['a']},{'effect':'permit','tools':['b']}]}",
+         "/rules/1/effect"},
+        {"{'version':1,'rules':[{'effect':'deny','tools':['bad name!']}]}", "/rules/0/tools/0"},
+        {"{'version':1,'rules':[{'effect':'deny','tools':['x'],'args':{'path':{'regex':'.*'}}}]}",
+         "/rules/0/args/path"},
+        {"{'version':1,'rules':[{'effect':'deny','tools':[]}]}", "/rules/0/tools"},
+        {"{'version':1,'rules':[{'effect':'deny'}]}", "/rules/0"},
+        {"{'version':1,'principals':{'alice':{'grants':['x'],'skills':['nope']}}}", "/principals/alice/skills/0"},
+        {"{'version':1,'principals':{'a/b':{'grants':[7]}}}", "/principals/a~1b/grants/0"},
+        {"{'version':1,'rate_limits':[{'id':'r','tools':['x'],'refill_per_second':1}]}", "/rate_limits/0"},
+        {"{'version':1,'rate_limits':[{'id':'r','tools':['x'],'capacity':0,'refill_per_second':1}]}",
+         "/rate_limits/0/capacity"},
+        {"{'version':1,'session_budgets':[{'id':'b','tools':['x'],'max_calls':1.5}]}", "/session_budgets/0/max_calls"},
+        {"{'version':1,'rules':[{'id':'x','effect':'allow','tools':['a']},{'id':'x','effect':'deny','tools':['b']}]}",
+         "/rules/1/id"},
+        {"{'version':1,'unknown_principals':'allow'}", "/unknown_principals"},
+        {"{'version':1,'scheduler':{'blocked':'x'}}", "/scheduler/blocked"},
+        {"{'version':1,'rules':[{'effect':'allow','tools':['a'],'modes':['yolo']}]}", "/rules/0/modes/0"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *diag = rejected(cases[i].doc);
+        has_line(diag, cases[i].pointer);
+        free(diag);
+    }
+    char *diag = rejected("{'version':1,'rulez':[]}");
+    CHECK_MSG(strstr(diag, "rulez") != NULL, "%s", diag);
+    free(diag);
+}
+
+static void embedded_schema_matches_docs(void) {
+    /* src/policy/policy_test.c -> docs/policy.schema.json */
+    char path[1024];
+    snprintf(path, sizeof path, "%s", __FILE__);
+    char *slash = strrchr(path, '/');
+    if (slash) snprintf(slash, sizeof path - (size_t)(slash - path), "/../../docs/policy.schema.json");
+    else snprintf(path, sizeof path, "../../docs/policy.schema.json");
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        printf("policy: docs/policy.schema.json not found beside the sources (%s); sync check skipped\n", path);
+        return;
+    }
+    static char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    CHECK_MSG(strcmp(buf, tg_policy_schema_json) == 0,
+              "src/policy/policy_schema.c is out of date: run python3 src/policy/gen_policy_schema.py");
+}
+
+/* ---- explain ---- */
+
+static void explain_returns_the_whole_trace_as_json(void) {
+    tg_policy *p = compile(ARGS);
+    if (!p) return;
+    tg_buf ex;
+    tg_buf_init(&ex, A, 0);
+    tg_arena ar;
+    tg_arena_init(&ar, A);
+    tg_tool_facts t = tool("git_push");
+    tg_authz_request r = req("agent");
+    r.args = doc_from(&ar, "{'branch':'main'}");
+    tg_authz_result res;
+    CHECK(tg_policy_authorize(p, &t, &r, &res, &ex) == TG_ASK);
+    tg_json_error err;
+    cJSON *j = tg_json_parse(&ar, ex.data, ex.len, NULL, &err);
+    CHECK_MSG(j != NULL, "explain is not JSON: %s\n%s", err.message, ex.data);
+    if (j) {
+        cJSON *dec = tg_json_getz(j, "decision"), *rule = tg_json_getz(j, "rule"), *steps = tg_json_getz(j, "steps");
+        CHECK(dec && cJSON_IsString(dec) && strcmp(dec->valuestring, "ask") == 0);
+        CHECK(rule && cJSON_IsString(rule) && strcmp(rule->valuestring, "rule:main") == 0);
+        CHECK(steps && cJSON_IsArray(steps) && cJSON_GetArraySize(steps) >= 4);
+        CHECK(strstr(ex.data, "{\"rule\":\"push\",\"effect\":\"allow\",\"pattern\":\"git_push\",\"matched\":true}") != NULL);
+    }
+    /* every decision kind writes valid JSON */
+    const char *names[] = {"write_file", "copy", "nope", "bad name"};
+    for (int i = 0; i < 4; i++) {
+        tg_buf_reset(&ex);
+        tg_tool_facts f = tool(names[i]);
+        tg_policy_authorize(p, i == 2 ? NULL : &f, &r, &res, &ex);
+        CHECK_MSG(tg_json_parse(&ar, ex.data, ex.len, NULL, &err) != NULL, "%s", ex.data);
+    }
+    tg_arena_free(&ar);
+    tg_buf_free(&ex);
+    tg_policy_free(p);
+}
+
+static void listing_ignores_argument_conditions_that_could_match(void) {
+    tg_policy *p = compile(
+        "{'version':1,'defaults':['*'],"
+        " 'rules':[{'effect':'deny','tools':['rm'],'args':{'path':{'prefix':'/'}}},"
+        "          {'effect':'allow','tools':['rm','write_file'],'args':{'path':{'prefix':'/work/'}}},"
+        "          {'effect':'ask','tools':['mail'],'args':{'to':{'suffix':'@x.org'}}},"
+        "          {'effect':'deny','tools':['drop']}]}");
+    if (!p) return;
+    tg_authz_request r = req("agent");
+    tg_tool_facts rm = tool("rm"), wr = tool("write_file"), mail = tool("mail"), drop = tool("drop"),
+                  other = tool("other");
+    CHECK(tg_policy_visible(p, &rm, &r) == 1);
+    CHECK(tg_policy_visible(p, &wr, &r) == 1);
+    CHECK(tg_policy_visible(p, &mail, &r) == 1);
+    CHECK(tg_policy_visible(p, &drop, &r) == 0);
+    CHECK(tg_policy_visible(p, &other, &r) == 0);
+    CHECK(tg_policy_visible(p, NULL, &r) == 0);
+    tg_policy_free(p);
+}
+
+static void descriptor_hints_cannot_widen(void) {
+    /* The engine's only inputs about a tool are tg_tool_facts, set by the
+     * host. An upstream tool that claims readOnlyHint has read_only 0 unless
+     * the host says otherwise: plan mode refuses it. */
+    tg_policy *p = compile("{'version':1,'defaults':['*'],'rules':[{'effect':'allow','tools':['*']}]}");
+    if (!p) return;
+    tg_tool_facts t = tool("mcp__evil__wipe"); /* descriptor said readOnlyHint: true; host did not mark it */
+    tg_authz_request r = req("agent");
+    r.mode = "plan";
+    CHECK(tg_policy_authorize(p, &t, &r, NULL, NULL) == TG_DENY);
+    tg_policy_free(p);
+}
+
+/* ---- speed ---- */
+
+static tg_policy *big_policy(int nrules) {
+    tg_buf b;
+    tg_buf_init(&b, A, 0);
+    tg_buf_puts(&b, "{\"version\":1,\"defaults\":[\"*\"],\"rules\":[");
+    for (int i = 0; i < nrules; i++) {
+        if (i) tg_buf_putc(&b, ',');
+        const char *eff = i % 7 == 0 ? "deny" : i % 5 == 0 ? "ask" : "allow";
+        switch (i % 4) {
+        case 0: tg_buf_printf(&b, "{\"effect\":\"%s\",\"tools\":[\"svc%d__tool%d\"]}", eff, i % 1000, i); break;
+        case 1: tg_buf_printf(&b, "{\"effect\":\"%s\",\"tools\":[\"svc%d__*\"]}", eff, i); break;
+        case 2:
+            tg_buf_printf(&b, "{\"effect\":\"%s\",\"tools\":[\"mcp__s%d__*_delete\"],\"args\":{\"p\":{\"prefix\":\"/w/\"}}}",
+                          eff, i);
+            break;
+        default: tg_buf_printf(&b, "{\"effect\":\"%s\",\"tools\":[\"svc%d__tool*\",\"x%d\"]}", eff, i % 1000, i); break;
+        }
+    }
+    tg_buf_puts(&b, ",{\"effect\":\"allow\",\"tools\":[\"*\"]}]}");
+    tg_arena ar;
+    tg_arena_init(&ar, A);
+    tg_json_error err;
+    cJSON *d = tg_json_parse(&ar, b.data, b.len, NULL, &err);
+    tg_policy *p = NULL;
+    tg_buf diag;
+    tg_buf_init(&diag, A, 0);
+    if (!d || tg_policy_compile(&A, d, &p, &diag) != 0) fprintf(stderr, "big policy: %s\n", diag.data ? diag.data : err.message);
+    tg_buf_free(&diag);
+    tg_buf_free(&b);
+    tg_arena_free(&ar);
+    return p;
+}
+
+/* clock(), except on WASI where only wall clocks exist */
+static double cpu_seconds(void) {
+#ifdef __wasi__
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+#else
+    return (double)clock() / CLOCKS_PER_SEC;
+#endif
+}
+
+static double ns_per_decision(tg_policy *p, char (*names)[32], int ntools, long n) {
+    tg_authz_request r = req("agent");
+    r.dry_run = 1;
+    tg_authz_result res;
+    volatile int sink = 0;
+    double t0 = cpu_seconds();
+    for (long i = 0; i < n; i++) {
+        const char *nm = names[(i * 7919) % ntools];
+        tg_tool_facts t = tool(nm);
+        sink += tg_policy_authorize(p, &t, &r, &res, NULL);
+    }
+    double t1 = cpu_seconds();
+    (void)sink;
+    return (t1 - t0) * 1e9 / (double)n;
+}
+
+static void decision_cost_does_not_grow_with_rules(void) {
+    enum { NTOOLS = 10000 };
+    static char names[NTOOLS][32];
+    for (int k = 0; k < NTOOLS; k++) {
+        if (k % 3 == 0) snprintf(names[k], 32, "svc%d__tool%d", k % 1000, k);
+        else if (k % 3 == 1) snprintf(names[k], 32, "mcp__s%d__x_delete", k % 2000);
+        else snprintf(names[k], 32, "tool_%d", k);
+    }
+    int sizes[3] = {10, 1000, 10000};
+    double ns[3] = {0, 0, 0};
+    long n = getenv("TG_POLICY_BENCH_N") ? atol(getenv("TG_POLICY_BENCH_N")) : 200000;
+    for (int s = 0; s < 3; s++) {
+        tg_policy *p = big_policy(sizes[s]);
+        CHECK(p != NULL);
+        if (!p) return;
+        ns_per_decision(p, names, NTOOLS, n / 10); /* warm up */
+        ns[s] = ns_per_decision(p, names, NTOOLS, n);
+        tg_policy_free(p);
+    }
+    printf("policy: ns/decision over %d tools: %.0f (10 rules), %.0f (1,000 rules), %.0f (10,000 rules)\n", NTOOLS,
+           ns[0], ns[1], ns[2]);
+    CHECK_MSG(ns[1] < ns[0] * 10 + 200, "1,000 rules: %.0f ns vs %.0f ns", ns[1], ns[0]);
+    CHECK_MSG(ns[2] < ns[0] * 30 + 500, "10,000 rules: %.0f ns vs %.0f ns", ns[2], ns[0]);
+}
+
+/* ---- allocation failure at every call site ---- */
+
+static int session_under_failure(void) {
+    /* returns 1 when everything succeeded */
+    tg_arena ar;
+    tg_arena_init(&ar, A);
+    cJSON *d = doc_from(&ar, GRANTS);
+    tg_policy *p = NULL;
+    tg_buf diag;
+    tg_buf_init(&diag, A, 0);
+    int ok = d && tg_policy_compile(&A, d, &p, &diag) == 0;
+    tg_buf_free(&diag);
+    if (ok) {
+        tg_tool_facts t = tool("read_file");
+        tg_authz_request r = req("alice");
+        r.session = "s";
+        tg_buf ex;
+        tg_buf_init(&ex, A, 0);
+        tg_policy_authorize(p, &t, &r, NULL, &ex);
+        ok = !ex.failed;
+        tg_buf_free(&ex);
+        char id[40], why[128];
+        if (tg_approval_create(p, &t, &r, "{}", 2, 10, NULL, id) != 0) ok = 0;
+        else if (tg_approval_resolve(p, id, 1, 1, 0, why, sizeof why) != 0) ok = 0;
+        tg_policy_free(p);
+    }
+    tg_arena_free(&ar);
+    return ok;
+}
+
+static void allocation_failure_everywhere_is_clean(void) {
+    int completed = 0;
+    for (long k = 1; k < 5000 && !completed; k++) {
+        counter.allocs = 0;
+        counter.fail_at = k;
+        size_t before = counter.live;
+        completed = session_under_failure();
+        CHECK_MSG(counter.live == before, "leak with allocation %ld failing: %zu bytes", k, counter.live - before);
+    }
+    counter.fail_at = 0;
+    CHECK(completed);
+}
+
+int main(void) {
+    A.fn = count_alloc;
+    A.ud = &counter;
+    default_set_has_no_privileged_tools();
+    explicit_grant_reaches_privileged_tool();
+    wildcard_grant_never_reaches_privileged_tool();
+    bundles_union_with_base_grants();
+    scheduler_blocks_and_turns_ask_into_deny();
+    plan_mode_keeps_only_read_only_tools();
+    bypass_asks_nothing_but_honours_deny();
+    accept_edits_allows_only_edit_tools_that_would_ask();
+    trusted_source_gets_full_set_but_not_privileged();
+    argument_conditions();
+    path_traversal_never_passes_a_prefix();
+    tenant_scoped_tools_only_in_their_tenant();
+    rate_limit_exhausts_and_refills();
+    session_budget_caps_calls();
+    bounded_rate_state_sweeps_and_fails_closed();
+    adopted_state_survives_a_policy_change();
+    approval_bound_to_arguments_and_used_once();
+    expired_and_denied_approvals_cannot_be_replayed();
+    allow_for_session_adds_a_session_rule();
+    approval_tokens_refuse_forgery_tampering_expiry_and_replay();
+    confusable_and_normalized_names_never_reach_a_denied_tool();
+    invalid_documents_are_rejected_with_pointers();
+    embedded_schema_matches_docs();
+    explain_returns_the_whole_trace_as_json();
+    listing_ignores_argument_conditions_that_could_match();
+    descriptor_hints_cannot_widen();
+    allocation_failure_everywhere_is_clean();
+    CHECK_MSG(counter.live == 0, "%zu bytes still allocated", counter.live);
+    decision_cost_does_not_grow_with_rules();
+    return tg_test_finish("policy");
+}

@@ -1,0 +1,171 @@
+/* authorize.c - step 2 of the pipeline: the host's call context, approvals
+ * redeemed, and the policy's decision turned into what the caller gets. */
+#include "../runtime/runtime_internal.h"
+#include "../crypto/sha256.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *str_or_null(const cJSON *ctx, const char *key) {
+    const cJSON *v = tg_json_getz(ctx, key);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+int tg_call_request_read(struct tg_runtime *rt, const cJSON *ctx, tg_call_request *req) {
+    if (!cJSON_IsObject(ctx)) {
+        tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "the call context must be a JSON object", -1);
+        return -1;
+    }
+    const cJSON *s = tg_json_getz(ctx, "snapshot");
+    if (cJSON_IsNumber(s) && s->valuedouble >= 0 && s->valuedouble <= 4294967295.0) req->snapshot = (uint32_t)s->valuedouble;
+    req->context = tg_json_getz(ctx, "context");
+    if (req->context && !cJSON_IsObject(req->context)) {
+        tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "\"context\" must be a JSON object", -1);
+        return -1;
+    }
+    const char *f = str_or_null(ctx, "format");
+    req->strict_nulls = f && strcmp(f, "openai-strict") == 0;
+    req->principal = str_or_null(ctx, "principal");
+    req->mode = str_or_null(ctx, "mode");
+    req->source = str_or_null(ctx, "source");
+    req->tenant = str_or_null(ctx, "tenant");
+    req->session = str_or_null(ctx, "session");
+    req->scheduler = cJSON_IsTrue(tg_json_getz(ctx, "scheduler"));
+    req->approval = str_or_null(ctx, "approval");
+    const cJSON *tok = tg_json_getz(ctx, "approvalToken");
+    if (cJSON_IsString(tok)) {
+        req->approval_token = tok->valuestring;
+        req->approval_token_len = tg_json_strlen(tok->valuestring);
+    }
+    return 0;
+}
+
+static tg_tool_facts facts_of(const tg_tool *t) {
+    tg_tool_facts f = {t->name, t->name_len, t->source, t->opts.read_only, t->opts.edit, t->opts.privileged,
+                       t->opts.needs_approval, t->opts.tenant};
+    return f;
+}
+
+static tg_authz_request request_of(const tg_call_request *req, const cJSON *args, double now_ms) {
+    tg_authz_request r = {req->principal, req->mode, req->scheduler, req->source, req->tenant, req->session,
+                          args, now_ms, 0};
+    return r;
+}
+
+/* Writes an error result for the model and records the error. */
+static tg_status refuse(tg_runtime *rt, tg_status st, const tg_tool *tool, const char *why) {
+    char text[600];
+    int n = snprintf(text, sizeof text, "%s \"%s\": %s",
+                     st == TG_ERR_RATE_LIMITED ? "Rate limit reached for tool"
+                     : st == TG_ERR_APPROVAL   ? "The approval does not allow this call to tool"
+                                               : "Permission denied for tool",
+                     tool->name, why);
+    tg_buf_reset(&rt->out);
+    tg_result_gate_error(&rt->out, tg_status_code(st), text, (size_t)n < sizeof text ? (size_t)n : sizeof text - 1);
+    return tg_rt_fail(rt, st, text, -1);
+}
+
+tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJSON *args, const tg_call_request *req,
+                            double now_ms, tg_authz_outcome *out) {
+    out->decision = "allow";
+    out->rule[0] = '\0';
+    /* tenant scope holds with or without a policy */
+    if (tool->opts.tenant && !(req->tenant && strcmp(req->tenant, tool->opts.tenant) == 0)) {
+        out->decision = "deny";
+        snprintf(out->rule, sizeof out->rule, "tenant");
+        return refuse(rt, TG_ERR_DENIED, tool, "the tool belongs to another tenant");
+    }
+    if (!rt->policy) {
+        snprintf(out->rule, sizeof out->rule, "no_policy");
+        return TG_OK;
+    }
+    tg_tool_facts facts = facts_of(tool);
+    char why[300];
+
+    /* an approved call comes back with its approval: exactly that call, once */
+    if (req->approval || req->approval_token) {
+        tg_buf canon;
+        tg_buf_init(&canon, rt->alloc, 0);
+        tg_json_write(&canon, args);
+        int ok;
+        if (canon.failed) ok = 0, snprintf(why, sizeof why, "out of memory");
+        else if (req->approval)
+            ok = tg_approval_consume(rt->policy, req->approval, tool->name, tool->name_len, canon.data, canon.len, now_ms,
+                                     why, sizeof why);
+        else
+            ok = rt->approval_key_len &&
+                 tg_approval_token_verify(rt->policy, rt->approval_key, rt->approval_key_len, req->approval_token,
+                                          req->approval_token_len, tool->name, tool->name_len, canon.data, canon.len,
+                                          req->principal, req->session, now_ms, why, sizeof why);
+        if (!ok && req->approval_token && !rt->approval_key_len) snprintf(why, sizeof why, "no approval key is set");
+        tg_buf_free(&canon);
+        if (!ok) {
+            out->decision = "deny";
+            snprintf(out->rule, sizeof out->rule, "approval");
+            return refuse(rt, TG_ERR_APPROVAL, tool, why);
+        }
+        /* a person approved it; deny rules decided before the ask, and an
+         * approval is bound to this tool, these arguments, this principal */
+        snprintf(out->rule, sizeof out->rule, "approval");
+        return TG_OK;
+    }
+
+    tg_authz_request ar = request_of(req, args, now_ms);
+    tg_authz_result res;
+    tg_decision d = tg_policy_authorize(rt->policy, &facts, &ar, &res, NULL);
+    out->decision = tg_decision_name(d);
+    snprintf(out->rule, sizeof out->rule, "%s", res.rule);
+    if (d == TG_ALLOW) return TG_OK;
+    if (d == TG_DENY) {
+        int limited = strncmp(res.rule, "rate:", 5) == 0 || strncmp(res.rule, "budget:", 7) == 0;
+        return refuse(rt, limited ? TG_ERR_RATE_LIMITED : TG_ERR_DENIED, tool, res.reason);
+    }
+
+    /* ask: a pending approval bound to this tool and these exact arguments */
+    tg_buf canon;
+    tg_buf_init(&canon, rt->alloc, 0);
+    tg_json_write(&canon, args);
+    unsigned char nonce[16] = {0};
+    if (rt->host.random) rt->host.random(rt->host.ud, nonce, sizeof nonce);
+    char id[40];
+    double expires = now_ms + rt->approval_ttl_ms;
+    if (canon.failed ||
+        tg_approval_create(rt->policy, &facts, &ar, canon.data, canon.len, expires, rt->host.random ? nonce : NULL, id)) {
+        tg_buf_free(&canon);
+        return refuse(rt, TG_ERR_DENIED, tool, "approval needed, but no approval could be recorded (too many pending)");
+    }
+    tg_buf *o = &rt->out;
+    tg_buf_reset(o);
+    tg_buf_puts(o, "{\"status\":\"pending_approval\",\"approvalId\":\"");
+    tg_buf_puts(o, id);
+    tg_buf_puts(o, "\",\"tool\":");
+    tg_json_write_string(o, tool->name, tool->name_len);
+    tg_buf_puts(o, ",\"args\":");
+    tg_buf_append(o, canon.data, canon.len);
+    tg_buf_puts(o, ",\"argsText\":"); /* the exact bytes the approval is bound to */
+    tg_json_write_string(o, canon.data, canon.len);
+    tg_buf_puts(o, ",\"reason\":");
+    tg_json_write_string(o, res.reason, strlen(res.reason));
+    tg_buf_puts(o, ",\"rule\":");
+    tg_json_write_string(o, res.rule, strlen(res.rule));
+    tg_buf_printf(o, ",\"expiresAt\":%.0f", expires);
+    if (rt->approval_key_len) {
+        tg_approval_claims c;
+        memset(&c, 0, sizeof c);
+        c.tool = tool->name;
+        c.tool_len = tool->name_len;
+        c.principal = req->principal;
+        c.session = req->session;
+        c.expires_ms = expires;
+        memcpy(c.nonce, nonce, sizeof nonce);
+        tg_sha256(canon.data, canon.len, c.args_digest);
+        tg_buf_puts(o, ",\"token\":\"");
+        tg_approval_token_mint(rt->approval_key, rt->approval_key_len, &c, o);
+        tg_buf_putc(o, '"');
+    }
+    tg_buf_putc(o, '}');
+    tg_buf_free(&canon);
+    if (o->failed) return tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1);
+    tg_rt_fail(rt, TG_PENDING_APPROVAL, res.reason, -1);
+    return TG_PENDING_APPROVAL;
+}

@@ -1,0 +1,153 @@
+/* permissions.c - the policy's side of the C API: setting a policy, the
+ * approval key, dry-run decisions with explain, answering approvals. */
+#include "runtime_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+tg_status tg_set_policy(tg_runtime *rt, const char *policy, size_t len) {
+    tg_rt_begin(rt);
+    tg_json_limits jl = tg_rt_json_limits(rt, 8u << 20);
+    tg_json_error jerr;
+    cJSON *doc = tg_json_parse(&rt->call_arena, policy, len, &jl, &jerr);
+    if (!doc) {
+        char msg[220];
+        snprintf(msg, sizeof msg, "policy: %s", jerr.message);
+        return tg_rt_fail(rt, tg_rt_json_status(jerr.status), msg, (long long)jerr.offset);
+    }
+    tg_buf diag;
+    tg_buf_init(&diag, rt->alloc, 4096);
+    tg_policy *p;
+    if (tg_policy_compile(&rt->alloc, doc, &p, &diag)) {
+        tg_status st = tg_rt_fail(rt, TG_ERR_INVALID_POLICY, diag.data ? diag.data : "out of memory", -1);
+        tg_buf_free(&diag);
+        return st;
+    }
+    tg_buf_free(&diag);
+    if (rt->policy) {
+        tg_policy_adopt_state(p, rt->policy);
+        tg_policy_free(rt->policy);
+    }
+    rt->policy = p;
+    return TG_OK;
+}
+
+tg_status tg_set_approval_key(tg_runtime *rt, const unsigned char *key, size_t len) {
+    tg_rt_begin(rt);
+    if (len < 16 || len > sizeof rt->approval_key)
+        return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "the approval key must be 16 to 1024 bytes", -1);
+    memcpy(rt->approval_key, key, len);
+    rt->approval_key_len = len;
+    return TG_OK;
+}
+
+static double now(tg_runtime *rt) { return rt->host.now_ms ? rt->host.now_ms(rt->host.ud) : 0; }
+
+tg_status tg_authorize(tg_runtime *rt, const char *request, size_t len) {
+    tg_rt_begin(rt);
+    tg_json_limits jl = tg_rt_json_limits(rt, rt->limits.args_bytes);
+    tg_json_error jerr;
+    cJSON *q = tg_json_parse(&rt->call_arena, request, len, &jl, &jerr);
+    tg_call_request req;
+    memset(&req, 0, sizeof req);
+    if (!q) return tg_rt_fail(rt, tg_rt_json_status(jerr.status), jerr.message, (long long)jerr.offset);
+    if (tg_call_request_read(rt, q, &req)) return TG_ERR_INVALID_REQUEST;
+    const cJSON *name = tg_json_getz(q, "tool");
+    if (!cJSON_IsString(name)) return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "\"tool\" must be a string", -1);
+    const cJSON *args = tg_json_getz(q, "args");
+    int explain = cJSON_IsTrue(tg_json_getz(q, "explain"));
+    tg_status st;
+    tg_toolset *set = tg_rt_toolset(rt, req.snapshot, &st);
+    if (!set) return st;
+    const tg_tool *t = tg_toolset_find(set, name->valuestring, tg_json_strlen(name->valuestring));
+    tg_buf *o = &rt->out;
+    if (!rt->policy) {
+        tg_buf_puts(o, t ? "{\"decision\":\"allow\",\"rule\":\"no_policy\",\"reason\":\"no policy is set: every registered tool is allowed\"}"
+                         : "{\"decision\":\"deny\",\"rule\":\"unknown_tool\",\"reason\":\"no tool of that name\"}");
+        return TG_OK;
+    }
+    tg_tool_facts f;
+    if (t) {
+        tg_tool_facts ff = {t->name, t->name_len, t->source, t->opts.read_only, t->opts.edit, t->opts.privileged,
+                            t->opts.needs_approval, t->opts.tenant};
+        f = ff;
+    }
+    tg_authz_request ar = {req.principal, req.mode, req.scheduler, req.source, req.tenant, req.session, args, now(rt), 1};
+    tg_authz_result res;
+    tg_buf trace;
+    tg_buf_init(&trace, rt->alloc, 1 << 20);
+    tg_decision d = tg_policy_authorize(rt->policy, t ? &f : NULL, &ar, &res, explain ? &trace : NULL);
+    tg_buf_puts(o, "{\"decision\":\"");
+    tg_buf_puts(o, tg_decision_name(d));
+    tg_buf_puts(o, "\",\"rule\":");
+    tg_json_write_string(o, res.rule, strlen(res.rule));
+    tg_buf_puts(o, ",\"reason\":");
+    tg_json_write_string(o, res.reason, strlen(res.reason));
+    if (explain && trace.len) {
+        tg_buf_puts(o, ",\"trace\":");
+        tg_buf_append(o, trace.data, trace.len);
+    }
+    tg_buf_putc(o, '}');
+    tg_buf_free(&trace);
+    return o->failed ? tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1) : TG_OK;
+}
+
+tg_status tg_resolve_approval(tg_runtime *rt, const char *id, size_t len, const char *answer) {
+    tg_rt_begin(rt);
+    if (!rt->policy) return tg_rt_fail(rt, TG_ERR_APPROVAL, "no policy is set", -1);
+    int approve = strcmp(answer, "approve") == 0 || strcmp(answer, "approve_session") == 0;
+    if (!approve && strcmp(answer, "deny") != 0)
+        return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "answer \"approve\", \"approve_session\" or \"deny\"", -1);
+    char idz[64], why[200];
+    if (len >= sizeof idz) return tg_rt_fail(rt, TG_ERR_APPROVAL, "unknown approval id", -1);
+    memcpy(idz, id, len);
+    idz[len] = '\0';
+    if (tg_approval_resolve(rt->policy, idz, approve, strcmp(answer, "approve_session") == 0, now(rt), why, sizeof why))
+        return tg_rt_fail(rt, TG_ERR_APPROVAL, why, -1);
+    return TG_OK;
+}
+
+tg_status tg_end_session(tg_runtime *rt, const char *session, size_t len) {
+    tg_rt_begin(rt);
+    char s[256];
+    if (len >= sizeof s) return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "session id too long", -1);
+    memcpy(s, session, len);
+    s[len] = '\0';
+    if (rt->policy) tg_policy_end_session(rt->policy, s);
+    return TG_OK;
+}
+
+tg_status tg_restore_approval(tg_runtime *rt, const char *record, size_t len) {
+    tg_rt_begin(rt);
+    if (!rt->policy) return tg_rt_fail(rt, TG_ERR_APPROVAL, "no policy is set", -1);
+    tg_json_limits jl = tg_rt_json_limits(rt, rt->limits.args_bytes * 2);
+    tg_json_error jerr;
+    cJSON *q = tg_json_parse(&rt->call_arena, record, len, &jl, &jerr);
+    const cJSON *id = tg_json_getz(q, "id"), *tool = tg_json_getz(q, "tool"), *args = tg_json_getz(q, "argsText");
+    const cJSON *exp = tg_json_getz(q, "expiresAt");
+    if (!cJSON_IsString(id) || tg_json_strlen(id->valuestring) != 35 || strncmp(id->valuestring, "ap_", 3) ||
+        !cJSON_IsString(tool) || !cJSON_IsString(args) || !cJSON_IsNumber(exp))
+        return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "an approval record needs id, tool, argsText and expiresAt", -1);
+    unsigned char nonce[16];
+    for (int i = 0; i < 16; i++) {
+        unsigned v = 0;
+        for (int k = 0; k < 2; k++) {
+            char c = id->valuestring[3 + 2 * i + k];
+            v = v * 16 + (unsigned)(c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : 99);
+        }
+        if (v > 255) return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "malformed approval id", -1);
+        nonce[i] = (unsigned char)v;
+    }
+    const cJSON *pr = tg_json_getz(q, "principal"), *se = tg_json_getz(q, "session");
+    tg_tool_facts f = {tool->valuestring, tg_json_strlen(tool->valuestring), NULL, 0, 0, 0, 0, NULL};
+    tg_authz_request ar = {cJSON_IsString(pr) ? pr->valuestring : NULL, NULL, 0, NULL, NULL,
+                           cJSON_IsString(se) ? se->valuestring : NULL, NULL, now(rt), 1};
+    char out_id[40], why[200];
+    if (tg_approval_create(rt->policy, &f, &ar, args->valuestring, tg_json_strlen(args->valuestring), exp->valuedouble,
+                           nonce, out_id))
+        return tg_rt_fail(rt, TG_ERR_APPROVAL, "the approval could not be restored (expired, or the table is full)", -1);
+    if (cJSON_IsTrue(tg_json_getz(q, "approved")) &&
+        tg_approval_resolve(rt->policy, out_id, 1, cJSON_IsTrue(tg_json_getz(q, "forSession")), now(rt), why, sizeof why))
+        return tg_rt_fail(rt, TG_ERR_APPROVAL, why, -1);
+    return TG_OK;
+}

@@ -1,0 +1,174 @@
+/* schema_check.c - what the compiler checks after emitting: in-place
+ * reference cycles and reference bombs (expansion limit), and the schema
+ * against its metaschema (compiled by tg_schema_compile itself, with the
+ * check off, or taken from tg_schema_options.metaschemas). */
+#include <string.h>
+
+#include "schema_compiler.h"
+
+/* The k-th subschema applied to the same instance location by `in`. */
+static int inplace_child(const tg_sins *in, uint32_t k, uint32_t *out) {
+    switch ((tg_sop)in->op) {
+    case TG_OP_REF: case TG_OP_DYNAMIC_REF: case TG_OP_RECURSIVE_REF: case TG_OP_NOT:
+        if (k) return 0;
+        *out = in->u.node;
+        return 1;
+    case TG_OP_ALL_OF: case TG_OP_ANY_OF: case TG_OP_ONE_OF:
+        if (k >= in->u.list.n) return 0;
+        *out = in->u.list.nodes[k];
+        return 1;
+    case TG_OP_IF: {
+        uint32_t v[3];
+        uint32_t n = 0;
+        v[n++] = in->u.cond.c;
+        if (in->u.cond.t != TG_SNONE) v[n++] = in->u.cond.t;
+        if (in->u.cond.e != TG_SNONE) v[n++] = in->u.cond.e;
+        if (k >= n) return 0;
+        *out = v[k];
+        return 1;
+    }
+    case TG_OP_DEP_SCHEMAS:
+        if (k >= in->u.deps.n) return 0;
+        *out = in->u.deps.deps[k].node;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Rejects reference cycles that never move into the instance (they could
+ * only recurse until the depth limit) and reference bombs: schemas whose
+ * in-place applications (allOf/anyOf/oneOf/not/if/$ref/...) of one node
+ * expand to more than max_subschemas * max_ref_depth evaluations. Iterative,
+ * so any chain length is safe. */
+int tg_sc_check_expansion(sc *c) {
+    size_t n = c->n_nodes, sp = 0;
+    uint64_t cap = (uint64_t)c->o->limits.max_subschemas * c->o->limits.max_ref_depth;
+    uint64_t *cost = tg_arena_calloc(&c->tmp, n ? n : 1, sizeof *cost);
+    uint8_t *state = tg_arena_calloc(&c->tmp, n ? n : 1, 1);
+    struct frame { uint32_t node, ins, sub; } *st = tg_arena_alloc(&c->tmp, (n + 1) * sizeof *st);
+    uint32_t root;
+    if (!cost || !state || !st) { tg_sc_oom(c); return -1; }
+    for (root = 0; root < n; root++) {
+        if (state[root]) continue;
+        st[sp].node = root; st[sp].ins = 0; st[sp].sub = 0; sp++;
+        state[root] = 1;
+        cost[root] = 1;
+        while (sp) {
+            struct frame *f = &st[sp - 1];
+            const tg_snode *nd = &c->nodes[f->node];
+            uint32_t ch;
+            int found = 0;
+            while (f->ins < nd->count) {
+                if (inplace_child(&c->ins[nd->start + f->ins], f->sub, &ch)) { f->sub++; found = 1; break; }
+                f->ins++;
+                f->sub = 0;
+            }
+            if (!found) {
+                uint64_t v = cost[f->node];
+                state[f->node] = 2;
+                sp--;
+                if (sp) {
+                    uint64_t *pc = &cost[st[sp - 1].node];
+                    *pc = *pc + v > cap + 1 ? cap + 1 : *pc + v;
+                }
+                continue;
+            }
+            if (state[ch] == 1) {
+                tg_sc_fail(c, c->ents[c->node_ent[ch]].loc, "reference cycle that never moves into the instance%s", "");
+                return -1;
+            }
+            if (state[ch] == 2) {
+                uint64_t *pc = &cost[f->node];
+                *pc = *pc + cost[ch] > cap + 1 ? cap + 1 : *pc + cost[ch];
+            } else {
+                state[ch] = 1;
+                cost[ch] = 1;
+                st[sp].node = ch; st[sp].ins = 0; st[sp].sub = 0; sp++;
+            }
+        }
+        if (cost[root] > cap) {
+            tg_sc_fail(c, c->ents[c->node_ent[root]].loc,
+                 "subschema expands to too many in-place applications (reference bomb)%s", "");
+            return -1;
+        }
+    }
+    for (root = 0; root < n; root++)
+        if (cost[root] > cap) {
+            tg_sc_fail(c, c->ents[c->node_ent[root]].loc,
+                 "subschema expands to too many in-place applications (reference bomb)%s", "");
+            return -1;
+        }
+    return 0;
+}
+
+/* Compiles the metaschema named by meta_uri (resolved among the resources
+ * and the embedded metaschemas) through a { "$ref": uri } wrapper. */
+static int compile_meta(const tg_allocator *alloc, const tg_schema_options *base, const char *meta_uri,
+                        tg_schema **out, tg_buf *diag) {
+    tg_schema_options mo = *base;
+    tg_arena tmp;
+    cJSON *mdoc, *ref;
+    int r;
+    mo.skip_metaschema_check = 1;
+    mo.format_assert = 0;
+    mo.dialect = TG_DIALECT_2020_12;
+    /* the schema's own nesting is already bounded by max_depth (scan); its
+     * metaschema applies ~4 subschemas per level of it */
+    mo.limits.max_depth = (base->limits.max_depth ? base->limits.max_depth : 128) * 4;
+    tg_arena_init(&tmp, *alloc);
+    mdoc = tg_json_new(&tmp, cJSON_Object);
+    ref = mdoc ? tg_json_new_string(&tmp, meta_uri, strlen(meta_uri)) : NULL;
+    if (!ref || tg_json_set_key(&tmp, ref, "$ref", 4)) {
+        tg_arena_free(&tmp);
+        if (diag) tg_buf_puts(diag, "/: out of memory");
+        return -1;
+    }
+    tg_json_append(mdoc, ref);
+    r = tg_schema_compile(alloc, mdoc, &mo, out, diag);
+    tg_arena_free(&tmp);
+    return r;
+}
+
+int tg_schema_compile_metaschema(const tg_allocator *alloc, tg_dialect dialect, tg_schema **out, tg_buf *diag) {
+    tg_schema_options o = tg_schema_default_options();
+    int r = compile_meta(alloc, &o, tg_smeta_uri(dialect), out, diag);
+    if (r == 0) (*out)->meta_of = dialect == TG_DIALECT_AUTO ? TG_DIALECT_2020_12 : dialect;
+    return r;
+}
+
+int tg_sc_meta_check(sc *c, const cJSON *root, const char *meta_uri, tg_dialect official) {
+    tg_schema *m = NULL;
+    const tg_schema *use;
+    tg_buf mdiag;
+    tg_arena scratch;
+    int r;
+    tg_buf_init(&mdiag, c->s->alloc, 0);
+    if (official != TG_DIALECT_AUTO && c->o->metaschemas[official] &&
+        c->o->metaschemas[official]->meta_of == official) {
+        use = c->o->metaschemas[official];
+    } else {
+        if (compile_meta(&c->s->alloc, c->o, meta_uri, &m, &mdiag) != 0) {
+            tg_buf_putc(&mdiag, 0);
+            tg_sc_fail(c, "/$schema", "metaschema does not compile: %s", mdiag.data ? mdiag.data : "");
+            tg_buf_free(&mdiag);
+            return -1;
+        }
+        use = m;
+    }
+    tg_buf_reset(&mdiag);
+    tg_arena_init(&scratch, c->s->alloc);
+    r = tg_sval(use, root, &scratch, TG_OUTPUT_BASIC, 3, &mdiag, 1);
+    tg_arena_free(&scratch);
+    if (r == 0 && !c->failed) {
+        /* "<pointer into the schema>: <message> (metaschema <keyword>)" */
+        c->failed = 1;
+        if (c->diag && mdiag.data) tg_buf_append(c->diag, mdiag.data, mdiag.len);
+    } else if (r != 1) {
+        tg_sc_fail(c, "", "metaschema check failed (evaluation limit or out of memory)%s", "");
+    }
+    tg_buf_free(&mdiag);
+    tg_schema_free(m);
+    return r == 1 ? 0 : -1;
+}
+

@@ -1,0 +1,81 @@
+/* schema_compiler.h - state shared by the compiler's files only
+ * (schema_resolve.c: documents, URIs, anchors; schema_emit.c: subschema ->
+ * instructions; schema_check.c: expansion limits and the metaschema check;
+ * schema_compile.c: the public entry points). */
+#ifndef TG_SCHEMA_COMPILER_H
+#define TG_SCHEMA_COMPILER_H
+
+#include "schema_internal.h"
+
+#define OLD_DIALECT(d) ((d) >= TG_DIALECT_DRAFT7)
+
+typedef struct smap_slot { const void *k; size_t klen; uint32_t h; uint32_t v; } smap_slot;
+typedef struct smap { smap_slot *slots; size_t cap, n; } smap;
+
+typedef struct sc_ent {
+    const cJSON *node;
+    uint32_t res;
+    uint8_t dialect, voc;
+    const char *loc;
+    uint32_t prog;
+} sc_ent;
+
+typedef struct sc_dyn { const char *name; size_t len; uint32_t ent; } sc_dyn;
+
+typedef struct sc_res {
+    const char *uri;
+    uint32_t root_ent;
+    uint8_t recursive_anchor;
+    sc_dyn *dyn;
+    uint32_t n_dyn, cap_dyn;
+} sc_res;
+
+typedef struct sc {
+    tg_schema *s;
+    tg_arena tmp;
+    const tg_schema_options *o;
+    tg_buf *diag;
+    int failed;
+    sc_ent *ents; size_t n_ents, cap_ents;
+    smap by_node;   /* key: pointer bytes */
+    smap by_uri;    /* key: uri bytes -> ent */
+    sc_res *res; size_t n_res, cap_res;
+    uint32_t *queue; size_t n_queue, cap_queue;
+    tg_sins *ins; size_t n_ins, cap_ins;
+    tg_snode *nodes; size_t n_nodes, cap_nodes;
+    tg_regex **regexes; size_t n_regexes, cap_regexes;
+    uint32_t *node_ent;  /* node -> ent */
+    size_t cap_node_ent;
+    tg_dialect def_dialect;
+    int load_depth;
+} sc;
+
+/* schema_resolve.c */
+int tg_sc_grow(sc *c, void **arr, size_t *cap, size_t need, size_t elem);
+void tg_sc_fail(sc *c, const char *loc, const char *fmt, const char *arg);
+void tg_sc_oom(sc *c);
+int tg_sc_smap_find(const smap *m, const void *k, size_t klen, uint32_t *v);
+int tg_sc_smap_put(sc *c, smap *m, const void *k, size_t klen, uint32_t v);
+int tg_sc_ent_of(const sc *c, const cJSON *n, uint32_t *e);
+char *tg_sc_loc_join(sc *c, const char *base, const char *tok, size_t toklen);
+char *tg_sc_loc_kw(sc *c, const char *base, const char *kw);
+char *tg_sc_loc_idx(sc *c, const char *base, size_t i);
+tg_dialect tg_sc_dialect_of_uri(const char *u, size_t n);
+/* Indexes subschema n (and everything under it); *out_ent its entry. */
+int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, const char *loc, size_t depth,
+               int is_root, uint32_t *out_ent);
+/* Copies doc into the program and indexes it under uri. */
+int tg_sc_add_doc(sc *c, const cJSON *doc, const char *uri, size_t urilen, const char *locprefix, uint32_t *out);
+/* Resolves ref against the base URI of entry `from`; *out the target entry. */
+int tg_sc_resolve(sc *c, uint32_t from, const char *ref, size_t reflen, const char *kwloc, uint32_t *out);
+
+/* schema_emit.c */
+uint32_t tg_sc_node_of(sc *c, uint32_t ent);
+int tg_sc_emit_node(sc *c, uint32_t id);
+int tg_sc_close_dynamic(sc *c);
+
+/* schema_check.c */
+int tg_sc_check_expansion(sc *c);
+int tg_sc_meta_check(sc *c, const cJSON *root, const char *meta_uri, tg_dialect official);
+
+#endif

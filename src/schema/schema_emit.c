@@ -1,0 +1,538 @@
+/* schema_emit.c - one subschema -> one contiguous run of instructions.
+ * Called from a worklist (schema_compile.c), never recursively across
+ * references: a reference is just the index of its target's node, so cycles
+ * cost nothing and nothing is expanded. */
+#include <string.h>
+#include <stdio.h>
+
+#include "schema_compiler.h"
+
+/* ---- emit ---- */
+
+uint32_t tg_sc_node_of(sc *c, uint32_t ent) {
+    uint32_t id;
+    if (c->ents[ent].prog != TG_SNONE) return c->ents[ent].prog;
+    if (c->n_nodes >= c->o->limits.max_subschemas) {
+        tg_sc_fail(c, c->ents[ent].loc, "more than max_subschemas subschemas%s", "");
+        return TG_SNONE;
+    }
+    if (tg_sc_grow(c, (void **)&c->nodes, &c->cap_nodes, c->n_nodes + 1, sizeof *c->nodes) ||
+        tg_sc_grow(c, (void **)&c->node_ent, &c->cap_node_ent, c->n_nodes + 1, sizeof *c->node_ent) ||
+        tg_sc_grow(c, (void **)&c->queue, &c->cap_queue, c->n_queue + 1, sizeof *c->queue)) {
+        tg_sc_oom(c);
+        return TG_SNONE;
+    }
+    id = (uint32_t)c->n_nodes++;
+    memset(&c->nodes[id], 0, sizeof c->nodes[id]);
+    c->nodes[id].resource = c->ents[ent].res;
+    c->node_ent[id] = ent;
+    c->ents[ent].prog = id;
+    c->queue[c->n_queue++] = id;
+    return id;
+}
+
+/* The node of a child subschema value v (scanned, or scanned now). */
+static uint32_t child(sc *c, uint32_t parent, const cJSON *v, const char *loc) {
+    uint32_t e;
+    if (!tg_sc_ent_of(c, v, &e)) {
+        const sc_ent *p = &c->ents[parent];
+        if (tg_sc_scan(c, v, p->res, p->dialect, p->voc, loc, 0, 0, &e)) return TG_SNONE;
+        if (e == TG_SNONE) { tg_sc_fail(c, loc, "not a schema%s", ""); return TG_SNONE; }
+    }
+    return tg_sc_node_of(c, e);
+}
+
+static tg_sins *emit(sc *c, tg_sins **list, size_t *n, size_t *cap, int op, const char *loc) {
+    tg_sins *i;
+    if (!loc || tg_sc_grow(c, (void **)list, cap, *n + 1, sizeof **list)) { tg_sc_oom(c); return NULL; }
+    i = &(*list)[(*n)++];
+    memset(i, 0, sizeof *i);
+    i->op = (uint8_t)op;
+    i->loc = loc;
+    return i;
+}
+
+static int type_bit(const char *t) {
+    static const struct { const char *n; int b; } k[] = {
+        {"null", TG_ST_NULL}, {"boolean", TG_ST_BOOLEAN}, {"object", TG_ST_OBJECT}, {"array", TG_ST_ARRAY},
+        {"number", TG_ST_NUMBER}, {"string", TG_ST_STRING}, {"integer", TG_ST_INTEGER}};
+    size_t i;
+    for (i = 0; i < sizeof k / sizeof k[0]; i++) if (!strcmp(k[i].n, t)) return k[i].b;
+    return 0;
+}
+
+static int compile_regex(sc *c, const cJSON *v, const char *loc, uint32_t *out) {
+    tg_regex *re = NULL;
+    tg_regex_error err;
+    tg_regex_limits lim = tg_regex_default_limits();
+    size_t len = tg_json_strlen(v->valuestring), ss;
+    if (len > c->o->limits.max_regex_bytes) { tg_sc_fail(c, loc, "pattern longer than max_regex_bytes%s", ""); return -1; }
+    if (lim.max_pattern_bytes < len) lim.max_pattern_bytes = len;
+    memset(&err, 0, sizeof err);
+    if (tg_regex_compile(&c->s->alloc, v->valuestring, len, &lim, &re, &err) != 0) {
+        char msg[240];
+        snprintf(msg, sizeof msg, "%.160s (at offset %zu)", err.message, err.offset);
+        tg_sc_fail(c, loc, "invalid regex: %s", msg);
+        return -1;
+    }
+    if (tg_sc_grow(c, (void **)&c->regexes, &c->cap_regexes, c->n_regexes + 1, sizeof *c->regexes)) {
+        tg_regex_free(re);
+        tg_sc_oom(c);
+        return -1;
+    }
+    c->regexes[c->n_regexes] = re;
+    ss = tg_regex_scratch_size(re);
+    if (ss > c->s->regex_scratch) c->s->regex_scratch = ss;
+    *out = (uint32_t)c->n_regexes++;
+    return 0;
+}
+
+static int names_of(sc *c, const cJSON *arr, tg_sname **out, uint32_t *n) {
+    const cJSON *it;
+    uint32_t k = 0, cnt = (uint32_t)cJSON_GetArraySize(arr);
+    tg_sname *names = tg_arena_calloc(&c->s->arena, cnt ? cnt : 1, sizeof *names);
+    if (!names) { tg_sc_oom(c); return -1; }
+    for (it = arr->child; it; it = it->next) {
+        if (!cJSON_IsString(it)) continue;
+        names[k].s = it->valuestring;
+        names[k].len = tg_json_strlen(it->valuestring);
+        names[k].hash = tg_shash(names[k].s, names[k].len);
+        k++;
+    }
+    *out = names;
+    *n = k;
+    return 0;
+}
+
+static size_t count_of(const cJSON *v) {
+    double d = v->valuedouble;
+    if (d <= 0) return 0;
+    if (d >= 1e18) return (size_t)-1;
+    return (size_t)d;
+}
+
+static uint32_t *node_list(sc *c, uint32_t ent, const cJSON *arr, const char *loc, uint32_t *n) {
+    uint32_t cnt = (uint32_t)cJSON_GetArraySize(arr), k = 0;
+    uint32_t *nodes = tg_arena_alloc(&c->s->arena, (cnt ? cnt : 1) * sizeof *nodes);
+    const cJSON *it;
+    if (!nodes) { tg_sc_oom(c); return NULL; }
+    for (it = arr->child; it; it = it->next, k++) {
+        const char *l = tg_sc_loc_idx(c, loc, k);
+        if (!l) { tg_sc_oom(c); return NULL; }
+        nodes[k] = child(c, ent, it, l);
+        if (nodes[k] == TG_SNONE) return NULL;
+    }
+    *n = cnt;
+    return nodes;
+}
+
+#define KW(name) tg_json_getz(n, name)
+#define LOC(name) tg_sc_loc_kw(c, e->loc, name)
+#define EMIT(op, l) emit(c, &list, &nl, &ncap, (op), (l))
+
+int tg_sc_emit_node(sc *c, uint32_t id) {
+    uint32_t ent = c->node_ent[id];
+    const sc_ent *e = &c->ents[ent];
+    const cJSON *n = e->node, *v;
+    tg_dialect d = (tg_dialect)e->dialect;
+    uint8_t voc = e->voc;
+    tg_sins *list = NULL, *in;
+    size_t nl = 0, ncap = 0, k;
+    int is_2019 = d == TG_DIALECT_2019_09, is_2020 = d == TG_DIALECT_2020_12, modern = is_2019 || is_2020;
+
+    if (cJSON_IsBool(n)) {
+        if (cJSON_IsFalse(n)) {
+            c->nodes[id].is_false = 1;
+            if (!EMIT(TG_OP_FALSE, e->loc)) return -1;
+        }
+        goto done;
+    }
+    /* references */
+    v = KW("$ref");
+    if (cJSON_IsString(v)) {
+        uint32_t t;
+        const char *l = LOC("$ref");
+        if (!l || tg_sc_resolve(c, ent, v->valuestring, tg_json_strlen(v->valuestring), l, &t)) return -1;
+        e = &c->ents[ent];
+        if (!(in = EMIT(TG_OP_REF, l))) return -1;
+        if ((in->u.node = tg_sc_node_of(c, t)) == TG_SNONE) return -1;
+        if (OLD_DIALECT(d)) goto done;
+    }
+    if (is_2020 && cJSON_IsString(v = KW("$dynamicRef"))) {
+        uint32_t t;
+        const char *l = LOC("$dynamicRef"), *h;
+        const cJSON *da;
+        if (!l || tg_sc_resolve(c, ent, v->valuestring, tg_json_strlen(v->valuestring), l, &t)) return -1;
+        e = &c->ents[ent];
+        h = strchr(v->valuestring, '#');
+        da = cJSON_IsObject(c->ents[t].node) ? tg_json_getz(c->ents[t].node, "$dynamicAnchor") : NULL;
+        if (h && h[1] && h[1] != '/' && cJSON_IsString(da) && !strcmp(da->valuestring, h + 1)) {
+            if (!(in = EMIT(TG_OP_DYNAMIC_REF, l))) return -1;
+            in->u.dyn.anchor = h + 1;
+            in->u.dyn.len = strlen(h + 1);
+        } else if (!(in = EMIT(TG_OP_REF, l))) return -1;
+        if ((in->u.dyn.node = tg_sc_node_of(c, t)) == TG_SNONE) return -1;
+    }
+    if (is_2019 && cJSON_IsString(v = KW("$recursiveRef"))) {
+        uint32_t t;
+        const char *l = LOC("$recursiveRef");
+        const cJSON *ra;
+        if (!l || tg_sc_resolve(c, ent, v->valuestring, tg_json_strlen(v->valuestring), l, &t)) return -1;
+        e = &c->ents[ent];
+        ra = cJSON_IsObject(c->ents[t].node) ? tg_json_getz(c->ents[t].node, "$recursiveAnchor") : NULL;
+        if (!(in = EMIT(cJSON_IsTrue(ra) ? TG_OP_RECURSIVE_REF : TG_OP_REF, l))) return -1;
+        if ((in->u.dyn.node = tg_sc_node_of(c, t)) == TG_SNONE) return -1;
+    }
+    if (voc & TG_VOC_VALIDATION) {
+        v = KW("type");
+        if (cJSON_IsString(v) || cJSON_IsArray(v)) {
+            uint32_t mask = 0;
+            if (cJSON_IsString(v)) mask = (uint32_t)type_bit(v->valuestring);
+            else {
+                const cJSON *it;
+                for (it = v->child; it; it = it->next) if (cJSON_IsString(it)) mask |= (uint32_t)type_bit(it->valuestring);
+            }
+            if (!(in = EMIT(TG_OP_TYPE, LOC("type")))) return -1;
+            in->u.mask = mask;
+        }
+        if (cJSON_IsArray(v = KW("enum"))) {
+            if (!(in = EMIT(TG_OP_ENUM, LOC("enum")))) return -1;
+            in->u.value = v;
+        }
+        if (d != TG_DIALECT_DRAFT4 && (v = KW("const"))) {
+            if (!(in = EMIT(TG_OP_CONST, LOC("const")))) return -1;
+            in->u.value = v;
+        }
+        if (cJSON_IsNumber(v = KW("multipleOf")) && v->valuedouble > 0) {
+            if (!(in = EMIT(TG_OP_MULTIPLE_OF, LOC("multipleOf")))) return -1;
+            in->u.num.d = v->valuedouble; in->u.num.lex = v->valuestring;
+        }
+        if (cJSON_IsNumber(v = KW("maximum"))) {
+            int ex = d == TG_DIALECT_DRAFT4 && cJSON_IsTrue(KW("exclusiveMaximum"));
+            if (!(in = EMIT(ex ? TG_OP_EXCL_MAXIMUM : TG_OP_MAXIMUM, LOC("maximum")))) return -1;
+            in->u.num.d = v->valuedouble; in->u.num.lex = v->valuestring;
+        }
+        if (cJSON_IsNumber(v = KW("minimum"))) {
+            int ex = d == TG_DIALECT_DRAFT4 && cJSON_IsTrue(KW("exclusiveMinimum"));
+            if (!(in = EMIT(ex ? TG_OP_EXCL_MINIMUM : TG_OP_MINIMUM, LOC("minimum")))) return -1;
+            in->u.num.d = v->valuedouble; in->u.num.lex = v->valuestring;
+        }
+        if (cJSON_IsNumber(v = KW("exclusiveMaximum"))) {
+            if (!(in = EMIT(TG_OP_EXCL_MAXIMUM, LOC("exclusiveMaximum")))) return -1;
+            in->u.num.d = v->valuedouble; in->u.num.lex = v->valuestring;
+        }
+        if (cJSON_IsNumber(v = KW("exclusiveMinimum"))) {
+            if (!(in = EMIT(TG_OP_EXCL_MINIMUM, LOC("exclusiveMinimum")))) return -1;
+            in->u.num.d = v->valuedouble; in->u.num.lex = v->valuestring;
+        }
+        if (cJSON_IsNumber(v = KW("maxLength"))) {
+            if (!(in = EMIT(TG_OP_MAX_LENGTH, LOC("maxLength")))) return -1;
+            in->u.count = count_of(v);
+        }
+        if (cJSON_IsNumber(v = KW("minLength"))) {
+            if (!(in = EMIT(TG_OP_MIN_LENGTH, LOC("minLength")))) return -1;
+            in->u.count = count_of(v);
+        }
+        if (cJSON_IsString(v = KW("pattern"))) {
+            const char *l = LOC("pattern");
+            uint32_t re;
+            if (!l || compile_regex(c, v, l, &re)) return -1;
+            if (!(in = EMIT(TG_OP_PATTERN, l))) return -1;
+            in->u.re = re;
+        }
+        if (cJSON_IsNumber(v = KW("maxItems"))) {
+            if (!(in = EMIT(TG_OP_MAX_ITEMS, LOC("maxItems")))) return -1;
+            in->u.count = count_of(v);
+        }
+        if (cJSON_IsNumber(v = KW("minItems"))) {
+            if (!(in = EMIT(TG_OP_MIN_ITEMS, LOC("minItems")))) return -1;
+            in->u.count = count_of(v);
+        }
+        if (cJSON_IsTrue(KW("uniqueItems"))) {
+            if (!EMIT(TG_OP_UNIQUE_ITEMS, LOC("uniqueItems"))) return -1;
+        }
+        if (cJSON_IsNumber(v = KW("maxProperties"))) {
+            if (!(in = EMIT(TG_OP_MAX_PROPS, LOC("maxProperties")))) return -1;
+            in->u.count = count_of(v);
+        }
+        if (cJSON_IsNumber(v = KW("minProperties"))) {
+            if (!(in = EMIT(TG_OP_MIN_PROPS, LOC("minProperties")))) return -1;
+            in->u.count = count_of(v);
+        }
+        if (cJSON_IsArray(v = KW("required")) && v->child) {
+            if (!(in = EMIT(TG_OP_REQUIRED, LOC("required")))) return -1;
+            if (names_of(c, v, &in->u.req.names, &in->u.req.n)) return -1;
+        }
+        if (modern && cJSON_IsObject(v = KW("dependentRequired"))) {
+            const cJSON *it;
+            uint32_t cnt = (uint32_t)cJSON_GetArraySize(v), j = 0;
+            tg_sdep *deps = tg_arena_calloc(&c->s->arena, cnt ? cnt : 1, sizeof *deps);
+            if (!deps || !(in = EMIT(TG_OP_DEP_REQUIRED, LOC("dependentRequired")))) { tg_sc_oom(c); return -1; }
+            for (it = v->child; it; it = it->next) {
+                if (!cJSON_IsArray(it)) continue;
+                deps[j].name.s = it->string; deps[j].name.len = tg_json_strlen(it->string);
+                deps[j].node = TG_SNONE;
+                if (names_of(c, it, &deps[j].required, &deps[j].n_required)) return -1;
+                j++;
+            }
+            in->u.deps.deps = deps; in->u.deps.n = j;
+        }
+    }
+    if ((c->o->format_assert || (voc & TG_VOC_FORMAT_ASSERTION)) && cJSON_IsString(v = KW("format"))) {
+        int f = tg_sformat_id(v->valuestring, tg_json_strlen(v->valuestring));
+        if (f >= 0) {
+            if (!(in = EMIT(TG_OP_FORMAT, LOC("format")))) return -1;
+            in->u.format = f;
+        }
+    }
+    if (voc & TG_VOC_APPLICATOR) {
+        static const struct { const char *kw; int op; } lists[] = {
+            {"allOf", TG_OP_ALL_OF}, {"anyOf", TG_OP_ANY_OF}, {"oneOf", TG_OP_ONE_OF}};
+        uint32_t n_prefix = 0;
+        for (k = 0; k < 3; k++) {
+            if (cJSON_IsArray(v = KW(lists[k].kw))) {
+                const char *l = LOC(lists[k].kw);
+                uint32_t *nodes, cnt = 0;
+                if (!l || !(nodes = node_list(c, ent, v, l, &cnt))) { if (!c->failed) tg_sc_oom(c); return -1; }
+                e = &c->ents[ent];
+                if (!(in = EMIT(lists[k].op, l))) return -1;
+                in->u.list.nodes = nodes; in->u.list.n = cnt;
+            }
+        }
+        if ((v = KW("not"))) {
+            const char *l = LOC("not");
+            uint32_t nd;
+            if (!l || (nd = child(c, ent, v, l)) == TG_SNONE) return -1;
+            e = &c->ents[ent];
+            if (!(in = EMIT(TG_OP_NOT, l))) return -1;
+            in->u.node = nd;
+        }
+        if (d <= TG_DIALECT_DRAFT7 && (v = KW("if"))) {
+            const char *l = LOC("if");
+            const cJSON *t = KW("then"), *el = KW("else");
+            uint32_t ci, ti = TG_SNONE, ei = TG_SNONE;
+            if (!l || (ci = child(c, ent, v, l)) == TG_SNONE) return -1;
+            e = &c->ents[ent];
+            if (t && (ti = child(c, ent, t, LOC("then"))) == TG_SNONE) return -1;
+            e = &c->ents[ent];
+            if (el && (ei = child(c, ent, el, LOC("else"))) == TG_SNONE) return -1;
+            e = &c->ents[ent];
+            if (!(in = EMIT(TG_OP_IF, l))) return -1;
+            in->u.cond.c = ci; in->u.cond.t = ti; in->u.cond.e = ei;
+        }
+        /* arrays */
+        {
+            const char *pk = is_2020 ? "prefixItems" : "items";
+            v = KW(pk);
+            if (cJSON_IsArray(v)) {
+                const char *l = LOC(pk);
+                uint32_t *nodes, cnt = 0;
+                if (!l || !(nodes = node_list(c, ent, v, l, &cnt))) { if (!c->failed) tg_sc_oom(c); return -1; }
+                e = &c->ents[ent];
+                if (!(in = EMIT(TG_OP_PREFIX_ITEMS, l))) return -1;
+                in->u.list.nodes = nodes; in->u.list.n = cnt;
+                n_prefix = cnt;
+                if (!is_2020 && (v = KW("additionalItems"))) {
+                    uint32_t nd;
+                    l = LOC("additionalItems");
+                    if (!l || (nd = child(c, ent, v, l)) == TG_SNONE) return -1;
+                    e = &c->ents[ent];
+                    if (!(in = EMIT(TG_OP_ITEMS_FROM, l))) return -1;
+                    in->u.items.node = nd; in->u.items.from = n_prefix;
+                }
+            }
+            v = KW("items");
+            if (v && (cJSON_IsObject(v) || cJSON_IsBool(v))) {
+                const char *l = LOC("items");
+                uint32_t nd;
+                if (!l || (nd = child(c, ent, v, l)) == TG_SNONE) return -1;
+                e = &c->ents[ent];
+                if (!(in = EMIT(TG_OP_ITEMS_FROM, l))) return -1;
+                in->u.items.node = nd; in->u.items.from = is_2020 ? n_prefix : 0;
+            }
+        }
+        if (d != TG_DIALECT_DRAFT4 && (v = KW("contains"))) {
+            const char *l = LOC("contains");
+            uint32_t nd;
+            const cJSON *mn = KW("minContains"), *mx = KW("maxContains");
+            if (!l || (nd = child(c, ent, v, l)) == TG_SNONE) return -1;
+            e = &c->ents[ent];
+            if (!(in = EMIT(TG_OP_CONTAINS, l))) return -1;
+            in->u.contains.node = nd;
+            in->u.contains.min = 1;
+            in->u.contains.max = (size_t)-1;
+            in->u.contains.marks = is_2020;
+            if (modern && (voc & TG_VOC_VALIDATION)) {
+                if (cJSON_IsNumber(mn)) in->u.contains.min = count_of(mn);
+                if (cJSON_IsNumber(mx)) in->u.contains.max = count_of(mx);
+            }
+        }
+        /* objects */
+        {
+            const cJSON *pr = KW("properties"), *pp = KW("patternProperties"), *ap = KW("additionalProperties");
+            if (!cJSON_IsObject(pr)) pr = NULL;
+            if (!cJSON_IsObject(pp)) pp = NULL;
+            if (ap && !cJSON_IsObject(ap) && !cJSON_IsBool(ap)) ap = NULL;
+            if (pr || pp || ap) {
+                tg_sprops *P = tg_arena_calloc(&c->s->arena, 1, sizeof *P);
+                const cJSON *it;
+                const char *l;
+                uint32_t j = 0;
+                if (!P) { tg_sc_oom(c); return -1; }
+                P->additional = TG_SNONE;
+                if (pr) {
+                    uint32_t cnt = (uint32_t)cJSON_GetArraySize(pr);
+                    P->props = tg_arena_calloc(&c->s->arena, cnt ? cnt : 1, sizeof *P->props);
+                    if (!P->props || !(l = LOC("properties"))) { tg_sc_oom(c); return -1; }
+                    for (it = pr->child; it; it = it->next) {
+                        const char *l2 = tg_sc_loc_join(c, l, it->string, tg_json_strlen(it->string));
+                        tg_sprop *q = &P->props[j];
+                        if (!l2) { tg_sc_oom(c); return -1; }
+                        q->name.s = it->string; q->name.len = tg_json_strlen(it->string);
+                        q->name.hash = tg_shash(q->name.s, q->name.len);
+                        if ((q->node = child(c, ent, it, l2)) == TG_SNONE) return -1;
+                        e = &c->ents[ent];
+                        j++;
+                    }
+                    P->n_props = j;
+                    if (j > 8) {
+                        uint32_t sz = 16, x;
+                        while (sz < j * 2) sz *= 2;
+                        P->table = tg_arena_calloc(&c->s->arena, sz, sizeof *P->table);
+                        if (!P->table) { tg_sc_oom(c); return -1; }
+                        P->table_mask = sz - 1;
+                        for (x = 0; x < j; x++) {
+                            uint32_t h = P->props[x].name.hash & P->table_mask;
+                            while (P->table[h]) h = (h + 1) & P->table_mask;
+                            P->table[h] = x + 1;
+                        }
+                    }
+                }
+                if (pp) {
+                    uint32_t cnt = (uint32_t)cJSON_GetArraySize(pp);
+                    P->patterns = tg_arena_calloc(&c->s->arena, cnt ? cnt : 1, sizeof *P->patterns);
+                    if (!P->patterns || !(l = LOC("patternProperties"))) { tg_sc_oom(c); return -1; }
+                    j = 0;
+                    for (it = pp->child; it; it = it->next) {
+                        const char *l2 = tg_sc_loc_join(c, l, it->string, tg_json_strlen(it->string));
+                        cJSON key;
+                        if (!l2) { tg_sc_oom(c); return -1; }
+                        memset(&key, 0, sizeof key);
+                        key.type = cJSON_String;
+                        key.valuestring = it->string;
+                        if (compile_regex(c, &key, l2, &P->patterns[j].re)) return -1;
+                        if ((P->patterns[j].node = child(c, ent, it, l2)) == TG_SNONE) return -1;
+                        e = &c->ents[ent];
+                        j++;
+                    }
+                    P->n_patterns = j;
+                }
+                if (ap) {
+                    l = LOC("additionalProperties");
+                    if (!l || (P->additional = child(c, ent, ap, l)) == TG_SNONE) return -1;
+                    e = &c->ents[ent];
+                    P->additional_loc = l;
+                }
+                if (!(in = EMIT(TG_OP_PROPS, pr ? LOC("properties") : pp ? LOC("patternProperties") : LOC("additionalProperties")))) return -1;
+                in->u.props = P;
+            }
+        }
+        /* "dependencies" is kept in 2019-09/2020-12 for compatibility (the
+         * metaschemas still reserve it) */
+        for (k = modern ? 0 : 1; k < 2; k++) {
+            const char *dk = k == 0 ? "dependentSchemas" : "dependencies";
+            int split = k == 1;
+            v = KW(dk);
+            if (cJSON_IsObject(v)) {
+                const cJSON *it;
+                uint32_t cnt = (uint32_t)cJSON_GetArraySize(v), js = 0, jr = 0;
+                tg_sdep *ds = tg_arena_calloc(&c->s->arena, cnt ? cnt : 1, sizeof *ds);
+                tg_sdep *dr = tg_arena_calloc(&c->s->arena, cnt ? cnt : 1, sizeof *dr);
+                const char *l = LOC(dk);
+                if (!ds || !dr || !l) { tg_sc_oom(c); return -1; }
+                for (it = v->child; it; it = it->next) {
+                    if (cJSON_IsArray(it)) {
+                        if (!split) continue;
+                        dr[jr].name.s = it->string; dr[jr].name.len = tg_json_strlen(it->string);
+                        dr[jr].node = TG_SNONE;
+                        if (names_of(c, it, &dr[jr].required, &dr[jr].n_required)) return -1;
+                        jr++;
+                    } else if (cJSON_IsObject(it) || cJSON_IsBool(it)) {
+                        const char *l2 = tg_sc_loc_join(c, l, it->string, tg_json_strlen(it->string));
+                        if (!l2) { tg_sc_oom(c); return -1; }
+                        ds[js].name.s = it->string; ds[js].name.len = tg_json_strlen(it->string);
+                        if ((ds[js].node = child(c, ent, it, l2)) == TG_SNONE) return -1;
+                        e = &c->ents[ent];
+                        js++;
+                    }
+                }
+                if (jr) {
+                    if (!(in = EMIT(TG_OP_DEP_REQUIRED, l))) return -1;
+                    in->u.deps.deps = dr; in->u.deps.n = jr;
+                }
+                if (js) {
+                    if (!(in = EMIT(TG_OP_DEP_SCHEMAS, l))) return -1;
+                    in->u.deps.deps = ds; in->u.deps.n = js;
+                }
+            }
+        }
+        if (d <= TG_DIALECT_DRAFT6 && (v = KW("propertyNames"))) {
+            const char *l = LOC("propertyNames");
+            uint32_t nd;
+            if (!l || (nd = child(c, ent, v, l)) == TG_SNONE) return -1;
+            e = &c->ents[ent];
+            if (!(in = EMIT(TG_OP_PROPERTY_NAMES, l))) return -1;
+            in->u.node = nd;
+        }
+    }
+    if (modern && (voc & TG_VOC_UNEVALUATED)) {
+        if ((v = KW("unevaluatedItems"))) {
+            const char *l = LOC("unevaluatedItems");
+            uint32_t nd;
+            if (!l || (nd = child(c, ent, v, l)) == TG_SNONE) return -1;
+            e = &c->ents[ent];
+            if (!(in = EMIT(TG_OP_UNEVAL_ITEMS, l))) return -1;
+            in->u.node = nd;
+            c->nodes[id].has_uneval = 1;
+        }
+        if ((v = KW("unevaluatedProperties"))) {
+            const char *l = LOC("unevaluatedProperties");
+            uint32_t nd;
+            if (!l || (nd = child(c, ent, v, l)) == TG_SNONE) return -1;
+            e = &c->ents[ent];
+            if (!(in = EMIT(TG_OP_UNEVAL_PROPS, l))) return -1;
+            in->u.node = nd;
+            c->nodes[id].has_uneval = 1;
+        }
+    }
+done:
+    if (c->failed) return -1;
+    if (tg_sc_grow(c, (void **)&c->ins, &c->cap_ins, c->n_ins + nl, sizeof *c->ins)) { tg_sc_oom(c); return -1; }
+    if (nl) memcpy(c->ins + c->n_ins, list, nl * sizeof *list);
+    c->nodes[id].start = (uint32_t)c->n_ins;
+    c->nodes[id].count = (uint32_t)nl;
+    c->n_ins += nl;
+    return 0;
+}
+
+/* Dynamic anchors of every resource that has a compiled node must be
+ * compiled too: $dynamicRef may land on any of them at run time. */
+int tg_sc_close_dynamic(sc *c) {
+    size_t r, before;
+    do {
+        before = c->n_nodes;
+        for (r = 0; r < c->n_res; r++) {
+            uint32_t j;
+            for (j = 0; j < c->res[r].n_dyn; j++)
+                if (tg_sc_node_of(c, c->res[r].dyn[j].ent) == TG_SNONE) return -1;
+            if (c->res[r].recursive_anchor && c->res[r].root_ent != TG_SNONE)
+                if (tg_sc_node_of(c, c->res[r].root_ent) == TG_SNONE) return -1;
+        }
+        while (c->n_queue) {
+            uint32_t id = c->queue[--c->n_queue];
+            if (tg_sc_emit_node(c, id)) return -1;
+        }
+    } while (c->n_nodes != before);
+    return 0;
+}
+

@@ -1,0 +1,435 @@
+/* schema_resolve.c - the compiler's view of documents: each schema document
+ * (the root, then every registered resource or embedded metaschema a
+ * reference reaches) is copied into the program and scanned once; each
+ * subschema gets its resource, dialect, vocabularies and location, and the
+ * $id / $anchor / $dynamicAnchor URIs are indexed; references resolve
+ * through that index (RFC 3986 resolution, JSON Pointer fragments, plain-name
+ * anchors). Nothing is ever fetched. */
+#include <string.h>
+#include <stdio.h>
+
+#include "schema_compiler.h"
+
+int tg_sc_grow(sc *c, void **arr, size_t *cap, size_t need, size_t elem) {
+    size_t nc;
+    void *p;
+    if (need <= *cap) return 0;
+    nc = *cap ? *cap * 2 : 16;
+    while (nc < need) nc *= 2;
+    p = tg_arena_alloc(&c->tmp, nc * elem);
+    if (!p) return -1;
+    if (*arr && *cap) memcpy(p, *arr, *cap * elem);
+    *arr = p;
+    *cap = nc;
+    return 0;
+}
+
+void tg_sc_fail(sc *c, const char *loc, const char *fmt, const char *arg) {
+    if (c->failed) return;
+    c->failed = 1;
+    if (!c->diag) return;
+    tg_buf_printf(c->diag, "%s: ", (loc && *loc) ? loc : "/");
+    tg_buf_printf(c->diag, fmt, arg ? arg : "");
+}
+
+void tg_sc_oom(sc *c) { tg_sc_fail(c, "", "out of memory%s", ""); }
+
+int tg_sc_smap_find(const smap *m, const void *k, size_t klen, uint32_t *v) {
+    uint32_t h;
+    size_t i;
+    if (!m->cap) return 0;
+    h = tg_shash(k, klen);
+    for (i = h & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+        const smap_slot *sl = &m->slots[i];
+        if (!sl->k) return 0;
+        if (sl->h == h && sl->klen == klen && !memcmp(sl->k, k, klen)) { *v = sl->v; return 1; }
+    }
+}
+
+/* k must outlive the map. Overwrites nothing: the first definition wins. */
+int tg_sc_smap_put(sc *c, smap *m, const void *k, size_t klen, uint32_t v) {
+    uint32_t h, dummy;
+    size_t i;
+    if (tg_sc_smap_find(m, k, klen, &dummy)) return 0;
+    if ((m->n + 1) * 2 > m->cap) {
+        size_t nc = m->cap ? m->cap * 2 : 64, j;
+        smap_slot *ns = tg_arena_calloc(&c->tmp, nc, sizeof *ns);
+        if (!ns) return -1;
+        for (j = 0; j < m->cap; j++) {
+            if (m->slots[j].k) {
+                size_t x = m->slots[j].h & (nc - 1);
+                while (ns[x].k) x = (x + 1) & (nc - 1);
+                ns[x] = m->slots[j];
+            }
+        }
+        m->slots = ns;
+        m->cap = nc;
+    }
+    h = tg_shash(k, klen);
+    for (i = h & (m->cap - 1); m->slots[i].k; i = (i + 1) & (m->cap - 1)) {}
+    m->slots[i].k = k; m->slots[i].klen = klen; m->slots[i].h = h; m->slots[i].v = v;
+    m->n++;
+    return 0;
+}
+
+int tg_sc_ent_of(const sc *c, const cJSON *n, uint32_t *e) {
+    const cJSON **kp = &n;
+    return tg_sc_smap_find(&c->by_node, kp, sizeof n, e);
+}
+
+/* ---- locations ---- */
+
+char *tg_sc_loc_join(sc *c, const char *base, const char *tok, size_t toklen) {
+    size_t bl = strlen(base), i, o;
+    char *r = tg_arena_alloc(&c->s->arena, bl + 2 + toklen * 2 + 1);
+    if (!r) return NULL;
+    memcpy(r, base, bl);
+    o = bl;
+    r[o++] = '/';
+    for (i = 0; i < toklen; i++) {
+        char ch = tok[i];
+        if (ch == '~') { r[o++] = '~'; r[o++] = '0'; }
+        else if (ch == '/') { r[o++] = '~'; r[o++] = '1'; }
+        else if (ch == 0) { r[o++] = '?'; }
+        else r[o++] = ch;
+    }
+    r[o] = 0;
+    return r;
+}
+
+char *tg_sc_loc_kw(sc *c, const char *base, const char *kw) { return tg_sc_loc_join(c, base, kw, strlen(kw)); }
+
+char *tg_sc_loc_idx(sc *c, const char *base, size_t i) {
+    char num[24];
+    int n = snprintf(num, sizeof num, "%zu", i);
+    return tg_sc_loc_join(c, base, num, (size_t)n);
+}
+
+/* ---- dialects ---- */
+
+tg_dialect tg_sc_dialect_of_uri(const char *u, size_t n) {
+    static const struct { const char *u; tg_dialect d; } k[] = {
+        {"json-schema.org/draft/2020-12/schema", TG_DIALECT_2020_12},
+        {"json-schema.org/draft/2019-09/schema", TG_DIALECT_2019_09},
+        {"json-schema.org/draft-07/schema", TG_DIALECT_DRAFT7},
+        {"json-schema.org/draft-06/schema", TG_DIALECT_DRAFT6},
+        {"json-schema.org/draft-04/schema", TG_DIALECT_DRAFT4},
+    };
+    size_t i;
+    if (n >= 8 && !memcmp(u, "https://", 8)) { u += 8; n -= 8; }
+    else if (n >= 7 && !memcmp(u, "http://", 7)) { u += 7; n -= 7; }
+    else return TG_DIALECT_AUTO;
+    if (n && u[n - 1] == '#') n--;
+    for (i = 0; i < sizeof k / sizeof k[0]; i++)
+        if (strlen(k[i].u) == n && !memcmp(k[i].u, u, n)) return k[i].d;
+    return TG_DIALECT_AUTO;
+}
+
+static int load_doc(sc *c, const char *uri, size_t urilen);
+
+/* The dialect and vocabularies named by a $schema value. */
+static void dialect_of_schema(sc *c, const cJSON *sv, uint8_t *d, uint8_t *voc, int depth) {
+    const char *u = sv->valuestring;
+    size_t n = tg_json_strlen(u);
+    tg_dialect k = tg_sc_dialect_of_uri(u, n);
+    uint32_t e;
+    if (k != TG_DIALECT_AUTO) { *d = (uint8_t)k; *voc = TG_VOC_ALL; return; }
+    if (depth > 8) return;
+    /* a custom metaschema among the resources */
+    if (!tg_sc_smap_find(&c->by_uri, u, tg_suri_nofrag_len(u), &e)) {
+        if (load_doc(c, u, tg_suri_nofrag_len(u)) != 0 || c->failed) { c->failed = 0; return; }
+        if (!tg_sc_smap_find(&c->by_uri, u, tg_suri_nofrag_len(u), &e)) return;
+    }
+    if (e >= c->n_ents) return;
+    {
+        const cJSON *meta = c->ents[e].node;
+        const cJSON *vocab = cJSON_IsObject(meta) ? tg_json_getz(meta, "$vocabulary") : NULL;
+        *d = c->ents[e].dialect;
+        *voc = TG_VOC_ALL;
+        if (cJSON_IsObject(vocab)) {
+            const cJSON *it;
+            uint8_t m = TG_VOC_CORE;
+            for (it = vocab->child; it; it = it->next) {
+                const char *k2 = it->string;
+                const char *slash = strrchr(k2, '/');
+                if (!slash) continue;
+                slash++;
+                if (!strcmp(slash, "applicator")) m |= TG_VOC_APPLICATOR | (*d == TG_DIALECT_2019_09 ? TG_VOC_UNEVALUATED : 0);
+                else if (!strcmp(slash, "unevaluated")) m |= TG_VOC_UNEVALUATED;
+                else if (!strcmp(slash, "validation")) m |= TG_VOC_VALIDATION;
+                else if (!strcmp(slash, "format-assertion")) m |= TG_VOC_FORMAT_ASSERTION;
+            }
+            *voc = m;
+        }
+    }
+}
+
+/* ---- scan ---- */
+
+static int new_res(sc *c, const char *uri, uint32_t root_ent, uint32_t *out) {
+    sc_res *r;
+    if (tg_sc_grow(c, (void **)&c->res, &c->cap_res, c->n_res + 1, sizeof *c->res)) return -1;
+    r = &c->res[c->n_res];
+    memset(r, 0, sizeof *r);
+    r->uri = uri;
+    r->root_ent = root_ent;
+    *out = (uint32_t)c->n_res++;
+    return 0;
+}
+
+static int add_anchor(sc *c, uint32_t res, const char *name, size_t len, uint32_t ent) {
+    const char *ru = c->res[res].uri;
+    size_t rl = strlen(ru);
+    char *k = tg_arena_alloc(&c->tmp, rl + len + 2);
+    if (!k) return -1;
+    memcpy(k, ru, rl);
+    k[rl] = '#';
+    memcpy(k + rl + 1, name, len);
+    k[rl + 1 + len] = 0;
+    return tg_sc_smap_put(c, &c->by_uri, k, rl + 1 + len, ent);
+}
+
+static const char *const single_kw[] = {
+    "additionalItems", "additionalProperties", "contains", "propertyNames", "not", "if", "then",
+    "else", "unevaluatedItems", "unevaluatedProperties", "items", "contentSchema", NULL};
+static const char *const array_kw[] = {"allOf", "anyOf", "oneOf", "prefixItems", "items", NULL};
+static const char *const map_kw[] = {"properties", "patternProperties", "$defs", "definitions",
+                                     "dependentSchemas", "dependencies", NULL};
+
+int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, const char *loc, size_t depth,
+                int is_root, uint32_t *out_ent) {
+    uint32_t e, i;
+    const cJSON *v, *it;
+    int new_resource = is_root;
+    if (tg_sc_ent_of(c, n, &e)) { if (out_ent) *out_ent = e; return 0; }
+    if (depth > c->o->limits.max_depth) { tg_sc_fail(c, loc, "schema nested deeper than max_depth%s", ""); return -1; }
+    if (!cJSON_IsObject(n) && !cJSON_IsBool(n)) {
+        if (out_ent) *out_ent = TG_SNONE;
+        return 0;
+    }
+    if (cJSON_IsObject(n)) {
+        const char *idkw = d == TG_DIALECT_DRAFT4 ? "id" : "$id";
+        const cJSON *sv = tg_json_getz(n, "$schema");
+        v = tg_json_getz(n, idkw);
+        if (cJSON_IsString(v) && OLD_DIALECT(d) && tg_json_getz(n, "$ref")) v = NULL;
+        if (cJSON_IsString(v) && v->valuestring[0] != '#') {
+            size_t vl = tg_json_strlen(v->valuestring);
+            char *full = tg_suri_resolve(&c->tmp, c->res[res].uri, v->valuestring, vl);
+            char *nf;
+            if (!full) { tg_sc_oom(c); return -1; }
+            nf = tg_arena_strndup(&c->s->arena, full, tg_suri_nofrag_len(full));
+            if (!nf) { tg_sc_oom(c); return -1; }
+            if (is_root || strcmp(nf, c->res[res].uri) != 0) {
+                if (!is_root) {
+                    if (new_res(c, nf, (uint32_t)c->n_ents, &res)) { tg_sc_oom(c); return -1; }
+                } else {
+                    c->res[res].uri = nf;
+                }
+                new_resource = 1;
+            }
+        }
+        if (new_resource && cJSON_IsString(sv)) dialect_of_schema(c, sv, &d, &voc, 0);
+    }
+    /* the entry */
+    if (tg_sc_grow(c, (void **)&c->ents, &c->cap_ents, c->n_ents + 1, sizeof *c->ents)) { tg_sc_oom(c); return -1; }
+    e = (uint32_t)c->n_ents++;
+    c->ents[e].node = n;
+    c->ents[e].res = res;
+    c->ents[e].dialect = d;
+    c->ents[e].voc = voc;
+    c->ents[e].loc = loc;
+    c->ents[e].prog = TG_SNONE;
+    {
+        const cJSON **kp = tg_arena_alloc(&c->tmp, sizeof *kp);
+        if (!kp) { tg_sc_oom(c); return -1; }
+        *kp = n;
+        if (tg_sc_smap_put(c, &c->by_node, kp, sizeof n, e)) { tg_sc_oom(c); return -1; }
+    }
+    if (out_ent) *out_ent = e;
+    if (new_resource) {
+        c->res[res].root_ent = e;
+        if (tg_sc_smap_put(c, &c->by_uri, c->res[res].uri, strlen(c->res[res].uri), e)) { tg_sc_oom(c); return -1; }
+    }
+    if (!cJSON_IsObject(n)) return 0;
+    /* anchors */
+    if (OLD_DIALECT(d)) {
+        const char *idkw = d == TG_DIALECT_DRAFT4 ? "id" : "$id";
+        v = tg_json_getz(n, idkw);
+        if (cJSON_IsString(v) && !(tg_json_getz(n, "$ref"))) {
+            const char *h = strchr(v->valuestring, '#');
+            if (h && h[1] && h[1] != '/')
+                if (add_anchor(c, res, h + 1, strlen(h + 1), e)) { tg_sc_oom(c); return -1; }
+        }
+    } else {
+        v = tg_json_getz(n, "$anchor");
+        if (cJSON_IsString(v) && add_anchor(c, res, v->valuestring, tg_json_strlen(v->valuestring), e)) { tg_sc_oom(c); return -1; }
+        v = d == TG_DIALECT_2020_12 ? tg_json_getz(n, "$dynamicAnchor") : NULL;
+        if (cJSON_IsString(v)) {
+            sc_res *r = &c->res[res];
+            size_t cap = r->cap_dyn;
+            if (add_anchor(c, res, v->valuestring, tg_json_strlen(v->valuestring), e)) { tg_sc_oom(c); return -1; }
+            if (tg_sc_grow(c, (void **)&r->dyn, &cap, r->n_dyn + 1, sizeof *r->dyn)) { tg_sc_oom(c); return -1; }
+            r->cap_dyn = (uint32_t)cap;
+            r->dyn[r->n_dyn].name = v->valuestring;
+            r->dyn[r->n_dyn].len = tg_json_strlen(v->valuestring);
+            r->dyn[r->n_dyn].ent = e;
+            r->n_dyn++;
+        }
+        v = d == TG_DIALECT_2019_09 ? tg_json_getz(n, "$recursiveAnchor") : NULL;
+        if (cJSON_IsTrue(v) && new_resource) c->res[res].recursive_anchor = 1;
+    }
+    /* children */
+    for (i = 0; single_kw[i]; i++) {
+        v = tg_json_getz(n, single_kw[i]);
+        if (v && (cJSON_IsObject(v) || cJSON_IsBool(v))) {
+            char *l = tg_sc_loc_kw(c, loc, single_kw[i]);
+            if (!l) { tg_sc_oom(c); return -1; }
+            if (tg_sc_scan(c, v, res, d, voc, l, depth + 1, 0, NULL)) return -1;
+        }
+    }
+    for (i = 0; array_kw[i]; i++) {
+        size_t k = 0;
+        v = tg_json_getz(n, array_kw[i]);
+        if (!cJSON_IsArray(v)) continue;
+        for (it = v->child; it; it = it->next, k++) {
+            char *l = tg_sc_loc_kw(c, loc, array_kw[i]);
+            if (!l || !(l = tg_sc_loc_idx(c, l, k))) { tg_sc_oom(c); return -1; }
+            if (tg_sc_scan(c, it, res, d, voc, l, depth + 1, 0, NULL)) return -1;
+        }
+    }
+    for (i = 0; map_kw[i]; i++) {
+        v = tg_json_getz(n, map_kw[i]);
+        if (!cJSON_IsObject(v)) continue;
+        for (it = v->child; it; it = it->next) {
+            char *l;
+            if (!cJSON_IsObject(it) && !cJSON_IsBool(it)) continue;
+            l = tg_sc_loc_kw(c, loc, map_kw[i]);
+            if (!l || !(l = tg_sc_loc_join(c, l, it->string, tg_json_strlen(it->string)))) { tg_sc_oom(c); return -1; }
+            if (tg_sc_scan(c, it, res, d, voc, l, depth + 1, 0, NULL)) return -1;
+        }
+    }
+    return 0;
+}
+
+/* Adds a document under uri (no fragment): clone into the program, scan. */
+int tg_sc_add_doc(sc *c, const cJSON *doc, const char *uri, size_t urilen, const char *locprefix, uint32_t *out) {
+    uint32_t r, e;
+    cJSON *clone = tg_json_clone(&c->s->arena, doc);
+    char *u = tg_arena_strndup(&c->s->arena, uri, urilen);
+    if (!clone || !u) { tg_sc_oom(c); return -1; }
+    if (new_res(c, u, TG_SNONE, &r)) { tg_sc_oom(c); return -1; }
+    c->load_depth++;
+    if (tg_sc_scan(c, clone, r, (uint8_t)c->def_dialect, TG_VOC_ALL, locprefix, 0, 1, &e)) { c->load_depth--; return -1; }
+    c->load_depth--;
+    if (tg_sc_smap_put(c, &c->by_uri, u, urilen, e)) { tg_sc_oom(c); return -1; }
+    if (out) *out = e;
+    return 0;
+}
+
+static int uri_eq(const char *a, size_t al, const char *b, size_t bl) {
+    while (al && a[al - 1] == '#') al--;
+    while (bl && b[bl - 1] == '#') bl--;
+    return al == bl && !memcmp(a, b, al);
+}
+
+/* Loads the registered resource or embedded metaschema named uri. 0 loaded,
+ * 1 unknown, -1 error. */
+static int load_doc(sc *c, const char *uri, size_t urilen) {
+    size_t i;
+    const char *text;
+    char *prefix;
+    if (c->load_depth > 8) return 1;
+    prefix = tg_arena_alloc(&c->s->arena, urilen + 2);
+    if (!prefix) { tg_sc_oom(c); return -1; }
+    memcpy(prefix, uri, urilen);
+    prefix[urilen] = '#';
+    prefix[urilen + 1] = 0;
+    for (i = 0; i < c->o->n_resources; i++) {
+        const tg_schema_resource *r = &c->o->resources[i];
+        if (r->uri && r->schema && uri_eq(r->uri, strlen(r->uri), uri, urilen))
+            return tg_sc_add_doc(c, r->schema, uri, urilen, prefix, NULL) ? -1 : 0;
+    }
+    text = tg_smeta_find(uri, urilen);
+    if (text) {
+        tg_json_error err;
+        tg_json_limits lim = tg_json_default_limits();
+        cJSON *doc = tg_json_parse(&c->tmp, text, strlen(text), &lim, &err);
+        if (!doc) { tg_sc_fail(c, uri, "embedded metaschema does not parse%s", ""); return -1; }
+        return tg_sc_add_doc(c, doc, uri, urilen, prefix, NULL) ? -1 : 0;
+    }
+    return 1;
+}
+
+/* ---- references ---- */
+
+int tg_sc_resolve(sc *c, uint32_t from, const char *ref, size_t reflen, const char *kwloc, uint32_t *out) {
+    const char *base = c->res[c->ents[from].res].uri;
+    char *full = tg_suri_resolve(&c->tmp, base, ref, reflen);
+    size_t nf;
+    uint32_t root;
+    const char *frag;
+    if (!full) { tg_sc_oom(c); return -1; }
+    nf = tg_suri_nofrag_len(full);
+    if (!tg_sc_smap_find(&c->by_uri, full, nf, &root)) {
+        int r = load_doc(c, full, nf);
+        if (r < 0) return -1;
+        if (r > 0 || !tg_sc_smap_find(&c->by_uri, full, nf, &root)) {
+            tg_sc_fail(c, kwloc, "cannot resolve '%s'", full);
+            return -1;
+        }
+    }
+    frag = full[nf] == '#' ? full + nf + 1 : "";
+    if (!*frag) { *out = root; return 0; }
+    if (frag[0] == '/') {
+        size_t fl;
+        char *dec = tg_suri_pct_decode(&c->tmp, frag, strlen(frag), &fl);
+        const cJSON *cur = c->ents[root].node;
+        const char *p, *end;
+        const char *loc = c->ents[root].loc;
+        if (!dec) { tg_sc_fail(c, kwloc, "bad escape in '%s'", full); return -1; }
+        p = dec + 1;
+        end = dec + fl;
+        for (;;) {
+            char tok[512];
+            size_t tl = 0;
+            while (p < end && *p != '/') {
+                if (tl >= sizeof tok - 1) { tg_sc_fail(c, kwloc, "cannot resolve '%s'", full); return -1; }
+                if (*p == '~' && p + 1 < end && (p[1] == '0' || p[1] == '1')) { tok[tl++] = p[1] == '0' ? '~' : '/'; p += 2; }
+                else tok[tl++] = *p++;
+            }
+            tok[tl] = 0;
+            if (cJSON_IsObject(cur)) cur = tg_json_get(cur, tok, tl);
+            else if (cJSON_IsArray(cur)) {
+                size_t idx = 0, k;
+                const cJSON *it = cur->child;
+                if (!tl) cur = NULL;
+                for (k = 0; k < tl; k++) {
+                    if (tok[k] < '0' || tok[k] > '9' || idx > 100000000) { cur = NULL; break; }
+                    idx = idx * 10 + (size_t)(tok[k] - '0');
+                }
+                if (cur) {
+                    while (it && idx--) it = it->next;
+                    cur = it;
+                }
+            } else cur = NULL;
+            if (!cur) { tg_sc_fail(c, kwloc, "cannot resolve '%s'", full); return -1; }
+            loc = tg_sc_loc_join(c, loc, tok, tl);
+            if (!loc) { tg_sc_oom(c); return -1; }
+            if (p >= end) break;
+            p++;
+        }
+        if (!tg_sc_ent_of(c, cur, out)) {
+            uint32_t e;
+            if (tg_sc_scan(c, cur, c->ents[root].res, c->ents[root].dialect, c->ents[root].voc, loc, 0, 0, &e)) return -1;
+            if (e == TG_SNONE) { tg_sc_fail(c, kwloc, "'%s' is not a schema", full); return -1; }
+            *out = e;
+        }
+        return 0;
+    }
+    if (!tg_sc_smap_find(&c->by_uri, full, strlen(full), out)) {
+        tg_sc_fail(c, kwloc, "cannot resolve '%s'", full);
+        return -1;
+    }
+    return 0;
+}
+
