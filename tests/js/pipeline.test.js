@@ -1,0 +1,264 @@
+// pipeline.test.js - the call pipeline through the real wasm module:
+// policy decisions and approvals, deadlines and cancellation, concurrency,
+// output schemas and result caps, hostile handlers, audit events, and the
+// module's own robustness (forced traps and out-of-memory, flat memory).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createToolRuntime } from 'toolgate';
+
+const obj = (properties = {}, required = []) => ({ type: 'object', properties, required });
+const gateCode = (r) => r._meta?.['dev.toolgate/error']?.code;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+const policy = {
+  version: 1,
+  defaults: ['read_*', 'search', 'send_email', 'deploy_*'],
+  privileged: ['deploy_production'],
+  principals: { ops: { grants: ['deploy_production', 'read_*', 'search', 'send_email'] }, intern: {} },
+  scheduler: { blocked: ['deploy_*'] },
+  rules: [
+    { id: 'no-secrets', effect: 'deny', tools: ['read_file'], args: { path: { prefix: '/srv/secrets/' } } },
+    { id: 'confirm-mail', effect: 'ask', tools: ['send_email'] },
+    { id: 'everything-else', effect: 'allow', tools: ['*'] },
+  ],
+  rate_limits: [{ id: 'search', tools: ['search'], capacity: 2, refill_per_second: 1 }],
+};
+
+async function policyRuntime(extra = {}) {
+  let now = 1_000_000;
+  const rt = await createToolRuntime({ clock: () => now, policy, ...extra });
+  const ran = [];
+  const tool = (name, opts) => rt.registerTool({ name, inputSchema: obj({ path: { type: 'string' }, to: { type: 'string' }, q: { type: 'string' } }) },
+    (args) => { ran.push([name, args]); return `${name} ran`; }, opts);
+  tool('read_file', { readOnly: true });
+  tool('search', { readOnly: true });
+  tool('send_email');
+  tool('deploy_production', { privileged: true });
+  tool('deploy_staging');
+  return { rt, ran, tick: (ms) => { now += ms; } };
+}
+
+test('policy: decisions with the rule that decided and a reason; deny before the handler', async () => {
+  const { rt, ran } = await policyRuntime();
+  assert.equal((await rt.callTool('read_file', { path: '/work/a' }, { principal: 'intern' })).content[0].text, 'read_file ran');
+  const denied = await rt.callTool('read_file', { path: '/srv/secrets/key' }, { principal: 'intern' });
+  assert.equal(gateCode(denied), 'denied');
+  assert.match(denied.content[0].text, /Permission denied/);
+  assert.equal(gateCode(await rt.callTool('read_file', { path: '/srv/x/../secrets/key' }, { principal: 'intern' })), 'denied'); // traversal is undecidable: never allowed by prefix
+  assert.equal(gateCode(await rt.callTool('deploy_production', {}, { principal: 'intern' })), 'denied'); // privileged: not in the default set
+  assert.equal((await rt.callTool('deploy_production', {}, { principal: 'ops' })).content[0].text, 'deploy_production ran');
+  assert.equal(gateCode(await rt.callTool('deploy_staging', {}, { principal: 'intern', scheduler: true })), 'denied');
+  assert.equal(gateCode(await rt.callTool('send_email', { to: 'x@evil.com' }, { principal: 'intern', mode: 'plan' })), 'denied'); // plan: read-only tools only
+  const a = rt.authorize({ tool: 'read_file', args: { path: '/srv/secrets/k' }, principal: 'intern', explain: true });
+  assert.equal(a.decision, 'deny');
+  assert.equal(a.rule, 'rule:no-secrets');
+  assert.ok(a.trace, 'explain returns the trace');
+  assert.deepEqual(ran.map(([n]) => n), ['read_file', 'deploy_production']);
+  rt.dispose();
+});
+
+test('policy: listTools shows a principal only what it can ever call', async () => {
+  const { rt } = await policyRuntime();
+  assert.deepEqual(rt.listTools({ principal: 'intern' }).tools.map((t) => t.name), ['deploy_staging', 'read_file', 'search', 'send_email']);
+  assert.ok(rt.listTools({ principal: 'ops' }).tools.some((t) => t.name === 'deploy_production'));
+  assert.deepEqual(rt.listTools({ principal: 'intern', mode: 'plan' }).tools.map((t) => t.name), ['read_file', 'search']);
+  rt.dispose();
+});
+
+test('approvals: ask pauses the call; approving runs exactly that call once; denied or changed cannot run', async () => {
+  const { rt, ran } = await policyRuntime();
+  const p = await rt.callTool('send_email', { to: 'ceo@corp.com', q: 'hi' }, { principal: 'intern', session: 's1' });
+  assert.equal(p.status, 'pending_approval');
+  assert.match(p.approvalId, /^ap_[0-9a-f]{32}$/);
+  assert.deepEqual(p.args, { to: 'ceo@corp.com', q: 'hi' });
+  assert.equal(ran.length, 0);
+  const ok = await rt.resolveApproval(p.approvalId, 'approve');
+  assert.equal(ok.content[0].text, 'send_email ran');
+  assert.equal(ran.length, 1);
+  // replaying the same approval id is refused
+  const replay = await rt.callTool('send_email', { to: 'ceo@corp.com', q: 'hi' }, { principal: 'intern', session: 's1', approval: p.approvalId });
+  assert.equal(gateCode(replay), 'approval_refused');
+  // an approval is bound to its arguments
+  const p2 = await rt.callTool('send_email', { to: 'a@corp.com' }, { principal: 'intern', session: 's1' });
+  await rt.resolveApproval(p2.approvalId, 'approve').catch(() => {});
+  const p3 = await rt.callTool('send_email', { to: 'b@corp.com' }, { principal: 'intern', session: 's1' });
+  const swapped = await rt.callTool('send_email', { to: 'attacker@corp.com' }, { principal: 'intern', session: 's1', approval: p3.approvalId });
+  assert.equal(gateCode(swapped), 'approval_refused');
+  // denied approvals cannot be replayed
+  const p4 = await rt.callTool('send_email', { to: 'c@corp.com' }, { principal: 'intern', session: 's1' });
+  assert.equal(gateCode(await rt.resolveApproval(p4.approvalId, 'deny')), 'denied');
+  assert.equal(gateCode(await rt.callTool('send_email', { to: 'c@corp.com' }, { principal: 'intern', session: 's1', approval: p4.approvalId })), 'approval_refused');
+  // bypassPermissions asks nothing but still honours deny
+  assert.equal((await rt.callTool('send_email', { to: 'x@corp.com' }, { principal: 'intern', mode: 'bypassPermissions' })).content[0].text, 'send_email ran');
+  assert.equal(gateCode(await rt.callTool('read_file', { path: '/srv/secrets/k' }, { principal: 'intern', mode: 'bypassPermissions' })), 'denied');
+  rt.dispose();
+});
+
+test('approvals expire; "approve_session" allows the tool for the rest of the session', async () => {
+  const { rt, tick } = await policyRuntime();
+  const p = await rt.callTool('send_email', { to: 'a@corp.com' }, { principal: 'intern', session: 's' });
+  tick(11 * 60 * 1000);
+  assert.equal(gateCode(await rt.resolveApproval(p.approvalId, 'approve')), 'approval_refused');
+  const q = await rt.callTool('send_email', { to: 'a@corp.com' }, { principal: 'intern', session: 's' });
+  assert.equal((await rt.resolveApproval(q.approvalId, 'approve_session')).content[0].text, 'send_email ran');
+  assert.equal((await rt.callTool('send_email', { to: 'z@corp.com' }, { principal: 'intern', session: 's' })).content[0].text, 'send_email ran');
+  assert.equal((await rt.callTool('send_email', { to: 'z@corp.com' }, { principal: 'intern', session: 'other' })).status, 'pending_approval');
+  rt.dispose();
+});
+
+test('approval tokens resume on another instance; forged, altered or replayed tokens are refused', async () => {
+  const key = 'a shared secret of the agent servers';
+  const a = await policyRuntime({ approvalKey: key });
+  const b = await policyRuntime({ approvalKey: key });
+  const p = await a.rt.callTool('send_email', { to: 'ceo@corp.com' }, { principal: 'intern', session: 's' });
+  assert.match(p.token, /^tga1\./);
+  const ctx = { principal: 'intern', session: 's', approvalToken: p.token };
+  assert.equal((await b.rt.callTool('send_email', { to: 'ceo@corp.com' }, ctx)).content[0].text, 'send_email ran');
+  assert.equal(gateCode(await b.rt.callTool('send_email', { to: 'ceo@corp.com' }, ctx)), 'approval_refused'); // replay
+  const altered = p.token.slice(0, -2) + (p.token.endsWith('A') ? 'BB' : 'AA');
+  assert.equal(gateCode(await a.rt.callTool('send_email', { to: 'ceo@corp.com' }, { ...ctx, approvalToken: altered })), 'approval_refused');
+  assert.equal(gateCode(await a.rt.callTool('send_email', { to: 'other@corp.com' }, ctx)), 'approval_refused'); // other arguments
+  const c = await policyRuntime({ approvalKey: 'a different key, 32 bytes long....' });
+  assert.equal(gateCode(await c.rt.callTool('send_email', { to: 'ceo@corp.com' }, ctx)), 'approval_refused'); // forged for this key
+  for (const r of [a, b, c]) r.rt.dispose();
+});
+
+test('rate limits run on the host clock: exhausted, then refilled', async () => {
+  const { rt, tick } = await policyRuntime();
+  const ctx = { principal: 'intern' };
+  assert.equal((await rt.callTool('search', { q: '1' }, ctx)).isError, undefined);
+  assert.equal((await rt.callTool('search', { q: '2' }, ctx)).isError, undefined);
+  assert.equal(gateCode(await rt.callTool('search', { q: '3' }, ctx)), 'rate_limited');
+  tick(1500);
+  assert.equal((await rt.callTool('search', { q: '4' }, ctx)).isError, undefined);
+  rt.dispose();
+});
+
+test('tenant-scoped tools are invisible and uncallable outside their tenant', async () => {
+  const rt = await createToolRuntime();
+  rt.registerTool({ name: 'acme_crm', inputSchema: obj() }, () => 'acme data', { tenant: 'acme' });
+  assert.deepEqual(rt.listTools({ tenant: 'globex' }).tools, []);
+  assert.equal(gateCode(await rt.callTool('acme_crm', {}, { tenant: 'globex' })), 'denied');
+  assert.equal((await rt.callTool('acme_crm', {}, { tenant: 'acme' })).content[0].text, 'acme data');
+  rt.dispose();
+});
+
+test('deadlines: a slow handler times out, gets an abort signal, and its late result is discarded', async () => {
+  const rt = await createToolRuntime();
+  let signal;
+  let finished = false;
+  rt.registerTool({ name: 'slow', inputSchema: obj() }, async (_a, info) => {
+    signal = info.signal;
+    await sleep(200);
+    finished = true;
+    return 'too late';
+  }, { timeoutMs: 30 });
+  const t0 = Date.now();
+  const r = await rt.callTool('slow', {});
+  assert.equal(gateCode(r), 'timeout');
+  assert.ok(Date.now() - t0 < 150, 'returned at the deadline, not when the handler finished');
+  assert.equal(signal.aborted, true);
+  await sleep(250);
+  assert.equal(finished, true); // the handler finished later; nothing of it reached anyone
+  rt.dispose();
+});
+
+test('cancellation through an AbortSignal; a handler that never settles cannot block others', async () => {
+  const rt = await createToolRuntime();
+  rt.registerTool({ name: 'forever', inputSchema: obj() }, () => new Promise(() => {}), { timeoutMs: 60_000 });
+  rt.registerTool({ name: 'quick', inputSchema: obj() }, () => 'done');
+  const ac = new AbortController();
+  const stuck = rt.callTool('forever', {}, { signal: ac.signal });
+  assert.equal((await rt.callTool('quick', {})).content[0].text, 'done');
+  ac.abort();
+  assert.equal(gateCode(await stuck), 'cancelled');
+  rt.dispose();
+});
+
+test('per-tool concurrency limits', async () => {
+  const rt = await createToolRuntime();
+  rt.registerTool({ name: 'one_at_a_time', inputSchema: obj() }, async () => { await sleep(20); return 'ok'; }, { concurrency: 1 });
+  const [a, b] = await Promise.all([rt.callTool('one_at_a_time', {}), rt.callTool('one_at_a_time', {})]);
+  assert.equal(a.content[0].text, 'ok');
+  assert.equal(gateCode(b), 'limit_reached');
+  assert.equal((await rt.callTool('one_at_a_time', {})).content[0].text, 'ok');
+  rt.dispose();
+});
+
+test('structuredContent is checked against outputSchema; results have a size cap', async () => {
+  const rt = await createToolRuntime({ limits: { resultBytes: 1000 } });
+  const out = [];
+  rt.registerTool({ name: 'typed', inputSchema: obj(), outputSchema: obj({ temp: { type: 'number' } }, ['temp']) }, () => out.shift());
+  out.push({ temp: 21.5 }, { temp: 'warm' }, { content: [{ type: 'text', text: 'no structure' }] }, { content: [], structuredContent: { temp: 1 } });
+  assert.deepEqual((await rt.callTool('typed', {})).structuredContent, { temp: 21.5 });
+  const bad = await rt.callTool('typed', {});
+  assert.equal(gateCode(bad), 'invalid_result');
+  assert.match(bad.content[0].text, /\/temp: expected number, got string "warm"/);
+  assert.equal(gateCode(await rt.callTool('typed', {})), 'invalid_result');
+  assert.equal((await rt.callTool('typed', {})).isError, undefined);
+  rt.registerTool({ name: 'huge', inputSchema: obj() }, () => 'x'.repeat(5000));
+  const huge = await rt.callTool('huge', {});
+  assert.equal(gateCode(huge), 'invalid_result');
+  assert.match(huge.content[0].text, /over the limit of 1000/);
+  rt.dispose();
+});
+
+test('audit: one event per decision and outcome, never a context value', async () => {
+  const rt = await createToolRuntime({ policy });
+  const events = [];
+  rt.onAudit((e) => events.push(e));
+  rt.registerTool({ name: 'search', inputSchema: obj({ q: { type: 'string' }, tenant_id: { type: 'string' } }) }, () => 'hits',
+    { context: { tenant_id: 'tenant' }, auditArgs: true });
+  await rt.callTool('search', { q: 'x' }, { principal: 'intern', context: { tenant: 'SECRET-TENANT' } });
+  await rt.callTool('search', { q: 7 }, { principal: 'intern', context: { tenant: 'SECRET-TENANT' } });
+  await rt.callTool('nope', {}, { principal: 'intern' });
+  assert.deepEqual(events.map((e) => [e.phase, e.tool, e.decision ?? null, e.outcome]), [
+    ['decision', 'search', 'allow', 'dispatched'],
+    ['outcome', 'search', null, 'ok'],
+    ['decision', 'search', 'allow', 'invalid_arguments'],
+    ['decision', 'nope', null, 'unknown_tool'],
+  ]);
+  assert.equal(events[0].rule, 'rule:everything-else');
+  assert.equal(events[0].principal, 'intern');
+  assert.equal(events[2].validation, 'invalid');
+  assert.equal(typeof events[1].durationMs, 'number');
+  assert.deepEqual(events[0].args, { q: 'x', tenant_id: '[context]' });
+  assert.doesNotMatch(JSON.stringify(events), /SECRET-TENANT/);
+  rt.dispose();
+});
+
+test('a wasm trap is survived: the instance is replaced and registry, policy and approvals restored', async () => {
+  const { rt } = await policyRuntime();
+  const pending = await rt.callTool('send_email', { to: 'a@corp.com' }, { principal: 'intern', session: 's' });
+  assert.throws(() => rt._selftestTrap(), (e) => e.code === 'module_trap');
+  assert.equal(rt.restarts, 1);
+  assert.equal((await rt.callTool('read_file', { path: '/work/x' }, { principal: 'intern' })).content[0].text, 'read_file ran');
+  assert.equal(gateCode(await rt.callTool('read_file', { path: '/srv/secrets/x' }, { principal: 'intern' })), 'denied'); // policy back
+  assert.equal((await rt.resolveApproval(pending.approvalId, 'approve')).content[0].text, 'send_email ran'); // approval back
+  rt.dispose();
+});
+
+test('running the module out of memory is an error value, and the runtime keeps working', async () => {
+  const rt = await createToolRuntime({ limits: { argsBytes: 64 << 20 } });
+  rt.registerTool({ name: 'echo', inputSchema: obj() }, () => 'ok');
+  // ~60 MB of tiny objects needs far more than the 192 MiB budget once parsed
+  const big = '[' + '{"a":[1,2,{"b":null}]},'.repeat(2_500_000) + '1]';
+  const r = await rt.callTool('echo', `{"x":${big}}`);
+  assert.ok(['out_of_memory', 'too_large'].includes(gateCode(r)), gateCode(r));
+  assert.equal((await rt.callTool('echo', {})).content[0].text, 'ok');
+  assert.equal(rt.restarts, 0);
+  rt.dispose();
+});
+
+test('100,000 calls leave the wasm memory flat after warm-up', async () => {
+  const rt = await createToolRuntime();
+  rt.registerTool({ name: 'add', inputSchema: obj({ a: { type: 'number' }, b: { type: 'number' } }, ['a', 'b']) }, ({ a, b }) => a + b);
+  const args = '{"a":1,"b":2,"note":"' + 'x'.repeat(150) + '"}';
+  for (let i = 0; i < 1000; i++) await rt.callTool('add', args);
+  const size = rt.memorySize();
+  const used = rt.memoryUsed();
+  for (let i = 0; i < 100_000; i++) await rt.callTool('add', args);
+  assert.equal(rt.memorySize(), size);
+  assert.equal(rt.memoryUsed(), used);
+  rt.dispose();
+});
