@@ -45,12 +45,14 @@ export class ToolRuntime {
   #auditSubscribers = new Set();
   #inFlight = new Map(); // callId -> { abort: AbortController, timer }
   #restarts = 0;
+  #argsLimit;
 
   /** Use createToolRuntime(); this constructor takes a compiled module. */
   constructor(module, options) {
     this.#module = module;
     this.#options = options;
     this.#clock = options.clock ?? (() => Date.now());
+    this.#argsLimit = options.limits?.argsBytes ?? 1 << 20;
     this.#instantiate();
   }
 
@@ -385,6 +387,10 @@ export class ToolRuntime {
     if (ctx.snapshot) c.snapshot = ctx.snapshot.id ?? ctx.snapshot;
     const ctxText = Object.keys(c).length ? JSON.stringify(c) : '';
     if (ctx.signal?.aborted) return gateError('cancelled', `The call to tool "${name}" was cancelled.`);
+    // refused before any copy into the module: every character is at least one byte
+    if (argBytes.length > this.#argsLimit) {
+      return gateError('too_large', `Arguments for tool "${name}" are not valid JSON: input of at least ${argBytes.length} bytes is over the limit of ${this.#argsLimit}`);
+    }
     let status;
     try {
       const [nameLen, argsLen, ctxLen] = this.#write(String(name), argBytes, ctxText);
@@ -486,6 +492,9 @@ export class ToolRuntime {
     if (typeof input !== 'string' && !(input instanceof Uint8Array)) {
       input = JSON.stringify(input);
       if (input === undefined) return { valid: false, errors: [], jsonError: { message: 'the value cannot be written as JSON', offset: 0 } };
+    }
+    if (input.length > this.#argsLimit) {
+      return { valid: false, errors: [], jsonError: { message: `input of at least ${input.length} bytes is over the limit of ${this.#argsLimit}`, offset: this.#argsLimit } };
     }
     const [len] = this.#write(input);
     const r = this.#call('tga_validate', v.id, len, maxErrors);

@@ -1,0 +1,95 @@
+// hostile.test.js - untrusted input at its worst, each with a bounded,
+// clear error: a 1 GB argument, a hostile regex, a $ref bomb, invalid UTF-8,
+// duplicate keys, deep nesting, and a runtime where eval is forbidden.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { createToolRuntime } from 'toolgate';
+import { repoRoot } from './helpers.js';
+
+const obj = (properties = {}, required = []) => ({ type: 'object', properties, required });
+const gateCode = (r) => r._meta?.['dev.toolgate/error']?.code;
+
+test('a 1 GB argument (bytes) and a 512 MB string are refused by size, promptly, before any copy', async () => {
+  const rt = await createToolRuntime();
+  let ran = false;
+  rt.registerTool({ name: 'echo', inputSchema: obj() }, () => { ran = true; });
+  const gig = new Uint8Array(1 << 30);
+  let t0 = performance.now();
+  let r = await rt.callTool('echo', gig);
+  assert.equal(gateCode(r), 'too_large');
+  assert.ok(performance.now() - t0 < 100);
+  const huge = '"' + 'x'.repeat((1 << 29) - 64) + '"';
+  t0 = performance.now();
+  r = await rt.callTool('echo', huge);
+  assert.equal(gateCode(r), 'too_large');
+  assert.ok(performance.now() - t0 < 100);
+  assert.equal(ran, false);
+  assert.ok(rt.memorySize() < 64 << 20, `module memory ${rt.memorySize()}`);
+  const v = rt.compileSchema({ type: 'string' });
+  assert.equal(v.validate(huge).valid, false);
+  assert.match(v.validate(huge).jsonError.message, /over the limit/);
+  rt.dispose();
+});
+
+test('a hostile regex cannot stall the host: ^(a+)+$ against 100,000 "a"s and "!"', async () => {
+  const rt = await createToolRuntime();
+  const v = rt.compileSchema({ type: 'string', pattern: '^(a+)+$' });
+  const t0 = performance.now();
+  const r = v.validate(JSON.stringify('a'.repeat(100_000) + '!'));
+  const ms = performance.now() - t0;
+  assert.equal(r.valid, false);
+  assert.ok(ms < 250, `${ms} ms`);
+  assert.throws(() => rt.compileSchema({ type: 'string', pattern: '(?<=a)b' }), (e) => e.code === 'invalid_schema' && /lookbehind/.test(e.message));
+  assert.throws(() => rt.compileSchema({ type: 'string', pattern: '(a)\\1' }), (e) => e.code === 'invalid_schema' && /backreference/.test(e.message));
+  rt.dispose();
+});
+
+test('a $ref bomb is refused at compile time or evaluated without expansion', async () => {
+  const rt = await createToolRuntime();
+  const defs = { a0: { type: 'string' } };
+  for (let i = 1; i <= 40; i++) defs[`a${i}`] = { anyOf: [{ $ref: `#/$defs/a${i - 1}` }, { $ref: `#/$defs/a${i - 1}` }] };
+  const t0 = performance.now();
+  let outcome;
+  try {
+    const v = rt.compileSchema({ $defs: defs, $ref: '#/$defs/a40' });
+    outcome = v.validate('1').valid ? 'valid?!' : 'rejected instance';
+  } catch (e) {
+    outcome = e.code;
+  }
+  assert.ok(['invalid_schema', 'rejected instance'].includes(outcome), outcome);
+  assert.ok(performance.now() - t0 < 1000);
+  rt.dispose();
+});
+
+test('invalid UTF-8, lone surrogates, duplicate keys and 10,000-deep nesting are refused with offsets', async () => {
+  const rt = await createToolRuntime();
+  rt.registerTool({ name: 'echo', inputSchema: obj() }, () => 'ran');
+  const cases = [
+    [new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x7d]), /invalid UTF-8 in string at offset 6/],
+    ['{"a":"\\udc00"}', /lone low surrogate escape at offset 6/],
+    ['{"cmd":"ls","cmd":"rm -rf /"}', /duplicate key "cmd"/],
+    ['{"a":' + '['.repeat(10_000) + ']'.repeat(10_000) + '}', /nesting deeper than the limit of 256 at offset 260/],
+  ];
+  for (const [args, re] of cases) {
+    const r = await rt.callTool('echo', args);
+    assert.equal(r.isError, true);
+    assert.match(r.content[0].text, re);
+  }
+  rt.dispose();
+});
+
+test('everything works where code generation from strings is forbidden (as in edge workers)', () => {
+  const script = `
+    import { createToolRuntime } from 'toolgate';
+    let evalBlocked = false;
+    try { new Function('return 1'); } catch { evalBlocked = true; }
+    const rt = await createToolRuntime();
+    const v = rt.compileSchema({ type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] });
+    rt.registerTool({ name: 't', inputSchema: { type: 'object', required: ['n'] } }, ({ n }) => String(n * 2));
+    const r = await rt.callTool('t', '{"n":21}');
+    console.log(JSON.stringify({ evalBlocked, valid: v.validate('{"n":1}').valid, invalid: v.validate('{"n":"1"}').valid, call: r.content[0].text }));
+  `;
+  const out = execFileSync(process.execPath, ['--disallow-code-generation-from-strings', '--input-type=module', '-e', script], { cwd: repoRoot, encoding: 'utf8' });
+  assert.deepEqual(JSON.parse(out), { evalBlocked: true, valid: true, invalid: false, call: '42' });
+});
