@@ -1,0 +1,119 @@
+// call.mjs - the whole per-call overhead of a tool call whose ~200-byte
+// argument arrives as JSON text (what providers return), with a trivial
+// handler, beside the MCP SDK (McpServer + Client over InMemoryTransport)
+// and the bare minimum a JS host can do, in one process.
+// Run: node bench/call.mjs   (--quick: short budgets)
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { z } from 'zod';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { createToolRuntime } from 'toolgate';
+import { serveTools } from 'toolgate/mcp';
+import { table } from './harness.mjs';
+import { measureAsync } from './lib-async.mjs';
+import { header, ratio } from './lib-report.mjs';
+import { callSchema, validArgs } from './schemas.mjs';
+import { sdkVersion } from './lib-tools.mjs';
+
+const quick = process.argv.includes('--quick');
+const budget = quick ? 150 : 600;
+const NAME = 'create_issue';
+const DESCRIPTION = 'Create an issue in a GitHub repository.';
+const RESULT = 'ok';
+const opts = { budgetMs: budget, minSamples: 7 };
+
+header('toolgate call benchmark: per-call overhead beside the MCP SDK and a bare JS host');
+console.log(`argument: ${validArgs.length} bytes of JSON text; handler returns the constant string "${RESULT}"; @modelcontextprotocol/sdk ${sdkVersion()}`);
+const argValue = JSON.parse(validArgs);
+const fail = (who, r) => { throw new Error(`${who} call failed: ${JSON.stringify(r)}`); };
+
+// --- toolgate, in process
+const rt = await createToolRuntime();
+rt.registerTool({ name: NAME, description: DESCRIPTION, inputSchema: callSchema }, () => RESULT);
+{
+  const r = await rt.callTool(NAME, validArgs);
+  if (r.isError || r.content[0].text !== RESULT) fail('toolgate', r);
+}
+
+// --- the bare minimum: Map lookup, JSON.parse, one ajv check, await the handler
+const ajv = new Ajv2020({ strict: false });
+const bare = new Map([[NAME, { validate: ajv.compile(callSchema), handler: async () => RESULT }]]);
+async function bareCall(name, text) {
+  const t = bare.get(name);
+  if (!t) return { content: [{ type: 'text', text: `unknown tool ${name}` }], isError: true };
+  const args = JSON.parse(text);
+  if (!t.validate(args)) return { content: [{ type: 'text', text: ajv.errorsText(t.validate.errors) }], isError: true };
+  return { content: [{ type: 'text', text: await t.handler(args) }] };
+}
+if ((await bareCall(NAME, validArgs)).content[0].text !== RESULT) fail('bare', {});
+
+// --- the SDK: McpServer with the equivalent zod shape, Client over InMemoryTransport
+const mcp = new McpServer({ name: 'bench', version: '1.0.0' });
+mcp.registerTool(NAME, { description: DESCRIPTION, inputSchema: z.fromJSONSchema(callSchema).shape },
+  async () => ({ content: [{ type: 'text', text: RESULT }] }));
+const [sa, ca] = InMemoryTransport.createLinkedPair();
+await mcp.connect(sa);
+const sdkClient = new Client({ name: 'bench', version: '1.0.0' });
+await sdkClient.connect(ca);
+{
+  const r = await sdkClient.callTool({ name: NAME, arguments: JSON.parse(validArgs) });
+  if (r.isError || r.content[0].text !== RESULT) fail('SDK', r);
+}
+// its tools/call request handler alone (Protocol's private handler map): zod
+// request parse + McpServer's lookup, zod validation, handler; no JSON-RPC
+const sdkCallHandler = mcp.server._requestHandlers.get('tools/call');
+const sdkCallReq = () => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: NAME, arguments: JSON.parse(validArgs) } });
+const sdkExtra = { signal: new AbortController().signal, requestId: 1, sendNotification: async () => {}, sendRequest: async () => {} };
+{
+  const r = await sdkCallHandler(sdkCallReq(), sdkExtra);
+  if (r.isError || r.content[0].text !== RESULT) fail('SDK handler', r);
+}
+
+// --- toolgate as the gateway: serveTools(rt, SDK Server) + the same Client and transport
+const gw = new Server({ name: 'toolgate', version: '1.0.0' }, { capabilities: { tools: {} } });
+serveTools(rt, gw);
+const [ga, gb] = InMemoryTransport.createLinkedPair();
+await gw.connect(ga);
+const gwClient = new Client({ name: 'bench', version: '1.0.0' });
+await gwClient.connect(gb);
+{
+  const r = await gwClient.callTool({ name: NAME, arguments: JSON.parse(validArgs) });
+  if (r.isError || r.content[0].text !== RESULT) fail('gateway', r);
+}
+const gwCallHandler = gw._requestHandlers.get('tools/call');
+
+const rows = [
+  ['toolgate', await measureAsync(() => rt.callTool(NAME, validArgs), opts), 'await rt.callTool(name, jsonText)'],
+  ['toolgate, JS value argument', await measureAsync(() => rt.callTool(NAME, argValue), opts), 'rt.callTool(name, object): JSON.stringify first'],
+  ['bare JS host', await measureAsync(() => bareCall(NAME, validArgs), opts), 'Map lookup, JSON.parse, Ajv2020 check, await handler'],
+  ['JSON.parse + await handler only', await measureAsync(async () => { JSON.parse(validArgs); return RESULT; }, opts), 'no check at all'],
+  ['McpServer tools/call handler', await measureAsync(() => sdkCallHandler(sdkCallReq(), sdkExtra), opts), 'JSON.parse + request handler, no transport'],
+  ['serveTools tools/call handler', await measureAsync(() => gwCallHandler(sdkCallReq(), sdkExtra), opts), 'the same through toolgate'],
+  ['SDK: McpServer + Client', await measureAsync(() => sdkClient.callTool({ name: NAME, arguments: JSON.parse(validArgs) }), opts), 'InMemoryTransport, JSON-RPC, zod'],
+  ['toolgate: serveTools + Client', await measureAsync(() => gwClient.callTool({ name: NAME, arguments: JSON.parse(validArgs) }), opts), 'the same Client and transport'],
+];
+table(`one tool call, ${validArgs.length}-byte argument as JSON text, trivial handler (per call)`, rows);
+const t = Object.fromEntries(rows.map(([k, v]) => [k, v]));
+ratio('SDK McpServer + Client / toolgate rt.callTool', t['SDK: McpServer + Client'], t.toolgate, '>= 10x (issue: SDK 23.5 us per call)');
+ratio('McpServer tools/call handler / rt.callTool', t['McpServer tools/call handler'], t.toolgate);
+ratio('SDK McpServer + Client / toolgate serveTools + Client', t['SDK: McpServer + Client'], t['toolgate: serveTools + Client']);
+ratio('toolgate rt.callTool / bare JS host', t.toolgate, t['bare JS host'], '<= 1.5x (issue: bare minimum about 2 us)');
+await sdkClient.close();
+await gwClient.close();
+
+// --- memory across many calls: flat after warm-up
+const CALLS = quick ? 20_000 : 200_000;
+const WARM = 10_000;
+for (let i = 0; i < WARM; i++) await rt.callTool(NAME, validArgs);
+const size0 = rt.memorySize();
+const used0 = rt.memoryUsed();
+const t0 = performance.now();
+let errors = 0;
+for (let i = 0; i < CALLS; i++) if ((await rt.callTool(NAME, validArgs)).isError) errors++;
+const dt = performance.now() - t0;
+console.log(`\nwasm memory across ${CALLS.toLocaleString('en')} calls after ${WARM.toLocaleString('en')} warm-up calls (${(dt * 1e3 / CALLS).toFixed(2)} us per call, ${errors} errors)`);
+console.log(`  linear memory: ${(size0 / 2 ** 20).toFixed(2)} MiB before, ${(rt.memorySize() / 2 ** 20).toFixed(2)} MiB after`);
+console.log(`  used in the module: ${used0.toLocaleString('en')} bytes before, ${rt.memoryUsed().toLocaleString('en')} bytes after`);
+rt.dispose();

@@ -1,0 +1,35 @@
+// lib-async.mjs - timing for async operations (tool calls, MCP round trips):
+// runs batches of N sequentially awaited calls until a time budget is spent;
+// the median batch gives ns per operation. Same shape as harness.mjs's
+// measure(), which times synchronous work.
+
+/** @returns {Promise<number>} median ns per op */
+export async function measureAsync(fn, { budgetMs = 300, minBatch = 1, minSamples = 5, batchMs = 10, warmMs = Math.min(100, budgetMs / 3) } = {}) {
+  // warm up (JIT, caches) before timing anything
+  for (let i = 0, end = performance.now() + warmMs; performance.now() < end; i++) await fn(i);
+  // calibrate a batch size that takes ~batchMs (this also warms up)
+  let n = minBatch;
+  for (;;) {
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) await fn(i);
+    const dt = performance.now() - t0;
+    if (dt >= batchMs || n >= 1 << 22) break;
+    n *= dt < batchMs / 10 ? 8 : 2;
+  }
+  const samples = [];
+  const end = performance.now() + budgetMs;
+  while (performance.now() < end || samples.length < minSamples) {
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) await fn(i);
+    samples.push(((performance.now() - t0) * 1e6) / n);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[samples.length >> 1];
+}
+
+/** Times one run of an async fn. @returns {Promise<number>} ms */
+export async function onceAsync(fn) {
+  const t0 = performance.now();
+  await fn();
+  return performance.now() - t0;
+}
