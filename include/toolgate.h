@@ -249,6 +249,9 @@ const char *tg_output(const tg_runtime *rt, size_t *len);
  * success; *len receives its length. */
 const char *tg_last_error(const tg_runtime *rt, size_t *len);
 
+/* Replaces the host's audit hook (NULL: no events are built at all). */
+void tg_set_audit(tg_runtime *rt, void (*audit)(void *ud, const char *event, size_t len));
+
 /* Bytes currently allocated by the runtime (for leak and growth checks). */
 size_t tg_memory_used(const tg_runtime *rt);
 

@@ -208,6 +208,10 @@ int tga_restore_approval(tga_handle *h, uint32_t len) { return tg_restore_approv
 TG_EXPORT(tga_end_session)
 int tga_end_session(tga_handle *h, uint32_t len) { return tg_end_session(h->rt, h->input, len); }
 
+/* Turns audit events on (1) or off (0): events cost nothing when no one listens. */
+TG_EXPORT(tga_set_audit)
+void tga_set_audit(tga_handle *h, uint32_t on) { tg_set_audit(h->rt, on ? host_audit : NULL); }
+
 /* reason: 0 cancelled, 1 timeout. */
 TG_EXPORT(tga_call_cancel)
 int tga_call_cancel(tga_handle *h, uint32_t call_id, uint32_t reason) {

@@ -72,7 +72,7 @@ export class ToolRuntime {
     this.#memory = instance.exports.memory;
     this.#u8 = null;
     if (typeof this.#exports._initialize === 'function') this.#exports._initialize();
-    this.#handle = this.#exports.tga_new(...limitArgs(this.#options.limits, true));
+    this.#handle = this.#exports.tga_new(...limitArgs(this.#options.limits, this.#auditSubscribers.size > 0));
     if (!this.#handle) throw new ToolgateError('out_of_memory', 'the module could not create a runtime');
     this.#generation++;
   }
@@ -355,7 +355,10 @@ export class ToolRuntime {
   /** Subscribes to audit events (one per decision and outcome). @returns {() => void} unsubscribe */
   onAudit(fn) {
     this.#auditSubscribers.add(fn);
-    return () => this.#auditSubscribers.delete(fn);
+    if (this.#auditSubscribers.size === 1) this.#call('tga_set_audit', 1);
+    return () => {
+      if (this.#auditSubscribers.delete(fn) && this.#auditSubscribers.size === 0) this.#call('tga_set_audit', 0);
+    };
   }
 
   // ---- calls ----
@@ -413,9 +416,27 @@ export class ToolRuntime {
     return this.#run(job, String(name), ctx);
   }
 
-  async #run(job, name, ctx) {
+  /** Runs the handler. A synchronous result completes at once; a promise
+   * races the deadline and the caller's AbortSignal. The handler's own
+   * AbortSignal is made only if the handler asks for it. */
+  #run(job, name, ctx) {
     const handler = this.#handlers.get(job.handlerId);
-    const abort = new AbortController();
+    let abort = null;
+    const info = {
+      callId: job.callId, tool: name, context: ctx.context ?? {},
+      get signal() { return (abort ??= new AbortController()).signal; },
+    };
+    let value;
+    try {
+      value = handler(JSON.parse(job.args), info);
+    } catch (e) {
+      return this.#finish(job, name, this.#errorText(e), 1, this.#generation);
+    }
+    if (!value || typeof value.then !== 'function') return this.#finish(job, name, value, 0, this.#generation);
+    return this.#await(job, name, ctx, value, () => abort);
+  }
+
+  async #await(job, name, ctx, promise, getAbort) {
     const generation = this.#generation;
     let settle;
     const early = new Promise((resolve) => { settle = resolve; });
@@ -423,34 +444,48 @@ export class ToolRuntime {
     const timer = setTimeout(() => settle('timeout'), remaining);
     const onCancel = () => settle('cancelled');
     ctx.signal?.addEventListener('abort', onCancel, { once: true });
-    this.#inFlight.set(job.callId, { abort, timer });
-
-    const work = (async () => {
-      try {
-        const value = await handler(JSON.parse(job.args), { callId: job.callId, tool: name, context: ctx.context ?? {}, signal: abort.signal });
-        const text = value === undefined ? '{"content":[]}' : JSON.stringify(value);
-        if (text === undefined) throw new TypeError('the handler returned a value JSON cannot hold');
-        return { text, isError: 0 };
-      } catch (e) {
-        const text = e instanceof Error ? (this.#options.exposeStack && e.stack ? e.stack : e.message) : String(e);
-        return { text, isError: 1 };
-      }
-    })();
+    this.#inFlight.set(job.callId, { timer });
+    const work = promise.then((v) => ({ v, isError: 0 }), (e) => ({ v: this.#errorText(e), isError: 1 }));
     const first = await Promise.race([work, early]);
     clearTimeout(timer);
     ctx.signal?.removeEventListener('abort', onCancel);
     this.#inFlight.delete(job.callId);
+    if (typeof first === 'string') { // timeout or cancelled: the handler's late result is discarded
+      getAbort()?.abort(new Error(first === 'timeout' ? 'deadline passed' : 'cancelled'));
+      if (generation !== this.#generation) return gateError('module_trap', `The module was replaced while tool "${name}" ran.`);
+      try {
+        const status = this.#call('tga_call_cancel', job.callId, first === 'timeout' ? 1 : 0);
+        return status === TG_OK ? this.#output() : gateError(first, `The call to tool "${name}" ended: ${first}.`);
+      } catch (e) {
+        if (e instanceof ToolgateError) return gateError(e.code, e.message);
+        throw e;
+      }
+    }
+    return this.#finish(job, name, first.v, first.isError, generation);
+  }
+
+  #errorText(e) {
+    return e instanceof Error ? (this.#options.exposeStack && e.stack ? e.stack : e.message) : String(e);
+  }
+
+  /** Hands the handler's outcome to the module; returns the CallToolResult. */
+  #finish(job, name, value, isError, generation) {
     if (generation !== this.#generation) {
       return gateError('module_trap', `The module was replaced while tool "${name}" ran; its result was discarded.`);
     }
-    try {
-      if (typeof first === 'string') { // timeout or cancelled: the handler's late result is discarded
-        abort.abort(first === 'timeout' ? new Error('deadline passed') : new Error('cancelled'));
-        const status = this.#call('tga_call_cancel', job.callId, first === 'timeout' ? 1 : 0);
-        return status === TG_OK ? this.#output() : gateError(first, `The call to tool "${name}" ended: ${first}.`);
+    let text = value;
+    if (!isError) {
+      try {
+        text = value === undefined ? '{"content":[]}' : JSON.stringify(value);
+        if (text === undefined) throw new TypeError('the handler returned a value JSON cannot hold');
+      } catch (e) {
+        text = this.#errorText(e);
+        isError = 1;
       }
-      const [len] = this.#write(first.text);
-      const done = this.#call('tga_call_complete', job.callId, len, first.isError);
+    }
+    try {
+      const [len] = this.#write(text);
+      const done = this.#call('tga_call_complete', job.callId, len, isError);
       if (done !== TG_OK) throw this.#lastError(done);
       return this.#output();
     } catch (e) {

@@ -142,7 +142,12 @@ tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const
     info.tool = tool;
     info.started_ms = started;
     info.deadline_ms = started + (tool->opts.timeout_ms > 0 ? tool->opts.timeout_ms : (double)rt->limits.timeout_ms);
-    snprintf(info.principal, sizeof info.principal, "%s", req.principal ? req.principal : "");
+    if (req.principal) { /* no printf on the hot path */
+        size_t pl = strlen(req.principal);
+        if (pl >= sizeof info.principal) pl = sizeof info.principal - 1;
+        memcpy(info.principal, req.principal, pl);
+        info.principal[pl] = '\0';
+    }
     uint32_t id = tg_pending_add(rt->pending, &info);
     if (!id) {
         tg_buf_free(&canon);

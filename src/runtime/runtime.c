@@ -391,3 +391,5 @@ tg_status tg_check_json(tg_runtime *rt, const char *text, size_t len, int allow_
     if (tg_json_parse(&rt->call_arena, text, len, &jl, &jerr)) return TG_OK;
     return tg_rt_fail(rt, tg_rt_json_status(jerr.status), jerr.message, (long long)jerr.offset);
 }
+
+void tg_set_audit(tg_runtime *rt, void (*audit)(void *ud, const char *event, size_t len)) { rt->host.audit = audit; }
