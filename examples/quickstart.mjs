@@ -2,7 +2,17 @@
 // module, printing what happened to each. Run: npm run example
 import { createToolRuntime } from 'toolgate';
 
-const rt = await createToolRuntime();
+// A policy: mail asks a person first, secrets are never read.
+const policy = {
+  version: 1,
+  defaults: ['*'],
+  rules: [
+    { id: 'confirm-mail', effect: 'ask', tools: ['send_email'], reason: 'a person confirms outgoing mail' },
+    { id: 'no-secrets', effect: 'deny', tools: ['read_file'], args: { path: { prefix: '/etc/' } } },
+    { id: 'rest', effect: 'allow', tools: ['*'] },
+  ],
+};
+const rt = await createToolRuntime({ policy });
 
 rt.registerTool({
   name: 'get_weather',
@@ -14,25 +24,37 @@ rt.registerTool({
 });
 
 rt.registerTool({
+  name: 'send_sms',
+  description: 'Sends a text message',
+  inputSchema: { type: 'object', properties: { to: { type: 'string' }, body: { type: 'string' } }, required: ['to', 'body'] },
+}, () => { throw new Error('SMS gateway unreachable'); });
+
+rt.registerTool({
   name: 'send_email',
   description: 'Sends an email',
   inputSchema: { type: 'object', properties: { to: { type: 'string' }, body: { type: 'string' } }, required: ['to', 'body'] },
-}, () => { throw new Error('SMTP server unreachable'); });
+}, ({ to }) => `sent to ${to}`);
 
 rt.registerTool({
   name: 'echo',
   inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
 }, ({ text }) => text);
 
+rt.registerTool({
+  name: 'read_file',
+  inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+}, ({ path }) => `contents of ${path}`, { readOnly: true });
+
 const calls = [
   ['a successful call', 'get_weather', '{"city":"Lisbon"}'],
-  ['a handler that throws', 'send_email', '{"to":"a@example.com","body":"hi"}'],
+  ['a handler that throws', 'send_sms', '{"to":"+15550100","body":"hi"}'],
   ['invalid JSON arguments', 'get_weather', '{"city":"Lisbon",}'],
-  ['a missing required property', 'send_email', '{"to":"a@example.com"}'],
+  ['a missing required property', 'send_sms', '{"to":"+15550100"}'],
   ['duplicate keys (a parser-differential trick)', 'echo', '{"text":"safe","text":"rm -rf /"}'],
   ['an unknown tool', 'delete_everything', '{}'],
   ['10,000-deep nesting', 'echo', '['.repeat(10000)],
   ['a plain string result', 'echo', '{"text":"hello"}'],
+  ['a call the policy denies', 'read_file', '{"path":"/etc/shadow"}'],
 ];
 
 for (const [what, tool, args] of calls) {
@@ -43,5 +65,14 @@ for (const [what, tool, args] of calls) {
   console.log(`  -> ${status}: ${result.content.map((c) => c.text).join(' ').replace(/\n/g, '\n     ')}`);
   if (result.structuredContent) console.log(`     structuredContent: ${JSON.stringify(result.structuredContent)}`);
 }
+// A call the policy asks about waits for a person, then runs exactly once.
+const mail = '{"to":"ceo@example.com","body":"quarterly numbers"}';
+const pending = await rt.callTool('send_email', mail, { principal: 'agent-1', session: 's1' });
+console.log(`\n# a call that needs approval: send_email(${mail})\n  -> ${pending.status}: ${pending.reason} (id ${pending.approvalId})`);
+const approved = await rt.resolveApproval(pending.approvalId, 'approve');
+console.log(`  -> after a person approved: ${approved.isError ? 'error' : 'ok'}: ${approved.content[0].text}`);
+
+const list = rt.listTools({ format: 'anthropic' });
+console.log(`\n# the model sees ${list.tools.length} tools in Anthropic's format: ${list.tools.map((t) => t.name).join(', ')}`);
 console.log(`\nmodule memory: ${rt.memorySize()} bytes, runtime allocations: ${rt.memoryUsed()} bytes`);
 rt.dispose();
