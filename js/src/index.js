@@ -8,6 +8,11 @@ export { ToolRuntime, Validator } from './runtime.js';
 export { ToolgateError, STATUS } from './errors.js';
 export { compileWasm } from './load.js';
 
+/** True when callTool returned a pending approval instead of a result. */
+export function isPendingApproval(result) {
+  return result?.status === 'pending_approval';
+}
+
 /**
  * @param {object} options
  * @param {WebAssembly.Module|ArrayBuffer|ArrayBufferView|Response|URL|string} options.wasm

@@ -46,6 +46,8 @@ export class ToolRuntime {
   #inFlight = new Map(); // callId -> { abort: AbortController, timer }
   #restarts = 0;
   #argsLimit;
+  #inPtr = 0; // the module's input area, reused while big enough
+  #inCap = 0;
 
   /** Use createToolRuntime(); this constructor takes a compiled module. */
   constructor(module, options) {
@@ -71,6 +73,8 @@ export class ToolRuntime {
     this.#exports = instance.exports;
     this.#memory = instance.exports.memory;
     this.#u8 = null;
+    this.#inPtr = 0;
+    this.#inCap = 0;
     if (typeof this.#exports._initialize === 'function') this.#exports._initialize();
     this.#handle = this.#exports.tga_new(...limitArgs(this.#options.limits, this.#auditSubscribers.size > 0));
     if (!this.#handle) throw new ToolgateError('out_of_memory', 'the module could not create a runtime');
@@ -139,8 +143,13 @@ export class ToolRuntime {
   #write(...parts) {
     let max = 0;
     for (const p of parts) max += typeof p === 'string' ? p.length * 3 : p.length;
-    const ptr = this.#exports.tga_input(this.#handle, max);
-    if (!ptr) throw new ToolgateError('out_of_memory', 'the module has no room for this input');
+    if (max > this.#inCap) {
+      const ptr = this.#exports.tga_input(this.#handle, max);
+      if (!ptr) throw new ToolgateError('out_of_memory', 'the module has no room for this input');
+      this.#inPtr = ptr;
+      this.#inCap = Math.max(max, 4096); // tga_input allocates at least 4 KiB
+    }
+    const ptr = this.#inPtr;
     const mem = this.#bytes();
     const lens = [];
     let at = ptr;

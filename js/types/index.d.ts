@@ -38,13 +38,122 @@ export interface CallToolResult {
 export type ErrorCode =
   | 'out_of_memory' | 'invalid_json' | 'too_large' | 'invalid_descriptor' | 'duplicate_tool'
   | 'unknown_tool' | 'invalid_arguments' | 'unknown_call' | 'host_refused' | 'limit_reached'
-  | 'invalid_schema' | 'invalid_result';
+  | 'invalid_schema' | 'invalid_result' | 'name_collision' | 'missing_capability' | 'invalid_request'
+  | 'missing_context' | 'unknown_snapshot' | 'denied' | 'approval_refused' | 'rate_limited'
+  | 'invalid_policy' | 'timeout' | 'cancelled' | 'module_trap' | 'disposed';
 
 export interface HandlerInfo {
   /** The module's id for this call. */
   callId: number;
-  /** The ctx given to callTool. */
+  /** The model-visible name of the tool called. */
+  tool: string;
+  /** The trusted context values given to callTool (ctx.context). */
   context: Record<string, unknown>;
+  /** Aborted when the call's deadline passes or the caller cancels. */
+  readonly signal: AbortSignal;
+}
+
+/** Host-only facts about a tool; no descriptor field can set them. */
+export interface ToolOptions {
+  needsApproval?: boolean;
+  privileged?: boolean;
+  /** Host-marked read-only (plan mode); an upstream readOnlyHint is only a hint. */
+  readOnly?: boolean;
+  /** Auto-allowed in acceptEdits mode where the policy would ask. */
+  edit?: boolean;
+  /** Deadline of a call (default: limits.timeoutMs, 60,000). */
+  timeoutMs?: number;
+  /** Calls of this tool in flight at once. */
+  concurrency?: number;
+  /** Only visible and callable in this tenant's context. */
+  tenant?: string;
+  /** Capabilities the runtime must have been given, else the tool is not registered. */
+  requires?: string[];
+  /** Parameters that come from the trusted context: parameter name -> context key. */
+  context?: Record<string, string>;
+  /** What happens when the model supplies a context parameter anyway (default 'reject'). */
+  contextParams?: 'reject' | 'drop';
+  /** Audit events carry the arguments (context parameters redacted). */
+  auditArgs?: boolean;
+}
+
+export interface Registration { name: string; tool: string; digest: string; sanitized?: string[] }
+
+export interface BatchResult {
+  applied: boolean;
+  epoch: number;
+  registered: Registration[];
+  unchanged: string[];
+  changed: { name: string; fields: string[]; digest: string }[];
+  removed: string[];
+  rejected: { tool: string; name?: string; code: ErrorCode; message: string }[];
+}
+
+export interface Snapshot { id: number; epoch: number; tools: number; release(): void }
+
+export type ExportFormat = 'mcp' | 'anthropic' | 'openai' | 'openai-strict' | 'gemini';
+
+/** Who is asking, for policy decisions and filtered lists. */
+export interface Principal {
+  principal?: string;
+  mode?: 'default' | 'acceptEdits' | 'bypassPermissions' | 'plan';
+  /** No human present: blocked tools are removed and every ask becomes deny. */
+  scheduler?: boolean;
+  source?: string;
+  tenant?: string;
+  session?: string;
+}
+
+export interface CallContext extends Principal {
+  /** Values for context parameters (tenant id, user id, ...). */
+  context?: Record<string, unknown>;
+  snapshot?: Snapshot | number;
+  /** 'openai-strict' when the model saw that rendering: its nulls for optional properties are dropped. */
+  format?: ExportFormat;
+  signal?: AbortSignal;
+  approval?: string;
+  approvalToken?: string;
+}
+
+export interface PendingApproval {
+  status: 'pending_approval';
+  approvalId: string;
+  tool: string;
+  args: unknown;
+  reason: string;
+  rule: string;
+  expiresAt: number;
+  /** Present when an approval key is set: redeemable once on any instance. */
+  token?: string;
+}
+
+export interface Decision { decision: 'allow' | 'ask' | 'deny'; rule: string; reason: string; trace?: unknown }
+
+export interface AuditEvent {
+  phase: 'decision' | 'outcome';
+  callId?: number;
+  tool: string;
+  source?: string;
+  principal?: string;
+  decision?: 'allow' | 'ask' | 'deny';
+  rule?: string;
+  validation?: 'ok' | 'invalid' | 'skipped';
+  outcome: string;
+  durationMs?: number;
+  args?: unknown;
+}
+
+export interface ValidationError { instanceLocation: string; keywordLocation: string; message: string }
+export interface ValidationResult {
+  valid: boolean;
+  errors: ValidationError[];
+  /** Set when the text is not strict JSON (then valid is false). */
+  jsonError?: { message: string; offset: number };
+}
+
+export declare class Validator {
+  validate(instance: string | Uint8Array | unknown, options?: { maxErrors?: number; output?: 'basic' | 'flag' }): ValidationResult;
+  dispose(): void;
 }
 
 /** A tool handler: receives the validated arguments; may be async. A string
@@ -68,6 +177,8 @@ export interface Limits {
   tools?: number;
   /** 1,024 calls in flight. */
   pendingCalls?: number;
+  /** 60,000: a call's deadline unless its tool sets timeoutMs. */
+  timeoutMs?: number;
 }
 
 export type WasmSource = WebAssembly.Module | ArrayBuffer | ArrayBufferView | Response | URL | string;
@@ -80,23 +191,54 @@ export interface RuntimeOptions {
   limits?: Limits;
   /** Put handler stack traces into error results (default false). */
   exposeStack?: boolean;
+  /** The host clock in ms (default Date.now). */
+  clock?: () => number;
+  /** Capabilities tools may require. */
+  capabilities?: string[];
+  descriptionBytes?: number;
+  schemaBytes?: number;
+  toolsPerSource?: number;
+  /** Formats in tool schemas: annotations (default) or assertions. */
+  formats?: 'annotate' | 'assert';
+  /** A policy document (docs/policy.md). */
+  policy?: object | string;
+  /** HMAC key for approval tokens (16-1024 bytes). */
+  approvalKey?: Uint8Array | string;
 }
 
 export type JSONCheck = { ok: true } | { ok: false; code: ErrorCode; message: string; offset?: number };
 
 export declare class ToolRuntime {
-  /** Registers a tool; throws ToolgateError (invalid_descriptor,
-   * duplicate_tool, invalid_json, too_large, limit_reached, out_of_memory). */
-  registerTool(descriptor: ToolDescriptor | string, handler: ToolHandler): { name: string };
-  /** Calls a tool through the gate. Never rejects for the call's own
-   * failures: they come back as CallToolResult with isError. */
-  callTool(name: string, args?: string | Uint8Array | Record<string, unknown>, ctx?: Record<string, unknown>): Promise<CallToolResult>;
+  configure(config: { capabilities?: string[]; descriptionBytes?: number; schemaBytes?: number; toolsPerSource?: number; formats?: 'annotate' | 'assert' }): void;
+  /** Registers a host tool; throws ToolgateError when refused (the registry is then unchanged). */
+  registerTool(descriptor: ToolDescriptor | string, handler: ToolHandler, options?: ToolOptions): Registration;
+  /** A batch from one source: atomic (plugins, default) or per tool; replace: the source's whole list. */
+  registerBatch(source: string, entries: { descriptor: ToolDescriptor; handler: ToolHandler; options?: ToolOptions }[],
+    opts?: { atomic?: boolean; replace?: boolean; nameTemplate?: string }): BatchResult;
+  /** An upstream server's tools/list (all pages); call forwards a call upstream. */
+  importTools(source: string, tools: ToolDescriptor[], opts: { call: (toolName: string, args: any, info: HandlerInfo) => unknown;
+    options?: ToolOptions | ((tool: ToolDescriptor) => ToolOptions); nameTemplate?: string }): BatchResult;
+  acceptChange(name: string): void;
+  removeSource(source: string): number;
+  snapshot(): Snapshot;
+  listTools(opts?: { format?: ExportFormat; snapshot?: Snapshot | number; cursor?: string; limit?: number } & Principal):
+    { tools: any[]; nextCursor?: string; report: { tool: string; path: string; issue?: string; nullable?: boolean }[]; epoch: number };
+  setPolicy(policy: object | string): void;
+  setApprovalKey(key: Uint8Array | string): void;
+  authorize(request: { tool: string; args?: unknown; explain?: boolean; snapshot?: Snapshot | number } & Principal): Decision;
+  resolveApproval(approvalId: string, answer: 'approve' | 'approve_session' | 'deny'): Promise<CallToolResult | { status: string; approvalId: string }>;
+  endSession(session: string): void;
+  onAudit(listener: (event: AuditEvent) => void): () => void;
+  /** Calls a tool through the gate. Never rejects for the call's own failures. */
+  callTool(name: string, args?: string | Uint8Array | Record<string, unknown>, ctx?: CallContext): Promise<CallToolResult | PendingApproval>;
+  compileSchema(schema: object | string | boolean, options?: { dialect?: '2020-12' | '2019-09' | 'draft-07' | 'draft-06' | 'draft-04';
+    formats?: 'annotate' | 'assert'; resources?: Record<string, unknown> }): Validator;
   /** Checks JSON with the module's strict reader. */
   checkJSON(text: string | Uint8Array, options?: { allowDuplicateKeys?: boolean }): JSONCheck;
-  /** Bytes the runtime has allocated inside the module. */
   memoryUsed(): number;
-  /** Size of the module's linear memory. */
   memorySize(): number;
+  /** How many times a trapped instance was replaced. */
+  readonly restarts: number;
   dispose(): void;
 }
 
@@ -111,3 +253,6 @@ export declare function compileWasm(source: WasmSource): Promise<WebAssembly.Mod
 export declare function createToolRuntime(options?: RuntimeOptions): Promise<ToolRuntime>;
 /** Node and browser entries: the default location of the module. */
 export declare const defaultWasmURL: URL;
+
+/** True when callTool returned a pending approval instead of a result. */
+export declare function isPendingApproval(result: CallToolResult | PendingApproval): result is PendingApproval;

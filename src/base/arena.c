@@ -7,7 +7,6 @@
 struct tg_arena_chunk {
     tg_arena_chunk *next;
     size_t size; /* usable bytes after the header */
-    size_t pos;
 };
 
 #define TG_ARENA_MIN_CHUNK 1024u
@@ -26,6 +25,7 @@ void *tg_alloc_libc(void *ud, void *ptr, size_t osize, size_t nsize) {
 void tg_arena_init(tg_arena *a, tg_allocator alloc) {
     a->alloc = alloc;
     a->head = NULL;
+    a->cur = a->end = NULL;
     a->used = 0;
 }
 
@@ -33,35 +33,30 @@ static unsigned char *chunk_data(tg_arena_chunk *c) {
     return (unsigned char *)c + TG_ALIGN(sizeof(tg_arena_chunk));
 }
 
-void *tg_arena_alloc(tg_arena *a, size_t n) {
-    if (n > SIZE_MAX / 2) return NULL;
-    n = TG_ALIGN(n ? n : 1);
-    tg_arena_chunk *c = a->head;
-    if (!c || c->size - c->pos < n) {
-        size_t want = TG_ARENA_MIN_CHUNK;
-        if (c && c->size < (1u << 20)) want = c->size * 2; /* grow geometrically to 1 MiB */
-        else if (c) want = c->size;
-        if (want < n) want = n;
-        size_t total = TG_ALIGN(sizeof(tg_arena_chunk)) + want;
-        tg_arena_chunk *nc = tg_malloc(&a->alloc, total);
-        if (!nc) return NULL;
-        nc->size = want;
-        nc->pos = 0;
-        nc->next = a->head;
-        a->head = nc;
-        c = nc;
+static void set_head(tg_arena *a, tg_arena_chunk *c, size_t pos) {
+    a->head = c;
+    if (c) {
+        a->cur = chunk_data(c) + pos;
+        a->end = chunk_data(c) + c->size;
+    } else {
+        a->cur = a->end = NULL;
     }
-    void *p = chunk_data(c) + c->pos;
-    c->pos += n;
-    a->used += n;
-    return p;
 }
 
-void *tg_arena_calloc(tg_arena *a, size_t count, size_t size) {
-    if (size && count > SIZE_MAX / 2 / size) return NULL;
-    void *p = tg_arena_alloc(a, count * size);
-    if (p) memset(p, 0, count * size);
-    return p;
+void *tg_arena__grow(tg_arena *a, size_t n) {
+    tg_arena_chunk *c = a->head;
+    size_t want = TG_ARENA_MIN_CHUNK;
+    if (c && c->size < (1u << 20)) want = c->size * 2; /* grow geometrically to 1 MiB */
+    else if (c) want = c->size;
+    if (want < n) want = n;
+    size_t total = TG_ALIGN(sizeof(tg_arena_chunk)) + want;
+    tg_arena_chunk *nc = tg_malloc(&a->alloc, total);
+    if (!nc) return NULL;
+    nc->size = want;
+    nc->next = a->head;
+    set_head(a, nc, n);
+    a->used += n;
+    return chunk_data(nc);
 }
 
 char *tg_arena_strndup(tg_arena *a, const char *s, size_t n) {
@@ -74,7 +69,7 @@ char *tg_arena_strndup(tg_arena *a, const char *s, size_t n) {
 }
 
 tg_arena_mark tg_arena_save(const tg_arena *a) {
-    tg_arena_mark m = {a->head, a->head ? a->head->pos : 0};
+    tg_arena_mark m = {a->head, a->head ? (size_t)(a->cur - chunk_data(a->head)) : 0};
     return m;
 }
 
@@ -84,7 +79,7 @@ void tg_arena_rewind(tg_arena *a, tg_arena_mark m) {
         a->head = c->next;
         tg_free(&a->alloc, c, TG_ALIGN(sizeof(tg_arena_chunk)) + c->size);
     }
-    if (a->head) a->head->pos = m.pos;
+    set_head(a, a->head, a->head ? m.pos : 0);
 }
 
 void tg_arena_free(tg_arena *a) {
@@ -94,17 +89,28 @@ void tg_arena_free(tg_arena *a) {
 }
 
 void tg_arena_reset(tg_arena *a) {
-    /* keep the newest chunk, the largest (chunks grow geometrically), so the
-     * next call of the same size allocates nothing */
+    /* keep one chunk as large as everything the last use needed, so the next
+     * call of the same size allocates nothing (with several chunks they are
+     * replaced by one of their total size; if that is refused, the newest,
+     * the largest, is kept) */
     tg_arena_chunk *keep = a->head;
-    if (!keep) return;
-    tg_arena_chunk *c = keep->next;
-    while (c) {
-        tg_arena_chunk *next = c->next;
-        tg_free(&a->alloc, c, TG_ALIGN(sizeof(tg_arena_chunk)) + c->size);
-        c = next;
-    }
-    keep->next = NULL;
-    keep->pos = 0;
     a->used = 0;
+    if (!keep) return;
+    if (keep->next) {
+        size_t total = 0;
+        for (tg_arena_chunk *c = keep; c; c = c->next) total += c->size;
+        tg_arena_chunk *one = total <= (64u << 20) ? tg_malloc(&a->alloc, TG_ALIGN(sizeof(tg_arena_chunk)) + total) : NULL;
+        tg_arena_chunk *c = one ? keep : keep->next;
+        while (c) {
+            tg_arena_chunk *next = c->next;
+            tg_free(&a->alloc, c, TG_ALIGN(sizeof(tg_arena_chunk)) + c->size);
+            c = next;
+        }
+        if (one) {
+            one->size = total;
+            keep = one;
+        }
+        keep->next = NULL;
+    }
+    set_head(a, keep, 0);
 }

@@ -21,6 +21,7 @@
 #define TG_JSON_JSON_H
 
 #include <stddef.h>
+#include <string.h>
 #include <cjson/cJSON.h>
 
 #include "../base/arena.h"
@@ -57,8 +58,13 @@ tg_json_limits tg_json_default_limits(void);
 cJSON *tg_json_parse(tg_arena *arena, const char *text, size_t len, const tg_json_limits *limits,
                      tg_json_error *err);
 
-/* Byte length of a string, key or number lexeme made by this module. */
-size_t tg_json_strlen(const char *s);
+/* Byte length of a string, key or number lexeme made by this module (kept
+ * in the size_t just before the text). */
+static inline size_t tg_json_strlen(const char *s) {
+    size_t n;
+    memcpy(&n, s - sizeof(size_t), sizeof n);
+    return n;
+}
 
 /* Child of object named key[0..keylen) (exact bytes), or NULL. */
 cJSON *tg_json_get(const cJSON *object, const char *key, size_t keylen);

@@ -18,12 +18,6 @@ char *tg_json__str(tg_arena *a, const char *s, size_t len) {
     return p;
 }
 
-size_t tg_json_strlen(const char *s) {
-    size_t n;
-    memcpy(&n, s - sizeof(size_t), sizeof n);
-    return n;
-}
-
 cJSON *tg_json_new(tg_arena *a, int type) {
     cJSON *n = tg_arena_calloc(a, 1, sizeof *n);
     if (n) n->type = type;
@@ -79,7 +73,9 @@ void tg_json_append(cJSON *c, cJSON *item) {
 cJSON *tg_json_get(const cJSON *o, const char *key, size_t keylen) {
     if (!o || !cJSON_IsObject(o)) return NULL;
     for (cJSON *c = o->child; c; c = c->next)
-        if (tg_json_strlen(c->string) == keylen && memcmp(c->string, key, keylen) == 0) return c;
+        if (tg_json_strlen(c->string) == keylen && (keylen == 0 || (c->string[0] == key[0] &&
+                                                                   memcmp(c->string, key, keylen) == 0)))
+            return c;
     return NULL;
 }
 

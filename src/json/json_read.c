@@ -48,12 +48,45 @@ static cJSON *unexpected(reader *r, const char *expected) {
     return fail(r, TG_JSON_SYNTAX, r->pos, msg);
 }
 
-static void skip_ws(reader *r) {
+/* 1: a byte that stands for itself in a string (printable ASCII but '"' and '\\') */
+static const unsigned char plain[256] = {
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    1,1,0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,
+    1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,0,1,1,1,
+    1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+};
+
+static inline void skip_ws(reader *r) {
     while (r->pos < r->len) {
         unsigned char c = r->s[r->pos];
-        if (c != ' ' && c != '\t' && c != '\n' && c != '\r') break;
+        if (c > ' ' || (c != ' ' && c != '\t' && c != '\n' && c != '\r')) break;
         r->pos++;
     }
+}
+
+/* A zeroed node from the arena. */
+static inline cJSON *new_node(tg_arena *a, int type) {
+    cJSON *n = tg_arena_alloc(a, sizeof *n);
+    if (n) {
+        memset(n, 0, sizeof *n);
+        n->type = type;
+    }
+    return n;
+}
+
+/* A length-prefixed, NUL-terminated copy of s[0..n) (tg_json__str inlined). */
+static inline char *copy_str(tg_arena *a, const unsigned char *s, size_t n) {
+    char *p = tg_arena_alloc(a, sizeof(size_t) + n + 1);
+    if (!p) return NULL;
+    memcpy(p, &n, sizeof n);
+    p += sizeof(size_t);
+    memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
 }
 
 static int hex4(const unsigned char *p, uint32_t *out) {
@@ -70,12 +103,13 @@ static int hex4(const unsigned char *p, uint32_t *out) {
     return 0;
 }
 
-/* Reads the string starting at the opening quote; returns a prefixed copy. */
-static char *read_string(reader *r) {
-    size_t start = ++r->pos; /* after the quote */
+/* The general case of read_string: escapes or non-ASCII bytes. r->pos is at
+ * the first byte pass 1 has not looked at yet; start is after the quote. */
+static char *read_string_slow(reader *r, size_t start) {
     int escapes = 0;
     /* pass 1: validate and find the end */
     for (;;) {
+        while (r->pos < r->len && plain[r->s[r->pos]]) r->pos++;
         if (r->pos >= r->len) return (char *)fail(r, TG_JSON_SYNTAX, start - 1, "unterminated string");
         unsigned char c = r->s[r->pos];
         if (c == '"') break;
@@ -117,7 +151,7 @@ static char *read_string(reader *r) {
     }
     size_t end = r->pos++;
     if (!escapes) {
-        char *p = tg_json__str(r->arena, (const char *)r->s + start, end - start);
+        char *p = copy_str(r->arena, r->s + start, end - start);
         return p ? p : (char *)fail(r, TG_JSON_NOMEM, start, "out of memory");
     }
     /* pass 2: decode escapes (the decoded text is never longer) */
@@ -159,6 +193,48 @@ static char *read_string(reader *r) {
     return out;
 }
 
+/* Reads the string starting at the opening quote; returns a prefixed copy.
+ * Fast path: printable ASCII without escapes, copied in one go. */
+/* Nonzero when one of the 8 bytes of v is not plain: below 0x20, '"',
+ * '\\' or 0x80 and above (SWAR; exact for "any byte", which is all the
+ * caller asks). */
+static inline uint64_t special8(uint64_t v) {
+    const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+    uint64_t q = v ^ (ones * '"'), b = v ^ (ones * '\\');
+    return ((v - ones * 0x20) & ~v & high) | ((q - ones) & ~q & high) | ((b - ones) & ~b & high) | (v & high);
+}
+
+static inline char *read_string(reader *r) {
+    size_t start = ++r->pos; /* after the quote */
+    const unsigned char *s = r->s;
+    size_t i = start, len = r->len;
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* 8 bytes at a time; the lowest flagged byte is the first special one
+     * (a false flag can only sit above a true one) */
+    while (len - i >= 8) {
+        uint64_t v, m;
+        memcpy(&v, s + i, 8);
+        if ((m = special8(v))) {
+            i += (size_t)__builtin_ctzll(m) >> 3;
+            goto found;
+        }
+        i += 8;
+    }
+#endif
+    while (i < len && plain[s[i]]) i++;
+    goto found;
+found:
+    if (i < len && s[i] == '"') {
+        r->pos = i + 1;
+        char *p = copy_str(r->arena, s + start, i - start);
+        return p ? p : (char *)fail(r, TG_JSON_NOMEM, start, "out of memory");
+    }
+    r->pos = i;
+    return read_string_slow(r, start);
+}
+
+static const double pow10_tab[16] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+
 static cJSON *read_number(reader *r) {
     size_t start = r->pos;
     const unsigned char *s = r->s;
@@ -174,13 +250,17 @@ static cJSON *read_number(reader *r) {
     } else {
         return fail(r, TG_JSON_SYNTAX, i, "expected a digit");
     }
+    size_t int_end = i, frac_b = i;
     if (i < r->len && s[i] == '.') {
         i++;
         if (i >= r->len || s[i] < '0' || s[i] > '9')
             return fail(r, TG_JSON_SYNTAX, i, "expected a digit after the decimal point");
+        frac_b = i;
         while (i < r->len && s[i] >= '0' && s[i] <= '9') i++;
     }
+    int has_exp = 0;
     if (i < r->len && (s[i] == 'e' || s[i] == 'E')) {
+        has_exp = 1;
         i++;
         if (i < r->len && (s[i] == '+' || s[i] == '-')) i++;
         if (i >= r->len || s[i] < '0' || s[i] > '9')
@@ -188,10 +268,24 @@ static cJSON *read_number(reader *r) {
         while (i < r->len && s[i] >= '0' && s[i] <= '9') i++;
     }
     r->pos = i;
-    cJSON *n = tg_json_new(r->arena, cJSON_Number);
-    if (!n || !(n->valuestring = tg_json__str(r->arena, (const char *)s + start, i - start)))
+    cJSON *n = new_node(r->arena, cJSON_Number);
+    if (!n || !(n->valuestring = copy_str(r->arena, s + start, i - start)))
         return fail(r, TG_JSON_NOMEM, start, "out of memory");
-    n->valuedouble = strtod(n->valuestring, NULL);
+    size_t int_b = start + (s[start] == '-');
+    size_t frac_n = frac_b < i && !has_exp ? i - frac_b : 0;
+    if (!has_exp && (int_end - int_b) + frac_n <= 15) {
+        /* at most 15 digits: the digits are an exact double m and the value
+         * m / 10^frac_n is one correctly rounded division, the same double
+         * strtod gives */
+        uint64_t m = 0;
+        for (size_t k = int_b; k < int_end; k++) m = m * 10 + (uint64_t)(s[k] - '0');
+        for (size_t k = frac_b; k < frac_b + frac_n; k++) m = m * 10 + (uint64_t)(s[k] - '0');
+        double d = (double)m;
+        if (frac_n) d /= pow10_tab[frac_n];
+        n->valuedouble = s[start] == '-' ? -d : d;
+    } else {
+        n->valuedouble = strtod(n->valuestring, NULL);
+    }
     n->valueint = tg_json__saturate(n->valuedouble);
     return n;
 }
@@ -200,7 +294,7 @@ static cJSON *read_literal(reader *r, const char *word, int type) {
     size_t n = strlen(word);
     if (r->len - r->pos < n || memcmp(r->s + r->pos, word, n) != 0) return unexpected(r, "a JSON value");
     r->pos += n;
-    cJSON *v = tg_json_new(r->arena, type);
+    cJSON *v = new_node(r->arena, type);
     if (!v) return fail(r, TG_JSON_NOMEM, r->pos, "out of memory");
     if (type == cJSON_True) v->valueint = 1;
     return v;
@@ -212,9 +306,22 @@ static uint64_t key_hash(const char *k, size_t n) {
     return h;
 }
 
-static int same_key(const cJSON *a, const cJSON *b) {
+static inline int same_key(const cJSON *a, const cJSON *b) {
     size_t la = tg_json_strlen(a->string);
-    return la == tg_json_strlen(b->string) && memcmp(a->string, b->string, la) == 0;
+    return la == tg_json_strlen(b->string) && (la == 0 || (a->string[0] == b->string[0] &&
+                                                           memcmp(a->string, b->string, la) == 0));
+}
+
+static inline void append(cJSON *c, cJSON *item) {
+    if (!c->child) {
+        c->child = item;
+        item->prev = item;
+    } else {
+        cJSON *last = c->child->prev;
+        last->next = item;
+        item->prev = last;
+        c->child->prev = item;
+    }
 }
 
 /* Returns the later of two equal keys, or NULL when all keys are distinct. */
@@ -249,6 +356,8 @@ static const cJSON *find_duplicate(tg_arena *a, const cJSON *obj, size_t count, 
     tg_arena_rewind(a, m);
     return dup;
 }
+
+#define IS_OBJ(n) (((n)->type & 0xFF) == cJSON_Object)
 
 typedef struct frame {
     cJSON *node;
@@ -291,7 +400,7 @@ cJSON *tg_json_parse(tg_arena *arena, const char *text, size_t len, const tg_jso
                 snprintf(msg, sizeof msg, "nesting deeper than the limit of %zu", lim.max_depth);
                 return fail(&r, TG_JSON_DEPTH, r.pos, msg);
             }
-            cJSON *node = tg_json_new(arena, c == '{' ? cJSON_Object : cJSON_Array);
+            cJSON *node = new_node(arena, c == '{' ? cJSON_Object : cJSON_Array);
             if (!node) return fail(&r, TG_JSON_NOMEM, r.pos, "out of memory");
             node->string = key;
             key = NULL;
@@ -313,7 +422,7 @@ cJSON *tg_json_parse(tg_arena *arena, const char *text, size_t len, const tg_jso
         if (c == '"') {
             char *s = read_string(&r);
             if (!s) return NULL;
-            v = tg_json_new(arena, cJSON_String);
+            v = new_node(arena, cJSON_String);
             if (!v) return fail(&r, TG_JSON_NOMEM, r.pos, "out of memory");
             v->valuestring = s;
         } else if (c == '-' || (c >= '0' && c <= '9')) {
@@ -340,19 +449,19 @@ cJSON *tg_json_parse(tg_arena *arena, const char *text, size_t len, const tg_jso
                 return v;
             }
             frame *f = &stack[depth - 1];
-            tg_json_append(f->node, v);
+            append(f->node, v);
             f->count++;
             skip_ws(&r);
-            if (r.pos >= r.len) return unexpected(&r, cJSON_IsObject(f->node) ? "',' or '}'" : "',' or ']'");
+            if (r.pos >= r.len) return unexpected(&r, IS_OBJ(f->node) ? "',' or '}'" : "',' or ']'");
             unsigned char d = r.s[r.pos];
             if (d == ',') {
                 r.pos++;
-                if (cJSON_IsObject(f->node)) goto read_key;
+                if (IS_OBJ(f->node)) goto read_key;
                 break; /* next array element */
             }
-            if (d == (cJSON_IsObject(f->node) ? '}' : ']')) {
+            if (d == (IS_OBJ(f->node) ? '}' : ']')) {
                 r.pos++;
-                if (cJSON_IsObject(f->node) && !r.allow_dups) {
+                if (IS_OBJ(f->node) && !r.allow_dups) {
                     int nomem = 0;
                     const cJSON *dup = find_duplicate(arena, f->node, f->count, &nomem);
                     if (nomem) return fail(&r, TG_JSON_NOMEM, r.pos, "out of memory");
@@ -373,7 +482,7 @@ cJSON *tg_json_parse(tg_arena *arena, const char *text, size_t len, const tg_jso
                 depth--;
                 continue;
             }
-            return unexpected(&r, cJSON_IsObject(f->node) ? "',' or '}'" : "',' or ']'");
+            return unexpected(&r, IS_OBJ(f->node) ? "',' or '}'" : "',' or ']'");
         }
         continue;
 

@@ -141,7 +141,7 @@ int tg_sc_meta_check(sc *c, const cJSON *root, const char *meta_uri, tg_dialect 
     tg_schema *m = NULL;
     const tg_schema *use;
     tg_buf mdiag;
-    tg_arena scratch;
+    tg_arena_mark mark;
     int r;
     tg_buf_init(&mdiag, c->s->alloc, 0);
     if (official != TG_DIALECT_AUTO && c->o->metaschemas[official] &&
@@ -157,9 +157,15 @@ int tg_sc_meta_check(sc *c, const cJSON *root, const char *meta_uri, tg_dialect 
         use = m;
     }
     tg_buf_reset(&mdiag);
-    tg_arena_init(&scratch, c->s->alloc);
-    r = tg_sval(use, root, &scratch, TG_OUTPUT_BASIC, 3, &mdiag, 1);
-    tg_arena_free(&scratch);
+    /* the verdict first (no error text, stops early); the diagnostics only
+     * for a schema that fails. Scratch from the compiler's own arena. */
+    mark = tg_arena_save(&c->tmp);
+    r = tg_sval(use, root, &c->tmp, TG_OUTPUT_FLAG, 0, NULL, 1);
+    tg_arena_rewind(&c->tmp, mark);
+    if (r == 0) {
+        r = tg_sval(use, root, &c->tmp, TG_OUTPUT_BASIC, 3, &mdiag, 1);
+        tg_arena_rewind(&c->tmp, mark);
+    }
     if (r == 0 && !c->failed) {
         /* "<pointer into the schema>: <message> (metaschema <keyword>)" */
         c->failed = 1;

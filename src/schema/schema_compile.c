@@ -62,7 +62,7 @@ int tg_schema_compile(const tg_allocator *alloc, const cJSON *schema, const tg_s
     c.diag = diag;
     tg_arena_init(&c.tmp, *alloc);
     c.def_dialect = o.dialect == TG_DIALECT_AUTO ? TG_DIALECT_2020_12 : o.dialect;
-    if (!schema || (!cJSON_IsObject(schema) && !cJSON_IsBool(schema))) {
+    if (!schema || (!tg_sj_IsObject(schema) && !tg_sj_IsBool(schema))) {
         tg_sc_fail(&c, "", "a schema must be an object or a boolean%s", "");
         goto error;
     }
@@ -110,15 +110,15 @@ int tg_schema_compile(const tg_allocator *alloc, const cJSON *schema, const tg_s
         r->n_dyn = k;
     }
     if (!o.skip_metaschema_check) {
-        const cJSON *sv = cJSON_IsObject(schema) ? tg_json_getz(c.ents[root_ent].node, "$schema") : NULL;
-        const char *mu = cJSON_IsString(sv) ? sv->valuestring : tg_smeta_uri(s->dialect);
+        const cJSON *sv = tg_sj_IsObject(schema) ? tg_json_getz(c.ents[root_ent].node, "$schema") : NULL;
+        const char *mu = tg_sj_IsString(sv) ? sv->valuestring : tg_smeta_uri(s->dialect);
         tg_dialect official = s->dialect;
-        if (cJSON_IsString(sv) && tg_sc_dialect_of_uri(mu, strlen(mu)) == TG_DIALECT_AUTO) {
+        if (tg_sj_IsString(sv) && tg_sc_dialect_of_uri(mu, strlen(mu)) == TG_DIALECT_AUTO) {
             uint32_t e;
             /* a custom metaschema among the resources, else the dialect's */
             if (!tg_sc_smap_find(&c.by_uri, mu, tg_suri_nofrag_len(mu), &e)) mu = tg_smeta_uri(s->dialect);
             else official = TG_DIALECT_AUTO;
-        } else if (cJSON_IsString(sv)) {
+        } else if (tg_sj_IsString(sv)) {
             mu = tg_smeta_uri(tg_sc_dialect_of_uri(mu, strlen(mu)));
         }
         if (tg_sc_meta_check(&c, c.ents[root_ent].node, mu, official)) goto error;

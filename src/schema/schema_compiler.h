@@ -5,6 +5,8 @@
 #ifndef TG_SCHEMA_COMPILER_H
 #define TG_SCHEMA_COMPILER_H
 
+#include <string.h>
+
 #include "schema_internal.h"
 
 #define OLD_DIALECT(d) ((d) >= TG_DIALECT_DRAFT7)
@@ -49,6 +51,25 @@ typedef struct sc {
     tg_dialect def_dialect;
     int load_depth;
 } sc;
+
+/* A 64-bit filter of an object's member names (length and first and last
+ * bytes), so keyword lookups of absent keywords skip the member scan. */
+static inline unsigned tg_sc_kbit(const char *k, size_t l) {
+    return (unsigned)(l * 7u + (unsigned char)k[0] * 3u + (l ? (unsigned char)k[l - 1] : 0u)) & 63u;
+}
+static inline uint64_t tg_sc_bloom(const cJSON *n) {
+    uint64_t b = 0;
+    const cJSON *m;
+    if (!n || (n->type & 0xFF) != cJSON_Object) return 0;
+    for (m = n->child; m; m = m->next) b |= 1ull << tg_sc_kbit(m->string, tg_json_strlen(m->string));
+    return b;
+}
+/* tg_json_getz(n, k) for n whose filter is bloom. */
+static inline const cJSON *tg_sc_kw(const cJSON *n, uint64_t bloom, const char *k) {
+    size_t l = strlen(k);
+    if (!((bloom >> tg_sc_kbit(k, l)) & 1)) return NULL;
+    return tg_json_get(n, k, l);
+}
 
 /* schema_resolve.c */
 int tg_sc_grow(sc *c, void **arr, size_t *cap, size_t need, size_t elem);

@@ -93,7 +93,7 @@ static int names_of(sc *c, const cJSON *arr, tg_sname **out, uint32_t *n) {
     tg_sname *names = tg_arena_calloc(&c->s->arena, cnt ? cnt : 1, sizeof *names);
     if (!names) { tg_sc_oom(c); return -1; }
     for (it = arr->child; it; it = it->next) {
-        if (!cJSON_IsString(it)) continue;
+        if (!tg_sj_IsString(it)) continue;
         names[k].s = it->valuestring;
         names[k].len = tg_json_strlen(it->valuestring);
         names[k].hash = tg_shash(names[k].s, names[k].len);
@@ -126,7 +126,7 @@ static uint32_t *node_list(sc *c, uint32_t ent, const cJSON *arr, const char *lo
     return nodes;
 }
 
-#define KW(name) tg_json_getz(n, name)
+#define KW(name) tg_sc_kw(n, kb, name)
 #define LOC(name) tg_sc_loc_kw(c, e->loc, name)
 #define EMIT(op, l) emit(c, &list, &nl, &ncap, (op), (l))
 
@@ -139,9 +139,10 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
     tg_sins *list = NULL, *in;
     size_t nl = 0, ncap = 0, k;
     int is_2019 = d == TG_DIALECT_2019_09, is_2020 = d == TG_DIALECT_2020_12, modern = is_2019 || is_2020;
+    const uint64_t kb = tg_sc_bloom(n);
 
-    if (cJSON_IsBool(n)) {
-        if (cJSON_IsFalse(n)) {
+    if (tg_sj_IsBool(n)) {
+        if (tg_sj_IsFalse(n)) {
             c->nodes[id].is_false = 1;
             if (!EMIT(TG_OP_FALSE, e->loc)) return -1;
         }
@@ -149,7 +150,7 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
     }
     /* references */
     v = KW("$ref");
-    if (cJSON_IsString(v)) {
+    if (tg_sj_IsString(v)) {
         uint32_t t;
         const char *l = LOC("$ref");
         if (!l || tg_sc_resolve(c, ent, v->valuestring, tg_json_strlen(v->valuestring), l, &t)) return -1;
@@ -158,44 +159,44 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
         if ((in->u.node = tg_sc_node_of(c, t)) == TG_SNONE) return -1;
         if (OLD_DIALECT(d)) goto done;
     }
-    if (is_2020 && cJSON_IsString(v = KW("$dynamicRef"))) {
+    if (is_2020 && tg_sj_IsString(v = KW("$dynamicRef"))) {
         uint32_t t;
         const char *l = LOC("$dynamicRef"), *h;
         const cJSON *da;
         if (!l || tg_sc_resolve(c, ent, v->valuestring, tg_json_strlen(v->valuestring), l, &t)) return -1;
         e = &c->ents[ent];
         h = strchr(v->valuestring, '#');
-        da = cJSON_IsObject(c->ents[t].node) ? tg_json_getz(c->ents[t].node, "$dynamicAnchor") : NULL;
-        if (h && h[1] && h[1] != '/' && cJSON_IsString(da) && !strcmp(da->valuestring, h + 1)) {
+        da = tg_sj_IsObject(c->ents[t].node) ? tg_json_getz(c->ents[t].node, "$dynamicAnchor") : NULL;
+        if (h && h[1] && h[1] != '/' && tg_sj_IsString(da) && !strcmp(da->valuestring, h + 1)) {
             if (!(in = EMIT(TG_OP_DYNAMIC_REF, l))) return -1;
             in->u.dyn.anchor = h + 1;
             in->u.dyn.len = strlen(h + 1);
         } else if (!(in = EMIT(TG_OP_REF, l))) return -1;
         if ((in->u.dyn.node = tg_sc_node_of(c, t)) == TG_SNONE) return -1;
     }
-    if (is_2019 && cJSON_IsString(v = KW("$recursiveRef"))) {
+    if (is_2019 && tg_sj_IsString(v = KW("$recursiveRef"))) {
         uint32_t t;
         const char *l = LOC("$recursiveRef");
         const cJSON *ra;
         if (!l || tg_sc_resolve(c, ent, v->valuestring, tg_json_strlen(v->valuestring), l, &t)) return -1;
         e = &c->ents[ent];
-        ra = cJSON_IsObject(c->ents[t].node) ? tg_json_getz(c->ents[t].node, "$recursiveAnchor") : NULL;
-        if (!(in = EMIT(cJSON_IsTrue(ra) ? TG_OP_RECURSIVE_REF : TG_OP_REF, l))) return -1;
+        ra = tg_sj_IsObject(c->ents[t].node) ? tg_json_getz(c->ents[t].node, "$recursiveAnchor") : NULL;
+        if (!(in = EMIT(tg_sj_IsTrue(ra) ? TG_OP_RECURSIVE_REF : TG_OP_REF, l))) return -1;
         if ((in->u.dyn.node = tg_sc_node_of(c, t)) == TG_SNONE) return -1;
     }
     if (voc & TG_VOC_VALIDATION) {
         v = KW("type");
-        if (cJSON_IsString(v) || cJSON_IsArray(v)) {
+        if (tg_sj_IsString(v) || tg_sj_IsArray(v)) {
             uint32_t mask = 0;
-            if (cJSON_IsString(v)) mask = (uint32_t)type_bit(v->valuestring);
+            if (tg_sj_IsString(v)) mask = (uint32_t)type_bit(v->valuestring);
             else {
                 const cJSON *it;
-                for (it = v->child; it; it = it->next) if (cJSON_IsString(it)) mask |= (uint32_t)type_bit(it->valuestring);
+                for (it = v->child; it; it = it->next) if (tg_sj_IsString(it)) mask |= (uint32_t)type_bit(it->valuestring);
             }
             if (!(in = EMIT(TG_OP_TYPE, LOC("type")))) return -1;
             in->u.mask = mask;
         }
-        if (cJSON_IsArray(v = KW("enum"))) {
+        if (tg_sj_IsArray(v = KW("enum"))) {
             if (!(in = EMIT(TG_OP_ENUM, LOC("enum")))) return -1;
             in->u.value = v;
         }
@@ -203,73 +204,73 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
             if (!(in = EMIT(TG_OP_CONST, LOC("const")))) return -1;
             in->u.value = v;
         }
-        if (cJSON_IsNumber(v = KW("multipleOf")) && v->valuedouble > 0) {
+        if (tg_sj_IsNumber(v = KW("multipleOf")) && v->valuedouble > 0) {
             if (!(in = EMIT(TG_OP_MULTIPLE_OF, LOC("multipleOf")))) return -1;
             in->u.num.d = v->valuedouble; in->u.num.lex = v->valuestring;
         }
-        if (cJSON_IsNumber(v = KW("maximum"))) {
-            int ex = d == TG_DIALECT_DRAFT4 && cJSON_IsTrue(KW("exclusiveMaximum"));
+        if (tg_sj_IsNumber(v = KW("maximum"))) {
+            int ex = d == TG_DIALECT_DRAFT4 && tg_sj_IsTrue(KW("exclusiveMaximum"));
             if (!(in = EMIT(ex ? TG_OP_EXCL_MAXIMUM : TG_OP_MAXIMUM, LOC("maximum")))) return -1;
             in->u.num.d = v->valuedouble; in->u.num.lex = v->valuestring;
         }
-        if (cJSON_IsNumber(v = KW("minimum"))) {
-            int ex = d == TG_DIALECT_DRAFT4 && cJSON_IsTrue(KW("exclusiveMinimum"));
+        if (tg_sj_IsNumber(v = KW("minimum"))) {
+            int ex = d == TG_DIALECT_DRAFT4 && tg_sj_IsTrue(KW("exclusiveMinimum"));
             if (!(in = EMIT(ex ? TG_OP_EXCL_MINIMUM : TG_OP_MINIMUM, LOC("minimum")))) return -1;
             in->u.num.d = v->valuedouble; in->u.num.lex = v->valuestring;
         }
-        if (cJSON_IsNumber(v = KW("exclusiveMaximum"))) {
+        if (tg_sj_IsNumber(v = KW("exclusiveMaximum"))) {
             if (!(in = EMIT(TG_OP_EXCL_MAXIMUM, LOC("exclusiveMaximum")))) return -1;
             in->u.num.d = v->valuedouble; in->u.num.lex = v->valuestring;
         }
-        if (cJSON_IsNumber(v = KW("exclusiveMinimum"))) {
+        if (tg_sj_IsNumber(v = KW("exclusiveMinimum"))) {
             if (!(in = EMIT(TG_OP_EXCL_MINIMUM, LOC("exclusiveMinimum")))) return -1;
             in->u.num.d = v->valuedouble; in->u.num.lex = v->valuestring;
         }
-        if (cJSON_IsNumber(v = KW("maxLength"))) {
+        if (tg_sj_IsNumber(v = KW("maxLength"))) {
             if (!(in = EMIT(TG_OP_MAX_LENGTH, LOC("maxLength")))) return -1;
             in->u.count = count_of(v);
         }
-        if (cJSON_IsNumber(v = KW("minLength"))) {
+        if (tg_sj_IsNumber(v = KW("minLength"))) {
             if (!(in = EMIT(TG_OP_MIN_LENGTH, LOC("minLength")))) return -1;
             in->u.count = count_of(v);
         }
-        if (cJSON_IsString(v = KW("pattern"))) {
+        if (tg_sj_IsString(v = KW("pattern"))) {
             const char *l = LOC("pattern");
             uint32_t re;
             if (!l || compile_regex(c, v, l, &re)) return -1;
             if (!(in = EMIT(TG_OP_PATTERN, l))) return -1;
             in->u.re = re;
         }
-        if (cJSON_IsNumber(v = KW("maxItems"))) {
+        if (tg_sj_IsNumber(v = KW("maxItems"))) {
             if (!(in = EMIT(TG_OP_MAX_ITEMS, LOC("maxItems")))) return -1;
             in->u.count = count_of(v);
         }
-        if (cJSON_IsNumber(v = KW("minItems"))) {
+        if (tg_sj_IsNumber(v = KW("minItems"))) {
             if (!(in = EMIT(TG_OP_MIN_ITEMS, LOC("minItems")))) return -1;
             in->u.count = count_of(v);
         }
-        if (cJSON_IsTrue(KW("uniqueItems"))) {
+        if (tg_sj_IsTrue(KW("uniqueItems"))) {
             if (!EMIT(TG_OP_UNIQUE_ITEMS, LOC("uniqueItems"))) return -1;
         }
-        if (cJSON_IsNumber(v = KW("maxProperties"))) {
+        if (tg_sj_IsNumber(v = KW("maxProperties"))) {
             if (!(in = EMIT(TG_OP_MAX_PROPS, LOC("maxProperties")))) return -1;
             in->u.count = count_of(v);
         }
-        if (cJSON_IsNumber(v = KW("minProperties"))) {
+        if (tg_sj_IsNumber(v = KW("minProperties"))) {
             if (!(in = EMIT(TG_OP_MIN_PROPS, LOC("minProperties")))) return -1;
             in->u.count = count_of(v);
         }
-        if (cJSON_IsArray(v = KW("required")) && v->child) {
+        if (tg_sj_IsArray(v = KW("required")) && v->child) {
             if (!(in = EMIT(TG_OP_REQUIRED, LOC("required")))) return -1;
             if (names_of(c, v, &in->u.req.names, &in->u.req.n)) return -1;
         }
-        if (modern && cJSON_IsObject(v = KW("dependentRequired"))) {
+        if (modern && tg_sj_IsObject(v = KW("dependentRequired"))) {
             const cJSON *it;
             uint32_t cnt = (uint32_t)cJSON_GetArraySize(v), j = 0;
             tg_sdep *deps = tg_arena_calloc(&c->s->arena, cnt ? cnt : 1, sizeof *deps);
             if (!deps || !(in = EMIT(TG_OP_DEP_REQUIRED, LOC("dependentRequired")))) { tg_sc_oom(c); return -1; }
             for (it = v->child; it; it = it->next) {
-                if (!cJSON_IsArray(it)) continue;
+                if (!tg_sj_IsArray(it)) continue;
                 deps[j].name.s = it->string; deps[j].name.len = tg_json_strlen(it->string);
                 deps[j].node = TG_SNONE;
                 if (names_of(c, it, &deps[j].required, &deps[j].n_required)) return -1;
@@ -278,7 +279,7 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
             in->u.deps.deps = deps; in->u.deps.n = j;
         }
     }
-    if ((c->o->format_assert || (voc & TG_VOC_FORMAT_ASSERTION)) && cJSON_IsString(v = KW("format"))) {
+    if ((c->o->format_assert || (voc & TG_VOC_FORMAT_ASSERTION)) && tg_sj_IsString(v = KW("format"))) {
         int f = tg_sformat_id(v->valuestring, tg_json_strlen(v->valuestring));
         if (f >= 0) {
             if (!(in = EMIT(TG_OP_FORMAT, LOC("format")))) return -1;
@@ -290,7 +291,7 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
             {"allOf", TG_OP_ALL_OF}, {"anyOf", TG_OP_ANY_OF}, {"oneOf", TG_OP_ONE_OF}};
         uint32_t n_prefix = 0;
         for (k = 0; k < 3; k++) {
-            if (cJSON_IsArray(v = KW(lists[k].kw))) {
+            if (tg_sj_IsArray(v = KW(lists[k].kw))) {
                 const char *l = LOC(lists[k].kw);
                 uint32_t *nodes, cnt = 0;
                 if (!l || !(nodes = node_list(c, ent, v, l, &cnt))) { if (!c->failed) tg_sc_oom(c); return -1; }
@@ -324,7 +325,7 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
         {
             const char *pk = is_2020 ? "prefixItems" : "items";
             v = KW(pk);
-            if (cJSON_IsArray(v)) {
+            if (tg_sj_IsArray(v)) {
                 const char *l = LOC(pk);
                 uint32_t *nodes, cnt = 0;
                 if (!l || !(nodes = node_list(c, ent, v, l, &cnt))) { if (!c->failed) tg_sc_oom(c); return -1; }
@@ -342,7 +343,7 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
                 }
             }
             v = KW("items");
-            if (v && (cJSON_IsObject(v) || cJSON_IsBool(v))) {
+            if (v && (tg_sj_IsObject(v) || tg_sj_IsBool(v))) {
                 const char *l = LOC("items");
                 uint32_t nd;
                 if (!l || (nd = child(c, ent, v, l)) == TG_SNONE) return -1;
@@ -363,16 +364,16 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
             in->u.contains.max = (size_t)-1;
             in->u.contains.marks = is_2020;
             if (modern && (voc & TG_VOC_VALIDATION)) {
-                if (cJSON_IsNumber(mn)) in->u.contains.min = count_of(mn);
-                if (cJSON_IsNumber(mx)) in->u.contains.max = count_of(mx);
+                if (tg_sj_IsNumber(mn)) in->u.contains.min = count_of(mn);
+                if (tg_sj_IsNumber(mx)) in->u.contains.max = count_of(mx);
             }
         }
         /* objects */
         {
             const cJSON *pr = KW("properties"), *pp = KW("patternProperties"), *ap = KW("additionalProperties");
-            if (!cJSON_IsObject(pr)) pr = NULL;
-            if (!cJSON_IsObject(pp)) pp = NULL;
-            if (ap && !cJSON_IsObject(ap) && !cJSON_IsBool(ap)) ap = NULL;
+            if (!tg_sj_IsObject(pr)) pr = NULL;
+            if (!tg_sj_IsObject(pp)) pp = NULL;
+            if (ap && !tg_sj_IsObject(ap) && !tg_sj_IsBool(ap)) ap = NULL;
             if (pr || pp || ap) {
                 tg_sprops *P = tg_arena_calloc(&c->s->arena, 1, sizeof *P);
                 const cJSON *it;
@@ -443,7 +444,7 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
             const char *dk = k == 0 ? "dependentSchemas" : "dependencies";
             int split = k == 1;
             v = KW(dk);
-            if (cJSON_IsObject(v)) {
+            if (tg_sj_IsObject(v)) {
                 const cJSON *it;
                 uint32_t cnt = (uint32_t)cJSON_GetArraySize(v), js = 0, jr = 0;
                 tg_sdep *ds = tg_arena_calloc(&c->s->arena, cnt ? cnt : 1, sizeof *ds);
@@ -451,13 +452,13 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
                 const char *l = LOC(dk);
                 if (!ds || !dr || !l) { tg_sc_oom(c); return -1; }
                 for (it = v->child; it; it = it->next) {
-                    if (cJSON_IsArray(it)) {
+                    if (tg_sj_IsArray(it)) {
                         if (!split) continue;
                         dr[jr].name.s = it->string; dr[jr].name.len = tg_json_strlen(it->string);
                         dr[jr].node = TG_SNONE;
                         if (names_of(c, it, &dr[jr].required, &dr[jr].n_required)) return -1;
                         jr++;
-                    } else if (cJSON_IsObject(it) || cJSON_IsBool(it)) {
+                    } else if (tg_sj_IsObject(it) || tg_sj_IsBool(it)) {
                         const char *l2 = tg_sc_loc_join(c, l, it->string, tg_json_strlen(it->string));
                         if (!l2) { tg_sc_oom(c); return -1; }
                         ds[js].name.s = it->string; ds[js].name.len = tg_json_strlen(it->string);

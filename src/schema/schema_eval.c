@@ -79,19 +79,19 @@ static void put_ptr_token(tg_buf *b, const char *s, size_t len) {
 }
 
 TG_NOINLINE static void describe(tg_buf *b, const cJSON *v) {
-    if (cJSON_IsNull(v)) tg_buf_puts(b, "null");
-    else if (cJSON_IsTrue(v)) tg_buf_puts(b, "boolean true");
-    else if (cJSON_IsFalse(v)) tg_buf_puts(b, "boolean false");
-    else if (cJSON_IsObject(v)) tg_buf_puts(b, "object");
-    else if (cJSON_IsArray(v)) tg_buf_puts(b, "array");
-    else if (cJSON_IsNumber(v)) {
+    if (tg_sj_IsNull(v)) tg_buf_puts(b, "null");
+    else if (tg_sj_IsTrue(v)) tg_buf_puts(b, "boolean true");
+    else if (tg_sj_IsFalse(v)) tg_buf_puts(b, "boolean false");
+    else if (tg_sj_IsObject(v)) tg_buf_puts(b, "object");
+    else if (tg_sj_IsArray(v)) tg_buf_puts(b, "array");
+    else if (tg_sj_IsNumber(v)) {
         const char *lex = v->valuestring;
         size_t l = lex ? tg_json_strlen(lex) : 0;
         tg_buf_puts(b, tg_json_is_integer(v) ? "integer " : "number ");
         if (lex) tg_buf_append(b, lex, l > 40 ? 40 : l);
         else tg_buf_printf(b, "%.17g", v->valuedouble);
         if (l > 40) tg_buf_puts(b, "...");
-    } else if (cJSON_IsString(v)) {
+    } else if (tg_sj_IsString(v)) {
         size_t l = tg_json_strlen(v->valuestring), cut = l;
         tg_buf_puts(b, "string ");
         if (cut > 40) {
@@ -271,19 +271,19 @@ TG_NOINLINE static int multiple_of(const cJSON *x, double md, const char *mlex) 
 static uint64_t value_hash(const cJSON *v) {
     uint64_t h = (uint64_t)(v->type & 0xFF) * 0x9E3779B97F4A7C15ull;
     const cJSON *c;
-    if (cJSON_IsNumber(v)) {
+    if (tg_sj_IsNumber(v)) {
         double d = v->valuedouble;
         uint64_t bits;
         if (d == 0) d = 0; /* -0 == 0 */
         memcpy(&bits, &d, sizeof bits);
         return h ^ (bits * 0xFF51AFD7ED558CCDull);
     }
-    if (cJSON_IsString(v)) return h ^ tg_shash(v->valuestring, tg_json_strlen(v->valuestring));
-    if (cJSON_IsArray(v)) {
+    if (tg_sj_IsString(v)) return h ^ tg_shash(v->valuestring, tg_json_strlen(v->valuestring));
+    if (tg_sj_IsArray(v)) {
         for (c = v->child; c; c = c->next) h = (h ^ value_hash(c)) * 0x100000001B3ull;
         return h;
     }
-    if (cJSON_IsObject(v)) {
+    if (tg_sj_IsObject(v)) {
         uint64_t sum = 0;
         for (c = v->child; c; c = c->next)
             sum += (tg_shash(c->string, tg_json_strlen(c->string)) | 1ull) * (value_hash(c) | 1ull);
@@ -342,12 +342,19 @@ static const tg_sprop *find_prop(const tg_sprops *P, const char *k, size_t kl) {
     }
     for (i = 0; i < P->n_props; i++) {
         const tg_sprop *p = &P->props[i];
-        if (p->name.len == kl && !memcmp(p->name.s, k, kl)) return p;
+        if (p->name.len == kl && (kl == 0 || (p->name.s[0] == k[0] && !memcmp(p->name.s, k, kl)))) return p;
     }
     return NULL;
 }
 
-static int has_member(const cJSON *o, const tg_sname *n) { return tg_json_get(o, n->s, n->len) != NULL; }
+static int has_member(const cJSON *o, const tg_sname *n) {
+    const cJSON *c;
+    size_t l = n->len;
+    for (c = o->child; c; c = c->next)
+        if (tg_json_strlen(c->string) == l && (l == 0 || (c->string[0] == n->s[0] && !memcmp(c->string, n->s, l))))
+            return 1;
+    return 0;
+}
 
 /* ---- instance path ---- */
 
@@ -386,14 +393,47 @@ TG_NOINLINE static int regex_ok(ev *e, const cJSON *inst) {
 
 static const char *const type_names[] = {"null", "boolean", "object", "array", "number", "string", "integer"};
 
+/* tg_json_is_integer, with the common case (a lexeme without '.', 'e' or
+ * 'E' is an integer) decided here. */
+static int is_integer(const cJSON *v) {
+    const char *s = v->valuestring;
+    size_t i, n;
+    if (!s) return 0;
+    n = tg_json_strlen(s);
+    for (i = 0; i < n; i++)
+        if (s[i] == '.' || s[i] == 'e' || s[i] == 'E') return tg_json_is_integer(v);
+    return 1;
+}
+
 static uint32_t type_of(const cJSON *v) {
-    if (cJSON_IsNull(v)) return TG_ST_NULL;
-    if (cJSON_IsBool(v)) return TG_ST_BOOLEAN;
-    if (cJSON_IsObject(v)) return TG_ST_OBJECT;
-    if (cJSON_IsArray(v)) return TG_ST_ARRAY;
-    if (cJSON_IsString(v)) return TG_ST_STRING;
-    if (cJSON_IsNumber(v)) return TG_ST_NUMBER | (tg_json_is_integer(v) ? TG_ST_INTEGER : 0);
-    return 0;
+    if (!v) return 0;
+    if (v->type & (cJSON_True | cJSON_False)) return TG_ST_BOOLEAN;
+    switch (v->type & 0xFF) {
+    case cJSON_NULL: return TG_ST_NULL;
+    case cJSON_Object: return TG_ST_OBJECT;
+    case cJSON_Array: return TG_ST_ARRAY;
+    case cJSON_String: return TG_ST_STRING;
+    case cJSON_Number: return TG_ST_NUMBER | (is_integer(v) ? TG_ST_INTEGER : 0);
+    default: return 0;
+    }
+}
+
+/* Code points in a valid UTF-8 string: the bytes that are not continuation
+ * bytes. */
+static size_t utf8_count(const char *str, size_t len) {
+    const unsigned char *s = (const unsigned char *)str;
+    size_t i = 0, n = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t v, c;
+        memcpy(&v, s + i, 8);
+        /* continuation bytes: 10xxxxxx */
+        c = (v & ~(v << 1)) & 0x8080808080808080ull;
+        c >>= 7;
+        c = (c * 0x0101010101010101ull) >> 56; /* count of continuation bytes (<= 8) */
+        n += 8 - (size_t)c;
+    }
+    for (; i < len; i++) n += (s[i] & 0xC0) != 0x80;
+    return n;
 }
 
 /* Builds and emits the message of a failing instruction (out of line: the
@@ -515,12 +555,12 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
         if (want_error(e)) report(e, in, inst, 0, 0, NULL, in->loc);
         return 0;
     case TG_OP_MULTIPLE_OF:
-        if (!cJSON_IsNumber(inst) || multiple_of(inst, in->u.num.d, in->u.num.lex)) return 1;
+        if (!tg_sj_IsNumber(inst) || multiple_of(inst, in->u.num.d, in->u.num.lex)) return 1;
         if (want_error(e)) report(e, in, inst, 0, 0, NULL, in->loc);
         return 0;
     case TG_OP_MAXIMUM: case TG_OP_EXCL_MAXIMUM: case TG_OP_MINIMUM: case TG_OP_EXCL_MINIMUM: {
         double x, l = in->u.num.d;
-        if (!cJSON_IsNumber(inst)) return 1;
+        if (!tg_sj_IsNumber(inst)) return 1;
         x = inst->valuedouble;
         switch ((tg_sop)in->op) {
         case TG_OP_MAXIMUM: if (x <= l) return 1; break;
@@ -533,21 +573,24 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
     }
     case TG_OP_MAX_LENGTH: case TG_OP_MIN_LENGTH: {
         size_t n;
-        if (!cJSON_IsString(inst)) return 1;
-        n = tg_utf8_count((const unsigned char *)inst->valuestring, tg_json_strlen(inst->valuestring));
+        if (!tg_sj_IsString(inst)) return 1;
+        n = tg_json_strlen(inst->valuestring);
+        /* code points <= bytes <= 4 * code points: often the byte length decides */
+        if (in->op == TG_OP_MAX_LENGTH ? n <= in->u.count : n / 4 >= in->u.count) return 1;
+        n = utf8_count(inst->valuestring, n);
         if (in->op == TG_OP_MAX_LENGTH ? n <= in->u.count : n >= in->u.count) return 1;
         if (want_error(e)) report(e, in, inst, n, 0, NULL, in->loc);
         return 0;
     }
     case TG_OP_PATTERN:
-        if (!cJSON_IsString(inst)) return 1;
+        if (!tg_sj_IsString(inst)) return 1;
         r = tg_regex_search(e->s->regexes[in->u.re], inst->valuestring, tg_json_strlen(inst->valuestring), e->re_scratch);
         if (r == 1) return 1;
         if (r < 0) { e->fatal = 1; return -1; }
         if (want_error(e)) report(e, in, inst, 0, 0, NULL, in->loc);
         return 0;
     case TG_OP_FORMAT:
-        if (!cJSON_IsString(inst)) return 1;
+        if (!tg_sj_IsString(inst)) return 1;
         if (tg_sformat_is_regex(in->u.format)) {
             if (regex_ok(e, inst)) return 1;
         } else if (tg_sformat_check(in->u.format, inst->valuestring, tg_json_strlen(inst->valuestring)) != 0) return 1;
@@ -557,7 +600,7 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
         size_t n;
         int arr = in->op == TG_OP_MAX_ITEMS || in->op == TG_OP_MIN_ITEMS;
         int mx = in->op == TG_OP_MAX_ITEMS || in->op == TG_OP_MAX_PROPS;
-        if (arr ? !cJSON_IsArray(inst) : !cJSON_IsObject(inst)) return 1;
+        if (arr ? !tg_sj_IsArray(inst) : !tg_sj_IsObject(inst)) return 1;
         n = n_children(inst);
         if (mx ? n <= in->u.count : n >= in->u.count) return 1;
         if (want_error(e)) report(e, in, inst, n, 0, NULL, in->loc);
@@ -565,7 +608,7 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
     }
     case TG_OP_UNIQUE_ITEMS: {
         size_t ia = 0, ib = 0;
-        if (!cJSON_IsArray(inst)) return 1;
+        if (!tg_sj_IsArray(inst)) return 1;
         r = find_duplicate(e, inst, &ia, &ib);
         if (r < 0) return -1;
         if (!r) return 1;
@@ -573,7 +616,7 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
         return 0;
     }
     case TG_OP_PREFIX_ITEMS:
-        if (!cJSON_IsArray(inst)) return 1;
+        if (!tg_sj_IsArray(inst)) return 1;
         for (it = inst->child, i = 0; it && i < in->u.list.n; it = it->next, i++) {
             r = child_idx(e, i, it, in->u.list.nodes[i]);
             mark(m, i);
@@ -581,7 +624,7 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
         }
         return valid;
     case TG_OP_ITEMS_FROM:
-        if (!cJSON_IsArray(inst)) return 1;
+        if (!tg_sj_IsArray(inst)) return 1;
         for (it = inst->child, i = 0; it; it = it->next, i++) {
             if (i < in->u.items.from) continue;
             r = child_idx(e, i, it, in->u.items.node);
@@ -592,7 +635,7 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
     case TG_OP_CONTAINS: {
         size_t cnt = 0;
         int track = in->u.contains.marks && m;
-        if (!cJSON_IsArray(inst)) return 1;
+        if (!tg_sj_IsArray(inst)) return 1;
         e->quiet++;
         for (it = inst->child, i = 0; it; it = it->next, i++) {
             r = child_idx(e, i, it, in->u.contains.node);
@@ -610,7 +653,7 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
         return 0;
     }
     case TG_OP_REQUIRED:
-        if (!cJSON_IsObject(inst)) return 1;
+        if (!tg_sj_IsObject(inst)) return 1;
         for (i = 0; i < in->u.req.n; i++) {
             if (has_member(inst, &in->u.req.names[i])) continue;
             valid = 0;
@@ -620,7 +663,7 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
         return valid;
     case TG_OP_PROPS: {
         const tg_sprops *P = in->u.props;
-        if (!cJSON_IsObject(inst)) return 1;
+        if (!tg_sj_IsObject(inst)) return 1;
         for (it = inst->child, i = 0; it; it = it->next, i++) {
             size_t kl = tg_json_strlen(it->string);
             int matched = 0;
@@ -655,7 +698,7 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
         return valid;
     }
     case TG_OP_DEP_REQUIRED:
-        if (!cJSON_IsObject(inst)) return 1;
+        if (!tg_sj_IsObject(inst)) return 1;
         for (i = 0; i < in->u.deps.n; i++) {
             const tg_sdep *d = &in->u.deps.deps[i];
             uint32_t j;
@@ -669,7 +712,7 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
         }
         return valid;
     case TG_OP_DEP_SCHEMAS:
-        if (!cJSON_IsObject(inst)) return 1;
+        if (!tg_sj_IsObject(inst)) return 1;
         for (i = 0; i < in->u.deps.n; i++) {
             const tg_sdep *d = &in->u.deps.deps[i];
             if (!has_member(inst, &d->name)) continue;
@@ -678,7 +721,7 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
         }
         return valid;
     case TG_OP_PROPERTY_NAMES:
-        if (!cJSON_IsObject(inst)) return 1;
+        if (!tg_sj_IsObject(inst)) return 1;
         for (it = inst->child; it; it = it->next) {
             cJSON name;
             memset(&name, 0, sizeof name);
@@ -778,7 +821,7 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
         return ev_node(e, target, inst, m);
     }
     case TG_OP_UNEVAL_ITEMS:
-        if (!cJSON_IsArray(inst)) return 1;
+        if (!tg_sj_IsArray(inst)) return 1;
         for (it = inst->child, i = 0; it; it = it->next, i++) {
             if (marked(m, i)) continue;
             if (e->s->nodes[in->u.node].is_false) {
@@ -793,7 +836,7 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
         }
         return valid;
     case TG_OP_UNEVAL_PROPS:
-        if (!cJSON_IsObject(inst)) return 1;
+        if (!tg_sj_IsObject(inst)) return 1;
         for (it = inst->child, i = 0; it; it = it->next, i++) {
             if (marked(m, i)) continue;
             if (e->s->nodes[in->u.node].is_false) {
@@ -825,7 +868,7 @@ static int ev_node(ev *e, uint32_t id, const cJSON *inst, ev_marks *pm) {
         e->scope[e->nscope++] = nd->resource;
         pushed = 1;
     }
-    container = cJSON_IsObject(inst) || cJSON_IsArray(inst);
+    container = tg_sj_IsObject(inst) || tg_sj_IsArray(inst);
     if (!container) m = NULL;
     if (nd->has_uneval && container) {
         am = tg_arena_save(e->scratch);

@@ -10,6 +10,18 @@
 
 #define TG_SNONE UINT32_MAX
 
+/* cJSON's type tests, inline (the library's are calls, out of reach of the
+ * optimizer without LTO); same semantics, NULL-safe. */
+static inline int tg_sj_type(const cJSON *x, int t) { return x && (x->type & 0xFF) == t; }
+#define tg_sj_IsNull(x) tg_sj_type((x), cJSON_NULL)
+#define tg_sj_IsTrue(x) tg_sj_type((x), cJSON_True)
+#define tg_sj_IsFalse(x) tg_sj_type((x), cJSON_False)
+#define tg_sj_IsNumber(x) tg_sj_type((x), cJSON_Number)
+#define tg_sj_IsString(x) tg_sj_type((x), cJSON_String)
+#define tg_sj_IsArray(x) tg_sj_type((x), cJSON_Array)
+#define tg_sj_IsObject(x) tg_sj_type((x), cJSON_Object)
+static inline int tg_sj_IsBool(const cJSON *x) { return x && (x->type & (cJSON_True | cJSON_False)) != 0; }
+
 /* Instance type bits (type keyword). */
 enum {
     TG_ST_NULL = 1, TG_ST_BOOLEAN = 2, TG_ST_OBJECT = 4, TG_ST_ARRAY = 8,

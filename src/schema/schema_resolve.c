@@ -143,10 +143,10 @@ static void dialect_of_schema(sc *c, const cJSON *sv, uint8_t *d, uint8_t *voc, 
     if (e >= c->n_ents) return;
     {
         const cJSON *meta = c->ents[e].node;
-        const cJSON *vocab = cJSON_IsObject(meta) ? tg_json_getz(meta, "$vocabulary") : NULL;
+        const cJSON *vocab = tg_sj_IsObject(meta) ? tg_json_getz(meta, "$vocabulary") : NULL;
         *d = c->ents[e].dialect;
         *voc = TG_VOC_ALL;
-        if (cJSON_IsObject(vocab)) {
+        if (tg_sj_IsObject(vocab)) {
             const cJSON *it;
             uint8_t m = TG_VOC_CORE;
             for (it = vocab->child; it; it = it->next) {
@@ -201,18 +201,20 @@ int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, cons
     uint32_t e, i;
     const cJSON *v, *it;
     int new_resource = is_root;
+    uint64_t kb;
     if (tg_sc_ent_of(c, n, &e)) { if (out_ent) *out_ent = e; return 0; }
     if (depth > c->o->limits.max_depth) { tg_sc_fail(c, loc, "schema nested deeper than max_depth%s", ""); return -1; }
-    if (!cJSON_IsObject(n) && !cJSON_IsBool(n)) {
+    if (!tg_sj_IsObject(n) && !tg_sj_IsBool(n)) {
         if (out_ent) *out_ent = TG_SNONE;
         return 0;
     }
-    if (cJSON_IsObject(n)) {
+    kb = tg_sc_bloom(n);
+    if (tg_sj_IsObject(n)) {
         const char *idkw = d == TG_DIALECT_DRAFT4 ? "id" : "$id";
-        const cJSON *sv = tg_json_getz(n, "$schema");
-        v = tg_json_getz(n, idkw);
-        if (cJSON_IsString(v) && OLD_DIALECT(d) && tg_json_getz(n, "$ref")) v = NULL;
-        if (cJSON_IsString(v) && v->valuestring[0] != '#') {
+        const cJSON *sv = tg_sc_kw(n, kb, "$schema");
+        v = tg_sc_kw(n, kb, idkw);
+        if (tg_sj_IsString(v) && OLD_DIALECT(d) && tg_sc_kw(n, kb, "$ref")) v = NULL;
+        if (tg_sj_IsString(v) && v->valuestring[0] != '#') {
             size_t vl = tg_json_strlen(v->valuestring);
             char *full = tg_suri_resolve(&c->tmp, c->res[res].uri, v->valuestring, vl);
             char *nf;
@@ -228,7 +230,7 @@ int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, cons
                 new_resource = 1;
             }
         }
-        if (new_resource && cJSON_IsString(sv)) dialect_of_schema(c, sv, &d, &voc, 0);
+        if (new_resource && tg_sj_IsString(sv)) dialect_of_schema(c, sv, &d, &voc, 0);
     }
     /* the entry */
     if (tg_sc_grow(c, (void **)&c->ents, &c->cap_ents, c->n_ents + 1, sizeof *c->ents)) { tg_sc_oom(c); return -1; }
@@ -250,21 +252,21 @@ int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, cons
         c->res[res].root_ent = e;
         if (tg_sc_smap_put(c, &c->by_uri, c->res[res].uri, strlen(c->res[res].uri), e)) { tg_sc_oom(c); return -1; }
     }
-    if (!cJSON_IsObject(n)) return 0;
+    if (!tg_sj_IsObject(n)) return 0;
     /* anchors */
     if (OLD_DIALECT(d)) {
         const char *idkw = d == TG_DIALECT_DRAFT4 ? "id" : "$id";
-        v = tg_json_getz(n, idkw);
-        if (cJSON_IsString(v) && !(tg_json_getz(n, "$ref"))) {
+        v = tg_sc_kw(n, kb, idkw);
+        if (tg_sj_IsString(v) && !(tg_sc_kw(n, kb, "$ref"))) {
             const char *h = strchr(v->valuestring, '#');
             if (h && h[1] && h[1] != '/')
                 if (add_anchor(c, res, h + 1, strlen(h + 1), e)) { tg_sc_oom(c); return -1; }
         }
     } else {
-        v = tg_json_getz(n, "$anchor");
-        if (cJSON_IsString(v) && add_anchor(c, res, v->valuestring, tg_json_strlen(v->valuestring), e)) { tg_sc_oom(c); return -1; }
-        v = d == TG_DIALECT_2020_12 ? tg_json_getz(n, "$dynamicAnchor") : NULL;
-        if (cJSON_IsString(v)) {
+        v = tg_sc_kw(n, kb, "$anchor");
+        if (tg_sj_IsString(v) && add_anchor(c, res, v->valuestring, tg_json_strlen(v->valuestring), e)) { tg_sc_oom(c); return -1; }
+        v = d == TG_DIALECT_2020_12 ? tg_sc_kw(n, kb, "$dynamicAnchor") : NULL;
+        if (tg_sj_IsString(v)) {
             sc_res *r = &c->res[res];
             size_t cap = r->cap_dyn;
             if (add_anchor(c, res, v->valuestring, tg_json_strlen(v->valuestring), e)) { tg_sc_oom(c); return -1; }
@@ -275,13 +277,13 @@ int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, cons
             r->dyn[r->n_dyn].ent = e;
             r->n_dyn++;
         }
-        v = d == TG_DIALECT_2019_09 ? tg_json_getz(n, "$recursiveAnchor") : NULL;
-        if (cJSON_IsTrue(v) && new_resource) c->res[res].recursive_anchor = 1;
+        v = d == TG_DIALECT_2019_09 ? tg_sc_kw(n, kb, "$recursiveAnchor") : NULL;
+        if (tg_sj_IsTrue(v) && new_resource) c->res[res].recursive_anchor = 1;
     }
     /* children */
     for (i = 0; single_kw[i]; i++) {
-        v = tg_json_getz(n, single_kw[i]);
-        if (v && (cJSON_IsObject(v) || cJSON_IsBool(v))) {
+        v = tg_sc_kw(n, kb, single_kw[i]);
+        if (v && (tg_sj_IsObject(v) || tg_sj_IsBool(v))) {
             char *l = tg_sc_loc_kw(c, loc, single_kw[i]);
             if (!l) { tg_sc_oom(c); return -1; }
             if (tg_sc_scan(c, v, res, d, voc, l, depth + 1, 0, NULL)) return -1;
@@ -289,8 +291,8 @@ int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, cons
     }
     for (i = 0; array_kw[i]; i++) {
         size_t k = 0;
-        v = tg_json_getz(n, array_kw[i]);
-        if (!cJSON_IsArray(v)) continue;
+        v = tg_sc_kw(n, kb, array_kw[i]);
+        if (!tg_sj_IsArray(v)) continue;
         for (it = v->child; it; it = it->next, k++) {
             char *l = tg_sc_loc_kw(c, loc, array_kw[i]);
             if (!l || !(l = tg_sc_loc_idx(c, l, k))) { tg_sc_oom(c); return -1; }
@@ -298,11 +300,11 @@ int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, cons
         }
     }
     for (i = 0; map_kw[i]; i++) {
-        v = tg_json_getz(n, map_kw[i]);
-        if (!cJSON_IsObject(v)) continue;
+        v = tg_sc_kw(n, kb, map_kw[i]);
+        if (!tg_sj_IsObject(v)) continue;
         for (it = v->child; it; it = it->next) {
             char *l;
-            if (!cJSON_IsObject(it) && !cJSON_IsBool(it)) continue;
+            if (!tg_sj_IsObject(it) && !tg_sj_IsBool(it)) continue;
             l = tg_sc_loc_kw(c, loc, map_kw[i]);
             if (!l || !(l = tg_sc_loc_join(c, l, it->string, tg_json_strlen(it->string)))) { tg_sc_oom(c); return -1; }
             if (tg_sc_scan(c, it, res, d, voc, l, depth + 1, 0, NULL)) return -1;
@@ -398,8 +400,8 @@ int tg_sc_resolve(sc *c, uint32_t from, const char *ref, size_t reflen, const ch
                 else tok[tl++] = *p++;
             }
             tok[tl] = 0;
-            if (cJSON_IsObject(cur)) cur = tg_json_get(cur, tok, tl);
-            else if (cJSON_IsArray(cur)) {
+            if (tg_sj_IsObject(cur)) cur = tg_json_get(cur, tok, tl);
+            else if (tg_sj_IsArray(cur)) {
                 size_t idx = 0, k;
                 const cJSON *it = cur->child;
                 if (!tl) cur = NULL;

@@ -1,0 +1,305 @@
+// cli.js - the `toolgate` command: `lint` checks tool descriptors, JSON
+// Schemas and policies with the wasm module; `gateway` serves a
+// policy-enforcing MCP server (stdio) in front of upstream MCP servers.
+// The MCP SDK (a peer dependency) is loaded only by `gateway`.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { createToolRuntime, defaultWasmURL } from './node.js';
+import { compileWasm } from './load.js';
+
+const FORMATS = ['mcp', 'anthropic', 'openai', 'openai-strict', 'gemini'];
+const GATEWAY_FLAGS = new Set(['--config', '--policy', '--principal', '--mode', '--source', '--session', '--help', '-h']);
+
+const HELP = `toolgate - a tool runtime for LLM agents
+
+Usage:
+  toolgate lint [--json] [--strict] [--schema|--policy] [--dialect D] [--source NAME] <file...>
+  toolgate gateway --config <gateway.json>
+  toolgate gateway --policy <policy.json> [--principal NAME] [--mode MODE]
+                   [--session ID] --source NAME=command [args...] [--source ...]
+  toolgate --help | --version
+
+lint     Each file holds an MCP Tool, an array of tools, a tools/list result,
+         a JSON Schema (--schema) or a policy (--policy; also detected: an
+         object with "version" and "rules" or "defaults").
+         Exit 0: clean; 1: something was rejected or invalid (with --strict
+         also sanitized fields and lossy conversions); 2: usage error.
+gateway  An MCP server on stdio that imports every upstream's tools and
+         enforces the policy on every call. See docs/cli.md.
+`;
+
+class UsageError extends Error {}
+
+/**
+ * Runs the CLI. Resolves to the exit code (gateway: when its client goes away).
+ * @param {string[]} argv process.argv.slice(2)
+ */
+export async function main(argv, { stdout = process.stdout, stderr = process.stderr } = {}) {
+  const out = (s) => stdout.write(s + '\n');
+  const err = (s) => stderr.write(s + '\n');
+  try {
+    const [cmd, ...rest] = argv;
+    if (!cmd) { err(HELP); return 2; }
+    if (cmd === '--help' || cmd === '-h' || cmd === 'help') { out(HELP); return 0; }
+    if (cmd === '--version' || cmd === '-v') { out(await version()); return 0; }
+    if (rest.includes('--help') || rest.includes('-h')) { out(HELP); return 0; }
+    if (cmd === 'lint') return await lint(rest, out);
+    if (cmd === 'gateway') return await gateway(rest, err);
+    throw new UsageError(`unknown command "${cmd}"`);
+  } catch (e) {
+    if (e instanceof UsageError) { err(`toolgate: ${e.message}\n(try toolgate --help)`); return 2; }
+    err(`toolgate: ${e.message}`);
+    return 1;
+  }
+}
+
+async function version() {
+  return JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')).version;
+}
+
+// ---------------------------------------------------------------- lint
+
+function parseLintArgs(args) {
+  const o = { json: false, strict: false, kind: null, dialect: undefined, source: 'lint', files: [] };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--json') o.json = true;
+    else if (a === '--strict') o.strict = true;
+    else if (a === '--schema' || a === '--policy') o.kind = a.slice(2);
+    else if (a === '--dialect' || a === '--source') {
+      if (i + 1 >= args.length) throw new UsageError(`${a} needs a value`);
+      o[a.slice(2)] = args[++i];
+    } else if (a.startsWith('-') && a !== '-') throw new UsageError(`unknown option "${a}"`);
+    else o.files.push(a);
+  }
+  if (!o.files.length) throw new UsageError('lint needs at least one file');
+  return o;
+}
+
+async function lint(args, out) {
+  const o = parseLintArgs(args);
+  const wasm = await compileWasm(await readFile(defaultWasmURL)); // compiled once, one fresh runtime per file
+  const results = [];
+  for (const file of o.files) results.push(await lintFile(file, o, wasm));
+  const failed = results.some((r) => !r.ok || (o.strict && r.warnings));
+  if (o.json) out(JSON.stringify({ ok: !failed, files: results.map(({ warnings, ...r }) => r) }, null, 2));
+  else for (const r of results) printResult(r, out);
+  return failed ? 1 : 0;
+}
+
+async function lintFile(file, o, wasm) {
+  const rt = await createToolRuntime({ wasm, limits: { descriptorBytes: 64 << 20, argsBytes: 64 << 20 } });
+  try {
+    let text;
+    try { text = file === '-' ? await readStdin() : await readFile(file, 'utf8'); } catch (e) {
+      return { file, kind: 'unknown', ok: false, error: { code: 'unreadable', message: e.message } };
+    }
+    const strict = rt.checkJSON(text); // the module's strict RFC 8259 reader, as upstream input is read
+    if (!strict.ok) return { file, kind: 'unknown', ok: false, error: { code: strict.code, message: strict.message, offset: strict.offset } };
+    const doc = JSON.parse(text);
+    const kind = o.kind ?? detectKind(doc);
+    if (kind === 'schema') return { file, kind, ...lintSchema(rt, doc, o) };
+    if (kind === 'policy') return { file, kind, ...lintPolicy(rt, doc) };
+    if (kind === 'tools') return { file, kind, ...lintTools(rt, Array.isArray(doc) ? doc : doc.tools ?? [doc], o) };
+    return { file, kind: 'unknown', ok: false, error: { code: 'unknown_kind', message: 'not a tool, a tool array, a tools/list result or a policy; use --schema or --policy' } };
+  } finally {
+    rt.dispose();
+  }
+}
+
+function detectKind(doc) {
+  if (Array.isArray(doc)) return 'tools';
+  if (!doc || typeof doc !== 'object') return null;
+  if ('version' in doc && ('rules' in doc || 'defaults' in doc)) return 'policy';
+  if (Array.isArray(doc.tools)) return 'tools';
+  if ('name' in doc || 'inputSchema' in doc) return 'tools';
+  return null;
+}
+
+function lintTools(rt, tools, o) {
+  const res = rt.importTools(o.source, tools, { call: () => null });
+  const registered = res.registered.map((r) => ({ tool: r.tool, name: r.name, ...(r.sanitized ? { sanitized: r.sanitized } : {}) }));
+  const rejected = res.rejected.map((r) => ({ tool: r.tool, code: r.code, message: r.message }));
+  const lossy = [];
+  for (const format of FORMATS) for (const entry of rt.listTools({ format }).report ?? []) lossy.push({ format, ...entry });
+  const warnings = registered.some((r) => r.sanitized) || lossy.length > 0;
+  return { ok: rejected.length === 0, warnings, registered, rejected, lossy };
+}
+
+function lintSchema(rt, doc, o) {
+  try {
+    rt.compileSchema(doc, { dialect: o.dialect }).dispose();
+    return { ok: true };
+  } catch (e) {
+    return { ok: false, error: { code: e.code, message: e.message, ...e.diagnostics } };
+  }
+}
+
+function lintPolicy(rt, doc) {
+  try {
+    rt.setPolicy(doc);
+    return { ok: true };
+  } catch (e) {
+    // one line per problem: "<JSON Pointer>: <message>" (docs/policy.md)
+    const diagnostics = String(e.message).split('\n').filter(Boolean).map((line) => {
+      const m = /^(\/\S*): (.*)$/.exec(line);
+      return m ? { pointer: m[1], message: m[2] } : { message: line };
+    });
+    return { ok: false, error: { code: e.code, message: e.message }, diagnostics };
+  }
+}
+
+function printResult(r, out) {
+  const head = `${r.file} (${r.kind})`;
+  if (r.error && !r.diagnostics) { out(`${head}: ${r.error.code}: ${r.error.message}${r.error.offset !== undefined ? ` (offset ${r.error.offset})` : ''}`); return; }
+  if (r.kind === 'schema' || r.kind === 'policy') {
+    out(r.ok ? `${head}: OK` : `${head}: ${r.error.code}`);
+    for (const d of r.diagnostics ?? []) out(`  ${d.pointer ? `${d.pointer}: ` : ''}${d.message}`);
+    return;
+  }
+  out(`${head}: ${r.registered.length} registered, ${r.rejected.length} rejected`);
+  for (const t of r.registered) out(`  registered  ${t.tool} -> ${t.name}${t.sanitized ? ` (sanitized: ${t.sanitized.join(', ')})` : ''}`);
+  for (const t of r.rejected) out(`  rejected    ${t.tool ?? '(no name)'}: ${t.code}: ${t.message}`);
+  for (const l of r.lossy) out(`  lossy       ${l.format}: ${l.tool ?? ''}${l.path ? ` ${l.path}` : ''}: ${lossyText(l)}`);
+}
+
+function lossyText({ format, tool, path: at, issue, nullable, ...rest }) {
+  if (issue) return issue;
+  if (nullable) return 'optional property made required and nullable (strict mode lists every property)';
+  return JSON.stringify(rest);
+}
+
+async function readStdin() {
+  const chunks = [];
+  for await (const c of process.stdin) chunks.push(c);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+// ---------------------------------------------------------------- gateway
+
+/** --config file first, then flags; --source NAME=cmd takes args up to the next gateway flag. */
+async function parseGatewayArgs(args) {
+  const cfg = { upstreams: {} };
+  const flags = {};
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (!GATEWAY_FLAGS.has(a)) throw new UsageError(`unexpected argument "${a}"`);
+    if (i + 1 >= args.length) throw new UsageError(`${a} needs a value`);
+    const value = args[++i];
+    if (a !== '--source') { flags[a.slice(2)] = value; continue; }
+    const m = /^([^=]+)=(.+)$/.exec(value);
+    if (!m) throw new UsageError(`--source wants NAME=command [args...], got "${value}"`);
+    const sourceArgs = [];
+    while (i + 1 < args.length && !GATEWAY_FLAGS.has(args[i + 1])) sourceArgs.push(args[++i]);
+    flags.sources = { ...flags.sources, [m[1]]: { command: m[2], args: sourceArgs } };
+  }
+  let base = process.cwd();
+  if (flags.config) {
+    Object.assign(cfg, JSON.parse(await readFile(flags.config, 'utf8')));
+    base = path.dirname(path.resolve(flags.config));
+  }
+  if (flags.policy) { cfg.policy = flags.policy; base = process.cwd(); }
+  if (typeof cfg.policy === 'string') cfg.policy = JSON.parse(await readFile(path.resolve(base, cfg.policy), 'utf8'));
+  for (const k of ['principal', 'mode', 'session']) if (flags[k]) cfg[k] = flags[k];
+  cfg.upstreams = { ...cfg.upstreams, ...flags.sources };
+  if (!cfg.policy) throw new UsageError('gateway needs a policy (--policy or "policy" in --config)');
+  if (!Object.keys(cfg.upstreams).length) throw new UsageError('gateway needs at least one upstream (--source or "upstreams" in --config)');
+  return cfg;
+}
+
+async function gateway(args, log) {
+  const cfg = await parseGatewayArgs(args);
+  const { Server } = await import('@modelcontextprotocol/sdk/server/index.js');
+  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport, getDefaultEnvironment } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const types = await import('@modelcontextprotocol/sdk/types.js');
+  const { importFromClient } = await import('./mcp.js');
+
+  const ver = await version();
+  const rt = await createToolRuntime({ policy: cfg.policy });
+  const who = { principal: cfg.principal, mode: cfg.mode, session: cfg.session ?? randomUUID() };
+  const server = new Server({ name: 'toolgate-gateway', version: ver }, { capabilities: { tools: { listChanged: true } } });
+  const clients = new Map();
+  let serving = false;
+
+  const report = (name, res) => {
+    log(`toolgate: ${name}: ${res.registered.length} tools registered, ${res.rejected.length} rejected`);
+    for (const r of res.rejected) log(`toolgate: ${name}: rejected ${r.tool}: ${r.code}: ${r.message}`);
+    for (const c of res.changed ?? []) log(`toolgate: ${name}: ${c.name} changed (${c.fields.join(', ')}); held out until accepted`);
+  };
+  const imports = new Map(); // source -> the chain of its imports (one at a time)
+  const reimport = (name) => {
+    const next = (imports.get(name) ?? Promise.resolve()).then(async () => {
+      report(name, await importFromClient(rt, name, clients.get(name), { options: toolOptions(cfg.upstreams[name]) }));
+      if (serving) await server.sendToolListChanged();
+    }).catch((e) => log(`toolgate: ${name}: re-import failed: ${e.message}`));
+    imports.set(name, next);
+    return next;
+  };
+
+  const closeAll = async () => {
+    const all = [...clients.values()];
+    clients.clear(); // so onclose below does not report a shutdown as a lost upstream
+    for (const c of all) await c.close().catch(() => {});
+  };
+
+  try {
+    for (const [name, up] of Object.entries(cfg.upstreams)) {
+      const transport = new StdioClientTransport({
+        command: up.command, args: up.args ?? [], cwd: up.cwd,
+        env: { ...getDefaultEnvironment(), ...up.env }, stderr: 'inherit',
+      });
+      const client = new Client({ name: 'toolgate-gateway', version: ver });
+      client.setNotificationHandler(types.ToolListChangedNotificationSchema, () => reimport(name));
+      client.onclose = () => {
+        if (!clients.delete(name)) return;
+        log(`toolgate: upstream ${name} closed; its tools are removed`);
+        rt.removeSource(name);
+        if (serving) server.sendToolListChanged().catch(() => {});
+      };
+      await client.connect(transport);
+      clients.set(name, client);
+      report(name, await importFromClient(rt, name, client, { options: toolOptions(up) }));
+    }
+  } catch (e) {
+    await closeAll();
+    throw new Error(`cannot start the upstreams: ${e.message}`);
+  }
+
+  server.setRequestHandler(types.ListToolsRequestSchema, async (req) => {
+    const { tools, nextCursor } = rt.listTools({ format: 'mcp', cursor: req.params?.cursor, limit: 100, ...who });
+    return nextCursor ? { tools, nextCursor } : { tools };
+  });
+  server.setRequestHandler(types.CallToolRequestSchema, async (req, extra) => {
+    const res = await rt.callTool(req.params.name, req.params.arguments ?? {}, { ...who, signal: extra.signal });
+    return res.status === 'pending_approval' ? approvalRequired(res) : res;
+  });
+
+  const done = new Promise((resolve) => { server.onclose = resolve; });
+  const stop = () => server.close();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  await server.connect(new StdioServerTransport());
+  serving = true;
+  process.stdin.once('end', stop); // the client went away
+  await done;
+  await closeAll();
+  rt.dispose();
+  return 0;
+}
+
+/** Host-only facts per tool from the config: "options" for all, "tools": { name: {...} } per tool. */
+function toolOptions(up) {
+  if (!up.options && !up.tools) return undefined;
+  return (t) => ({ ...up.options, ...up.tools?.[t.name] });
+}
+
+/** A call the policy says a person must approve: MCP has no way to ask here. */
+function approvalRequired(p) {
+  const text = `The call to tool "${p.tool}" needs a person's approval before it can run (${p.reason}). ` +
+    'This gateway cannot collect approvals over MCP, so the call was not made. ' +
+    'Tell the user what you wanted to do and why; do not retry the same call.';
+  return { content: [{ type: 'text', text }], isError: true, _meta: { 'dev.toolgate/error': { code: 'pending_approval', approvalId: p.approvalId } } };
+}

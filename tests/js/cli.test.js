@@ -1,0 +1,254 @@
+// cli.test.js - the `toolgate` command run as a child process: lint of
+// tools, schemas and policies (text and --json, exit codes), and the
+// gateway end to end: an official SDK client talks to `toolgate gateway`
+// over stdio, which fronts the real filesystem MCP server (and a small SDK
+// server that changes its tool list).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { execFile } from 'node:child_process';
+import { mkdtemp, writeFile, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { pathToFileURL } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { repoRoot } from './helpers.js';
+
+const bin = path.join(repoRoot, 'js/bin/toolgate.js');
+const fsServer = path.join(repoRoot, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
+const gateCode = (r) => r._meta?.['dev.toolgate/error']?.code;
+const obj = (properties = {}, required = []) => ({ type: 'object', properties, required });
+
+/** Runs the CLI; resolves { code, stdout, stderr } (killed after 20 s). */
+function run(args, { cwd } = {}) {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [bin, ...args], { cwd, timeout: 20000, maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
+      resolve({ code: err ? (err.code ?? 1) : 0, stdout, stderr, killed: err?.killed });
+    });
+  });
+}
+
+async function tmp(files) {
+  const dir = await mkdtemp(path.join(tmpdir(), 'tg-cli-'));
+  for (const [name, value] of Object.entries(files)) {
+    await writeFile(path.join(dir, name), typeof value === 'string' ? value : JSON.stringify(value));
+  }
+  return dir;
+}
+
+test('--help, --version and usage errors', { timeout: 30000 }, async () => {
+  const help = await run(['--help']);
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /toolgate lint/);
+  assert.match(help.stdout, /toolgate gateway/);
+  const pkg = JSON.parse(await readFile(path.join(repoRoot, 'package.json'), 'utf8'));
+  const v = await run(['--version']);
+  assert.equal(v.code, 0);
+  assert.equal(v.stdout.trim(), pkg.version);
+  assert.equal((await run([])).code, 2);
+  assert.equal((await run(['frobnicate'])).code, 2);
+  assert.equal((await run(['lint'])).code, 2);
+  assert.equal((await run(['lint', '--bogus', 'x.json'])).code, 2);
+  const gw = await run(['gateway', '--principal', 'a']);
+  assert.equal(gw.code, 2);
+  assert.match(gw.stderr, /needs a policy/);
+});
+
+test('lint: good tools are registered and clean (exit 0)', { timeout: 30000 }, async () => {
+  const dir = await tmp({
+    'one.json': { name: 'get_weather', description: 'Weather for a city', inputSchema: obj({ city: { type: 'string' } }, ['city']) },
+    'list.json': { tools: [{ name: 'a', inputSchema: obj() }, { name: 'b', inputSchema: obj({ n: { type: 'integer' } }, ['n']) }] },
+  });
+  const r = await run(['lint', 'one.json', 'list.json'], { cwd: dir });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /one\.json \(tools\): 1 registered, 0 rejected/);
+  assert.match(r.stdout, /registered {2}get_weather -> mcp__lint__get_weather/);
+  const j = await run(['lint', '--json', '--source', 'fs', 'list.json'], { cwd: dir });
+  assert.equal(j.code, 0);
+  const doc = JSON.parse(j.stdout);
+  assert.equal(doc.ok, true);
+  assert.deepEqual(doc.files[0].registered.map((t) => t.name), ['mcp__fs__a', 'mcp__fs__b']);
+  await rm(dir, { recursive: true });
+});
+
+test('lint: bad tools are rejected with codes, hostile text sanitized, lossy conversions reported (exit 1)', { timeout: 30000 }, async () => {
+  const dir = await tmp({
+    'bad.json': [
+      { name: 'fine', inputSchema: obj({ q: { type: 'string' } }) },
+      { name: 'array_root', inputSchema: { type: 'array' } },
+      { name: 'backref', inputSchema: obj({ a: { type: 'string', pattern: '^(a+)\\1$' } }) },
+      { name: 'huge', description: 'Reads.\u202E\u200B' + 'y'.repeat(2 << 20), inputSchema: obj() },
+      { name: 'either', inputSchema: { type: 'object', oneOf: [obj({ u: { type: 'string' } }, ['u']), obj({ f: { type: 'string' } }, ['f'])] } },
+    ],
+  });
+  const r = await run(['lint', 'bad.json'], { cwd: dir });
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  assert.match(r.stdout, /3 registered, 2 rejected/);
+  assert.match(r.stdout, /rejected {4}array_root: invalid_descriptor: "inputSchema" must have "type": "object"/);
+  assert.match(r.stdout, /rejected {4}backref: invalid_schema: .*backreference/);
+  assert.match(r.stdout, /registered {2}huge -> mcp__lint__huge \(sanitized: description\)/);
+  assert.match(r.stdout, /lossy {7}anthropic: mcp__lint__either .*oneOf/);
+  const j = JSON.parse((await run(['lint', '--json', 'bad.json'], { cwd: dir })).stdout);
+  const f = j.files[0];
+  assert.equal(j.ok, false);
+  assert.deepEqual(Object.fromEntries(f.rejected.map((t) => [t.tool, t.code])), { array_root: 'invalid_descriptor', backref: 'invalid_schema' });
+  assert.deepEqual(f.registered.find((t) => t.tool === 'huge').sanitized, ['description']);
+  assert.ok(f.lossy.some((l) => l.format === 'gemini' && l.tool === 'mcp__lint__either'));
+  // sanitized fields and lossy conversions alone: exit 0, but 1 with --strict
+  const warn = await tmp({ 'w.json': [{ name: 'either', inputSchema: { type: 'object', oneOf: [obj({ u: { type: 'string' } }, ['u']), obj({ f: { type: 'string' } }, ['f'])] } }] });
+  assert.equal((await run(['lint', 'w.json'], { cwd: warn })).code, 0);
+  assert.equal((await run(['lint', '--strict', 'w.json'], { cwd: warn })).code, 1);
+  // not strict JSON (duplicate key): refused by the module's reader
+  const dup = await tmp({ 'd.json': '{"name":"a","name":"b","inputSchema":{"type":"object"}}' });
+  const d = await run(['lint', 'd.json'], { cwd: dup });
+  assert.equal(d.code, 1);
+  assert.match(d.stdout, /invalid_json: duplicate key "name"/);
+  for (const x of [dir, warn, dup]) await rm(x, { recursive: true });
+});
+
+test('lint: a policy with errors gives JSON Pointer diagnostics (exit 1); a good one is OK', { timeout: 30000 }, async () => {
+  const dir = await tmp({
+    'bad-policy.json': { version: 1, rules: [{ effect: 'allow', tools: ['*'] }, { effect: 'permit', tools: ['x'] }], rulez: true },
+    'principal.json': { version: 1, principals: { alice: { skills: ['gh'] } }, rules: [] },
+  });
+  const r = await run(['lint', 'bad-policy.json'], { cwd: dir });
+  assert.equal(r.code, 1);
+  assert.match(r.stdout, /bad-policy\.json \(policy\): invalid_policy/);
+  assert.match(r.stdout, /^ {2}\/rules\/1\/effect: expected one of \["allow","ask","deny"\]/m);
+  assert.match(r.stdout, /^ {2}\/rulez: property "rulez" is not allowed/m);
+  const j = JSON.parse((await run(['lint', '--json', '--policy', 'principal.json'], { cwd: dir })).stdout);
+  assert.equal(j.files[0].kind, 'policy');
+  assert.deepEqual(j.files[0].diagnostics.map((d) => d.pointer), ['/principals/alice/skills/0']);
+  const ok = await run(['lint', path.join(repoRoot, 'examples/gateway-policy.json')]);
+  assert.equal(ok.code, 0, ok.stdout);
+  assert.match(ok.stdout, /\(policy\): OK/);
+  await rm(dir, { recursive: true });
+});
+
+test('lint --schema: compiles, or names the problem', { timeout: 30000 }, async () => {
+  const dir = await tmp({
+    'good.json': { type: 'object', properties: { id: { type: 'string', pattern: '^[a-z]+$' } }, $defs: { x: { type: 'integer' } } },
+    'bad.json': { type: 'object', properties: { a: { type: 'string', pattern: '(a)\\1' }, b: { $ref: '#/$defs/missing' } } },
+    'meta.json': { type: 'object', minProperties: -1 },
+  });
+  const good = await run(['lint', '--schema', 'good.json'], { cwd: dir });
+  assert.equal(good.code, 0, good.stdout);
+  assert.match(good.stdout, /good\.json \(schema\): OK/);
+  const bad = await run(['lint', '--schema', 'bad.json'], { cwd: dir });
+  assert.equal(bad.code, 1);
+  assert.match(bad.stdout, /invalid_schema/);
+  const meta = JSON.parse((await run(['lint', '--schema', '--json', 'meta.json'], { cwd: dir })).stdout);
+  assert.equal(meta.ok, false);
+  assert.equal(meta.files[0].error.code, 'invalid_schema');
+  await rm(dir, { recursive: true });
+});
+
+const testPolicy = {
+  version: 1,
+  defaults: ['mcp__fs__*', 'mcp__dyn__*'],
+  rules: [
+    { id: 'no-writes', effect: 'deny', tools: ['mcp__fs__write_file', 'mcp__fs__edit_file'], reason: 'writes are not allowed through this gateway' },
+    { id: 'confirm-moves', effect: 'ask', tools: ['mcp__fs__move_file'], reason: 'moving files needs a person' },
+    { id: 'reads', effect: 'allow', tools: ['mcp__fs__read_*', 'mcp__fs__list_*', 'mcp__fs__get_file_info', 'mcp__fs__search_files', 'mcp__fs__directory_tree', 'mcp__dyn__*'] },
+  ],
+};
+
+/** Starts `toolgate gateway <args>` under an SDK client; returns the client and its stderr. */
+async function startGateway(args, cwd) {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'gateway', ...args], cwd, stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (d) => { stderr += d; });
+  const client = new Client({ name: 'cli-test', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, stderr: () => stderr };
+}
+
+test('gateway --config: fronts the real filesystem server and enforces the policy', { timeout: 60000 }, async () => {
+  const dir = await tmp({ 'policy.json': testPolicy });
+  const data = await tmp({ 'hello.txt': 'hello through the gate' });
+  await writeFile(path.join(dir, 'gateway.json'), JSON.stringify({
+    policy: 'policy.json', // relative to the config file
+    principal: 'agent-1',
+    upstreams: { fs: { command: process.execPath, args: [fsServer, data] } },
+  }));
+  const { client, stderr } = await startGateway(['--config', path.join(dir, 'gateway.json')], repoRoot);
+  try {
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    assert.ok(names.includes('mcp__fs__read_text_file'), names.join(' '));
+    assert.ok(names.includes('mcp__fs__list_directory'));
+    assert.ok(!names.includes('mcp__fs__write_file'), 'a tool the principal can never call is not listed');
+    assert.match(stderr(), /fs: \d+ tools registered, 0 rejected/);
+
+    const ok = await client.callTool({ name: 'mcp__fs__read_text_file', arguments: { path: path.join(data, 'hello.txt') } });
+    assert.equal(ok.isError, undefined, JSON.stringify(ok));
+    assert.match(ok.content[0].text, /hello through the gate/);
+
+    const denied = await client.callTool({ name: 'mcp__fs__write_file', arguments: { path: path.join(data, 'x.txt'), content: 'x' } });
+    assert.equal(denied.isError, true);
+    assert.equal(gateCode(denied), 'denied');
+    assert.match(denied.content[0].text, /writes are not allowed through this gateway/);
+    await assert.rejects(readFile(path.join(data, 'x.txt')), /ENOENT/); // never reached the server
+
+    const bad = await client.callTool({ name: 'mcp__fs__read_text_file', arguments: { path: 42 } });
+    assert.equal(bad.isError, true);
+    assert.equal(gateCode(bad), 'invalid_arguments');
+    const wrongType = await client.callTool({ name: 'mcp__fs__read_text_file', arguments: { head: 'ten' } });
+    assert.equal(gateCode(wrongType), 'invalid_arguments');
+
+    const ask = await client.callTool({ name: 'mcp__fs__move_file', arguments: { source: path.join(data, 'hello.txt'), destination: path.join(data, 'moved.txt') } });
+    assert.equal(ask.isError, true);
+    assert.equal(gateCode(ask), 'pending_approval');
+    assert.match(ask.content[0].text, /needs a person's approval/);
+    assert.match(await readFile(path.join(data, 'hello.txt'), 'utf8'), /hello/); // not moved
+
+    const unknown = await client.callTool({ name: 'mcp__fs__nope', arguments: {} });
+    assert.equal(gateCode(unknown), 'unknown_tool');
+  } finally {
+    await client.close();
+    await rm(dir, { recursive: true });
+    await rm(data, { recursive: true });
+  }
+});
+
+test('gateway --policy/--source: re-imports on upstream list_changed and tells its client', { timeout: 60000 }, async () => {
+  const sdk = (p) => pathToFileURL(path.join(repoRoot, 'node_modules/@modelcontextprotocol/sdk/dist/esm', p)).href;
+  // an upstream whose tool "grow" adds a tool "extra" and sends notifications/tools/list_changed
+  const upstream = `
+    import { Server } from '${sdk('server/index.js')}';
+    import { StdioServerTransport } from '${sdk('server/stdio.js')}';
+    import { ListToolsRequestSchema, CallToolRequestSchema } from '${sdk('types.js')}';
+    const tools = [{ name: 'grow', inputSchema: { type: 'object' } }];
+    const server = new Server({ name: 'dyn', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+    server.setRequestHandler(CallToolRequestSchema, async (req) => {
+      if (req.params.name === 'grow' && tools.length === 1) {
+        tools.push({ name: 'extra', inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } });
+        setTimeout(() => server.sendToolListChanged(), 10);
+      }
+      return { content: [{ type: 'text', text: req.params.name + ' ' + JSON.stringify(req.params.arguments) }] };
+    });
+    await server.connect(new StdioServerTransport());
+  `;
+  const dir = await tmp({ 'policy.json': testPolicy, 'dyn.mjs': upstream });
+  const { client, stderr } = await startGateway([
+    '--policy', path.join(dir, 'policy.json'), '--source', 'dyn=' + process.execPath, path.join(dir, 'dyn.mjs'), '--principal', 'agent-2',
+  ], dir);
+  try {
+    assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ['mcp__dyn__grow']);
+    const changed = new Promise((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, resolve));
+    assert.match((await client.callTool({ name: 'mcp__dyn__grow', arguments: {} })).content[0].text, /^grow/);
+    await changed;
+    assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ['mcp__dyn__extra', 'mcp__dyn__grow']);
+    const r = await client.callTool({ name: 'mcp__dyn__extra', arguments: { n: 3 } });
+    assert.equal(r.content[0].text, 'extra {"n":3}');
+    assert.equal(gateCode(await client.callTool({ name: 'mcp__dyn__extra', arguments: { n: 'three' } })), 'invalid_arguments');
+  } catch (e) {
+    e.message += `\ngateway stderr:\n${stderr()}`;
+    throw e;
+  } finally {
+    await client.close();
+    await rm(dir, { recursive: true });
+  }
+});

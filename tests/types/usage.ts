@@ -1,0 +1,30 @@
+// usage.ts - type-checked (never run) by tests/js/types.test.js: the public
+// surface as a host writes it must compile against js/types.
+import { createToolRuntime, isPendingApproval, ToolgateError, type CallToolResult, type PendingApproval } from 'toolgate';
+import { importFromClient } from 'toolgate/mcp';
+
+export async function usage(client: Parameters<typeof importFromClient>[2]): Promise<string> {
+  const rt = await createToolRuntime({ limits: { argsBytes: 1 << 20, timeoutMs: 5000 }, capabilities: ['db'], approvalKey: 'k'.repeat(32) });
+  rt.setPolicy({ version: 1, defaults: ['*'], rules: [{ id: 'all', effect: 'allow', tools: ['*'] }] });
+  const reg = rt.registerTool({ name: 'add', inputSchema: { type: 'object', properties: { a: { type: 'number' } } } },
+    async (args: { a: number }, info) => { info.signal.throwIfAborted(); return args.a + 1; },
+    { readOnly: true, timeoutMs: 1000, context: { tenant_id: 'tenant' } });
+  const imported = await importFromClient(rt, 'fs', client, { maxPages: 10 });
+  const batch = rt.registerBatch('plugin', [{ descriptor: { name: 'p', inputSchema: { type: 'object' } }, handler: () => 'x' }]);
+  const snap = rt.snapshot();
+  const list = rt.listTools({ format: 'openai-strict', snapshot: snap, principal: 'agent', mode: 'plan' });
+  const decision = rt.authorize({ tool: 'add', args: { a: 1 }, principal: 'agent', explain: true });
+  const stop = rt.onAudit((e) => { if (e.phase === 'outcome') console.log(e.tool, e.outcome, e.durationMs); });
+  const r: CallToolResult | PendingApproval = await rt.callTool('add', '{"a":1}', { principal: 'agent', snapshot: snap, signal: AbortSignal.timeout(100) });
+  if (isPendingApproval(r)) await rt.resolveApproval(r.approvalId, 'approve');
+  const v = rt.compileSchema({ type: 'integer' }, { dialect: 'draft-07', formats: 'assert' });
+  const res = v.validate('5', { maxErrors: 1 });
+  const bad = res.valid ? '' : res.errors.map((e) => `${e.instanceLocation}: ${e.message}`).join('\n');
+  try { rt.registerTool({ name: 'add', inputSchema: { type: 'object' } }, () => 0); } catch (e) {
+    if (e instanceof ToolgateError && e.code === 'duplicate_tool') console.log(e.diagnostics);
+  }
+  stop();
+  snap.release();
+  rt.dispose();
+  return `${reg.name} ${imported.registered.length} ${batch.applied} ${list.tools.length} ${decision.decision} ${bad}`;
+}
