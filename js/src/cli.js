@@ -9,7 +9,7 @@ import { createToolRuntime, defaultWasmURL } from './node.js';
 import { compileWasm } from './load.js';
 
 const FORMATS = ['mcp', 'anthropic', 'openai', 'openai-strict', 'gemini'];
-const GATEWAY_FLAGS = new Set(['--config', '--policy', '--principal', '--mode', '--source', '--session', '--help', '-h']);
+const GATEWAY_FLAGS = new Set(['--config', '--policy', '--principal', '--mode', '--source', '--session']);
 
 const HELP = `toolgate - a tool runtime for LLM agents
 
@@ -43,7 +43,8 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
     if (!cmd) { err(HELP); return 2; }
     if (cmd === '--help' || cmd === '-h' || cmd === 'help') { out(HELP); return 0; }
     if (cmd === '--version' || cmd === '-v') { out(await version()); return 0; }
-    if (rest.includes('--help') || rest.includes('-h')) { out(HELP); return 0; }
+    const help = (a) => a === '--help' || a === '-h';
+    if (help(rest[0]) || (cmd === 'lint' && rest.some(help))) { out(HELP); return 0; } // a gateway upstream may take --help
     if (cmd === 'lint') return await lint(rest, out);
     if (cmd === 'gateway') return await gateway(rest, err);
     throw new UsageError(`unknown command "${cmd}"`);
@@ -198,6 +199,7 @@ async function parseGatewayArgs(args) {
   if (flags.config) {
     Object.assign(cfg, JSON.parse(await readFile(flags.config, 'utf8')));
     base = path.dirname(path.resolve(flags.config));
+    for (const up of Object.values(cfg.upstreams ?? {})) if (up.cwd) up.cwd = path.resolve(base, up.cwd);
   }
   if (flags.policy) { cfg.policy = flags.policy; base = process.cwd(); }
   if (typeof cfg.policy === 'string') cfg.policy = JSON.parse(await readFile(path.resolve(base, cfg.policy), 'utf8'));
@@ -232,6 +234,7 @@ async function gateway(args, log) {
   const imports = new Map(); // source -> the chain of its imports (one at a time)
   const reimport = (name) => {
     const next = (imports.get(name) ?? Promise.resolve()).then(async () => {
+      if (!clients.has(name)) return; // still starting (its first import follows) or gone
       report(name, await importFromClient(rt, name, clients.get(name), { options: toolOptions(cfg.upstreams[name]) }));
       if (serving) await server.sendToolListChanged();
     }).catch((e) => log(`toolgate: ${name}: re-import failed: ${e.message}`));

@@ -46,6 +46,8 @@ export class ToolRuntime {
   #inFlight = new Map(); // callId -> { abort: AbortController, timer }
   #restarts = 0;
   #argsLimit;
+  #version = 0; // bumped by every change to tools or policy: keys the list cache
+  #listCache = new Map();
   #inPtr = 0; // the module's input area, reused while big enough
   #inCap = 0;
 
@@ -94,6 +96,7 @@ export class ToolRuntime {
 
   #recover() {
     this.#restarts++;
+    this.#listCache.clear();
     for (const { timer } of this.#inFlight.values()) clearTimeout(timer);
     this.#inFlight.clear(); // their completions will find no pending call
     this.#instantiate();
@@ -116,6 +119,8 @@ export class ToolRuntime {
     if (status === TG_OK) {
       if (key) this.#journal = this.#journal.filter((e) => e.key !== key);
       this.#journal.push({ op, parts, args, key });
+      this.#version++;
+      this.#listCache.clear();
     }
     return status;
   }
@@ -281,7 +286,11 @@ export class ToolRuntime {
     const generation = this.#generation;
     return {
       id, epoch: info.epoch, tools: info.tools,
-      release: () => { if (generation === this.#generation) this.#call('tga_snapshot_release', id); },
+      release: () => {
+        if (generation !== this.#generation) return;
+        this.#call('tga_snapshot_release', id);
+        this.#listCache.clear();
+      },
     };
   }
 
@@ -289,7 +298,9 @@ export class ToolRuntime {
    * The tool list for a model. format: 'mcp' (default; a tools/list result,
    * paged with cursor/limit) | 'anthropic' | 'openai' | 'openai-strict' |
    * 'gemini'. Given a principal (and mode, tenant, scheduler, source), the
-   * policy filters out tools that principal can never call.
+   * policy filters out tools that principal can never call. The result is
+   * frozen and shared: the same request returns the same object until a
+   * tool or the policy changes.
    * @returns {{ tools: object[], nextCursor?: string, report: object[], epoch: number }}
    */
   listTools({ format = 'mcp', snapshot, cursor, limit, principal, mode, tenant, scheduler, source, session } = {}) {
@@ -298,9 +309,15 @@ export class ToolRuntime {
     if (cursor) req.cursor = cursor;
     if (limit) req.limit = limit;
     Object.assign(req, pick({ principal, mode, tenant, scheduler, source, session }));
-    const [len] = this.#write(JSON.stringify(req));
+    const text = JSON.stringify(req);
+    const hit = this.#listCache.get(text);
+    if (hit) return hit;
+    const [len] = this.#write(text);
     this.#check(this.#call('tga_list_tools', len));
-    return this.#output();
+    const out = deepFreeze(this.#output());
+    if (this.#listCache.size >= 64) this.#listCache.delete(this.#listCache.keys().next().value);
+    this.#listCache.set(text, out);
+    return out;
   }
 
   // ---- permissions ----
@@ -583,6 +600,14 @@ export class ToolRuntime {
     if (this.#handle) this.#exports.tga_free(this.#handle);
     this.#handle = 0;
   }
+}
+
+function deepFreeze(v) {
+  if (v && typeof v === 'object' && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const k in v) deepFreeze(v[k]);
+  }
+  return v;
 }
 
 function pick(o) {
