@@ -40,7 +40,7 @@ int tg_call_request_read(struct tg_runtime *rt, const cJSON *ctx, tg_call_reques
     return 0;
 }
 
-static tg_tool_facts facts_of(const tg_tool *t) {
+tg_tool_facts tg_tool_facts_of(const tg_tool *t) {
     tg_tool_facts f = {t->name, t->name_len, t->source, t->opts.read_only, t->opts.edit, t->opts.privileged,
                        t->opts.needs_approval, t->opts.tenant};
     return f;
@@ -79,7 +79,7 @@ tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJ
         snprintf(out->rule, sizeof out->rule, "no_policy");
         return TG_OK;
     }
-    tg_tool_facts facts = facts_of(tool);
+    tg_tool_facts facts = tg_tool_facts_of(tool);
     char why[300];
 
     /* an approved call comes back with its approval: exactly that call, once */

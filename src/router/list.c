@@ -151,8 +151,7 @@ tg_status tg_list_tools(tg_runtime *rt, const char *request, size_t len) {
         /* tenant scope holds with or without a policy */
         int ok = !t->opts.tenant || (who.tenant && strcmp(who.tenant, t->opts.tenant) == 0);
         if (ok && filter) {
-            tg_tool_facts f = {t->name, t->name_len, t->source, t->opts.read_only, t->opts.edit, t->opts.privileged,
-                               t->opts.needs_approval, t->opts.tenant};
+            tg_tool_facts f = tg_tool_facts_of(t);
             tg_authz_request ar = {who.principal, who.mode, who.scheduler, who.source, who.tenant, who.session, NULL, 0, 1};
             ok = tg_policy_visible(rt->policy, &f, &ar);
         }

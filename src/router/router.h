@@ -13,6 +13,7 @@
 #include "../base/buf.h"
 #include "../json/json.h"
 #include "../registry/registry.h"
+#include "../policy/policy.h"
 
 /* ---- pending calls: a fixed table, O(1) by call id ---- */
 typedef struct tg_pending tg_pending;
@@ -75,6 +76,10 @@ typedef struct tg_authz_outcome {
     const char *decision; /* "allow" | "ask" | "deny" */
     char rule[160];
 } tg_authz_outcome;
+
+/* The host-set facts about a tool that the policy may judge (never
+ * descriptor hints). */
+tg_tool_facts tg_tool_facts_of(const tg_tool *t);
 
 /* Reads the host's call context; -1 with rt's error set when malformed. */
 int tg_call_request_read(struct tg_runtime *rt, const cJSON *ctx, tg_call_request *req);

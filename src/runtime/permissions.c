@@ -7,14 +7,9 @@
 
 tg_status tg_set_policy(tg_runtime *rt, const char *policy, size_t len) {
     tg_rt_begin(rt);
-    tg_json_limits jl = tg_rt_json_limits(rt, 8u << 20);
-    tg_json_error jerr;
-    cJSON *doc = tg_json_parse(&rt->call_arena, policy, len, &jl, &jerr);
-    if (!doc) {
-        char msg[220];
-        snprintf(msg, sizeof msg, "policy: %s", jerr.message);
-        return tg_rt_fail(rt, tg_rt_json_status(jerr.status), msg, (long long)jerr.offset);
-    }
+    cJSON *doc;
+    tg_status st0 = tg_rt_parse(rt, "policy", policy, len, 8u << 20, &doc);
+    if (st0 != TG_OK) return st0;
     tg_buf diag;
     tg_buf_init(&diag, rt->alloc, 4096);
     tg_policy *p;
@@ -67,11 +62,7 @@ tg_status tg_authorize(tg_runtime *rt, const char *request, size_t len) {
         return TG_OK;
     }
     tg_tool_facts f;
-    if (t) {
-        tg_tool_facts ff = {t->name, t->name_len, t->source, t->opts.read_only, t->opts.edit, t->opts.privileged,
-                            t->opts.needs_approval, t->opts.tenant};
-        f = ff;
-    }
+    if (t) f = tg_tool_facts_of(t);
     tg_authz_request ar = {req.principal, req.mode, req.scheduler, req.source, req.tenant, req.session, args, now(rt), 1};
     tg_authz_result res;
     tg_buf trace;

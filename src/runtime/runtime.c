@@ -175,7 +175,7 @@ static tg_status rejection_status(const char *code) {
     return TG_ERR_INVALID_DESCRIPTOR;
 }
 
-static tg_status parse_input(tg_runtime *rt, const char *what, const char *text, size_t len, size_t max, cJSON **out) {
+tg_status tg_rt_parse(tg_runtime *rt, const char *what, const char *text, size_t len, size_t max, cJSON **out) {
     tg_json_limits jl = tg_rt_json_limits(rt, max);
     tg_json_error jerr;
     *out = tg_json_parse(&rt->call_arena, text, len, &jl, &jerr);
@@ -218,8 +218,8 @@ tg_status tg_register_tool(tg_runtime *rt, const char *descriptor, size_t len, c
                            uint32_t handler_id) {
     tg_rt_begin(rt);
     cJSON *d, *o = NULL;
-    tg_status st = parse_input(rt, "descriptor", descriptor, len, rt->limits.descriptor_bytes, &d);
-    if (st == TG_OK && options_len) st = parse_input(rt, "options", options, options_len, 65536, &o);
+    tg_status st = tg_rt_parse(rt, "descriptor", descriptor, len, rt->limits.descriptor_bytes, &d);
+    if (st == TG_OK && options_len) st = tg_rt_parse(rt, "options", options, options_len, 65536, &o);
     if (st != TG_OK) return st;
     tg_tool_entry e = {d, o, handler_id};
     tg_batch b = {"", 0, "{tool}", 1, 0, &e, 1};
@@ -230,7 +230,7 @@ tg_status tg_register_batch(tg_runtime *rt, const char *request, size_t len) {
     tg_rt_begin(rt);
     cJSON *req;
     size_t max = rt->limits.descriptor_bytes * 64; /* a whole tools/list */
-    tg_status st = parse_input(rt, "batch", request, len, max, &req);
+    tg_status st = tg_rt_parse(rt, "batch", request, len, max, &req);
     if (st != TG_OK) return st;
     const cJSON *source = tg_json_getz(req, "source"), *tmpl = tg_json_getz(req, "nameTemplate");
     const cJSON *tools = tg_json_getz(req, "tools");
@@ -276,7 +276,7 @@ tg_status tg_remove_source(tg_runtime *rt, const char *source, size_t len) {
 tg_status tg_configure(tg_runtime *rt, const char *config, size_t len) {
     tg_rt_begin(rt);
     cJSON *c;
-    tg_status st = parse_input(rt, "config", config, len, 1 << 20, &c);
+    tg_status st = tg_rt_parse(rt, "config", config, len, 1 << 20, &c);
     if (st != TG_OK) return st;
     if (!cJSON_IsObject(c)) return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "config must be an object", -1);
     tg_registry_config cfg = rt->reg_cfg;

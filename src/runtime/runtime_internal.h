@@ -54,6 +54,10 @@ void tg_rt_begin(tg_runtime *rt);
 /* The set a call or listing sees: the pinned snapshot `id`, or the current
  * set when id is 0. NULL with rt->err set when unknown or out of memory. */
 tg_toolset *tg_rt_toolset(tg_runtime *rt, uint32_t id, tg_status *status);
+/* Parses one input of the API (what: its name in messages) into the call
+ * arena under max bytes and the runtime's depth; on failure records the
+ * error (with offset) and returns its status. */
+tg_status tg_rt_parse(tg_runtime *rt, const char *what, const char *text, size_t len, size_t max, cJSON **out);
 /* Maps a json reader status to the API's. */
 tg_status tg_rt_json_status(tg_json_status s);
 /* JSON limits for one kind of input. */
