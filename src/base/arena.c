@@ -59,6 +59,19 @@ void *tg_arena__grow(tg_arena *a, size_t n) {
     return chunk_data(nc);
 }
 
+int tg_arena_reserve(tg_arena *a, size_t n) {
+    if (n > SIZE_MAX / 2) return -1;
+    n = TG_ALIGN(n);
+    if (n <= (size_t)(a->end - a->cur)) return 0;
+    size_t total = TG_ALIGN(sizeof(tg_arena_chunk)) + n;
+    tg_arena_chunk *nc = tg_malloc(&a->alloc, total);
+    if (!nc) return -1;
+    nc->size = n;
+    nc->next = a->head;
+    set_head(a, nc, 0);
+    return 0;
+}
+
 char *tg_arena_strndup(tg_arena *a, const char *s, size_t n) {
     if (n == SIZE_MAX) return NULL;
     char *p = tg_arena_alloc(a, n + 1);

@@ -47,6 +47,11 @@ static inline void *tg_arena_alloc(tg_arena *a, size_t n) {
     }
     return tg_arena__grow(a, an);
 }
+/* Makes the next n bytes of allocations (in total) come from one chunk:
+ * when the current one has less room, a new chunk of at least n bytes
+ * starts (sized for the work ahead instead of doubling up to it). -1 when
+ * the hook refuses (the arena stays usable). */
+int tg_arena_reserve(tg_arena *a, size_t n);
 /* Zero-filled variant of tg_arena_alloc. */
 static inline void *tg_arena_calloc(tg_arena *a, size_t count, size_t size) {
     if (size && count > SIZE_MAX / 2 / size) return NULL;

@@ -90,6 +90,8 @@ int tg_json_set_key(tg_arena *arena, cJSON *item, const char *key, size_t keylen
 void tg_json_append(cJSON *container, cJSON *item);
 /* Deep copy into arena. */
 cJSON *tg_json_clone(tg_arena *arena, const cJSON *item);
+/* Arena bytes tg_json_clone(item) takes (for tg_arena_reserve). */
+size_t tg_json_clone_size(const cJSON *item);
 
 /* Canonical writing: no insignificant white space, keys in document order,
  * number lexemes as read, strings with only the escapes RFC 8259 requires

@@ -6,7 +6,13 @@
 
 /* A length-prefixed, NUL-terminated copy of s[0..len) in the arena. */
 char *tg_json__str(tg_arena *a, const char *s, size_t len);
-/* cJSON's valueint convention: the double saturated to int. */
-int tg_json__saturate(double v);
+/* cJSON's valueint convention: the double saturated to int (inline: the
+ * reader calls it for every number). */
+static inline int tg_json__saturate(double v) {
+    if (v >= 2147483647.0) return 2147483647;
+    if (v <= -2147483648.0) return (-2147483647 - 1);
+    if (v != v) return 0;
+    return (int)v;
+}
 
 #endif

@@ -45,13 +45,6 @@ cJSON *tg_json_new_number(tg_arena *a, double v) {
     return n->valuestring ? n : NULL;
 }
 
-int tg_json__saturate(double v) {
-    if (v >= 2147483647.0) return 2147483647;
-    if (v <= -2147483648.0) return (-2147483647 - 1);
-    if (v != v) return 0;
-    return (int)v;
-}
-
 int tg_json_set_key(tg_arena *a, cJSON *item, const char *key, size_t keylen) {
     item->string = tg_json__str(a, key, keylen);
     return item->string ? 0 : -1;
@@ -155,6 +148,16 @@ int tg_json_equal(const cJSON *a, const cJSON *b) {
     default:
         return 1; /* true, false, null */
     }
+}
+
+static size_t str_bytes(const char *s) {
+    return s ? (sizeof(size_t) + tg_json_strlen(s) + 1 + 7u) & ~(size_t)7u : 0;
+}
+
+size_t tg_json_clone_size(const cJSON *item) {
+    size_t n = ((sizeof *item + 7u) & ~(size_t)7u) + str_bytes(item->valuestring) + str_bytes(item->string);
+    for (const cJSON *c = item->child; c; c = c->next) n += tg_json_clone_size(c);
+    return n;
 }
 
 cJSON *tg_json_clone(tg_arena *a, const cJSON *item) {

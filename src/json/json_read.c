@@ -204,6 +204,29 @@ static inline uint64_t special8(uint64_t v) {
     return ((v - ones * 0x20) & ~v & high) | ((q - ones) & ~q & high) | ((b - ones) & ~b & high) | (v & high);
 }
 
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* copy_str for plain text that the input holds with at least 8 bytes after
+ * it: whole words, as the arena block (prefix, text, NUL, rounded up to 8)
+ * has room for them, instead of a memcpy call per string. Endian-neutral,
+ * but kept beside the little-endian scanner that finds the end. */
+static inline char *copy_str_words(tg_arena *a, const unsigned char *s, size_t n) {
+    char *p = tg_arena_alloc(a, sizeof(size_t) + n + 1);
+    if (!p) return NULL;
+    memcpy(p, &n, sizeof n);
+    p += sizeof(size_t);
+    for (size_t k = 0; k <= n; k += 8) {
+        uint64_t w;
+        memcpy(&w, s + k, 8);
+        memcpy(p + k, &w, 8);
+    }
+    p[n] = '\0'; /* the block's bytes after it are input bytes, never read */
+    return p;
+}
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
 static inline char *read_string(reader *r) {
     size_t start = ++r->pos; /* after the quote */
     const unsigned char *s = r->s;
@@ -226,16 +249,25 @@ static inline char *read_string(reader *r) {
 found:
     if (i < len && s[i] == '"') {
         r->pos = i + 1;
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        char *p = len - start >= ((i - start) | 7) + 1 ? copy_str_words(r->arena, s + start, i - start)
+                                                        : copy_str(r->arena, s + start, i - start);
+#else
         char *p = copy_str(r->arena, s + start, i - start);
+#endif
         return p ? p : (char *)fail(r, TG_JSON_NOMEM, start, "out of memory");
     }
     r->pos = i;
     return read_string_slow(r, start);
 }
 
+
 static const double pow10_tab[16] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
 
-static cJSON *read_number(reader *r) {
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline cJSON *read_number(reader *r) {
     size_t start = r->pos;
     const unsigned char *s = r->s;
     size_t i = r->pos;
@@ -291,7 +323,7 @@ static cJSON *read_number(reader *r) {
 }
 
 static cJSON *read_literal(reader *r, const char *word, int type) {
-    size_t n = strlen(word);
+    size_t n = type == cJSON_False ? 5 : 4; /* "false", else "true" / "null" */
     if (r->len - r->pos < n || memcmp(r->s + r->pos, word, n) != 0) return unexpected(r, "a JSON value");
     r->pos += n;
     cJSON *v = new_node(r->arena, type);

@@ -1,56 +1,107 @@
 /* json_write.c - canonical JSON writing. Recursion depth is bounded by the
- * depth of documents the reader accepted (tg_json_limits.max_depth). */
+ * depth of documents the reader accepted (tg_json_limits.max_depth).
+ *
+ * Bytes go straight into the buffer when it has room (and no cap would be
+ * passed); anything else (growth, the cap, an earlier failure) takes
+ * tg_buf_append, so the buffer's contract is unchanged. */
 #include "json.h"
 
 #include <string.h>
 
+static inline int fits(const tg_buf *b, size_t n) {
+    return !b->failed && b->len + n < b->cap && (!b->max || b->len + n <= b->max);
+}
+
+static inline int put(tg_buf *b, const void *p, size_t n) {
+    if (fits(b, n)) {
+        memcpy(b->data + b->len, p, n);
+        b->len += n;
+        b->data[b->len] = '\0';
+        return 0;
+    }
+    return tg_buf_append(b, p, n);
+}
+
+static inline int put1(tg_buf *b, char c) {
+    if (fits(b, 1)) {
+        b->data[b->len++] = c;
+        b->data[b->len] = '\0';
+        return 0;
+    }
+    return tg_buf_append(b, &c, 1);
+}
+
+/* 1 for bytes written as they are: 0x20 and above but '"' and '\\'. */
+static const unsigned char plain[256] = {
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    1,1,0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,
+    1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,0,1,1,1,
+    1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,
+    1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,
+    1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,
+    1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,
+    1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,
+};
+
 int tg_json_write_string(tg_buf *out, const char *s, size_t len) {
     static const char hex[] = "0123456789abcdef";
-    tg_buf_putc(out, '"');
+    size_t i = 0;
+    /* the common case: nothing to escape, one copy with both quotes */
+    while (i < len && plain[(unsigned char)s[i]]) i++;
+    if (i == len && fits(out, len + 2)) {
+        char *d = out->data + out->len;
+        d[0] = '"';
+        memcpy(d + 1, s, len);
+        d[len + 1] = '"';
+        out->len += len + 2;
+        out->data[out->len] = '\0';
+        return 0;
+    }
+    put1(out, '"');
     size_t run = 0; /* start of the pending unescaped run */
-    for (size_t i = 0; i < len; i++) {
+    for (; i < len; i++) {
         unsigned char c = (unsigned char)s[i];
-        if (c >= 0x20 && c != '"' && c != '\\') continue;
-        tg_buf_append(out, s + run, i - run);
+        if (plain[c]) continue;
+        put(out, s + run, i - run);
         run = i + 1;
         switch (c) {
-        case '"': tg_buf_append(out, "\\\"", 2); break;
-        case '\\': tg_buf_append(out, "\\\\", 2); break;
-        case '\b': tg_buf_append(out, "\\b", 2); break;
-        case '\f': tg_buf_append(out, "\\f", 2); break;
-        case '\n': tg_buf_append(out, "\\n", 2); break;
-        case '\r': tg_buf_append(out, "\\r", 2); break;
-        case '\t': tg_buf_append(out, "\\t", 2); break;
+        case '"': put(out, "\\\"", 2); break;
+        case '\\': put(out, "\\\\", 2); break;
+        case '\b': put(out, "\\b", 2); break;
+        case '\f': put(out, "\\f", 2); break;
+        case '\n': put(out, "\\n", 2); break;
+        case '\r': put(out, "\\r", 2); break;
+        case '\t': put(out, "\\t", 2); break;
         default: {
             char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
-            tg_buf_append(out, esc, 6);
+            put(out, esc, 6);
         }
         }
     }
-    tg_buf_append(out, s + run, len - run);
-    return tg_buf_putc(out, '"');
+    put(out, s + run, len - run);
+    return put1(out, '"');
 }
 
 int tg_json_write(tg_buf *out, const cJSON *item) {
     switch (item->type & 0xFF) {
-    case cJSON_False: return tg_buf_append(out, "false", 5);
-    case cJSON_True: return tg_buf_append(out, "true", 4);
-    case cJSON_NULL: return tg_buf_append(out, "null", 4);
-    case cJSON_Number: return tg_buf_append(out, item->valuestring, tg_json_strlen(item->valuestring));
+    case cJSON_False: return put(out, "false", 5);
+    case cJSON_True: return put(out, "true", 4);
+    case cJSON_NULL: return put(out, "null", 4);
+    case cJSON_Number: return put(out, item->valuestring, tg_json_strlen(item->valuestring));
     case cJSON_String: return tg_json_write_string(out, item->valuestring, tg_json_strlen(item->valuestring));
     case cJSON_Array:
     case cJSON_Object: {
         int obj = cJSON_IsObject(item);
-        tg_buf_putc(out, obj ? '{' : '[');
+        put1(out, obj ? '{' : '[');
         for (const cJSON *c = item->child; c; c = c->next) {
-            if (c != item->child) tg_buf_putc(out, ',');
+            if (c != item->child) put1(out, ',');
             if (obj) {
                 tg_json_write_string(out, c->string, tg_json_strlen(c->string));
-                tg_buf_putc(out, ':');
+                put1(out, ':');
             }
             if (tg_json_write(out, c)) return -1;
         }
-        return tg_buf_putc(out, obj ? '}' : ']');
+        return put1(out, obj ? '}' : ']');
     }
     default: return -1;
     }

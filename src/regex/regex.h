@@ -68,6 +68,9 @@ int tg_regex_compile(const tg_allocator *alloc, const char *pattern, size_t len,
 /* Scratch memory one search needs; the caller provides it so a search
  * allocates nothing. */
 size_t tg_regex_scratch_size(const tg_regex *re);
+/* 0 when tg_regex_search never touches scratch for this pattern (a literal
+ * or single-class fast path): NULL may be passed. */
+int tg_regex_needs_scratch(const tg_regex *re);
 
 /* 1 if the pattern matches somewhere in subject[0..len) (UTF-8), 0 if not.
  * scratch has tg_regex_scratch_size(re) bytes, 8-byte aligned. Invalid UTF-8

@@ -85,6 +85,18 @@ static int find_literal(const unsigned char *s, size_t len, const unsigned char 
 static int run_search(const tg_regex *re, const unsigned char *s, size_t len) {
     size_t pos = 0, n, count = 0;
     uint32_t cp;
+    if (re->run.op == RX_CLASS) {
+        /* ASCII bytes are one code point each: test them on the class's
+         * bitmap, then go on code point by code point from the first other */
+        const uint8_t *bm = re->classes[re->run.a].ascii;
+        while (pos < len && s[pos] < 0x80) {
+            unsigned c = s[pos];
+            if (!((bm[c >> 3] >> (c & 7)) & 1)) return 0;
+            pos++;
+        }
+        count = pos;
+        if (re->run_max != UINT32_MAX && count > re->run_max) return 0;
+    }
     while (pos < len) {
         cp = rx_decode(s, len, pos, &n);
         if (!inst_match(re, &re->run, cp) || (re->run_max != UINT32_MAX && count == re->run_max)) return 0;
@@ -99,6 +111,8 @@ size_t tg_regex_scratch_size(const tg_regex *re) {
 }
 
 size_t tg_regex_program_size(const tg_regex *re) { return re ? re->nprog : 0; }
+
+int tg_regex_needs_scratch(const tg_regex *re) { return re && re->fast == RX_FAST_NONE; }
 
 int tg_regex_search(const tg_regex *re, const char *subject, size_t len, void *scratch) {
     const unsigned char *s = (const unsigned char *)(subject ? subject : "");

@@ -135,16 +135,26 @@ static int clean_field(tg_arena *a, cJSON *obj, const char *key, size_t cap, con
     return 0;
 }
 
-/* SHA-256 over the canonical text of the model-relevant fields. */
-static int digest(tg_arena *a, const cJSON *d, char hex[65]) {
+/* SHA-256 over the canonical text of the model-relevant fields; the
+ * canonical sizes of inputSchema and outputSchema come back in sizes[0..1]
+ * (the schema size limit is checked on them: the text is written once). */
+static int digest(tg_arena *a, const cJSON *d, char hex[65], size_t sizes[2], size_t hint) {
     static const char *const FIELDS[] = {"name", "title", "description", "inputSchema", "outputSchema", "annotations"};
     tg_buf b;
     tg_buf_init(&b, a->alloc, 0);
+    /* one buffer of about the text's size (a hint; tg_buf grows past it) */
+    if (hint >= 256 && (b.data = tg_malloc(&b.alloc, hint)) != NULL) {
+        b.cap = hint;
+        b.data[0] = '\0';
+    }
+    sizes[0] = sizes[1] = 0;
     for (size_t i = 0; i < sizeof FIELDS / sizeof FIELDS[0]; i++) {
         const cJSON *v = tg_json_getz(d, FIELDS[i]);
         tg_buf_puts(&b, FIELDS[i]);
         tg_buf_putc(&b, '=');
+        size_t at = b.len;
         if (v) tg_json_write(&b, v);
+        if (i == 3 || i == 4) sizes[i - 3] = b.len - at;
         tg_buf_putc(&b, '\n');
     }
     if (b.failed) {
@@ -160,21 +170,20 @@ static int digest(tg_arena *a, const cJSON *d, char hex[65]) {
     return 0;
 }
 
-static int compile(const tg_registry_config *cfg, tg_arena *a, const cJSON *schema, const char *which, tg_schema **out,
-                   tg_tool_error *e) {
-    tg_buf text;
-    tg_buf_init(&text, a->alloc, cfg->schema_bytes);
-    tg_json_write(&text, schema);
-    int over = text.failed;
-    tg_buf_free(&text);
-    if (over) {
+static int compile(const tg_registry_config *cfg, tg_arena *a, const cJSON *schema, size_t size, const char *which,
+                   tg_schema **out, tg_tool_error *e) {
+    if (cfg->schema_bytes && size > cfg->schema_bytes) {
         char msg[160];
         snprintf(msg, sizeof msg, "%s is larger than the limit of %zu bytes", which, cfg->schema_bytes);
         return fail(e, "too_large", msg);
     }
     tg_buf diag;
     tg_buf_init(&diag, a->alloc, 2048);
-    if (tg_schema_compile(&a->alloc, schema, &cfg->schema, out, &diag) == 0) {
+    /* the schema sits in the tool's copy of the descriptor, which is never
+     * changed and outlives the program (tg_tool_free frees it last) */
+    tg_schema_options so = cfg->schema;
+    so.borrow_document = 1;
+    if (tg_schema_compile(&a->alloc, schema, &so, out, &diag) == 0) {
         tg_buf_free(&diag);
         return 0;
     }
@@ -197,12 +206,24 @@ tg_tool *tg_tool_build(const tg_registry_config *cfg, const tg_allocator *alloc,
 
     tg_arena a;
     tg_arena_init(&a, *alloc);
+    /* one chunk for the tool, its copy of the descriptor and what cleaning
+     * adds (at most two copies of the cleaned fields; names, notes) */
+    size_t dsize = tg_json_clone_size(entry->descriptor);
+    {
+        size_t need = sizeof(tg_tool) + dsize + 1024;
+        const cJSON *v = tg_json_getz(entry->descriptor, "description");
+        if (cJSON_IsString(v)) need += 2 * (tg_json_strlen(v->valuestring) + 16);
+        if (entry->options) need += tg_json_clone_size(entry->options);
+        (void)tg_arena_reserve(&a, need); /* a refusal is left to the allocations below */
+    }
     tg_tool *t = tg_arena_calloc(&a, 1, sizeof *t);
     cJSON *d = t ? tg_json_clone(&a, entry->descriptor) : NULL;
     cJSON *opts = (d && entry->options) ? tg_json_clone(&a, entry->options) : NULL;
     cJSON *sanitized = d ? tg_json_new(&a, cJSON_Array) : NULL;
     if (!sanitized || (entry->options && !opts)) goto nomem;
-    if (digest(&a, d, t->digest)) goto nomem; /* of what the source sent, before cleaning */
+    size_t sizes[2];
+    /* canonical text: about a third of the nodes' size, plus the labels */
+    if (digest(&a, d, t->digest, sizes, dsize / 3 + 256)) goto nomem; /* of what the source sent, before cleaning */
     if (read_options(opts, &t->opts, cfg->capabilities, e)) goto fail;
     if (clean_field(&a, d, "description", cfg->description_bytes, "description", sanitized) ||
         clean_field(&a, d, "title", TITLE_BYTES, "title", sanitized))
@@ -234,8 +255,8 @@ tg_tool *tg_tool_build(const tg_registry_config *cfg, const tg_allocator *alloc,
         }
         t->hidden = hidden;
     }
-    if (compile(cfg, &a, t->input_schema, "inputSchema", &t->input, e)) goto fail;
-    if (t->output_schema && compile(cfg, &a, t->output_schema, "outputSchema", &t->output, e)) goto fail;
+    if (compile(cfg, &a, t->input_schema, sizes[0], "inputSchema", &t->input, e)) goto fail;
+    if (t->output_schema && compile(cfg, &a, t->output_schema, sizes[1], "outputSchema", &t->output, e)) goto fail;
     t->sanitized = sanitized;
     t->refs = 1;
     t->arena = a;

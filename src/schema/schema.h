@@ -78,6 +78,11 @@ typedef struct tg_schema_options {
     size_t n_resources;
     tg_schema_limits limits;
     int skip_metaschema_check;   /* 1: do not validate the schema against its metaschema */
+    /* 1: the program points into the root `schema` document instead of
+     * copying it, so the document must stay unchanged and outlive the
+     * program (for callers that keep it anyway, e.g. a tool's descriptor).
+     * Resources and metaschemas are still copied. */
+    int borrow_document;
     /* Optional, indexed by tg_dialect: programs from tg_schema_compile_metaschema
      * reused by the metaschema check (borrowed, must outlive the call). Without
      * them every compile parses and compiles the official metaschema again
@@ -89,7 +94,8 @@ typedef struct tg_schema_options {
 tg_schema_options tg_schema_default_options(void);
 
 /* Compiles schema (any cJSON from json.h; the program copies what it needs
- * and keeps no pointers into `schema` or the resources). Returns 0 with *out
+ * and keeps no pointers into `schema` or the resources, unless
+ * opts->borrow_document). Returns 0 with *out
  * owned by the caller (tg_schema_free), or -1 with a diagnostic appended to
  * diag (may be NULL): a JSON Pointer into the schema and a message, e.g.
  * "/properties/a/$ref: cannot resolve 'foo.json#/x'". Unresolvable $ref,

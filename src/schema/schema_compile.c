@@ -61,12 +61,21 @@ int tg_schema_compile(const tg_allocator *alloc, const cJSON *schema, const tg_s
     c.o = &o;
     c.diag = diag;
     tg_arena_init(&c.tmp, *alloc);
+    /* first chunks sized from the document (about one document's worth of
+     * program, several of working state) instead of doubling up from 1 KiB;
+     * a refusal here is left to the allocations that follow */
+    if (schema) {
+        size_t est = tg_json_clone_size(schema);
+        size_t tmp = est > (1u << 20) ? (8u << 20) : 8 * est + 8192;
+        (void)tg_arena_reserve(&s->arena, (o.borrow_document ? 0 : est) + est + est / 4 + 512);
+        (void)tg_arena_reserve(&c.tmp, tmp);
+    }
     c.def_dialect = o.dialect == TG_DIALECT_AUTO ? TG_DIALECT_2020_12 : o.dialect;
     if (!schema || (!tg_sj_IsObject(schema) && !tg_sj_IsBool(schema))) {
         tg_sc_fail(&c, "", "a schema must be an object or a boolean%s", "");
         goto error;
     }
-    if (tg_sc_add_doc(&c, schema, "", 0, "", &root_ent)) goto error;
+    if (tg_sc_add_doc(&c, schema, "", 0, "", o.borrow_document, &root_ent)) goto error;
     s->dialect = (tg_dialect)c.ents[root_ent].dialect;
     if ((s->root = tg_sc_node_of(&c, root_ent)) == TG_SNONE) goto error;
     while (c.n_queue) {
@@ -108,6 +117,20 @@ int tg_schema_compile(const tg_allocator *alloc, const cJSON *schema, const tg_s
             }
         }
         r->n_dyn = k;
+    }
+    for (i = 0; i < c.n_nodes; i++) {
+        const tg_sres *r = &s->res[s->nodes[i].resource];
+        uint32_t k;
+        int leaf = s->nodes[i].count > 0 && !s->nodes[i].has_uneval;
+        s->nodes[i].scoped = r->n_dyn > 0 || (r->recursive_anchor && r->root != TG_SNONE);
+        for (k = 0; leaf && k < s->nodes[i].count; k++) {
+            switch ((tg_sop)s->ins[s->nodes[i].start + k].op) {
+            case TG_OP_TYPE: case TG_OP_MAX_LENGTH: case TG_OP_MIN_LENGTH: case TG_OP_MAXIMUM: case TG_OP_MINIMUM:
+            case TG_OP_PATTERN: case TG_OP_MAX_ITEMS: case TG_OP_ENUM: break;
+            default: leaf = 0; break;
+            }
+        }
+        s->nodes[i].leaf = (uint8_t)leaf;
     }
     if (!o.skip_metaschema_check) {
         const cJSON *sv = tg_sj_IsObject(schema) ? tg_json_getz(c.ents[root_ent].node, "$schema") : NULL;

@@ -85,8 +85,10 @@ tg_dialect tg_sc_dialect_of_uri(const char *u, size_t n);
 /* Indexes subschema n (and everything under it); *out_ent its entry. */
 int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, const char *loc, size_t depth,
                int is_root, uint32_t *out_ent);
-/* Copies doc into the program and indexes it under uri. */
-int tg_sc_add_doc(sc *c, const cJSON *doc, const char *uri, size_t urilen, const char *locprefix, uint32_t *out);
+/* Copies doc into the program (borrow: uses it in place) and indexes it
+ * under uri. */
+int tg_sc_add_doc(sc *c, const cJSON *doc, const char *uri, size_t urilen, const char *locprefix, int borrow,
+                  uint32_t *out);
 /* Resolves ref against the base URI of entry `from`; *out the target entry. */
 int tg_sc_resolve(sc *c, uint32_t from, const char *ref, size_t reflen, const char *kwloc, uint32_t *out);
 

@@ -81,7 +81,7 @@ static int compile_regex(sc *c, const cJSON *v, const char *loc, uint32_t *out) 
         return -1;
     }
     c->regexes[c->n_regexes] = re;
-    ss = tg_regex_scratch_size(re);
+    ss = tg_regex_needs_scratch(re) ? tg_regex_scratch_size(re) : 0;
     if (ss > c->s->regex_scratch) c->s->regex_scratch = ss;
     *out = (uint32_t)c->n_regexes++;
     return 0;
@@ -391,6 +391,7 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
                         if (!l2) { tg_sc_oom(c); return -1; }
                         q->name.s = it->string; q->name.len = tg_json_strlen(it->string);
                         q->name.hash = tg_shash(q->name.s, q->name.len);
+                        P->bloom |= tg_sname_bit(q->name.s, q->name.len);
                         if ((q->node = child(c, ent, it, l2)) == TG_SNONE) return -1;
                         e = &c->ents[ent];
                         j++;

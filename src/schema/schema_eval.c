@@ -31,15 +31,18 @@ typedef struct ev {
     int basic, text, quiet, fatal;
     size_t max_errors, n_errors;
     tg_buf *out;
-    void *re_scratch;
+    void *re_scratch;   /* regex scratch: from the arena, or (large) malloc'd on first use */
+    int re_owned;
     size_t depth, max_depth, steps, max_steps;
     ev_path *path;
     size_t npath;
     uint32_t *scope;
     size_t nscope;
+    tg_buf msg, il;     /* one error's message and instance location, reused */
 } ev;
 
 static int ev_node(ev *e, uint32_t id, const cJSON *inst, ev_marks *pm);
+static inline int leaf_pass(ev *e, uint32_t id, const cJSON *inst);
 
 static int stop(const ev *e) { return !e->basic || e->quiet || e->n_errors >= e->max_errors; }
 
@@ -70,12 +73,14 @@ static size_t n_children(const cJSON *x) {
 /* ---- errors ---- */
 
 static void put_ptr_token(tg_buf *b, const char *s, size_t len) {
-    size_t i;
+    size_t i, run = 0;
     for (i = 0; i < len; i++) {
-        if (s[i] == '~') tg_buf_puts(b, "~0");
-        else if (s[i] == '/') tg_buf_puts(b, "~1");
-        else tg_buf_putc(b, s[i]);
+        if (s[i] != '~' && s[i] != '/') continue;
+        tg_buf_append(b, s + run, i - run);
+        tg_buf_append(b, s[i] == '~' ? "~0" : "~1", 2);
+        run = i + 1;
     }
+    tg_buf_append(b, s + run, len - run);
 }
 
 TG_NOINLINE static void describe(tg_buf *b, const cJSON *v) {
@@ -122,13 +127,19 @@ static int want_error(ev *e) {
 
 TG_NOINLINE static void emit_error(ev *e, const char *loc, const tg_buf *msg, const cJSON *extra_key) {
     tg_buf *o = e->out;
-    tg_buf il;
+    tg_buf *ilp = &e->il;
+#define il (*ilp)
     size_t i;
-    tg_buf_init(&il, e->s->alloc, 0);
+    tg_buf_reset(&il);
     for (i = 0; i < e->npath; i++) {
         tg_buf_putc(&il, '/');
         if (e->path[i].key) put_ptr_token(&il, e->path[i].key->string, tg_json_strlen(e->path[i].key->string));
-        else tg_buf_printf(&il, "%zu", e->path[i].idx);
+        else {
+            char d[24];
+            size_t k = sizeof d, x = e->path[i].idx;
+            do d[--k] = (char)('0' + x % 10); while ((x /= 10) != 0);
+            tg_buf_append(&il, d + k, sizeof d - k);
+        }
     }
     if (extra_key) {
         tg_buf_putc(&il, '/');
@@ -143,17 +154,18 @@ TG_NOINLINE static void emit_error(ev *e, const char *loc, const tg_buf *msg, co
         tg_buf_puts(o, loc && *loc ? loc : "/");
         tg_buf_putc(o, ')');
     } else {
-        if (e->n_errors) tg_buf_putc(o, ',');
-        tg_buf_puts(o, "{\"instanceLocation\":");
+        static const char K1[] = ",{\"instanceLocation\":", K2[] = ",\"keywordLocation\":", K3[] = ",\"message\":";
+        if (e->n_errors) tg_buf_append(o, K1, sizeof K1 - 1);
+        else tg_buf_append(o, K1 + 1, sizeof K1 - 2);
         tg_json_write_string(o, il.data ? il.data : "", il.len);
-        tg_buf_puts(o, ",\"keywordLocation\":");
+        tg_buf_append(o, K2, sizeof K2 - 1);
         tg_json_write_string(o, loc, strlen(loc));
-        tg_buf_puts(o, ",\"message\":");
+        tg_buf_append(o, K3, sizeof K3 - 1);
         tg_json_write_string(o, msg->data ? msg->data : "", msg->len);
         tg_buf_putc(o, '}');
     }
     if (il.failed || o->failed) e->fatal = 1;
-    tg_buf_free(&il);
+#undef il
     e->n_errors++;
 }
 
@@ -328,21 +340,59 @@ TG_NOINLINE static int find_duplicate(ev *e, const cJSON *arr, size_t *ia, size_
     return 0;
 }
 
+/* ---- regex ---- */
+
+#define RE_SCRATCH_EAGER 4096u
+
+/* tg_regex_search with scratch allocated on first need: 1, 0, -1 (out of
+ * memory or the search failed). */
+static int re_search(ev *e, uint32_t idx, const char *s, size_t len) {
+    const tg_regex *re = e->s->regexes[idx];
+    if (!e->re_scratch && tg_regex_needs_scratch(re)) {
+        e->re_scratch = tg_malloc(&e->s->alloc, e->s->regex_scratch);
+        if (!e->re_scratch) return -1;
+        e->re_owned = 1;
+    }
+    return tg_regex_search(re, s, len, e->re_scratch);
+}
+
 /* ---- property lookup ---- */
+
+/* a[0..n) == b[0..n), for the short names of properties: word compares
+ * inline instead of a memcmp call */
+static inline int same_bytes(const char *a, const char *b, size_t n) {
+    uint64_t x, y;
+    while (n >= 8) {
+        memcpy(&x, a, 8);
+        memcpy(&y, b, 8);
+        if (x != y) return 0;
+        a += 8; b += 8; n -= 8;
+    }
+    if (n >= 4) {
+        uint32_t p, q, r, t;
+        memcpy(&p, a, 4); memcpy(&q, b, 4);
+        memcpy(&r, a + n - 4, 4); memcpy(&t, b + n - 4, 4);
+        return p == q && r == t;
+    }
+    while (n--) if (*a++ != *b++) return 0;
+    return 1;
+}
 
 static const tg_sprop *find_prop(const tg_sprops *P, const char *k, size_t kl) {
     uint32_t i;
     if (P->table) {
-        uint32_t h = tg_shash(k, kl), j;
+        uint32_t h, j;
+        if (!(P->bloom & tg_sname_bit(k, kl))) return NULL; /* skips the hash */
+        h = tg_shash(k, kl);
         for (j = h & P->table_mask; P->table[j]; j = (j + 1) & P->table_mask) {
             const tg_sprop *p = &P->props[P->table[j] - 1];
-            if (p->name.hash == h && p->name.len == kl && !memcmp(p->name.s, k, kl)) return p;
+            if (p->name.hash == h && p->name.len == kl && same_bytes(p->name.s, k, kl)) return p;
         }
         return NULL;
     }
     for (i = 0; i < P->n_props; i++) {
         const tg_sprop *p = &P->props[i];
-        if (p->name.len == kl && (kl == 0 || (p->name.s[0] == k[0] && !memcmp(p->name.s, k, kl)))) return p;
+        if (p->name.len == kl && (kl == 0 || (p->name.s[0] == k[0] && same_bytes(p->name.s, k, kl)))) return p;
     }
     return NULL;
 }
@@ -351,7 +401,7 @@ static int has_member(const cJSON *o, const tg_sname *n) {
     const cJSON *c;
     size_t l = n->len;
     for (c = o->child; c; c = c->next)
-        if (tg_json_strlen(c->string) == l && (l == 0 || (c->string[0] == n->s[0] && !memcmp(c->string, n->s, l))))
+        if (tg_json_strlen(c->string) == l && (l == 0 || (c->string[0] == n->s[0] && same_bytes(c->string, n->s, l))))
             return 1;
     return 0;
 }
@@ -441,9 +491,10 @@ static size_t utf8_count(const char *str, size_t len) {
  * a, b: counts or indices the instruction found; key: the member at fault. */
 TG_NOINLINE static void report(ev *e, const tg_sins *in, const cJSON *inst, size_t a, size_t b, const cJSON *key,
                                const char *loc) {
-    tg_buf msg;
+    tg_buf *msgp = &e->msg;
+#define msg (*msgp)
     size_t i;
-    tg_buf_init(&msg, e->s->alloc, 0);
+    tg_buf_reset(&msg);
     switch ((tg_sop)in->op) {
     case TG_OP_FALSE: tg_buf_puts(&msg, "no value is allowed here (the schema is false)"); break;
     case TG_OP_TYPE: {
@@ -527,7 +578,7 @@ TG_NOINLINE static void report(ev *e, const tg_sins *in, const cJSON *inst, size
     default: tg_buf_puts(&msg, "invalid"); break;
     }
     emit_error(e, loc, &msg, key);
-    tg_buf_free(&msg);
+#undef msg
 }
 
 #define COMBINE(r) do { if ((r) < 0) return -1; if ((r) == 0) { valid = 0; if (stop(e)) return 0; } } while (0)
@@ -584,7 +635,7 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
     }
     case TG_OP_PATTERN:
         if (!tg_sj_IsString(inst)) return 1;
-        r = tg_regex_search(e->s->regexes[in->u.re], inst->valuestring, tg_json_strlen(inst->valuestring), e->re_scratch);
+        r = re_search(e, in->u.re, inst->valuestring, tg_json_strlen(inst->valuestring));
         if (r == 1) return 1;
         if (r < 0) { e->fatal = 1; return -1; }
         if (want_error(e)) report(e, in, inst, 0, 0, NULL, in->loc);
@@ -627,7 +678,7 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
         if (!tg_sj_IsArray(inst)) return 1;
         for (it = inst->child, i = 0; it; it = it->next, i++) {
             if (i < in->u.items.from) continue;
-            r = child_idx(e, i, it, in->u.items.node);
+            r = leaf_pass(e, in->u.items.node, it) ? 1 : child_idx(e, i, it, in->u.items.node);
             mark(m, i);
             COMBINE(r);
         }
@@ -671,11 +722,13 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
             const tg_sprop *p = P->n_props ? find_prop(P, it->string, kl) : NULL;
             if (p) {
                 matched = 1;
-                r = child_key(e, it, p->node, NULL);
-                COMBINE(r);
+                if (!leaf_pass(e, p->node, it)) {
+                    r = child_key(e, it, p->node, NULL);
+                    COMBINE(r);
+                }
             }
             for (j = 0; j < P->n_patterns; j++) {
-                r = tg_regex_search(e->s->regexes[P->patterns[j].re], it->string, kl, e->re_scratch);
+                r = re_search(e, P->patterns[j].re, it->string, kl);
                 if (r < 0) { e->fatal = 1; return -1; }
                 if (!r) continue;
                 matched = 1;
@@ -854,6 +907,62 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
     return 1;
 }
 
+/* Type bits by cJSON type for the fast path: a number counts as "number"
+ * only (whether it is an integer takes a look at its lexeme: ev_op). */
+static const uint8_t fast_type[256] = {
+    [cJSON_False] = TG_ST_BOOLEAN, [cJSON_True] = TG_ST_BOOLEAN, [cJSON_NULL] = TG_ST_NULL,
+    [cJSON_Number] = TG_ST_NUMBER, [cJSON_String] = TG_ST_STRING, [cJSON_Array] = TG_ST_ARRAY,
+    [cJSON_Object] = TG_ST_OBJECT,
+};
+
+/* 1 when instruction in passes on inst by a quick check (the success path
+ * of the common keywords); 0: not decided here, run ev_op. */
+static inline int fast_pass(ev *e, const tg_sins *in, const cJSON *inst) {
+    switch ((tg_sop)in->op) {
+    case TG_OP_TYPE:
+        return (fast_type[inst->type & 0xFF] & in->u.mask) != 0;
+    case TG_OP_MAX_LENGTH:
+        return (inst->type & 0xFF) != cJSON_String || tg_json_strlen(inst->valuestring) <= in->u.count;
+    case TG_OP_MIN_LENGTH:
+        return (inst->type & 0xFF) != cJSON_String || tg_json_strlen(inst->valuestring) / 4 >= in->u.count ||
+               (in->u.count == 1 && tg_json_strlen(inst->valuestring) > 0);
+    case TG_OP_MAXIMUM:
+        return (inst->type & 0xFF) != cJSON_Number || inst->valuedouble <= in->u.num.d;
+    case TG_OP_MINIMUM:
+        return (inst->type & 0xFF) != cJSON_Number || inst->valuedouble >= in->u.num.d;
+    case TG_OP_PATTERN:
+        return (inst->type & 0xFF) != cJSON_String ||
+               re_search(e, in->u.re, inst->valuestring, tg_json_strlen(inst->valuestring)) == 1;
+    case TG_OP_MAX_ITEMS:
+        return (inst->type & 0xFF) != cJSON_Array || n_children(inst) <= in->u.count;
+    case TG_OP_ENUM:
+        if ((inst->type & 0xFF) == cJSON_String) { /* tg_json_equal for a string, inline */
+            const cJSON *it;
+            size_t l = tg_json_strlen(inst->valuestring);
+            for (it = in->u.value->child; it; it = it->next)
+                if ((it->type & 0xFF) == cJSON_String && tg_json_strlen(it->valuestring) == l &&
+                    same_bytes(it->valuestring, inst->valuestring, l))
+                    return 1;
+        }
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+/* 1 when leaf node id (tg_snode.leaf: only fast_pass keywords) passes on
+ * inst by fast_pass alone, counted as the step ev_node would count; 0: not
+ * decided here, evaluate it with ev_node (which redoes it, errors and all). */
+static inline int leaf_pass(ev *e, uint32_t id, const cJSON *inst) {
+    const tg_snode *nd = &e->s->nodes[id];
+    const tg_sins *in, *end;
+    if (!nd->leaf || e->fatal || e->depth >= e->max_depth || e->steps >= e->max_steps) return 0;
+    for (in = e->s->ins + nd->start, end = in + nd->count; in < end; in++)
+        if (!fast_pass(e, in, inst)) return 0;
+    e->steps++;
+    return 1;
+}
+
 static int ev_node(ev *e, uint32_t id, const cJSON *inst, ev_marks *pm) {
     const tg_snode *nd = &e->s->nodes[id];
     const tg_sins *in, *end;
@@ -864,7 +973,9 @@ static int ev_node(ev *e, uint32_t id, const cJSON *inst, ev_marks *pm) {
     if (e->fatal) return -1;
     if (e->depth >= e->max_depth || ++e->steps > e->max_steps) { e->fatal = 1; return -1; }
     e->depth++;
-    if (!e->nscope || e->scope[e->nscope - 1] != nd->resource) {
+    /* resources that cannot answer a dynamic reference stay off the scope:
+     * the lookups below skip them anyway */
+    if (nd->scoped && (!e->nscope || e->scope[e->nscope - 1] != nd->resource)) {
         e->scope[e->nscope++] = nd->resource;
         pushed = 1;
     }
@@ -878,7 +989,17 @@ static int ev_node(ev *e, uint32_t id, const cJSON *inst, ev_marks *pm) {
     in = e->s->ins + nd->start;
     end = in + nd->count;
     for (; in < end; in++) {
-        int r = ev_op(e, in, inst, m);
+        int r;
+        /* the common keywords' success path, decided without a call;
+         * anything else (and every failure, for its error) goes to ev_op */
+        if (in->op == TG_OP_REF) {
+            r = ev_node(e, in->u.node, inst, m);
+            goto done;
+        }
+        /* (a pattern goes straight to ev_op: a failing one would run twice) */
+        if (in->op != TG_OP_PATTERN && fast_pass(e, in, inst)) continue;
+        r = ev_op(e, in, inst, m);
+    done:
         if (r < 0 || e->fatal) { valid = -1; break; }
         if (r == 0) { valid = 0; if (stop(e)) break; }
     }
@@ -907,11 +1028,18 @@ int tg_sval(const tg_schema *s, const cJSON *instance, tg_arena *scratch, tg_out
     e.max_steps = s->limits.max_eval_steps;
     e.path = tg_arena_alloc(scratch, (e.max_depth + 1) * sizeof *e.path);
     e.scope = tg_arena_alloc(scratch, (e.max_depth + 1) * sizeof *e.scope);
-    e.re_scratch = s->regex_scratch ? tg_arena_alloc(scratch, s->regex_scratch) : NULL;
-    if (!e.path || !e.scope || (s->regex_scratch && !e.re_scratch)) return -1;
+    /* small regex scratch up front; a large one only when a pattern that
+     * needs it runs (re_search) */
+    e.re_scratch = s->regex_scratch && s->regex_scratch <= RE_SCRATCH_EAGER ? tg_arena_alloc(scratch, s->regex_scratch) : NULL;
+    if (!e.path || !e.scope || (s->regex_scratch && s->regex_scratch <= RE_SCRATCH_EAGER && !e.re_scratch)) return -1;
+    tg_buf_init(&e.msg, s->alloc, 0);
+    tg_buf_init(&e.il, s->alloc, 0);
     if (e.basic && !text) tg_buf_putc(errors, '[');
     r = ev_node(&e, s->root, instance, NULL);
     if (e.basic && !text) tg_buf_putc(errors, ']');
+    tg_buf_free(&e.msg);
+    tg_buf_free(&e.il);
+    if (e.re_owned) tg_free(&s->alloc, e.re_scratch, s->regex_scratch);
     if (e.fatal) return -1;
     if (e.basic && errors->failed) return -1;
     return r;

@@ -4,6 +4,7 @@
 #define TG_SCHEMA_INTERNAL_H
 
 #include <stdint.h>
+#include <string.h>
 #include "schema.h"
 #include "../json/json.h"
 #include "../regex/regex.h"
@@ -21,6 +22,13 @@ static inline int tg_sj_type(const cJSON *x, int t) { return x && (x->type & 0xF
 #define tg_sj_IsArray(x) tg_sj_type((x), cJSON_Array)
 #define tg_sj_IsObject(x) tg_sj_type((x), cJSON_Object)
 static inline int tg_sj_IsBool(const cJSON *x) { return x && (x->type & (cJSON_True | cJSON_False)) != 0; }
+
+/* One of 64 bits for a name (its length, first and last bytes): a filter
+ * that lets lookups of names a set does not hold skip it. s is
+ * NUL-terminated, so s[0] is readable when len is 0. */
+static inline uint64_t tg_sname_bit(const char *s, size_t len) {
+    return 1ull << ((len * 7u + (unsigned char)s[0] * 3u + (len ? (unsigned char)s[len - 1] : 0u)) & 63u);
+}
 
 /* Instance type bits (type keyword). */
 enum {
@@ -66,6 +74,7 @@ typedef struct tg_spattern {    /* patternProperties entry */
 
 typedef struct tg_sprops {      /* properties + patternProperties + additionalProperties */
     tg_sprop *props;
+    uint64_t bloom;             /* tg_sname_bit of every name in props */
     uint32_t n_props;
     uint32_t *table;            /* open addressing, index+1, 0 empty; NULL for small sets */
     uint32_t table_mask;
@@ -109,6 +118,12 @@ typedef struct tg_snode {
     uint32_t resource;
     uint8_t has_uneval;         /* owns unevaluated* : tracks annotations itself */
     uint8_t is_false;
+    uint8_t leaf;               /* only keywords the evaluator can pass without a call
+                                 * (type, lengths, maximum/minimum, pattern, maxItems,
+                                 * enum), no unevaluated*: set by tg_schema_compile */
+    uint8_t scoped;             /* its resource can answer a $dynamicRef/$recursiveRef:
+                                 * the evaluator keeps only such resources on its
+                                 * dynamic scope (set by tg_schema_compile) */
 } tg_snode;
 
 typedef struct tg_sanchor {
@@ -167,6 +182,30 @@ const char *tg_smeta_uri(tg_dialect d);
 int tg_sval(const tg_schema *s, const cJSON *instance, tg_arena *scratch, tg_output_mode mode, size_t max_errors,
             tg_buf *errors, int text);
 
-uint32_t tg_shash(const char *s, size_t len);
+/* Hash of a property name or URI for the program's tables (in-memory only:
+ * never stored or shown). Eight bytes per step, the 1-7 left over read as
+ * two overlapping words; inline, as lookups hash every member name. */
+static inline uint32_t tg_shash(const char *s, size_t len) {
+    const unsigned char *p = (const unsigned char *)s;
+    uint64_t h = 0x9E3779B97F4A7C15ull ^ (uint64_t)len, w;
+    while (len >= 8) {
+        memcpy(&w, p, 8);
+        h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
+        h ^= h >> 29;
+        p += 8;
+        len -= 8;
+    }
+    if (len >= 4) {
+        uint32_t a, b;
+        memcpy(&a, p, 4);
+        memcpy(&b, p + len - 4, 4);
+        h ^= (uint64_t)a << 32 | b;
+    } else if (len) {
+        h ^= (uint64_t)p[0] << 16 | (uint64_t)p[len >> 1] << 8 | p[len - 1];
+    }
+    h *= 0x94D049BB133111EBull;
+    h ^= h >> 32;
+    return (uint32_t)h;
+}
 
 #endif

@@ -314,9 +314,10 @@ int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, cons
 }
 
 /* Adds a document under uri (no fragment): clone into the program, scan. */
-int tg_sc_add_doc(sc *c, const cJSON *doc, const char *uri, size_t urilen, const char *locprefix, uint32_t *out) {
+int tg_sc_add_doc(sc *c, const cJSON *doc, const char *uri, size_t urilen, const char *locprefix, int borrow,
+                  uint32_t *out) {
     uint32_t r, e;
-    cJSON *clone = tg_json_clone(&c->s->arena, doc);
+    const cJSON *clone = borrow ? doc : tg_json_clone(&c->s->arena, doc);
     char *u = tg_arena_strndup(&c->s->arena, uri, urilen);
     if (!clone || !u) { tg_sc_oom(c); return -1; }
     if (new_res(c, u, TG_SNONE, &r)) { tg_sc_oom(c); return -1; }
@@ -349,7 +350,7 @@ static int load_doc(sc *c, const char *uri, size_t urilen) {
     for (i = 0; i < c->o->n_resources; i++) {
         const tg_schema_resource *r = &c->o->resources[i];
         if (r->uri && r->schema && uri_eq(r->uri, strlen(r->uri), uri, urilen))
-            return tg_sc_add_doc(c, r->schema, uri, urilen, prefix, NULL) ? -1 : 0;
+            return tg_sc_add_doc(c, r->schema, uri, urilen, prefix, 0, NULL) ? -1 : 0;
     }
     text = tg_smeta_find(uri, urilen);
     if (text) {
@@ -357,7 +358,7 @@ static int load_doc(sc *c, const char *uri, size_t urilen) {
         tg_json_limits lim = tg_json_default_limits();
         cJSON *doc = tg_json_parse(&c->tmp, text, strlen(text), &lim, &err);
         if (!doc) { tg_sc_fail(c, uri, "embedded metaschema does not parse%s", ""); return -1; }
-        return tg_sc_add_doc(c, doc, uri, urilen, prefix, NULL) ? -1 : 0;
+        return tg_sc_add_doc(c, doc, uri, urilen, prefix, 0, NULL) ? -1 : 0;
     }
     return 1;
 }

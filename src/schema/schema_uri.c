@@ -155,10 +155,3 @@ char *tg_suri_pct_decode(tg_arena *a, const char *s, size_t len, size_t *outlen)
     *outlen = o;
     return out;
 }
-
-uint32_t tg_shash(const char *s, size_t len) {
-    uint32_t h = 2166136261u;
-    size_t i;
-    for (i = 0; i < len; i++) { h ^= (unsigned char)s[i]; h *= 16777619u; }
-    return h;
-}
