@@ -2,7 +2,7 @@
  * explicit stack bounded by max_depth, never on the C stack. */
 #include "json.h"
 #include "json_internal.h"
-#include "../base/utf8.h"
+#include "json_lex.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -48,18 +48,6 @@ static cJSON *unexpected(reader *r, const char *expected) {
     return fail(r, TG_JSON_SYNTAX, r->pos, msg);
 }
 
-/* 1: a byte that stands for itself in a string (printable ASCII but '"' and '\\') */
-static const unsigned char plain[256] = {
-    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
-    1,1,0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,
-    1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,0,1,1,1,
-    1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,
-    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
-    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
-    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
-    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
-};
-
 static inline void skip_ws(reader *r) {
     while (r->pos < r->len) {
         unsigned char c = r->s[r->pos];
@@ -89,126 +77,10 @@ static inline char *copy_str(tg_arena *a, const unsigned char *s, size_t n) {
     return p;
 }
 
-static int hex4(const unsigned char *p, uint32_t *out) {
-    uint32_t v = 0;
-    for (int i = 0; i < 4; i++) {
-        unsigned c = p[i];
-        v <<= 4;
-        if (c >= '0' && c <= '9') v |= c - '0';
-        else if (c >= 'a' && c <= 'f') v |= c - 'a' + 10;
-        else if (c >= 'A' && c <= 'F') v |= c - 'A' + 10;
-        else return -1;
-    }
-    *out = v;
-    return 0;
-}
-
-/* The general case of read_string: escapes or non-ASCII bytes. r->pos is at
- * the first byte pass 1 has not looked at yet; start is after the quote. */
-static char *read_string_slow(reader *r, size_t start) {
-    int escapes = 0;
-    /* pass 1: validate and find the end */
-    for (;;) {
-        while (r->pos < r->len && plain[r->s[r->pos]]) r->pos++;
-        if (r->pos >= r->len) return (char *)fail(r, TG_JSON_SYNTAX, start - 1, "unterminated string");
-        unsigned char c = r->s[r->pos];
-        if (c == '"') break;
-        if (c < 0x20) return (char *)fail(r, TG_JSON_SYNTAX, r->pos, "raw control character in string (escape it)");
-        if (c == '\\') {
-            escapes = 1;
-            if (r->pos + 1 >= r->len) return (char *)fail(r, TG_JSON_SYNTAX, r->pos, "unterminated escape");
-            unsigned char e = r->s[r->pos + 1];
-            if (e == 'u') {
-                uint32_t cp;
-                if (r->pos + 6 > r->len || hex4(r->s + r->pos + 2, &cp))
-                    return (char *)fail(r, TG_JSON_SYNTAX, r->pos, "\\u must be followed by four hex digits");
-                if (cp >= 0xDC00 && cp <= 0xDFFF)
-                    return (char *)fail(r, TG_JSON_UTF8, r->pos, "lone low surrogate escape");
-                if (cp >= 0xD800 && cp <= 0xDBFF) {
-                    uint32_t lo;
-                    if (r->pos + 12 > r->len || r->s[r->pos + 6] != '\\' || r->s[r->pos + 7] != 'u' ||
-                        hex4(r->s + r->pos + 8, &lo) || lo < 0xDC00 || lo > 0xDFFF)
-                        return (char *)fail(r, TG_JSON_UTF8, r->pos, "high surrogate escape without a low surrogate");
-                    r->pos += 12;
-                } else {
-                    r->pos += 6;
-                }
-                continue;
-            }
-            if (!strchr("\"\\/bfnrt", e) || e == 0)
-                return (char *)fail(r, TG_JSON_SYNTAX, r->pos, "invalid escape in string");
-            r->pos += 2;
-            continue;
-        }
-        if (c < 0x80) {
-            r->pos++;
-            continue;
-        }
-        uint32_t cp;
-        size_t n = tg_utf8_decode(r->s + r->pos, r->len - r->pos, &cp);
-        if (!n) return (char *)fail(r, TG_JSON_UTF8, r->pos, "invalid UTF-8 in string");
-        r->pos += n;
-    }
-    size_t end = r->pos++;
-    if (!escapes) {
-        char *p = copy_str(r->arena, r->s + start, end - start);
-        return p ? p : (char *)fail(r, TG_JSON_NOMEM, start, "out of memory");
-    }
-    /* pass 2: decode escapes (the decoded text is never longer) */
-    char *out = tg_arena_alloc(r->arena, sizeof(size_t) + end - start + 1);
-    if (!out) return (char *)fail(r, TG_JSON_NOMEM, start, "out of memory");
-    out += sizeof(size_t);
-    size_t o = 0;
-    for (size_t i = start; i < end;) {
-        unsigned char c = r->s[i];
-        if (c != '\\') {
-            out[o++] = (char)c;
-            i++;
-            continue;
-        }
-        unsigned char e = r->s[i + 1];
-        uint32_t cp;
-        switch (e) {
-        case 'b': out[o++] = '\b'; i += 2; continue;
-        case 'f': out[o++] = '\f'; i += 2; continue;
-        case 'n': out[o++] = '\n'; i += 2; continue;
-        case 'r': out[o++] = '\r'; i += 2; continue;
-        case 't': out[o++] = '\t'; i += 2; continue;
-        case 'u':
-            hex4(r->s + i + 2, &cp);
-            i += 6;
-            if (cp >= 0xD800 && cp <= 0xDBFF) {
-                uint32_t lo;
-                hex4(r->s + i + 2, &lo);
-                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-                i += 6;
-            }
-            o += tg_utf8_encode(cp, (unsigned char *)out + o);
-            continue;
-        default: out[o++] = (char)e; i += 2; continue;
-        }
-    }
-    out[o] = '\0';
-    memcpy(out - sizeof(size_t), &o, sizeof o);
-    return out;
-}
-
-/* Reads the string starting at the opening quote; returns a prefixed copy.
- * Fast path: printable ASCII without escapes, copied in one go. */
-/* Nonzero when one of the 8 bytes of v is not plain: below 0x20, '"',
- * '\\' or 0x80 and above (SWAR; exact for "any byte", which is all the
- * caller asks). */
-static inline uint64_t special8(uint64_t v) {
-    const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
-    uint64_t q = v ^ (ones * '"'), b = v ^ (ones * '\\');
-    return ((v - ones * 0x20) & ~v & high) | ((q - ones) & ~q & high) | ((b - ones) & ~b & high) | (v & high);
-}
-
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 /* copy_str for plain text that the input holds with at least 8 bytes after
  * it: whole words, as the arena block (prefix, text, NUL, rounded up to 8)
- * has room for them, instead of a memcpy call per string. Endian-neutral,
- * but kept beside the little-endian scanner that finds the end. */
+ * has room for them, instead of a memcpy call per string. */
 static inline char *copy_str_words(tg_arena *a, const unsigned char *s, size_t n) {
     char *p = tg_arena_alloc(a, sizeof(size_t) + n + 1);
     if (!p) return NULL;
@@ -224,100 +96,50 @@ static inline char *copy_str_words(tg_arena *a, const unsigned char *s, size_t n
 }
 #endif
 
+/* Decodes a string with escapes into a prefixed arena copy. */
+static char *unescaped(reader *r, size_t start, size_t end) {
+    char *out = tg_arena_alloc(r->arena, sizeof(size_t) + end - start + 1);
+    if (!out) return (char *)fail(r, TG_JSON_NOMEM, start, "out of memory");
+    out += sizeof(size_t);
+    size_t o = tg_json_unescape(r->s + start, end - start, out);
+    out[o] = '\0';
+    memcpy(out - sizeof(size_t), &o, sizeof o);
+    return out;
+}
+
+/* Reads the string starting at the opening quote; returns a prefixed copy
+ * (json_lex.h checks it). */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((always_inline))
 #endif
 static inline char *read_string(reader *r) {
     size_t start = ++r->pos; /* after the quote */
-    const unsigned char *s = r->s;
-    size_t i = start, len = r->len;
+    tg_json_lexstr ls;
+    if (tg_json_lex_string(r->s, r->len, start, &ls)) return (char *)fail(r, ls.status, ls.err_at, ls.what);
+    size_t i = ls.end;
+    r->pos = i + 1;
+    if (ls.escapes) return unescaped(r, start, i);
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    /* 8 bytes at a time; the lowest flagged byte is the first special one
-     * (a false flag can only sit above a true one) */
-    while (len - i >= 8) {
-        uint64_t v, m;
-        memcpy(&v, s + i, 8);
-        if ((m = special8(v))) {
-            i += (size_t)__builtin_ctzll(m) >> 3;
-            goto found;
-        }
-        i += 8;
-    }
-#endif
-    while (i < len && plain[s[i]]) i++;
-    goto found;
-found:
-    if (i < len && s[i] == '"') {
-        r->pos = i + 1;
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        char *p = len - start >= ((i - start) | 7) + 1 ? copy_str_words(r->arena, s + start, i - start)
-                                                        : copy_str(r->arena, s + start, i - start);
+    char *p = r->len - start >= ((i - start) | 7) + 1 ? copy_str_words(r->arena, r->s + start, i - start)
+                                                       : copy_str(r->arena, r->s + start, i - start);
 #else
-        char *p = copy_str(r->arena, s + start, i - start);
+    char *p = copy_str(r->arena, r->s + start, i - start);
 #endif
-        return p ? p : (char *)fail(r, TG_JSON_NOMEM, start, "out of memory");
-    }
-    r->pos = i;
-    return read_string_slow(r, start);
+    return p ? p : (char *)fail(r, TG_JSON_NOMEM, start, "out of memory");
 }
-
-
-static const double pow10_tab[16] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
 
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((always_inline))
 #endif
 static inline cJSON *read_number(reader *r) {
     size_t start = r->pos;
-    const unsigned char *s = r->s;
-    size_t i = r->pos;
-    if (i < r->len && s[i] == '-') i++;
-    if (i >= r->len) return fail(r, TG_JSON_SYNTAX, i, "expected a digit");
-    if (s[i] == '0') {
-        i++;
-        if (i < r->len && s[i] >= '0' && s[i] <= '9')
-            return fail(r, TG_JSON_SYNTAX, i, "leading zeros are not allowed in numbers");
-    } else if (s[i] >= '1' && s[i] <= '9') {
-        while (i < r->len && s[i] >= '0' && s[i] <= '9') i++;
-    } else {
-        return fail(r, TG_JSON_SYNTAX, i, "expected a digit");
-    }
-    size_t int_end = i, frac_b = i;
-    if (i < r->len && s[i] == '.') {
-        i++;
-        if (i >= r->len || s[i] < '0' || s[i] > '9')
-            return fail(r, TG_JSON_SYNTAX, i, "expected a digit after the decimal point");
-        frac_b = i;
-        while (i < r->len && s[i] >= '0' && s[i] <= '9') i++;
-    }
-    int has_exp = 0;
-    if (i < r->len && (s[i] == 'e' || s[i] == 'E')) {
-        has_exp = 1;
-        i++;
-        if (i < r->len && (s[i] == '+' || s[i] == '-')) i++;
-        if (i >= r->len || s[i] < '0' || s[i] > '9')
-            return fail(r, TG_JSON_SYNTAX, i, "expected a digit in the exponent");
-        while (i < r->len && s[i] >= '0' && s[i] <= '9') i++;
-    }
-    r->pos = i;
+    tg_json_lexnum ln;
+    if (tg_json_lex_number(r->s, r->len, start, &ln)) return fail(r, TG_JSON_SYNTAX, ln.err_at, ln.what);
+    r->pos = ln.end;
     cJSON *n = new_node(r->arena, cJSON_Number);
-    if (!n || !(n->valuestring = copy_str(r->arena, s + start, i - start)))
+    if (!n || !(n->valuestring = copy_str(r->arena, r->s + start, ln.end - start)))
         return fail(r, TG_JSON_NOMEM, start, "out of memory");
-    size_t int_b = start + (s[start] == '-');
-    size_t frac_n = frac_b < i && !has_exp ? i - frac_b : 0;
-    if (!has_exp && (int_end - int_b) + frac_n <= 15) {
-        /* at most 15 digits: the digits are an exact double m and the value
-         * m / 10^frac_n is one correctly rounded division, the same double
-         * strtod gives */
-        uint64_t m = 0;
-        for (size_t k = int_b; k < int_end; k++) m = m * 10 + (uint64_t)(s[k] - '0');
-        for (size_t k = frac_b; k < frac_b + frac_n; k++) m = m * 10 + (uint64_t)(s[k] - '0');
-        double d = (double)m;
-        if (frac_n) d /= pow10_tab[frac_n];
-        n->valuedouble = s[start] == '-' ? -d : d;
-    } else {
-        n->valuedouble = strtod(n->valuestring, NULL);
-    }
+    n->valuedouble = ln.exact ? ln.value : strtod(n->valuestring, NULL);
     n->valueint = tg_json__saturate(n->valuedouble);
     return n;
 }

@@ -24,6 +24,7 @@
 #include "../base/alloc.h"
 #include "../base/arena.h"
 #include "../base/buf.h"
+#include "../json/json.h"
 
 typedef struct tg_schema tg_schema;
 
@@ -128,6 +129,16 @@ typedef enum tg_output_mode { TG_OUTPUT_FLAG = 0, TG_OUTPUT_BASIC = 1 } tg_outpu
  * evaluation limit (2 * max_depth nesting, max_eval_steps) reached. */
 int tg_schema_validate(const tg_schema *s, const cJSON *instance, tg_arena *scratch, tg_output_mode mode,
                        size_t max_errors, tg_buf *errors);
+
+/* The fast path of validation: parses text[0..len) and checks it against s
+ * in one pass, building no tree. Returns 1 only when the text is strict
+ * JSON within limits (as tg_json_parse would accept it, duplicate keys
+ * refused) and valid against s (as tg_schema_validate would answer). 0 means
+ * "not decided here": invalid, malformed, or beyond the one-pass check (a
+ * keyword it does not cover, escaped keys, long numbers, deep nesting); then
+ * parse and validate. Takes a few KiB from scratch (the caller resets it). */
+int tg_schema_check_text(const tg_schema *s, const char *text, size_t len, const tg_json_limits *limits,
+                         tg_arena *scratch);
 
 /* The dialect the root resource was compiled with. */
 tg_dialect tg_schema_dialect(const tg_schema *s);

@@ -132,6 +132,7 @@ int tg_schema_compile(const tg_allocator *alloc, const cJSON *schema, const tg_s
         }
         s->nodes[i].leaf = (uint8_t)leaf;
     }
+    s->stream = (uint8_t)tg_schema_streamable(s);
     if (!o.skip_metaschema_check) {
         const cJSON *sv = tg_sj_IsObject(schema) ? tg_json_getz(c.ents[root_ent].node, "$schema") : NULL;
         const char *mu = tg_sj_IsString(sv) ? sv->valuestring : tg_smeta_uri(s->dialect);

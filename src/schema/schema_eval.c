@@ -358,44 +358,8 @@ static int re_search(ev *e, uint32_t idx, const char *s, size_t len) {
 
 /* ---- property lookup ---- */
 
-/* a[0..n) == b[0..n), for the short names of properties: word compares
- * inline instead of a memcmp call */
-static inline int same_bytes(const char *a, const char *b, size_t n) {
-    uint64_t x, y;
-    while (n >= 8) {
-        memcpy(&x, a, 8);
-        memcpy(&y, b, 8);
-        if (x != y) return 0;
-        a += 8; b += 8; n -= 8;
-    }
-    if (n >= 4) {
-        uint32_t p, q, r, t;
-        memcpy(&p, a, 4); memcpy(&q, b, 4);
-        memcpy(&r, a + n - 4, 4); memcpy(&t, b + n - 4, 4);
-        return p == q && r == t;
-    }
-    while (n--) if (*a++ != *b++) return 0;
-    return 1;
-}
-
-static const tg_sprop *find_prop(const tg_sprops *P, const char *k, size_t kl) {
-    uint32_t i;
-    if (P->table) {
-        uint32_t h, j;
-        if (!(P->bloom & tg_sname_bit(k, kl))) return NULL; /* skips the hash */
-        h = tg_shash(k, kl);
-        for (j = h & P->table_mask; P->table[j]; j = (j + 1) & P->table_mask) {
-            const tg_sprop *p = &P->props[P->table[j] - 1];
-            if (p->name.hash == h && p->name.len == kl && same_bytes(p->name.s, k, kl)) return p;
-        }
-        return NULL;
-    }
-    for (i = 0; i < P->n_props; i++) {
-        const tg_sprop *p = &P->props[i];
-        if (p->name.len == kl && (kl == 0 || (p->name.s[0] == k[0] && same_bytes(p->name.s, k, kl)))) return p;
-    }
-    return NULL;
-}
+#define same_bytes tg_ssame_bytes
+#define find_prop tg_sfind_prop
 
 static int has_member(const cJSON *o, const tg_sname *n) {
     const cJSON *c;

@@ -155,6 +155,7 @@ struct tg_schema {
     uint32_t root;
     tg_dialect dialect;
     tg_dialect meta_of;         /* set by tg_schema_compile_metaschema */
+    uint8_t stream;             /* every keyword is one schema_stream.c checks in one pass */
     tg_schema_limits limits;
 };
 
@@ -176,6 +177,10 @@ int tg_sformat_is_regex(int id);
 const char *tg_smeta_find(const char *uri, size_t len);
 /* The metaschema URI of a dialect. */
 const char *tg_smeta_uri(tg_dialect d);
+
+/* schema_stream.c: 1 when every keyword of s is one tg_schema_check_text
+ * checks (sets tg_schema.stream). */
+int tg_schema_streamable(const tg_schema *s);
 
 /* schema_eval.c: validation; text 1 renders errors as "loc: message" text
  * (for compile diagnostics) instead of a JSON array. */
@@ -206,6 +211,47 @@ static inline uint32_t tg_shash(const char *s, size_t len) {
     h *= 0x94D049BB133111EBull;
     h ^= h >> 32;
     return (uint32_t)h;
+}
+
+
+/* a[0..n) == b[0..n), for the short names of properties: word compares
+ * inline instead of a memcmp call */
+static inline int tg_ssame_bytes(const char *a, const char *b, size_t n) {
+    uint64_t x, y;
+    while (n >= 8) {
+        memcpy(&x, a, 8);
+        memcpy(&y, b, 8);
+        if (x != y) return 0;
+        a += 8; b += 8; n -= 8;
+    }
+    if (n >= 4) {
+        uint32_t p, q, r, t;
+        memcpy(&p, a, 4); memcpy(&q, b, 4);
+        memcpy(&r, a + n - 4, 4); memcpy(&t, b + n - 4, 4);
+        return p == q && r == t;
+    }
+    while (n--) if (*a++ != *b++) return 0;
+    return 1;
+}
+
+/* The properties entry named k[0..kl), or NULL. */
+static inline const tg_sprop *tg_sfind_prop(const tg_sprops *P, const char *k, size_t kl) {
+    uint32_t i;
+    if (P->table) {
+        uint32_t h, j;
+        if (!(P->bloom & tg_sname_bit(k, kl))) return NULL; /* skips the hash */
+        h = tg_shash(k, kl);
+        for (j = h & P->table_mask; P->table[j]; j = (j + 1) & P->table_mask) {
+            const tg_sprop *p = &P->props[P->table[j] - 1];
+            if (p->name.hash == h && p->name.len == kl && tg_ssame_bytes(p->name.s, k, kl)) return p;
+        }
+        return NULL;
+    }
+    for (i = 0; i < P->n_props; i++) {
+        const tg_sprop *p = &P->props[i];
+        if (p->name.len == kl && (kl == 0 || (p->name.s[0] == k[0] && tg_ssame_bytes(p->name.s, k, kl)))) return p;
+    }
+    return NULL;
 }
 
 #endif

@@ -1,0 +1,411 @@
+/* schema_stream.c - parse and validate JSON text in one pass, without
+ * building a tree: the fast path of a tool call's arguments.
+ *
+ * It covers the keywords tool schemas are made of (type, enum/const of
+ * scalars, numeric and length limits, pattern, asserted formats, items,
+ * properties / patternProperties / additionalProperties, required, counts,
+ * allOf and $ref); tg_schema_compile sets tg_schema.stream when a schema uses
+ * nothing else. It can only answer "valid" (1) or "not decided here" (0):
+ * every invalid, malformed or unusual input (duplicate keys, escaped keys,
+ * numbers beyond 15 digits, deep nesting, a limit in sight) goes to the
+ * tree reader and the evaluator, which decide it and explain it. So a bug
+ * here can cost speed but never pass what the evaluator would refuse, as
+ * long as "1" is only said of valid input: the schema tests run every
+ * suite case through both (schema_test.c, schema_suite_test.c).
+ *
+ * Strictness is the tree reader's: strings and numbers go through the same
+ * lexer (json/json_lex.h). A value is checked against a set of up to
+ * SET_MAX program nodes at once (a node, the targets of its $refs, the
+ * members of its allOf, every properties/patternProperties entry a key
+ * matches), so nothing is evaluated twice and $ref cycles end. */
+#include "schema_internal.h"
+#include "../json/json_lex.h"
+#include "../base/utf8.h"
+
+#include <string.h>
+
+#define SET_MAX 8
+#define DEPTH_MAX 96   /* nesting checked here (C recursion: ~200 bytes a level) */
+#define KEYS_MAX 256   /* member names held at once, for duplicates and required */
+
+typedef struct skey {
+    const char *s;
+    size_t len;
+} skey;
+
+typedef struct st {
+    const tg_schema *s;
+    const unsigned char *p;
+    size_t len, pos;
+    tg_arena *scratch;
+    void *re_scratch;
+    size_t steps, max_steps, max_depth, eval_max;
+    skey keys[KEYS_MAX];
+    size_t nkeys;
+} st;
+
+typedef struct sset {
+    uint32_t node[SET_MAX];
+    unsigned n;
+    unsigned hops; /* longest $ref / allOf chain followed to fill it */
+} sset;
+
+int tg_schema_streamable(const tg_schema *s) {
+    size_t i;
+    for (i = 0; i < s->n_nodes; i++)
+        if (s->nodes[i].has_uneval || s->nodes[i].scoped) return 0;
+    for (i = 0; i < s->n_ins; i++) {
+        const tg_sins *in = &s->ins[i];
+        switch ((tg_sop)in->op) {
+        case TG_OP_FALSE: case TG_OP_TYPE: case TG_OP_CONST: case TG_OP_ENUM:
+        case TG_OP_MAXIMUM: case TG_OP_EXCL_MAXIMUM: case TG_OP_MINIMUM: case TG_OP_EXCL_MINIMUM:
+        case TG_OP_MAX_LENGTH: case TG_OP_MIN_LENGTH: case TG_OP_PATTERN:
+        case TG_OP_MAX_ITEMS: case TG_OP_MIN_ITEMS: case TG_OP_MAX_PROPS: case TG_OP_MIN_PROPS:
+        case TG_OP_REQUIRED: case TG_OP_PROPS: case TG_OP_ALL_OF: case TG_OP_REF:
+            break;
+        case TG_OP_FORMAT:
+            if (tg_sformat_is_regex(in->u.format)) return 0;
+            break;
+        case TG_OP_ITEMS_FROM:
+            if (in->u.items.from) return 0;
+            break;
+        default:
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Adds node (and what its $ref / allOf bring along) to set. -1: too many. */
+static int add(st *t, sset *set, uint32_t node, unsigned hops) {
+    const tg_snode *nd = &t->s->nodes[node];
+    const tg_sins *in, *end;
+    unsigned i;
+    if (nd->count == 0) return 0; /* true, or a schema of annotations only */
+    for (i = 0; i < set->n; i++)
+        if (set->node[i] == node) return 0;
+    if (set->n == SET_MAX || hops > 8) return -1;
+    set->node[set->n++] = node;
+    if (hops > set->hops) set->hops = hops;
+    for (in = t->s->ins + nd->start, end = in + nd->count; in < end; in++) {
+        if (in->op == TG_OP_REF) {
+            if (add(t, set, in->u.node, hops + 1)) return -1;
+        } else if (in->op == TG_OP_ALL_OF) {
+            uint32_t k;
+            for (k = 0; k < in->u.list.n; k++)
+                if (add(t, set, in->u.list.nodes[k], hops + 1)) return -1;
+        }
+    }
+    return 0;
+}
+
+static inline void skip_ws(st *t) {
+    while (t->pos < t->len) {
+        unsigned char c = t->p[t->pos];
+        if (c != ' ' && c != '\n' && c != '\r' && c != '\t') break;
+        t->pos++;
+    }
+}
+
+static int re_ok(st *t, uint32_t idx, const char *s, size_t len) {
+    const tg_regex *re = t->s->regexes[idx];
+    if (!t->re_scratch && tg_regex_needs_scratch(re)) {
+        t->re_scratch = tg_arena_alloc(t->scratch, t->s->regex_scratch);
+        if (!t->re_scratch) return 0;
+    }
+    return tg_regex_search(re, s, len, t->re_scratch) == 1;
+}
+
+/* enum / const over a scalar: 1 when one of the values equals it. Numbers
+ * and containers are left to the evaluator (-1). */
+static int scalar_in(const cJSON *values, int is_list, int type, const char *s, size_t len) {
+    const cJSON *it = is_list ? values->child : values;
+    for (; it; it = is_list ? it->next : NULL) {
+        if ((it->type & 0xFF) != type) continue;
+        if (type != cJSON_String) return 1;
+        if (tg_json_strlen(it->valuestring) == len && tg_ssame_bytes(it->valuestring, s, len)) return 1;
+    }
+    return 0;
+}
+
+/* The string value whose opening quote is at t->pos. */
+static int string_value(st *t, const sset *set) {
+    tg_json_lexstr ls;
+    size_t start = t->pos + 1;
+    unsigned i;
+    if (tg_json_lex_string(t->p, t->len, start, &ls)) return 0;
+    t->pos = ls.end + 1;
+    const char *s = (const char *)t->p + start;
+    size_t len = ls.end - start, cps = (size_t)-1;
+    if (ls.escapes) {
+        char *d = tg_arena_alloc(t->scratch, len + 1);
+        if (!d) return 0;
+        len = tg_json_unescape(t->p + start, len, d);
+        d[len] = '\0';
+        s = d;
+    }
+    for (i = 0; i < set->n; i++) {
+        const tg_snode *nd = &t->s->nodes[set->node[i]];
+        const tg_sins *in = t->s->ins + nd->start, *end = in + nd->count;
+        for (; in < end; in++) {
+            switch ((tg_sop)in->op) {
+            case TG_OP_FALSE: return 0;
+            case TG_OP_TYPE: if (!(in->u.mask & TG_ST_STRING)) return 0; break;
+            case TG_OP_MAX_LENGTH: case TG_OP_MIN_LENGTH:
+                if (cps == (size_t)-1) cps = ls.ascii ? len : tg_utf8_count((const unsigned char *)s, len);
+                if (in->op == TG_OP_MAX_LENGTH ? cps > in->u.count : cps < in->u.count) return 0;
+                break;
+            case TG_OP_PATTERN: if (!re_ok(t, in->u.re, s, len)) return 0; break;
+            case TG_OP_FORMAT: if (tg_sformat_check(in->u.format, s, len) == 0) return 0; break;
+            case TG_OP_ENUM: case TG_OP_CONST:
+                if (!scalar_in(in->u.value, in->op == TG_OP_ENUM, cJSON_String, s, len)) return 0;
+                break;
+            default: break; /* keywords of other types */
+            }
+        }
+    }
+    return 1;
+}
+
+static int number_value(st *t, const sset *set) {
+    tg_json_lexnum ln;
+    unsigned i;
+    /* 1e3 and numbers of more than 15 digits: the evaluator judges their
+     * lexemes exactly */
+    if (tg_json_lex_number(t->p, t->len, t->pos, &ln) || !ln.exact) return 0;
+    t->pos = ln.end;
+    for (i = 0; i < set->n; i++) {
+        const tg_snode *nd = &t->s->nodes[set->node[i]];
+        const tg_sins *in = t->s->ins + nd->start, *end = in + nd->count;
+        double x = ln.value;
+        for (; in < end; in++) {
+            switch ((tg_sop)in->op) {
+            case TG_OP_FALSE: case TG_OP_ENUM: case TG_OP_CONST: return 0;
+            case TG_OP_TYPE: /* 1.0 (an integer or not, by dialect) is the evaluator's */
+                if (!(in->u.mask & TG_ST_NUMBER) && !(!ln.has_frac && (in->u.mask & TG_ST_INTEGER))) return 0;
+                break;
+            case TG_OP_MAXIMUM: if (!(x <= in->u.num.d)) return 0; break;
+            case TG_OP_EXCL_MAXIMUM: if (!(x < in->u.num.d)) return 0; break;
+            case TG_OP_MINIMUM: if (!(x >= in->u.num.d)) return 0; break;
+            case TG_OP_EXCL_MINIMUM: if (!(x > in->u.num.d)) return 0; break;
+            default: break;
+            }
+        }
+    }
+    return 1;
+}
+
+/* true, false, null */
+static int literal_value(st *t, const sset *set) {
+    static const struct { const char *w; size_t n; int type; uint32_t bit; } L[] = {
+        {"true", 4, cJSON_True, TG_ST_BOOLEAN}, {"false", 5, cJSON_False, TG_ST_BOOLEAN}, {"null", 4, cJSON_NULL, TG_ST_NULL}};
+    unsigned char c = t->p[t->pos];
+    int k = c == 't' ? 0 : c == 'f' ? 1 : 2;
+    unsigned i;
+    if (t->len - t->pos < L[k].n || memcmp(t->p + t->pos, L[k].w, L[k].n) != 0) return 0;
+    t->pos += L[k].n;
+    for (i = 0; i < set->n; i++) {
+        const tg_snode *nd = &t->s->nodes[set->node[i]];
+        const tg_sins *in = t->s->ins + nd->start, *end = in + nd->count;
+        for (; in < end; in++) {
+            switch ((tg_sop)in->op) {
+            case TG_OP_FALSE: return 0;
+            case TG_OP_TYPE: if (!(in->u.mask & L[k].bit)) return 0; break;
+            case TG_OP_ENUM: case TG_OP_CONST:
+                if (!scalar_in(in->u.value, in->op == TG_OP_ENUM, L[k].type, NULL, 0)) return 0;
+                break;
+            default: break;
+            }
+        }
+    }
+    return 1;
+}
+
+static int value(st *t, const sset *set, size_t depth, size_t edepth);
+
+/* Checks the keywords of set that look at a container as a whole (type,
+ * counts, required) once its members are known. */
+static int container_done(st *t, const sset *set, int obj, size_t count, size_t key0) {
+    unsigned i;
+    for (i = 0; i < set->n; i++) {
+        const tg_snode *nd = &t->s->nodes[set->node[i]];
+        const tg_sins *in = t->s->ins + nd->start, *end = in + nd->count;
+        for (; in < end; in++) {
+            switch ((tg_sop)in->op) {
+            case TG_OP_FALSE: case TG_OP_ENUM: case TG_OP_CONST: return 0;
+            case TG_OP_TYPE: if (!(in->u.mask & (obj ? TG_ST_OBJECT : TG_ST_ARRAY))) return 0; break;
+            case TG_OP_MAX_ITEMS: if (!obj && count > in->u.count) return 0; break;
+            case TG_OP_MIN_ITEMS: if (!obj && count < in->u.count) return 0; break;
+            case TG_OP_MAX_PROPS: if (obj && count > in->u.count) return 0; break;
+            case TG_OP_MIN_PROPS: if (obj && count < in->u.count) return 0; break;
+            case TG_OP_REQUIRED:
+                if (obj) {
+                    uint32_t r;
+                    for (r = 0; r < in->u.req.n; r++) {
+                        const tg_sname *nm = &in->u.req.names[r];
+                        size_t k;
+                        for (k = key0; k < t->nkeys; k++)
+                            if (t->keys[k].len == nm->len && tg_ssame_bytes(t->keys[k].s, nm->s, nm->len)) break;
+                        if (k == t->nkeys) return 0;
+                    }
+                }
+                break;
+            default: break;
+            }
+        }
+    }
+    return 1;
+}
+
+static int object_value(st *t, const sset *set, size_t depth, size_t edepth) {
+    size_t key0 = t->nkeys, count = 0;
+    unsigned i;
+    t->pos++; /* '{' */
+    skip_ws(t);
+    if (t->pos < t->len && t->p[t->pos] == '}') {
+        t->pos++;
+        return container_done(t, set, 1, 0, key0);
+    }
+    for (;;) {
+        tg_json_lexstr ls;
+        sset child;
+        size_t k;
+        skip_ws(t);
+        if (t->pos >= t->len || t->p[t->pos] != '"') return 0;
+        if (tg_json_lex_string(t->p, t->len, t->pos + 1, &ls) || ls.escapes) return 0;
+        const char *key = (const char *)t->p + t->pos + 1;
+        size_t kl = ls.end - t->pos - 1;
+        t->pos = ls.end + 1;
+        for (k = key0; k < t->nkeys; k++) /* duplicates: the tree reader names them */
+            if (t->keys[k].len == kl && tg_ssame_bytes(t->keys[k].s, key, kl)) return 0;
+        if (t->nkeys == KEYS_MAX) return 0;
+        t->keys[t->nkeys].s = key;
+        t->keys[t->nkeys].len = kl;
+        t->nkeys++;
+        count++;
+        skip_ws(t);
+        if (t->pos >= t->len || t->p[t->pos] != ':') return 0;
+        t->pos++;
+        /* the schemas the member's value answers to */
+        child.n = 0;
+        child.hops = 0;
+        for (i = 0; i < set->n; i++) {
+            const tg_snode *nd = &t->s->nodes[set->node[i]];
+            const tg_sins *in = t->s->ins + nd->start, *end = in + nd->count;
+            for (; in < end; in++) {
+                const tg_sprops *P;
+                const tg_sprop *pr;
+                int matched = 0;
+                uint32_t j;
+                if (in->op != TG_OP_PROPS) continue;
+                P = in->u.props;
+                if (P->n_props && (pr = tg_sfind_prop(P, key, kl))) {
+                    matched = 1;
+                    if (add(t, &child, pr->node, 0)) return 0;
+                }
+                for (j = 0; j < P->n_patterns; j++) {
+                    if (!re_ok(t, P->patterns[j].re, key, kl)) continue;
+                    matched = 1;
+                    if (add(t, &child, P->patterns[j].node, 0)) return 0;
+                }
+                if (!matched && P->additional != TG_SNONE) {
+                    if (t->s->nodes[P->additional].is_false) return 0;
+                    if (add(t, &child, P->additional, 0)) return 0;
+                }
+            }
+        }
+        if (!value(t, &child, depth + 1, edepth + 1 + child.hops)) return 0;
+        skip_ws(t);
+        if (t->pos >= t->len) return 0;
+        if (t->p[t->pos] == ',') {
+            t->pos++;
+            continue;
+        }
+        if (t->p[t->pos] != '}') return 0;
+        t->pos++;
+        break;
+    }
+    i = (unsigned)container_done(t, set, 1, count, key0);
+    t->nkeys = key0;
+    return (int)i;
+}
+
+static int array_value(st *t, const sset *set, size_t depth, size_t edepth) {
+    sset child;
+    size_t count = 0;
+    unsigned i;
+    child.n = 0;
+    child.hops = 0;
+    for (i = 0; i < set->n; i++) {
+        const tg_snode *nd = &t->s->nodes[set->node[i]];
+        const tg_sins *in = t->s->ins + nd->start, *end = in + nd->count;
+        for (; in < end; in++)
+            if (in->op == TG_OP_ITEMS_FROM && add(t, &child, in->u.items.node, 0)) return 0;
+    }
+    t->pos++; /* '[' */
+    skip_ws(t);
+    if (t->pos < t->len && t->p[t->pos] == ']') {
+        t->pos++;
+        return container_done(t, set, 0, 0, 0);
+    }
+    for (;;) {
+        if (!value(t, &child, depth + 1, edepth + 1 + child.hops)) return 0;
+        count++;
+        skip_ws(t);
+        if (t->pos >= t->len) return 0;
+        if (t->p[t->pos] == ',') {
+            t->pos++;
+            continue;
+        }
+        if (t->p[t->pos] != ']') return 0;
+        t->pos++;
+        break;
+    }
+    return container_done(t, set, 0, count, 0);
+}
+
+static int value(st *t, const sset *set, size_t depth, size_t edepth) {
+    unsigned char c;
+    if (depth >= t->max_depth || depth > DEPTH_MAX || edepth >= t->eval_max) return 0;
+    if ((t->steps += set->n + 1) > t->max_steps) return 0;
+    skip_ws(t);
+    if (t->pos >= t->len) return 0;
+    c = t->p[t->pos];
+    if (c == '"') return string_value(t, set);
+    if (c == '{') return object_value(t, set, depth, edepth);
+    if (c == '[') return array_value(t, set, depth, edepth);
+    if (c == '-' || (c >= '0' && c <= '9')) return number_value(t, set);
+    if (c == 't' || c == 'f' || c == 'n') return literal_value(t, set);
+    return 0;
+}
+
+int tg_schema_check_text(const tg_schema *s, const char *text, size_t len, const tg_json_limits *limits,
+                         tg_arena *scratch) {
+    st *t;
+    sset root;
+    int r;
+    if (!s || !s->stream || !scratch || (limits && (limits->allow_duplicate_keys ||
+                                                    (limits->max_bytes && len > limits->max_bytes))))
+        return 0;
+    t = tg_arena_alloc(scratch, sizeof *t);
+    if (!t) return 0;
+    t->s = s;
+    t->p = (const unsigned char *)text;
+    t->len = len;
+    t->pos = 0;
+    t->scratch = scratch;
+    t->re_scratch = NULL;
+    t->steps = 0;
+    t->max_steps = s->limits.max_eval_steps;
+    t->max_depth = limits ? limits->max_depth : 256;
+    t->eval_max = s->limits.max_depth * 2;
+    t->nkeys = 0;
+    root.n = 0;
+    root.hops = 0;
+    r = add(t, &root, s->root, 0) == 0 && value(t, &root, 0, root.hops);
+    if (r) {
+        skip_ws(t);
+        r = t->pos == len;
+    }
+    return r;
+}

@@ -1,0 +1,241 @@
+/* schema_stream_test.c - the one-pass checker (tg_schema_check_text): what it
+ * decides, what it must leave to the tree reader and evaluator, and a
+ * differential run against them over generated and mutated texts: it may
+ * answer "valid" only where tg_json_parse + tg_schema_validate do. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schema.h"
+#include "schema_internal.h"
+#include "../json/json.h"
+#include "../../tests/tg_test.h"
+
+static const tg_allocator A = {tg_alloc_libc, NULL};
+
+static tg_schema *compile(const char *text) {
+    tg_arena a;
+    tg_json_error err;
+    tg_schema *s = NULL;
+    tg_arena_init(&a, A);
+    cJSON *doc = tg_json_parse(&a, text, strlen(text), NULL, &err);
+    if (!doc || tg_schema_compile(&A, doc, NULL, &s, NULL)) s = NULL;
+    tg_arena_free(&a);
+    return s;
+}
+
+/* The tree path's verdict: 1 valid, 0 invalid, -1 not JSON / limit. */
+static int tree(const tg_schema *s, const char *text, size_t len) {
+    tg_arena a;
+    tg_json_error err;
+    tg_json_limits lim = tg_json_default_limits();
+    int r;
+    tg_arena_init(&a, A);
+    cJSON *doc = tg_json_parse(&a, text, len, &lim, &err);
+    r = doc ? tg_schema_validate(s, doc, &a, TG_OUTPUT_FLAG, 0, NULL) : -1;
+    tg_arena_free(&a);
+    return r;
+}
+
+static int fast(const tg_schema *s, const char *text, size_t len) {
+    tg_arena a;
+    tg_json_limits lim = tg_json_default_limits();
+    int r;
+    tg_arena_init(&a, A);
+    r = tg_schema_check_text(s, text, len, &lim, &a);
+    tg_arena_free(&a);
+    return r;
+}
+
+#define FAST(s, text) fast((s), (text), strlen(text))
+
+static const char *TOOL =
+    "{\"type\":\"object\",\"properties\":{"
+    "\"owner\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":10,\"pattern\":\"^[a-z-]+$\"},"
+    "\"n\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":5},"
+    "\"x\":{\"type\":\"number\",\"exclusiveMaximum\":2.5},"
+    "\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"a\",\"b\",\"\\u00e9\"]},\"maxItems\":3},"
+    "\"flag\":{\"type\":[\"boolean\",\"null\"]},"
+    "\"sub\":{\"$ref\":\"#/$defs/sub\"}},"
+    "\"patternProperties\":{\"^x-\":{\"type\":\"string\"}},"
+    "\"required\":[\"owner\"],\"additionalProperties\":false,"
+    "\"$defs\":{\"sub\":{\"type\":\"object\",\"properties\":{\"sub\":{\"$ref\":\"#/$defs/sub\"}},"
+    "\"additionalProperties\":{\"type\":\"integer\"},\"minProperties\":1}}}";
+
+static void decided(void) {
+    tg_schema *s = compile(TOOL);
+    CHECK(s != NULL);
+    if (!s) return;
+    CHECK(s->stream);
+    CHECK(FAST(s, "{\"owner\":\"ab-c\"}") == 1);
+    CHECK(FAST(s, " { \"owner\" : \"ab\" , \"n\" : 5 , \"x\" : -1.25 , \"tags\" : [ \"a\" , \"\\u00e9\" ] } ") == 1);
+    CHECK(FAST(s, "{\"owner\":\"ab\",\"flag\":null,\"x-1\":\"v\",\"sub\":{\"k\":1,\"sub\":{\"j\":-0}}}") == 1);
+    CHECK(FAST(s, "{\"owner\":\"\\u0061b\"}") == 1);                /* escapes decoded before the pattern */
+    CHECK(FAST(s, "{\"owner\":\"abcdefghij\"}") == 1);              /* 10 code points */
+    /* every one of these is left to the evaluator (0), which refuses it */
+    static const char *const refused[] = {
+        "{\"owner\":\"abcdefghijk\"}", "{\"owner\":\"\"}", "{\"owner\":\"A\"}", "{\"n\":1}", "{\"owner\":\"a\",\"n\":6}",
+        "{\"owner\":\"a\",\"n\":1.5}", "{\"owner\":\"a\",\"x\":2.5}", "{\"owner\":\"a\",\"tags\":[\"c\"]}",
+        "{\"owner\":\"a\",\"tags\":[\"a\",\"a\",\"a\",\"a\"]}", "{\"owner\":\"a\",\"zz\":1}", "{\"owner\":\"a\",\"x-1\":2}",
+        "{\"owner\":\"a\",\"sub\":{}}", "{\"owner\":\"a\",\"sub\":{\"k\":\"1\"}}", "{\"owner\":\"a\",\"flag\":0}",
+        "{\"owner\":\"a\",\"owner\":\"b\"}",                 /* duplicate key */
+        "{\"owner\":\"a\"} x", "{\"owner\":\"a\",}", "{\"owner\":\"a\"", "{\"owner\":'a'}", "{\"owner\":\"a\",\"n\":01}",
+        "{\"owner\":\"a\",\"n\":2.}", "{\"owner\":\"a\\u\"}", "{\"owner\":\"a\xff\"}", "{\"owner\":\"\\ud800\"}",
+        "\xef\xbb\xbf{\"owner\":\"a\"}", "[]", "\"owner\"", "", "{\"owner\":\"a\"\t\f}", "{\"owner\":\"a\tb\"}",
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        CHECK_MSG(FAST(s, refused[i]) == 0, "one-pass passed %s", refused[i]);
+        CHECK_MSG(tree(s, refused[i], strlen(refused[i])) != 1, "tree passed %s", refused[i]);
+    }
+    /* decided by the evaluator, not here: escaped keys, exponents, 1.0 for an
+     * integer, numbers beyond 15 digits (the evaluator says valid) */
+    static const char *const deferred[] = {
+        "{\"\\u006fwner\":\"a\"}", "{\"owner\":\"a\",\"n\":1e0}", "{\"owner\":\"a\",\"n\":2.0}",
+        "{\"owner\":\"a\",\"x\":-1234567890.1234567}",
+    };
+    for (size_t i = 0; i < sizeof deferred / sizeof deferred[0]; i++) {
+        CHECK_MSG(FAST(s, deferred[i]) == 0, "one-pass decided %s", deferred[i]);
+        CHECK_MSG(tree(s, deferred[i], strlen(deferred[i])) == 1, "tree refused %s", deferred[i]);
+    }
+    tg_schema_free(s);
+}
+
+static void own_properties(void) {
+    tg_schema *s = compile("{\"required\":[\"constructor\"],\"properties\":{\"__proto__\":{\"type\":\"integer\"}}}");
+    CHECK(s && s->stream);
+    if (!s) return;
+    CHECK(FAST(s, "{}") == 0 && tree(s, "{}", 2) == 0);
+    CHECK(FAST(s, "{\"constructor\":1,\"__proto__\":2}") == 1);
+    CHECK(FAST(s, "{\"constructor\":1,\"__proto__\":\"x\"}") == 0);
+    tg_schema_free(s);
+}
+
+static void not_covered(void) {
+    /* keywords outside the one-pass set turn it off for the whole schema */
+    static const char *const schemas[] = {
+        "{\"anyOf\":[{\"type\":\"string\"}]}", "{\"uniqueItems\":true}", "{\"unevaluatedProperties\":false}",
+        "{\"prefixItems\":[true]}", "{\"multipleOf\":2}", "{\"contains\":true}",
+        "{\"$dynamicAnchor\":\"a\",\"properties\":{\"a\":{\"$dynamicRef\":\"#a\"}}}",
+    };
+    for (size_t i = 0; i < sizeof schemas / sizeof schemas[0]; i++) {
+        tg_schema *s = compile(schemas[i]);
+        CHECK_MSG(s != NULL, "compile %s", schemas[i]);
+        if (!s) continue;
+        CHECK_MSG(!s->stream && FAST(s, "{}") == 0, "stream on for %s", schemas[i]);
+        tg_schema_free(s);
+    }
+}
+
+static void hostile(void) {
+    tg_schema *s = compile("{\"items\":{\"$ref\":\"#\"},\"additionalProperties\":{\"$ref\":\"#\"}}");
+    CHECK(s && s->stream);
+    if (!s) return;
+    /* deep nesting: refused promptly, never a stack overflow */
+    size_t n = 10000000;
+    char *deep = malloc(2 * n);
+    memset(deep, '[', n);
+    memset(deep + n, ']', n);
+    CHECK(fast(s, deep, 2 * n) == 0);
+    CHECK(fast(s, "[[[[1]]]]", 9) == 1);
+    /* 90 levels pass, beyond the one-pass depth they go to the tree path */
+    memset(deep, '[', 90);
+    memset(deep + 90, ']', 90);
+    CHECK(fast(s, deep, 180) == 1);
+    memset(deep, '[', 120);
+    memset(deep + 120, ']', 120);
+    CHECK(fast(s, deep, 240) == 0 && tree(s, deep, 240) == 1);
+    free(deep);
+    /* an object of 300 keys overflows the key stack: left to the tree path */
+    char *wide = malloc(300 * 12 + 4), *w = wide;
+    *w++ = '{';
+    for (int i = 0; i < 300; i++) w += sprintf(w, "%s\"k%d\":1", i ? "," : "", i);
+    *w++ = '}';
+    CHECK(fast(s, wide, (size_t)(w - wide)) == 0 && tree(s, wide, (size_t)(w - wide)) == 1);
+    free(wide);
+    tg_schema_free(s);
+}
+
+/* xorshift: deterministic */
+static uint32_t rnd(uint32_t *x) {
+    *x ^= *x << 13;
+    *x ^= *x >> 17;
+    *x ^= *x << 5;
+    return *x;
+}
+
+static void gen(uint32_t *x, char *out, size_t *o, size_t cap, int depth) {
+    static const char *const keys[] = {"owner", "n", "x", "tags", "flag", "sub", "x-a", "k", "zz", "owner"};
+    static const char *const scalars[] = {"\"ab\"", "\"a-b\"", "\"\"", "\"A\"", "\"\\u00e9\"", "\"a\"", "\"b\"", "1",
+                                          "5", "6", "-0", "1.5", "2.0", "1e2", "true", "null", "false", "\"x\\ny\""};
+    if (*o + 64 >= cap) return;
+    unsigned k = rnd(x) % 10;
+    if (depth > 3 || k < 5) {
+        const char *v = scalars[rnd(x) % (sizeof scalars / sizeof scalars[0])];
+        *o += (size_t)snprintf(out + *o, cap - *o, "%s", v);
+    } else if (k < 8) {
+        unsigned m = rnd(x) % 5;
+        out[(*o)++] = '{';
+        for (unsigned i = 0; i < m && *o + 64 < cap; i++) {
+            *o += (size_t)snprintf(out + *o, cap - *o, "%s\"%s\":", i ? "," : "", keys[rnd(x) % 10]);
+            gen(x, out, o, cap, depth + 1);
+        }
+        out[(*o)++] = '}';
+    } else {
+        unsigned m = rnd(x) % 5;
+        out[(*o)++] = '[';
+        for (unsigned i = 0; i < m && *o + 64 < cap; i++) {
+            if (i) out[(*o)++] = ',';
+            gen(x, out, o, cap, depth + 1);
+        }
+        out[(*o)++] = ']';
+    }
+}
+
+static void differential(void) {
+    static const char *const schemas[] = {
+        NULL, /* TOOL */
+        "{\"type\":\"object\",\"properties\":{\"tags\":{\"items\":{\"type\":[\"string\",\"integer\"]}}}}",
+        "{\"allOf\":[{\"properties\":{\"n\":{\"maximum\":5}}},{\"properties\":{\"n\":{\"minimum\":1}}}]}",
+        "{\"additionalProperties\":{\"$ref\":\"#\"},\"items\":{\"$ref\":\"#\"},\"maxProperties\":3,\"minItems\":1}",
+        "{\"properties\":{\"x\":{\"const\":\"ab\"},\"n\":{\"enum\":[null,true,\"a\"]}},\"propertyNames\":{\"maxLength\":3}}",
+        "true", "false",
+    };
+    uint32_t seed = 0x9E3779B9u;
+    size_t agree_valid = 0, total = 0;
+    char buf[2048];
+    for (size_t si = 0; si < sizeof schemas / sizeof schemas[0]; si++) {
+        tg_schema *s = compile(schemas[si] ? schemas[si] : TOOL);
+        CHECK_MSG(s != NULL, "compile schema %zu", si);
+        if (!s) continue;
+        for (int i = 0; i < 4000; i++) {
+            size_t o = 0;
+            gen(&seed, buf, &o, sizeof buf, 0);
+            /* a third of the texts get a byte changed, dropped or doubled */
+            if (o && rnd(&seed) % 3 == 0) {
+                size_t at = rnd(&seed) % o;
+                switch (rnd(&seed) % 3) {
+                case 0: buf[at] = "{}[]\",:\\ 0e.-\x80"[rnd(&seed) % 15]; break;
+                case 1: memmove(buf + at, buf + at + 1, o - at - 1); o--; break;
+                default: if (o + 1 < sizeof buf) { memmove(buf + at + 1, buf + at, o - at); o++; } break;
+                }
+            }
+            int f = fast(s, buf, o), t = tree(s, buf, o);
+            total++;
+            if (f == 1) agree_valid++;
+            CHECK_MSG(f == 0 || t == 1, "schema %zu: one-pass passed %.*s (tree: %d)", si, (int)o, buf, t);
+        }
+        tg_schema_free(s);
+    }
+    printf("schema_stream: %zu of %zu generated texts decided in one pass\n", agree_valid, total);
+    CHECK(agree_valid > total / 20); /* the fast path is exercised, not just skipped */
+}
+
+int main(void) {
+    decided();
+    own_properties();
+    not_covered();
+    hostile();
+    differential();
+    return tg_test_finish("schema_stream");
+}
