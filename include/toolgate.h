@@ -25,6 +25,7 @@ typedef enum tg_status {
     TG_OK = 0,
     TG_PENDING = 1,                  /* the call went to the host's handler; finish it with tg_call_complete */
     TG_PENDING_APPROVAL = 2,         /* the policy asks a person first: tg_output holds the pending approval */
+    TG_OK_TEXT = 3,                  /* tg_call_complete_text: the result is exactly the text given (see there) */
     TG_ERR_NOMEM = -1,               /* the memory budget or the allocator refused */
     TG_ERR_JSON = -2,                /* input is not strict JSON (RFC 8259, UTF-8, no duplicate keys) */
     TG_ERR_TOO_LARGE = -3,           /* input over its size or depth limit */
@@ -69,7 +70,10 @@ void tg_limits_default(tg_limits *limits);
 
 /* What the module asks of its host. Every member may be NULL except invoke.
  * invoke: run handler `handler_id` for call `call_id` with the call's
- *   validated arguments (canonical JSON, valid only during invoke) and its
+ *   validated arguments (JSON text, valid only during invoke: the caller's
+ *   own bytes when the one-pass check validated them as read, else the
+ *   canonical writing of the parsed object; both parse to exactly the
+ *   object that was validated) and its
  *   deadline (ms on the host clock); must not re-enter the runtime; returns
  *   0 when it accepted the call, which the host later finishes with
  *   tg_call_complete (or tg_call_cancel).
@@ -145,7 +149,12 @@ tg_status tg_snapshot_release(tg_runtime *rt, uint32_t id);
  * the current set), parses the arguments strictly, asks the policy, refuses
  * or drops context parameters the model supplied, injects them from the
  * context, checks the arguments against the tool's compiled inputSchema and
- * hands the canonical arguments to host.invoke. ctx is JSON text or len 0:
+ * hands the validated arguments to host.invoke. When no step needs the
+ * parsed tree (no argument conditions in the policy, no context parameters,
+ * no approval to redeem, no strict-mode nulls, arguments not audited), the
+ * text is parsed and validated in one pass and handed on as given; anything
+ * that pass does not decide, every invalid call among them, is parsed and
+ * explained by the evaluator. ctx is JSON text or len 0:
  * {"snapshot":id,"context":{"tenant_id":"t1",...},"principal","mode",
  *  "scheduler","source","tenant","session","format","approval","approvalToken"}.
  * TG_PENDING_APPROVAL: the policy asks first; tg_output holds
@@ -163,6 +172,15 @@ tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const
  * CallToolResult. TG_ERR_UNKNOWN_CALL when call_id is not pending. A result
  * that is not JSON or over limits.result_bytes becomes an error result. */
 tg_status tg_call_complete(tg_runtime *rt, uint32_t call_id, const char *result, size_t len, int is_error);
+
+/* Finishes a pending call whose handler returned plain text (UTF-8 bytes,
+ * not JSON): the same as tg_call_complete with that text as a JSON string,
+ * but it answers TG_OK_TEXT when the CallToolResult is exactly
+ * {"content":[{"type":"text","text":text}]} (tg_output holds it), so a host
+ * can build that without reading tg_output back. Invalid UTF-8, a result
+ * over limits.result_bytes, a tool with an outputSchema or a passed
+ * deadline give TG_OK with the error result in tg_output, as there. */
+tg_status tg_call_complete_text(tg_runtime *rt, uint32_t call_id, const char *text, size_t len);
 
 /* Checks that text[0..len) is strict JSON under the runtime's limits
  * (depth, args_bytes), rejecting duplicate keys unless allow_duplicate_keys.

@@ -146,10 +146,12 @@ int tga_call_begin(tga_handle *h, uint32_t name_len, uint32_t args_len, uint32_t
                          ctx_len, &id);
 }
 
-/* Input: the handler's result JSON, or its error text when is_error. */
+/* Input: the handler's result JSON; its error text when kind is 1; plain
+ * text it returned when kind is 2 (tg_call_complete_text: TG_OK_TEXT). */
 TG_EXPORT(tga_call_complete)
-int tga_call_complete(tga_handle *h, uint32_t call_id, uint32_t len, uint32_t is_error) {
-    return tg_call_complete(h->rt, call_id, h->input, len, (int)is_error);
+int tga_call_complete(tga_handle *h, uint32_t call_id, uint32_t len, uint32_t kind) {
+    if (kind == 2) return tg_call_complete_text(h->rt, call_id, h->input, len);
+    return tg_call_complete(h->rt, call_id, h->input, len, (int)kind);
 }
 
 /* Input: JSON text to check for strictness. Returns a tg_status. */

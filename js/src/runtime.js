@@ -12,6 +12,8 @@ import { STATUS, ToolgateError } from './errors.js';
 const TG_OK = 0;
 const TG_PENDING = 1;
 const TG_PENDING_APPROVAL = 2;
+const TG_OK_TEXT = 3;
+const NO_CONTEXT = Object.freeze({});
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: false });
 const VALID = Object.freeze({ valid: true, errors: Object.freeze([]) });
@@ -48,6 +50,10 @@ export class ToolRuntime {
   #argsLimit;
   #version = 0; // bumped by every change to tools or policy: keys the list cache
   #listCache = new Map();
+  #lens = [0, 0, 0];
+  #argsGiven = null; // during tga_call_begin: the caller's argument string and where it lies
+  #argsAt = 0;
+  #argsLen = 0;
   #inPtr = 0; // the module's input area, reused while big enough
   #inCap = 0;
 
@@ -84,9 +90,9 @@ export class ToolRuntime {
   }
 
   /** Calls export `fn`; a trap replaces the instance and throws module_trap. */
-  #call(fn, ...args) {
+  #call(fn, a, b, c, d) {
     try {
-      return this.#exports[fn](this.#handle, ...args);
+      return this.#exports[fn](this.#handle, a, b, c, d); // extra arguments are ignored by wasm
     } catch (e) {
       if (!(e instanceof WebAssembly.RuntimeError) && !(e instanceof RangeError)) throw e;
       this.#recover();
@@ -108,14 +114,15 @@ export class ToolRuntime {
   }
 
   #replay({ op, parts, args = [] }) {
-    const lens = this.#write(...parts);
+    const lens = this.#write(...parts).slice(0, parts.length);
     this.#exports[op](this.#handle, ...lens, ...args);
   }
 
   /** Runs an op and journals it when it changed the runtime. */
   #journaled(op, parts, args = [], key) {
-    const lens = this.#write(...parts);
-    const status = this.#call(op, ...lens, ...args);
+    const lens = this.#write(...parts).slice(0, parts.length);
+    const all = [...lens, ...args];
+    const status = this.#call(op, all[0], all[1], all[2], all[3]);
     if (status === TG_OK) {
       if (key) this.#journal = this.#journal.filter((e) => e.key !== key);
       this.#journal.push({ op, parts, args, key });
@@ -127,7 +134,13 @@ export class ToolRuntime {
 
   #onInvoke(handlerId, callId, ptr, len, deadline) {
     if (!this.#handlers.has(handlerId)) return 1;
-    this.#invoked = { handlerId, callId, deadline, args: decoder.decode(this.#bytes().subarray(ptr, ptr + len)) };
+    // Arguments the module checked in one pass come back as the caller's own
+    // bytes, in place (after any leading white space): the caller's string
+    // then parses to the same object, with no copy out of the module.
+    const given = this.#argsGiven;
+    const args = given !== null && ptr >= this.#argsAt && ptr + len === this.#argsAt + this.#argsLen
+      ? given : decoder.decode(this.#bytes().subarray(ptr, ptr + len));
+    this.#invoked = { handlerId, callId, deadline, args };
     return 0;
   }
 
@@ -144,27 +157,23 @@ export class ToolRuntime {
     return this.#u8;
   }
 
-  /** Writes strings/bytes back to back into the input area; returns their byte lengths. */
-  #write(...parts) {
-    let max = 0;
-    for (const p of parts) max += typeof p === 'string' ? p.length * 3 : p.length;
+  /** Writes strings/bytes back to back into the input area; returns their
+   * byte lengths (in an array reused by the next write: read it at once). */
+  #write(a, b, c) {
+    const n = c !== undefined ? 3 : b !== undefined ? 2 : 1;
+    const max = size(a) + (n > 1 ? size(b) : 0) + (n > 2 ? size(c) : 0);
     if (max > this.#inCap) {
       const ptr = this.#exports.tga_input(this.#handle, max);
       if (!ptr) throw new ToolgateError('out_of_memory', 'the module has no room for this input');
       this.#inPtr = ptr;
       this.#inCap = Math.max(max, 4096); // tga_input allocates at least 4 KiB
     }
-    const ptr = this.#inPtr;
     const mem = this.#bytes();
-    const lens = [];
-    let at = ptr;
-    for (const p of parts) {
-      let n;
-      if (typeof p === 'string') n = encoder.encodeInto(p, mem.subarray(at, at + p.length * 3)).written;
-      else { mem.set(p, at); n = p.length; }
-      lens.push(n);
-      at += n;
-    }
+    const lens = this.#lens;
+    let at = this.#inPtr;
+    at += lens[0] = put(mem, at, a);
+    if (n > 1) at += lens[1] = put(mem, at, b);
+    if (n > 2) lens[2] = put(mem, at, c);
     return lens;
   }
 
@@ -409,12 +418,8 @@ export class ToolRuntime {
         return gateError('invalid_json', `Arguments cannot be written as JSON: ${e.message}`);
       }
     }
-    const c = pick({
-      principal: ctx.principal, mode: ctx.mode, scheduler: ctx.scheduler, source: ctx.source, tenant: ctx.tenant,
-      session: ctx.session, context: ctx.context, format: ctx.format, approval: ctx.approval, approvalToken: ctx.approvalToken,
-    });
-    if (ctx.snapshot) c.snapshot = ctx.snapshot.id ?? ctx.snapshot;
-    const ctxText = Object.keys(c).length ? JSON.stringify(c) : '';
+    let ctxText = '';
+    for (const _ in ctx) { ctxText = contextText(ctx); break; }
     if (ctx.signal?.aborted) return gateError('cancelled', `The call to tool "${name}" was cancelled.`);
     // refused before any copy into the module: every character is at least one byte
     if (argBytes.length > this.#argsLimit) {
@@ -424,7 +429,16 @@ export class ToolRuntime {
     try {
       const [nameLen, argsLen, ctxLen] = this.#write(String(name), argBytes, ctxText);
       this.#invoked = null;
-      status = this.#call('tga_call_begin', nameLen, argsLen, ctxLen);
+      if (typeof argBytes === 'string') {
+        this.#argsGiven = argBytes;
+        this.#argsAt = this.#inPtr + nameLen;
+        this.#argsLen = argsLen;
+      }
+      try {
+        status = this.#call('tga_call_begin', nameLen, argsLen, ctxLen);
+      } finally {
+        this.#argsGiven = null;
+      }
     } catch (e) {
       if (e instanceof ToolgateError) return gateError(e.code, e.message);
       throw e;
@@ -447,11 +461,7 @@ export class ToolRuntime {
    * AbortSignal is made only if the handler asks for it. */
   #run(job, name, ctx) {
     const handler = this.#handlers.get(job.handlerId);
-    let abort = null;
-    const info = {
-      callId: job.callId, tool: name, context: ctx.context ?? {},
-      get signal() { return (abort ??= new AbortController()).signal; },
-    };
+    const info = new CallInfo(job.callId, name, ctx.context ?? NO_CONTEXT);
     let value;
     try {
       value = handler(JSON.parse(job.args), info);
@@ -459,10 +469,10 @@ export class ToolRuntime {
       return this.#finish(job, name, this.#errorText(e), 1, this.#generation);
     }
     if (!value || typeof value.then !== 'function') return this.#finish(job, name, value, 0, this.#generation);
-    return this.#await(job, name, ctx, value, () => abort);
+    return this.#await(job, name, ctx, value, info);
   }
 
-  async #await(job, name, ctx, promise, getAbort) {
+  async #await(job, name, ctx, promise, info) {
     const generation = this.#generation;
     let settle;
     const early = new Promise((resolve) => { settle = resolve; });
@@ -477,7 +487,7 @@ export class ToolRuntime {
     ctx.signal?.removeEventListener('abort', onCancel);
     this.#inFlight.delete(job.callId);
     if (typeof first === 'string') { // timeout or cancelled: the handler's late result is discarded
-      getAbort()?.abort(new Error(first === 'timeout' ? 'deadline passed' : 'cancelled'));
+      info._abort(new Error(first === 'timeout' ? 'deadline passed' : 'cancelled'));
       if (generation !== this.#generation) return gateError('module_trap', `The module was replaced while tool "${name}" ran.`);
       try {
         const status = this.#call('tga_call_cancel', job.callId, first === 'timeout' ? 1 : 0);
@@ -498,6 +508,20 @@ export class ToolRuntime {
   #finish(job, name, value, isError, generation) {
     if (generation !== this.#generation) {
       return gateError('module_trap', `The module was replaced while tool "${name}" ran; its result was discarded.`);
+    }
+    // a string comes back as the text result it is, unless the module says
+    // otherwise (an outputSchema, a cap): then its result is read back
+    if (!isError && typeof value === 'string' && value.isWellFormed?.()) {
+      try {
+        const [len] = this.#write(value);
+        const done = this.#call('tga_call_complete', job.callId, len, 2);
+        if (done === TG_OK_TEXT) return { content: [{ type: 'text', text: value }] };
+        if (done !== TG_OK) throw this.#lastError(done);
+        return this.#output();
+      } catch (e) {
+        if (e instanceof ToolgateError) return gateError(e.code, e.message);
+        throw e;
+      }
     }
     let text = value;
     if (!isError) {
@@ -608,6 +632,40 @@ function deepFreeze(v) {
     for (const k in v) deepFreeze(v[k]);
   }
   return v;
+}
+
+/** Most bytes a part of an input takes in UTF-8. */
+function size(p) { return typeof p === 'string' ? p.length * 3 : p.length; }
+
+/** Writes one part at mem[at]; returns its byte length. */
+function put(mem, at, p) {
+  if (typeof p === 'string') return p.length ? encoder.encodeInto(p, mem.subarray(at, at + p.length * 3)).written : 0;
+  mem.set(p, at);
+  return p.length;
+}
+
+/** What a handler gets beside its arguments. The AbortSignal is made only
+ * when the handler reads it. */
+class CallInfo {
+  #abort = null;
+  constructor(callId, tool, context) {
+    this.callId = callId;
+    this.tool = tool;
+    this.context = context;
+  }
+  get signal() { return (this.#abort ??= new AbortController()).signal; }
+  /** @internal */
+  _abort(reason) { this.#abort?.abort(reason); }
+}
+
+/** The module's call context (JSON text) from callTool's ctx. */
+function contextText(ctx) {
+  const c = pick({
+    principal: ctx.principal, mode: ctx.mode, scheduler: ctx.scheduler, source: ctx.source, tenant: ctx.tenant,
+    session: ctx.session, context: ctx.context, format: ctx.format, approval: ctx.approval, approvalToken: ctx.approvalToken,
+  });
+  if (ctx.snapshot) c.snapshot = ctx.snapshot.id ?? ctx.snapshot;
+  return Object.keys(c).length ? JSON.stringify(c) : '';
 }
 
 function pick(o) {

@@ -1,5 +1,7 @@
 #include "utf8.h"
 
+#include <string.h>
+
 size_t tg_utf8_decode(const unsigned char *s, size_t len, uint32_t *cp) {
     if (len == 0) return 0;
     unsigned c = s[0];
@@ -58,4 +60,24 @@ size_t tg_utf8_count(const unsigned char *s, size_t len) {
     for (size_t i = 0; i < len; i++)
         if ((s[i] & 0xC0) != 0x80) n++;
     return n;
+}
+
+int tg_utf8_valid(const unsigned char *s, size_t len) {
+    size_t i = 0;
+    while (i < len) {
+        uint64_t w;
+        if (len - i >= 8 && (memcpy(&w, s + i, 8), (w & 0x8080808080808080ull) == 0)) {
+            i += 8; /* eight ASCII bytes */
+            continue;
+        }
+        if (s[i] < 0x80) {
+            i++;
+            continue;
+        }
+        uint32_t cp;
+        size_t n = tg_utf8_decode(s + i, len - i, &cp);
+        if (!n) return 0;
+        i += n;
+    }
+    return 1;
 }

@@ -14,4 +14,7 @@ size_t tg_utf8_encode(uint32_t cp, unsigned char *out);
 /* Number of code points in valid UTF-8 s[0..len). */
 size_t tg_utf8_count(const unsigned char *s, size_t len);
 
+/* 1 when s[0..len) is valid UTF-8. */
+int tg_utf8_valid(const unsigned char *s, size_t len);
+
 #endif

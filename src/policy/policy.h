@@ -127,6 +127,10 @@ void tg_policy_end_session(tg_policy *p, const char *session);
  * tg_policy_args_digest), with an expiry. At most `max_approvals` (policy
  * "limits", default 1,024) exist at once; expired ones are swept when full. */
 
+/* 1 when some rule looks at a call's arguments (conditions): only then
+ * does a decision need them parsed. */
+int tg_policy_uses_args(const tg_policy *p);
+
 /* SHA-256 of tg_json_write(args) (args NULL: of "{}"). 0, or -1 out of memory. */
 int tg_policy_args_digest(const tg_allocator *a, const cJSON *args, unsigned char out[32]);
 

@@ -560,6 +560,8 @@ static int compile_rules(cc *c, const cJSON *arr) {
         }
     }
     p->n_rules = n;
+    for (uint32_t k = 0; k < n; k++)
+        if (p->rules[k].n_conds) p->uses_args = 1;
     if (tg_patset_build(&p->arena, tools.v, tools.n, 0, &p->rule_tools) != 0) {
         oom(c);
         return -1;

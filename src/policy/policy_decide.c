@@ -749,3 +749,5 @@ int tg_policy_visible(tg_policy *p, const tg_tool_facts *tool, const tg_authz_re
     d.visibility = 1;
     return decide(&d) != TG_DENY;
 }
+
+int tg_policy_uses_args(const tg_policy *p) { return p && p->uses_args; }

@@ -193,6 +193,7 @@ struct tg_policy {
     uint32_t n_budgets;
     tg_patset budget_tools;     /* owner: budget index */
     tg_plimits limits;
+    int uses_args;              /* some rule has argument conditions */
 };
 
 tg_pstate *tg_pstate_new(const tg_allocator *a, const tg_plimits *lim);

@@ -65,8 +65,8 @@ static tg_status refuse(tg_runtime *rt, tg_status st, const tg_tool *tool, const
     return tg_rt_fail(rt, st, text, -1);
 }
 
-tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJSON *args, const tg_call_request *req,
-                            double now_ms, tg_authz_outcome *out) {
+tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJSON *args, const char *text,
+                            size_t text_len, const tg_call_request *req, double now_ms, tg_authz_outcome *out) {
     out->decision = "allow";
     out->rule[0] = '\0';
     /* tenant scope holds with or without a policy */
@@ -121,7 +121,15 @@ tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJ
         return refuse(rt, limited ? TG_ERR_RATE_LIMITED : TG_ERR_DENIED, tool, res.reason);
     }
 
-    /* ask: a pending approval bound to this tool and these exact arguments */
+    /* ask: a pending approval bound to this tool and these exact arguments
+     * (parsed here when the one-pass check let the call skip the tree) */
+    if (!args) {
+        tg_json_limits jl = tg_rt_json_limits(rt, 0);
+        tg_json_error jerr;
+        if (!(args = tg_json_parse(&rt->call_arena, text, text_len, &jl, &jerr)))
+            return refuse(rt, TG_ERR_DENIED, tool, "approval needed, but the arguments could not be read again");
+        ar.args = args;
+    }
     tg_buf canon;
     tg_buf_init(&canon, rt->alloc, 0);
     tg_json_write(&canon, args);

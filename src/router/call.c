@@ -12,6 +12,7 @@
  *   7 audit      one event per decision and outcome (audit.c) */
 #include "../runtime/runtime_internal.h"
 #include "audit.h"
+#include "../base/utf8.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -41,6 +42,40 @@ static tg_status refused(tg_runtime *rt, tg_audit_event *ev, tg_status st) {
     ev->outcome = tg_status_code(st);
     tg_audit_emit(rt, ev);
     return st;
+}
+
+/* Step 4 on the tree: context parameters refused / injected, then the
+ * inputSchema; on failure rt's output holds the model's error result. */
+static tg_status prepare(tg_runtime *rt, const tg_tool *tool, cJSON *parsed, const tg_call_request *req,
+                         tg_audit_event *ev) {
+    tg_status st;
+    tg_buf msg;
+    tg_buf_init(&msg, rt->alloc, 16384);
+    tg_args_status as = tg_args_prepare(&rt->call_arena, tool, parsed, req->context, MAX_ARG_ERRORS, &msg);
+    ev->validation = as == TG_ARGS_OK ? "ok" : "invalid";
+    if (as != TG_ARGS_OK) {
+        tg_buf text;
+        tg_buf_init(&text, rt->alloc, 20000);
+        if (as == TG_ARGS_MISSING_CONTEXT) {
+            tg_buf_printf(&text, "Tool \"%s\" cannot run: ", tool->name);
+            tg_buf_append(&text, msg.data, msg.len);
+            st = TG_ERR_MISSING_CONTEXT;
+        } else if (as == TG_ARGS_NOMEM) {
+            tg_buf_puts(&text, "out of memory");
+            st = TG_ERR_NOMEM;
+        } else {
+            tg_buf_printf(&text, "Invalid arguments for tool \"%s\":\n", tool->name);
+            tg_buf_append(&text, msg.data, msg.len);
+            tg_buf_puts(&text, "Fix the arguments and call the tool again.");
+            st = as == TG_ARGS_LIMIT ? TG_ERR_TOO_LARGE : TG_ERR_INVALID_ARGUMENTS;
+        }
+        st = call_fail(rt, st, text.data ? text.data : "out of memory", text.len, -1);
+        tg_buf_free(&text);
+        tg_buf_free(&msg);
+        return st;
+    }
+    tg_buf_free(&msg);
+    return TG_OK;
 }
 
 tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const char *args, size_t args_len,
@@ -78,50 +113,43 @@ tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const
     }
     ev.tool = tool;
 
-    /* 3 parse (before authorizing: argument conditions need the arguments) */
+    /* 3 parse (before authorizing: argument conditions need the arguments).
+     * When nothing before dispatch needs the tree (no argument conditions,
+     * context parameters, approval to match, strict-mode nulls or audited
+     * arguments), the one-pass check validates the text as it reads it and
+     * the handler gets that very text; whatever it does not decide (every
+     * invalid call among them) takes the tree path, which explains it. */
     tg_json_limits jl = tg_rt_json_limits(rt, rt->limits.args_bytes);
-    cJSON *parsed = tg_json_parse(&rt->call_arena, args, args_len, &jl, &jerr);
-    if (!parsed)
-        return refused(rt, &ev, call_failf(rt, tg_rt_json_status(jerr.status), (long long)jerr.offset,
-                                           "Arguments for tool \"%s\" are not valid JSON: %s", tool->name, jerr.message));
-    /* a model that saw the OpenAI strict rendering sends null for optional properties */
-    if (req.strict_nulls && cJSON_IsObject(parsed) && tg_strict_strip_nulls(rt, set, tool, parsed))
-        return refused(rt, &ev, call_fail(rt, TG_ERR_NOMEM, "out of memory", 13, -1));
+    cJSON *parsed = NULL;
+    size_t lead = 0;
+    while (lead < args_len && (args[lead] == ' ' || args[lead] == '\n' || args[lead] == '\r' || args[lead] == '\t')) lead++;
+    int checked = lead < args_len && args[lead] == '{' && !req.strict_nulls && !tool->opts.context && !req.approval &&
+                  !req.approval_token && !tool->opts.audit_args && !tg_policy_uses_args(rt->policy) &&
+                  tg_schema_check_text(tool->input, args, args_len, &jl, &rt->call_arena) == 1;
+    if (!checked) {
+        parsed = tg_json_parse(&rt->call_arena, args, args_len, &jl, &jerr);
+        if (!parsed)
+            return refused(rt, &ev, call_failf(rt, tg_rt_json_status(jerr.status), (long long)jerr.offset,
+                                               "Arguments for tool \"%s\" are not valid JSON: %s", tool->name, jerr.message));
+        /* a model that saw the OpenAI strict rendering sends null for optional properties */
+        if (req.strict_nulls && cJSON_IsObject(parsed) && tg_strict_strip_nulls(rt, set, tool, parsed))
+            return refused(rt, &ev, call_fail(rt, TG_ERR_NOMEM, "out of memory", 13, -1));
+    }
 
     /* 2 authorize */
     tg_authz_outcome az;
-    st = tg_call_authorize(rt, tool, parsed, &req, started, &az);
+    st = tg_call_authorize(rt, tool, parsed, args, args_len, &req, started, &az);
     ev.decision = az.decision;
     ev.rule = az.rule;
     if (st != TG_OK) return refused(rt, &ev, st); /* denied, pending approval, or rate limited */
 
-    /* 4 prepare: context parameters, then the full schema */
-    tg_buf msg;
-    tg_buf_init(&msg, rt->alloc, 16384);
-    tg_args_status as = tg_args_prepare(&rt->call_arena, tool, parsed, req.context, MAX_ARG_ERRORS, &msg);
-    ev.validation = as == TG_ARGS_OK ? "ok" : "invalid";
-    if (as != TG_ARGS_OK) {
-        tg_buf text;
-        tg_buf_init(&text, rt->alloc, 20000);
-        if (as == TG_ARGS_MISSING_CONTEXT) {
-            tg_buf_printf(&text, "Tool \"%s\" cannot run: ", tool->name);
-            tg_buf_append(&text, msg.data, msg.len);
-            st = TG_ERR_MISSING_CONTEXT;
-        } else if (as == TG_ARGS_NOMEM) {
-            tg_buf_puts(&text, "out of memory");
-            st = TG_ERR_NOMEM;
-        } else {
-            tg_buf_printf(&text, "Invalid arguments for tool \"%s\":\n", tool->name);
-            tg_buf_append(&text, msg.data, msg.len);
-            tg_buf_puts(&text, "Fix the arguments and call the tool again.");
-            st = as == TG_ARGS_LIMIT ? TG_ERR_TOO_LARGE : TG_ERR_INVALID_ARGUMENTS;
-        }
-        st = call_fail(rt, st, text.data ? text.data : "out of memory", text.len, -1);
-        tg_buf_free(&text);
-        tg_buf_free(&msg);
-        return refused(rt, &ev, st);
+    /* 4 prepare: context parameters, then the full schema (done already
+     * for a checked text) */
+    ev.validation = "ok";
+    if (!checked) {
+        tg_status pst = prepare(rt, tool, parsed, &req, &ev);
+        if (pst != TG_OK) return refused(rt, &ev, pst);
     }
-    tg_buf_free(&msg);
 
     /* 5 dispatch: the handler sees exactly the validated object, written canonically */
     if (tool->opts.concurrency && tool->in_flight >= tool->opts.concurrency) {
@@ -132,7 +160,7 @@ tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const
     }
     tg_buf canon;
     tg_buf_init(&canon, rt->alloc, 0);
-    tg_json_write(&canon, parsed);
+    if (!checked) tg_json_write(&canon, parsed);
     if (canon.failed) {
         tg_buf_free(&canon);
         return refused(rt, &ev, call_fail(rt, TG_ERR_NOMEM, "out of memory", 13, -1));
@@ -157,7 +185,8 @@ tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const
     }
     ev.call_id = id;
     ev.args = parsed;
-    int accepted = rt->host.invoke(rt->host.ud, tool->handler_id, id, canon.data, canon.len, info.deadline_ms);
+    int accepted = checked ? rt->host.invoke(rt->host.ud, tool->handler_id, id, args + lead, args_len - lead, info.deadline_ms)
+                           : rt->host.invoke(rt->host.ud, tool->handler_id, id, canon.data, canon.len, info.deadline_ms);
     tg_buf_free(&canon);
     if (accepted != 0) {
         tg_call_info gone;
@@ -256,6 +285,46 @@ tg_status tg_call_complete(tg_runtime *rt, uint32_t call_id, const char *result,
     outcome_event(rt, call_id, &info, outcome, t);
     tg_tool_release(info.tool);
     return rt->out.failed ? tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1) : TG_OK;
+}
+
+tg_status tg_call_complete_text(tg_runtime *rt, uint32_t call_id, const char *text, size_t len) {
+    tg_rt_begin(rt);
+    tg_call_info info;
+    if (tg_pending_take(rt->pending, call_id, &info))
+        return tg_rt_fail(rt, TG_ERR_UNKNOWN_CALL, "no pending call with that id", -1);
+    double t = now(rt);
+    const char *outcome = NULL;
+    int plain = 0;
+    if (t > info.deadline_ms) {
+        char line[200];
+        int n = snprintf(line, sizeof line, "Tool \"%s\" did not finish before its deadline.", info.tool->name);
+        tg_result_gate_error(&rt->out, "timeout", line, (size_t)n);
+        outcome = "timeout";
+    } else if (!info.tool->output && tg_utf8_valid((const unsigned char *)text, len)) {
+        static const char head[] = "{\"content\":[{\"type\":\"text\",\"text\":";
+        tg_buf_puts(&rt->out, head);
+        tg_json_write_string(&rt->out, text, len);
+        /* the cap is on the result's JSON text, as tg_call_complete measures it */
+        if (!rt->out.failed && rt->out.len - (sizeof head - 1) <= rt->limits.result_bytes) {
+            tg_buf_puts(&rt->out, "}]}");
+            outcome = "ok";
+            plain = 1;
+        } else {
+            tg_buf_reset(&rt->out);
+        }
+    }
+    if (!outcome) { /* everything else as tg_call_complete would see it */
+        tg_buf j;
+        tg_buf_init(&j, rt->alloc, 0);
+        tg_json_write_string(&j, text, len);
+        outcome = j.failed ? (tg_result_gate_error(&rt->out, "out_of_memory", "out of memory", 13), "invalid_result")
+                           : complete(rt, info.tool, j.data, j.len, 0);
+        tg_buf_free(&j);
+    }
+    outcome_event(rt, call_id, &info, outcome, t);
+    tg_tool_release(info.tool);
+    if (rt->out.failed) return tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1);
+    return plain ? TG_OK_TEXT : TG_OK;
 }
 
 tg_status tg_call_cancel(tg_runtime *rt, uint32_t call_id, const char *reason) {

@@ -85,9 +85,11 @@ tg_tool_facts tg_tool_facts_of(const tg_tool *t);
 int tg_call_request_read(struct tg_runtime *rt, const cJSON *ctx, tg_call_request *req);
 /* Step 2 of the pipeline: redeems an approval or asks the policy. TG_OK to
  * go on; otherwise rt's output holds what the caller gets (an error result,
- * or a pending approval for TG_PENDING_APPROVAL). */
-tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJSON *args, const tg_call_request *req,
-                            double now_ms, tg_authz_outcome *out);
+ * or a pending approval for TG_PENDING_APPROVAL). args may be NULL when the
+ * caller checked the text in one pass and no rule looks at arguments; an
+ * approval then parses text[0..text_len) for the digest it binds to. */
+tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJSON *args, const char *text,
+                            size_t text_len, const tg_call_request *req, double now_ms, tg_authz_outcome *out);
 
 /* ---- results ---- */
 /* Writes {"content":[{"type":"text","text":text}],"isError":true,

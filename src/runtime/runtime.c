@@ -26,6 +26,7 @@ const char *tg_status_code(tg_status s) {
     case TG_ERR_MISSING_CONTEXT: return "missing_context";
     case TG_ERR_UNKNOWN_SNAPSHOT: return "unknown_snapshot";
     case TG_PENDING_APPROVAL: return "pending_approval";
+    case TG_OK_TEXT: return "ok";
     case TG_ERR_DENIED: return "denied";
     case TG_ERR_APPROVAL: return "approval_refused";
     case TG_ERR_RATE_LIMITED: return "rate_limited";

@@ -44,7 +44,13 @@ static void happy_path(void) {
     uint32_t id = 0;
     CHECK(call(rt, "get_weather", " {\"city\" : \"Oslo\", \"n\": 1.50} ", &id) == TG_PENDING);
     CHECK(id != 0 && h.call == id && h.handler == 7);
-    CHECK_STR(h.args, "{\"city\":\"Oslo\",\"n\":1.50}"); /* canonical, number text kept */
+    /* checked in one pass: the handler gets the caller's bytes (from the value on) */
+    CHECK_STR(h.args, "{\"city\" : \"Oslo\", \"n\": 1.50} ");
+    uint32_t id2 = 0;
+    /* 1e0 is beyond the one-pass check: parsed, and written canonically with its lexeme kept */
+    CHECK(call(rt, "get_weather", " {\"city\" : \"Oslo\", \"n\": 1e0} ", &id2) == TG_PENDING);
+    CHECK_STR(h.args, "{\"city\":\"Oslo\",\"n\":1e0}");
+    CHECK(tg_call_cancel(rt, id2, "cancelled") == TG_OK);
     const char *res = "{\"temp\":20}";
     CHECK(tg_call_complete(rt, id, res, strlen(res), 0) == TG_OK);
     CHECK_STR(out(rt), "{\"content\":[{\"type\":\"text\",\"text\":\"{\\\"temp\\\":20}\"}],\"structuredContent\":{\"temp\":20}}");
@@ -159,10 +165,51 @@ static void memory_budget(void) {
     strcpy(big + 9 + n, "\"}");
     CHECK(tg_register_tool(rt, WEATHER, strlen(WEATHER), NULL, 0, 1) == TG_OK);
     uint32_t id;
+    /* checked in one pass, the arguments are never copied: within the cap */
+    CHECK(call(rt, "get_weather", big, &id) == TG_PENDING);
+    CHECK(tg_memory_used(rt) <= l.memory_bytes);
+    CHECK(tg_call_cancel(rt, id, "cancelled") == TG_OK);
+    /* a tree of them is over the cap (a duplicate key sends the call to the tree reader) */
+    strcpy(big + 9 + n, "\",\"city\":\"y\"}");
     CHECK(call(rt, "get_weather", big, &id) == TG_ERR_NOMEM);
     CHECK(tg_memory_used(rt) <= l.memory_bytes);
     CHECK(call(rt, "get_weather", "{\"city\":\"x\"}", &id) == TG_PENDING);
     free(big);
+    tg_runtime_free(rt);
+}
+
+/* tg_call_complete_text: plain text becomes the text result as it is
+ * (TG_OK_TEXT), anything else the result tg_call_complete would give */
+static void text_results(void) {
+    host_log h = {0};
+    tg_host host = {&h, host_invoke, NULL, NULL, NULL};
+    tg_limits l;
+    tg_limits_default(&l);
+    l.result_bytes = 64;
+    tg_runtime *rt = tg_runtime_new(&l, &host, NULL, NULL);
+    static const char *const STRUCTURED =
+        "{\"name\":\"stats\",\"inputSchema\":{\"type\":\"object\"},\"outputSchema\":{\"type\":\"object\"}}";
+    CHECK(tg_register_tool(rt, WEATHER, strlen(WEATHER), NULL, 0, 1) == TG_OK);
+    CHECK(tg_register_tool(rt, STRUCTURED, strlen(STRUCTURED), NULL, 0, 2) == TG_OK);
+    uint32_t id = 0;
+    CHECK(call(rt, "get_weather", "{\"city\":\"Oslo\"}", &id) == TG_PENDING);
+    CHECK(tg_call_complete_text(rt, id, "sunny \"and\" 20\xc2\xb0", 16) == TG_OK_TEXT);
+    CHECK_STR(out(rt), "{\"content\":[{\"type\":\"text\",\"text\":\"sunny \\\"and\\\" 20\xc2\xb0\"}]}");
+    CHECK(tg_call_complete_text(rt, id, "again", 5) == TG_ERR_UNKNOWN_CALL); /* finished once */
+    /* invalid UTF-8: an error result, not TG_OK_TEXT */
+    CHECK(call(rt, "get_weather", "{\"city\":\"Oslo\"}", &id) == TG_PENDING);
+    CHECK(tg_call_complete_text(rt, id, "bad \xff", 5) == TG_OK);
+    CHECK(strstr(out(rt), "\"isError\":true") != NULL);
+    /* over result_bytes once written as JSON */
+    char big[80];
+    memset(big, 'x', sizeof big);
+    CHECK(call(rt, "get_weather", "{\"city\":\"Oslo\"}", &id) == TG_PENDING);
+    CHECK(tg_call_complete_text(rt, id, big, sizeof big) == TG_OK);
+    CHECK(strstr(out(rt), "\"isError\":true") != NULL);
+    /* a tool that promises structured output cannot answer with text */
+    CHECK(call(rt, "stats", "{}", &id) == TG_PENDING);
+    CHECK(tg_call_complete_text(rt, id, "ok", 2) == TG_OK);
+    CHECK(strstr(out(rt), "outputSchema") != NULL && strstr(out(rt), "\"isError\":true") != NULL);
     tg_runtime_free(rt);
 }
 
@@ -172,5 +219,6 @@ int main(void) {
     limits();
     allocation_failures();
     memory_budget();
+    text_results();
     return tg_test_finish("runtime");
 }

@@ -191,7 +191,11 @@ test('running out of the memory budget is an error, and the runtime keeps workin
   const huge = { name: 'huge', inputSchema: { type: 'object', properties: {} } };
   for (let i = 0; i < 12000; i++) huge.inputSchema.properties[`p${i}`] = { type: 'string', description: 'x'.repeat(20) };
   assert.throws(() => rt.registerTool(huge, () => 'x'), (e) => e.code === 'out_of_memory');
-  const r = await rt.callTool('get_weather', JSON.stringify({ city: 'c', pad: Array(30000).fill({ a: [1, 2, 3] }) }));
+  const pad = JSON.stringify({ city: 'c', pad: Array(30000).fill({ a: [1, 2, 3] }) });
+  // checked in one pass as they are read, these arguments need no memory of their own
+  assert.deepEqual(await rt.callTool('get_weather', pad), { content: [{ type: 'text', text: 'ok' }] });
+  // a tree of them does not fit (a duplicate key sends them to the tree reader)
+  const r = await rt.callTool('get_weather', pad.slice(0, -1) + ',"city":"d"}');
   assert.equal(gateCode(r), 'out_of_memory');
   assert.deepEqual(await rt.callTool('get_weather', '{"city":"still here"}'), { content: [{ type: 'text', text: 'ok' }] });
   rt.dispose();
