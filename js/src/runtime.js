@@ -108,7 +108,7 @@ export class ToolRuntime {
     this.#instantiate();
     for (const entry of this.#journal) this.#replay(entry);
     for (const a of this.#approvals.values()) {
-      const [len] = this.#write(JSON.stringify(a.record));
+      const len = this.#write(JSON.stringify(a.record))[0];
       this.#exports.tga_restore_approval(this.#handle, len);
     }
   }
@@ -321,7 +321,7 @@ export class ToolRuntime {
     const text = JSON.stringify(req);
     const hit = this.#listCache.get(text);
     if (hit) return hit;
-    const [len] = this.#write(text);
+    const len = this.#write(text)[0];
     this.#check(this.#call('tga_list_tools', len));
     const out = deepFreeze(this.#output());
     if (this.#listCache.size >= 64) this.#listCache.delete(this.#listCache.keys().next().value);
@@ -349,7 +349,7 @@ export class ToolRuntime {
   authorize({ tool, args, principal, mode, source, tenant, session, scheduler, explain, snapshot } = {}) {
     const req = { tool: String(tool), ...pick({ args, principal, mode, source, tenant, session, scheduler, explain }) };
     if (snapshot) req.snapshot = snapshot.id ?? snapshot;
-    const [len] = this.#write(JSON.stringify(req));
+    const len = this.#write(JSON.stringify(req))[0];
     this.#check(this.#call('tga_authorize', len));
     return this.#output();
   }
@@ -363,7 +363,7 @@ export class ToolRuntime {
     const code = { deny: 0, approve: 1, approve_session: 2 }[answer];
     if (code === undefined) throw new TypeError("answer must be 'approve', 'approve_session' or 'deny'");
     const pending = this.#approvals.get(approvalId);
-    const [len] = this.#write(String(approvalId));
+    const len = this.#write(String(approvalId))[0];
     const status = this.#call('tga_resolve_approval', len, code);
     if (status !== TG_OK) {
       const e = this.#lastError(status);
@@ -383,7 +383,7 @@ export class ToolRuntime {
 
   /** Ends a session: its budgets and session rules are forgotten. */
   endSession(session) {
-    const [len] = this.#write(String(session));
+    const len = this.#write(String(session))[0];
     this.#call('tga_end_session', len);
   }
 
@@ -427,7 +427,8 @@ export class ToolRuntime {
     }
     let status;
     try {
-      const [nameLen, argsLen, ctxLen] = this.#write(String(name), argBytes, ctxText);
+      const lens = this.#write(String(name), argBytes, ctxText);
+      const nameLen = lens[0], argsLen = lens[1], ctxLen = lens[2];
       this.#invoked = null;
       if (typeof argBytes === 'string') {
         this.#argsGiven = argBytes;
@@ -513,7 +514,7 @@ export class ToolRuntime {
     // otherwise (an outputSchema, a cap): then its result is read back
     if (!isError && typeof value === 'string' && value.isWellFormed?.()) {
       try {
-        const [len] = this.#write(value);
+        const len = this.#write(value)[0];
         const done = this.#call('tga_call_complete', job.callId, len, 2);
         if (done === TG_OK_TEXT) return { content: [{ type: 'text', text: value }] };
         if (done !== TG_OK) throw this.#lastError(done);
@@ -534,7 +535,7 @@ export class ToolRuntime {
       }
     }
     try {
-      const [len] = this.#write(text);
+      const len = this.#write(text)[0];
       const done = this.#call('tga_call_complete', job.callId, len, isError);
       if (done !== TG_OK) throw this.#lastError(done);
       return this.#output();
@@ -581,7 +582,7 @@ export class ToolRuntime {
     if (input.length > this.#argsLimit) {
       return { valid: false, errors: [], jsonError: { message: `input of at least ${input.length} bytes is over the limit of ${this.#argsLimit}`, offset: this.#argsLimit } };
     }
-    const [len] = this.#write(input);
+    const len = this.#write(input)[0];
     const r = this.#call('tga_validate', v.id, len, maxErrors);
     if (r === 1) return VALID;
     if (r === 0) return { valid: false, errors: maxErrors ? this.#output() : [] };
@@ -600,7 +601,7 @@ export class ToolRuntime {
    * @returns {{ ok: true } | { ok: false, code: string, message: string, offset?: number }}
    */
   checkJSON(text, { allowDuplicateKeys = false } = {}) {
-    const [len] = this.#write(text);
+    const len = this.#write(text)[0];
     const status = this.#call('tga_check_json', len, allowDuplicateKeys ? 1 : 0);
     if (status === TG_OK) return { ok: true };
     const e = this.#lastError(status);

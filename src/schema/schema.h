@@ -131,12 +131,14 @@ int tg_schema_validate(const tg_schema *s, const cJSON *instance, tg_arena *scra
                        size_t max_errors, tg_buf *errors);
 
 /* The fast path of validation: parses text[0..len) and checks it against s
- * in one pass, building no tree. Returns 1 only when the text is strict
- * JSON within limits (as tg_json_parse would accept it, duplicate keys
- * refused) and valid against s (as tg_schema_validate would answer). 0 means
- * "not decided here": invalid, malformed, or beyond the one-pass check (a
- * keyword it does not cover, escaped keys, long numbers, deep nesting); then
- * parse and validate. Takes a few KiB from scratch (the caller resets it). */
+ * in one pass, building no tree. 1: the text is strict JSON within limits
+ * (as tg_json_parse would accept it, duplicate keys refused) and valid
+ * against s; 0: strict JSON, invalid against s (tg_schema_validate says
+ * which keywords fail); -1: not decided here (malformed, or beyond the
+ * one-pass check: a keyword it does not cover, escaped keys, numbers it
+ * leaves to the evaluator, deep nesting): parse and validate. Its 1 and 0
+ * are always tg_schema_validate's verdict. Takes a few KiB from scratch
+ * (the caller resets it). */
 int tg_schema_check_text(const tg_schema *s, const char *text, size_t len, const tg_json_limits *limits,
                          tg_arena *scratch);
 

@@ -121,6 +121,7 @@ typedef struct tg_snode {
     uint8_t leaf;               /* only keywords the evaluator can pass without a call
                                  * (type, lengths, maximum/minimum, pattern, maxItems,
                                  * enum), no unevaluated*: set by tg_schema_compile */
+    uint8_t links;              /* has $ref or allOf (schema_stream.c follows them) */
     uint8_t scoped;             /* its resource can answer a $dynamicRef/$recursiveRef:
                                  * the evaluator keeps only such resources on its
                                  * dynamic scope (set by tg_schema_compile) */
@@ -179,8 +180,8 @@ const char *tg_smeta_find(const char *uri, size_t len);
 const char *tg_smeta_uri(tg_dialect d);
 
 /* schema_stream.c: 1 when every keyword of s is one tg_schema_check_text
- * checks (sets tg_schema.stream). */
-int tg_schema_streamable(const tg_schema *s);
+ * checks (the caller sets tg_schema.stream); sets tg_snode.links. */
+int tg_schema_streamable(tg_schema *s);
 
 /* schema_eval.c: validation; text 1 renders errors as "loc: message" text
  * (for compile diagnostics) instead of a JSON array. */

@@ -5,13 +5,14 @@
  * scalars, numeric and length limits, pattern, asserted formats, items,
  * properties / patternProperties / additionalProperties, required, counts,
  * allOf and $ref); tg_schema_compile sets tg_schema.stream when a schema uses
- * nothing else. It can only answer "valid" (1) or "not decided here" (0):
- * every invalid, malformed or unusual input (duplicate keys, escaped keys,
- * numbers beyond 15 digits, deep nesting, a limit in sight) goes to the
- * tree reader and the evaluator, which decide it and explain it. So a bug
- * here can cost speed but never pass what the evaluator would refuse, as
- * long as "1" is only said of valid input: the schema tests run every
- * suite case through both (schema_test.c, schema_suite_test.c).
+ * nothing else. It answers "valid" (1), "invalid" (0: the text is strict
+ * JSON and a keyword refuses it; the caller asks the evaluator for the
+ * errors) or "not decided here" (-1): malformed or unusual input (duplicate
+ * or escaped keys, numbers beyond 15 digits or with exponents, deep
+ * nesting, a limit in sight) goes to the tree reader and the evaluator,
+ * which decide it and explain it. Its verdicts must be the evaluator's:
+ * schema_stream_test.c runs both over generated and mutated texts, and
+ * schema_suite_test.c over every case of the JSON-Schema-Test-Suite.
  *
  * Strictness is the tree reader's: strings and numbers go through the same
  * lexer (json/json_lex.h). A value is checked against a set of up to
@@ -35,6 +36,7 @@ typedef struct skey {
 
 typedef struct st {
     const tg_schema *s;
+    int bad;              /* a keyword refused the instance: only syntax is checked from here on */
     const unsigned char *p;
     size_t len, pos;
     tg_arena *scratch;
@@ -50,10 +52,16 @@ typedef struct sset {
     unsigned hops; /* longest $ref / allOf chain followed to fill it */
 } sset;
 
-int tg_schema_streamable(const tg_schema *s) {
+int tg_schema_streamable(tg_schema *s) {
     size_t i;
-    for (i = 0; i < s->n_nodes; i++)
+    for (i = 0; i < s->n_nodes; i++) {
+        uint32_t k;
         if (s->nodes[i].has_uneval || s->nodes[i].scoped) return 0;
+        for (k = 0; k < s->nodes[i].count; k++) {
+            uint8_t op = s->ins[s->nodes[i].start + k].op;
+            if (op == TG_OP_REF || op == TG_OP_ALL_OF) s->nodes[i].links = 1;
+        }
+    }
     for (i = 0; i < s->n_ins; i++) {
         const tg_sins *in = &s->ins[i];
         switch ((tg_sop)in->op) {
@@ -87,6 +95,7 @@ static int add(st *t, sset *set, uint32_t node, unsigned hops) {
     if (set->n == SET_MAX || hops > 8) return -1;
     set->node[set->n++] = node;
     if (hops > set->hops) set->hops = hops;
+    if (!nd->links) return 0;
     for (in = t->s->ins + nd->start, end = in + nd->count; in < end; in++) {
         if (in->op == TG_OP_REF) {
             if (add(t, set, in->u.node, hops + 1)) return -1;
@@ -107,14 +116,19 @@ static inline void skip_ws(st *t) {
     }
 }
 
+/* 1 match, 0 no match, -1 the search could not run (then: undecided). */
 static int re_ok(st *t, uint32_t idx, const char *s, size_t len) {
     const tg_regex *re = t->s->regexes[idx];
     if (!t->re_scratch && tg_regex_needs_scratch(re)) {
         t->re_scratch = tg_arena_alloc(t->scratch, t->s->regex_scratch);
-        if (!t->re_scratch) return 0;
+        if (!t->re_scratch) return -1;
     }
-    return tg_regex_search(re, s, len, t->re_scratch) == 1;
+    return tg_regex_search(re, s, len, t->re_scratch);
 }
+
+/* A keyword refused the instance: the verdict is "invalid" once the rest
+ * of the text proves to be strict JSON. */
+#define REFUSE(t) ((t)->bad = 1, 1)
 
 /* enum / const over a scalar: 1 when one of the values equals it. Numbers
  * and containers are left to the evaluator (-1). */
@@ -149,16 +163,21 @@ static int string_value(st *t, const sset *set) {
         const tg_sins *in = t->s->ins + nd->start, *end = in + nd->count;
         for (; in < end; in++) {
             switch ((tg_sop)in->op) {
-            case TG_OP_FALSE: return 0;
-            case TG_OP_TYPE: if (!(in->u.mask & TG_ST_STRING)) return 0; break;
+            case TG_OP_FALSE: return REFUSE(t);
+            case TG_OP_TYPE: if (!(in->u.mask & TG_ST_STRING)) return REFUSE(t); break;
             case TG_OP_MAX_LENGTH: case TG_OP_MIN_LENGTH:
                 if (cps == (size_t)-1) cps = ls.ascii ? len : tg_utf8_count((const unsigned char *)s, len);
-                if (in->op == TG_OP_MAX_LENGTH ? cps > in->u.count : cps < in->u.count) return 0;
+                if (in->op == TG_OP_MAX_LENGTH ? cps > in->u.count : cps < in->u.count) return REFUSE(t);
                 break;
-            case TG_OP_PATTERN: if (!re_ok(t, in->u.re, s, len)) return 0; break;
-            case TG_OP_FORMAT: if (tg_sformat_check(in->u.format, s, len) == 0) return 0; break;
+            case TG_OP_PATTERN: {
+                int m = re_ok(t, in->u.re, s, len);
+                if (m < 0) return 0;
+                if (!m) return REFUSE(t);
+                break;
+            }
+            case TG_OP_FORMAT: if (tg_sformat_check(in->u.format, s, len) == 0) return REFUSE(t); break;
             case TG_OP_ENUM: case TG_OP_CONST:
-                if (!scalar_in(in->u.value, in->op == TG_OP_ENUM, cJSON_String, s, len)) return 0;
+                if (!scalar_in(in->u.value, in->op == TG_OP_ENUM, cJSON_String, s, len)) return REFUSE(t);
                 break;
             default: break; /* keywords of other types */
             }
@@ -180,14 +199,17 @@ static int number_value(st *t, const sset *set) {
         double x = ln.value;
         for (; in < end; in++) {
             switch ((tg_sop)in->op) {
-            case TG_OP_FALSE: case TG_OP_ENUM: case TG_OP_CONST: return 0;
-            case TG_OP_TYPE: /* 1.0 (an integer or not, by dialect) is the evaluator's */
-                if (!(in->u.mask & TG_ST_NUMBER) && !(!ln.has_frac && (in->u.mask & TG_ST_INTEGER))) return 0;
-                break;
-            case TG_OP_MAXIMUM: if (!(x <= in->u.num.d)) return 0; break;
-            case TG_OP_EXCL_MAXIMUM: if (!(x < in->u.num.d)) return 0; break;
-            case TG_OP_MINIMUM: if (!(x >= in->u.num.d)) return 0; break;
-            case TG_OP_EXCL_MINIMUM: if (!(x > in->u.num.d)) return 0; break;
+            case TG_OP_FALSE: return REFUSE(t);
+            case TG_OP_ENUM: case TG_OP_CONST: return 0; /* 1 == 1.0: the evaluator's */
+            case TG_OP_TYPE:
+                if (in->u.mask & TG_ST_NUMBER) break;
+                if (!ln.has_frac && (in->u.mask & TG_ST_INTEGER)) break;
+                if (ln.has_frac && (in->u.mask & TG_ST_INTEGER)) return 0; /* 1.0: an integer or not, by dialect */
+                return REFUSE(t);
+            case TG_OP_MAXIMUM: if (!(x <= in->u.num.d)) return REFUSE(t); break;
+            case TG_OP_EXCL_MAXIMUM: if (!(x < in->u.num.d)) return REFUSE(t); break;
+            case TG_OP_MINIMUM: if (!(x >= in->u.num.d)) return REFUSE(t); break;
+            case TG_OP_EXCL_MINIMUM: if (!(x > in->u.num.d)) return REFUSE(t); break;
             default: break;
             }
         }
@@ -209,10 +231,10 @@ static int literal_value(st *t, const sset *set) {
         const tg_sins *in = t->s->ins + nd->start, *end = in + nd->count;
         for (; in < end; in++) {
             switch ((tg_sop)in->op) {
-            case TG_OP_FALSE: return 0;
-            case TG_OP_TYPE: if (!(in->u.mask & L[k].bit)) return 0; break;
+            case TG_OP_FALSE: return REFUSE(t);
+            case TG_OP_TYPE: if (!(in->u.mask & L[k].bit)) return REFUSE(t); break;
             case TG_OP_ENUM: case TG_OP_CONST:
-                if (!scalar_in(in->u.value, in->op == TG_OP_ENUM, L[k].type, NULL, 0)) return 0;
+                if (!scalar_in(in->u.value, in->op == TG_OP_ENUM, L[k].type, NULL, 0)) return REFUSE(t);
                 break;
             default: break;
             }
@@ -232,12 +254,13 @@ static int container_done(st *t, const sset *set, int obj, size_t count, size_t 
         const tg_sins *in = t->s->ins + nd->start, *end = in + nd->count;
         for (; in < end; in++) {
             switch ((tg_sop)in->op) {
-            case TG_OP_FALSE: case TG_OP_ENUM: case TG_OP_CONST: return 0;
-            case TG_OP_TYPE: if (!(in->u.mask & (obj ? TG_ST_OBJECT : TG_ST_ARRAY))) return 0; break;
-            case TG_OP_MAX_ITEMS: if (!obj && count > in->u.count) return 0; break;
-            case TG_OP_MIN_ITEMS: if (!obj && count < in->u.count) return 0; break;
-            case TG_OP_MAX_PROPS: if (obj && count > in->u.count) return 0; break;
-            case TG_OP_MIN_PROPS: if (obj && count < in->u.count) return 0; break;
+            case TG_OP_FALSE: return REFUSE(t);
+            case TG_OP_ENUM: case TG_OP_CONST: return 0; /* containers: the evaluator's */
+            case TG_OP_TYPE: if (!(in->u.mask & (obj ? TG_ST_OBJECT : TG_ST_ARRAY))) return REFUSE(t); break;
+            case TG_OP_MAX_ITEMS: if (!obj && count > in->u.count) return REFUSE(t); break;
+            case TG_OP_MIN_ITEMS: if (!obj && count < in->u.count) return REFUSE(t); break;
+            case TG_OP_MAX_PROPS: if (obj && count > in->u.count) return REFUSE(t); break;
+            case TG_OP_MIN_PROPS: if (obj && count < in->u.count) return REFUSE(t); break;
             case TG_OP_REQUIRED:
                 if (obj) {
                     uint32_t r;
@@ -246,7 +269,7 @@ static int container_done(st *t, const sset *set, int obj, size_t count, size_t 
                         size_t k;
                         for (k = key0; k < t->nkeys; k++)
                             if (t->keys[k].len == nm->len && tg_ssame_bytes(t->keys[k].s, nm->s, nm->len)) break;
-                        if (k == t->nkeys) return 0;
+                        if (k == t->nkeys) return REFUSE(t);
                     }
                 }
                 break;
@@ -259,7 +282,18 @@ static int container_done(st *t, const sset *set, int obj, size_t count, size_t 
 
 static int object_value(st *t, const sset *set, size_t depth, size_t edepth) {
     size_t key0 = t->nkeys, count = 0;
-    unsigned i;
+    uint64_t seen = 0; /* tg_sname_bit of the keys so far: most keys need no compare */
+    const tg_sprops *props[SET_MAX * 2];
+    unsigned i, np = 0;
+    for (i = 0; i < set->n; i++) {
+        const tg_snode *nd = &t->s->nodes[set->node[i]];
+        const tg_sins *in = t->s->ins + nd->start, *end = in + nd->count;
+        for (; in < end; in++)
+            if (in->op == TG_OP_PROPS) {
+                if (np == SET_MAX * 2) return 0;
+                props[np++] = in->u.props;
+            }
+    }
     t->pos++; /* '{' */
     skip_ws(t);
     if (t->pos < t->len && t->p[t->pos] == '}') {
@@ -276,8 +310,12 @@ static int object_value(st *t, const sset *set, size_t depth, size_t edepth) {
         const char *key = (const char *)t->p + t->pos + 1;
         size_t kl = ls.end - t->pos - 1;
         t->pos = ls.end + 1;
-        for (k = key0; k < t->nkeys; k++) /* duplicates: the tree reader names them */
-            if (t->keys[k].len == kl && tg_ssame_bytes(t->keys[k].s, key, kl)) return 0;
+        uint64_t bit = tg_sname_bit(key, kl);
+        if (seen & bit) {
+            for (k = key0; k < t->nkeys; k++) /* duplicates: the tree reader names them */
+                if (t->keys[k].len == kl && tg_ssame_bytes(t->keys[k].s, key, kl)) return 0;
+        }
+        seen |= bit;
         if (t->nkeys == KEYS_MAX) return 0;
         t->keys[t->nkeys].s = key;
         t->keys[t->nkeys].len = kl;
@@ -289,29 +327,26 @@ static int object_value(st *t, const sset *set, size_t depth, size_t edepth) {
         /* the schemas the member's value answers to */
         child.n = 0;
         child.hops = 0;
-        for (i = 0; i < set->n; i++) {
-            const tg_snode *nd = &t->s->nodes[set->node[i]];
-            const tg_sins *in = t->s->ins + nd->start, *end = in + nd->count;
-            for (; in < end; in++) {
-                const tg_sprops *P;
-                const tg_sprop *pr;
-                int matched = 0;
-                uint32_t j;
-                if (in->op != TG_OP_PROPS) continue;
-                P = in->u.props;
-                if (P->n_props && (pr = tg_sfind_prop(P, key, kl))) {
-                    matched = 1;
-                    if (add(t, &child, pr->node, 0)) return 0;
-                }
-                for (j = 0; j < P->n_patterns; j++) {
-                    if (!re_ok(t, P->patterns[j].re, key, kl)) continue;
-                    matched = 1;
-                    if (add(t, &child, P->patterns[j].node, 0)) return 0;
-                }
-                if (!matched && P->additional != TG_SNONE) {
-                    if (t->s->nodes[P->additional].is_false) return 0;
-                    if (add(t, &child, P->additional, 0)) return 0;
-                }
+        if (t->bad) np = 0; /* refused already: syntax only from here */
+        for (i = 0; i < np; i++) {
+            const tg_sprops *P = props[i];
+            const tg_sprop *pr;
+            int matched = 0;
+            uint32_t j;
+            if (P->n_props && (pr = tg_sfind_prop(P, key, kl))) {
+                matched = 1;
+                if (add(t, &child, pr->node, 0)) return 0;
+            }
+            for (j = 0; j < P->n_patterns; j++) {
+                int m = re_ok(t, P->patterns[j].re, key, kl);
+                if (m < 0) return 0;
+                if (!m) continue;
+                matched = 1;
+                if (add(t, &child, P->patterns[j].node, 0)) return 0;
+            }
+            if (!matched && P->additional != TG_SNONE) {
+                if (t->s->nodes[P->additional].is_false) t->bad = 1;
+                else if (add(t, &child, P->additional, 0)) return 0;
             }
         }
         if (!value(t, &child, depth + 1, edepth + 1 + child.hops)) return 0;
@@ -364,8 +399,11 @@ static int array_value(st *t, const sset *set, size_t depth, size_t edepth) {
     return container_done(t, set, 0, count, 0);
 }
 
+static const sset NO_SCHEMA = {{0}, 0, 0};
+
 static int value(st *t, const sset *set, size_t depth, size_t edepth) {
     unsigned char c;
+    if (t->bad) set = &NO_SCHEMA;
     if (depth >= t->max_depth || depth > DEPTH_MAX || edepth >= t->eval_max) return 0;
     if ((t->steps += set->n + 1) > t->max_steps) return 0;
     skip_ws(t);
@@ -386,9 +424,9 @@ int tg_schema_check_text(const tg_schema *s, const char *text, size_t len, const
     int r;
     if (!s || !s->stream || !scratch || (limits && (limits->allow_duplicate_keys ||
                                                     (limits->max_bytes && len > limits->max_bytes))))
-        return 0;
+        return -1;
     t = tg_arena_alloc(scratch, sizeof *t);
-    if (!t) return 0;
+    if (!t) return -1;
     t->s = s;
     t->p = (const unsigned char *)text;
     t->len = len;
@@ -400,6 +438,7 @@ int tg_schema_check_text(const tg_schema *s, const char *text, size_t len, const
     t->max_depth = limits ? limits->max_depth : 256;
     t->eval_max = s->limits.max_depth * 2;
     t->nkeys = 0;
+    t->bad = 0;
     root.n = 0;
     root.hops = 0;
     r = add(t, &root, s->root, 0) == 0 && value(t, &root, 0, root.hops);
@@ -407,5 +446,5 @@ int tg_schema_check_text(const tg_schema *s, const char *text, size_t len, const
         skip_ws(t);
         r = t->pos == len;
     }
-    return r;
+    return !r ? -1 : t->bad ? 0 : 1;
 }

@@ -18,9 +18,9 @@
 #include "../../src/json/json.h"
 
 typedef struct counts { size_t pass, fail; } counts;
-/* cases the one-pass checker (tg_schema_check_text) decided as valid: it
- * may only ever say so of valid instances */
-static size_t one_pass_valid = 0, one_pass_cases = 0;
+/* cases the one-pass checker (tg_schema_check_text) decided: its verdicts
+ * must be the evaluator's */
+static size_t one_pass_decided = 0, one_pass_cases = 0;
 
 static const tg_allocator A = {tg_alloc_libc, NULL};
 static int verbose = 0;
@@ -183,11 +183,11 @@ static void run_file(const char *path, const char *label, tg_dialect dialect, in
                 r3 = tg_schema_check_text(s, text.data ? text.data : "", text.len, NULL, &scratch);
                 tg_arena_rewind(&scratch, mk);
                 one_pass_cases++;
-                if (r3 == 1) one_pass_valid++;
-                if (r3 == 1 && r1 != 1) { /* it must agree with the evaluator */
+                if (r3 >= 0) one_pass_decided++;
+                if (r3 >= 0 && r3 != r1) { /* it must agree with the evaluator */
                     ok = 0;
-                    printf("FAIL %s %s | %s: the one-pass check passed what the evaluator refuses\n", label, path,
-                           td ? td->valuestring : "?");
+                    printf("FAIL %s %s | %s: the one-pass check said %d, the evaluator %d\n", label, path,
+                           td ? td->valuestring : "?", r3, r1);
                 }
                 tg_buf_free(&text);
             }
@@ -294,8 +294,8 @@ int main(int argc, char **argv) {
     }
     A.fn(NULL, rm.r, 0, 0);
     tg_arena_free(&rm.arena);
-    printf("schema_suite: the one-pass check decided %zu of %zu cases (valid ones it covers); the rest went to the evaluator\n",
-           one_pass_valid, one_pass_cases);
+    printf("schema_suite: the one-pass check decided %zu of %zu cases as the evaluator did; it left the rest to it\n",
+           one_pass_decided, one_pass_cases);
     printf("schema_suite: %zu passed, %zu failed\n", total.pass, total.fail);
     return total.fail ? 1 : 0;
 }
