@@ -51,6 +51,7 @@ export class ToolRuntime {
   #version = 0; // bumped by every change to tools or policy: keys the list cache
   #listCache = new Map();
   #lens = [0, 0, 0];
+  #validateFn = null; // the hot export, looked up once per instance
   #argsGiven = null; // during tga_call_begin: the caller's argument string and where it lies
   #argsAt = 0;
   #argsLen = 0;
@@ -79,6 +80,7 @@ export class ToolRuntime {
     };
     const instance = new WebAssembly.Instance(this.#module, imports);
     this.#exports = instance.exports;
+    this.#validateFn = instance.exports.tga_validate;
     this.#memory = instance.exports.memory;
     this.#u8 = null;
     this.#inPtr = 0;
@@ -94,10 +96,15 @@ export class ToolRuntime {
     try {
       return this.#exports[fn](this.#handle, a, b, c, d); // extra arguments are ignored by wasm
     } catch (e) {
-      if (!(e instanceof WebAssembly.RuntimeError) && !(e instanceof RangeError)) throw e;
-      this.#recover();
-      throw new ToolgateError('module_trap', `the module trapped (${e.message}); it was replaced and its registry, policy and approvals restored`);
+      return this.#trapped(e);
     }
+  }
+
+  /** A call into the module threw: a trap replaces the instance. Throws. */
+  #trapped(e) {
+    if (!(e instanceof WebAssembly.RuntimeError) && !(e instanceof RangeError)) throw e;
+    this.#recover();
+    throw new ToolgateError('module_trap', `the module trapped (${e.message}); it was replaced and its registry, policy and approvals restored`);
   }
 
   #recover() {
@@ -153,7 +160,8 @@ export class ToolRuntime {
   }
 
   #bytes() {
-    if (!this.#u8 || this.#u8.buffer !== this.#memory.buffer) this.#u8 = new Uint8Array(this.#memory.buffer);
+    // memory.grow detaches the old buffer, and a view of it reads as empty
+    if (!this.#u8 || this.#u8.length === 0) this.#u8 = new Uint8Array(this.#memory.buffer);
     return this.#u8;
   }
 
@@ -583,7 +591,12 @@ export class ToolRuntime {
       return { valid: false, errors: [], jsonError: { message: `input of at least ${input.length} bytes is over the limit of ${this.#argsLimit}`, offset: this.#argsLimit } };
     }
     const len = this.#write(input)[0];
-    const r = this.#call('tga_validate', v.id, len, maxErrors);
+    let r;
+    try {
+      r = this.#validateFn(this.#handle, v.id, len, maxErrors);
+    } catch (e) {
+      r = this.#trapped(e);
+    }
     if (r === 1) return VALID;
     if (r === 0) return { valid: false, errors: maxErrors ? this.#output() : [] };
     const e = this.#lastError(r);
