@@ -62,7 +62,7 @@ export class ToolRuntime {
   constructor(module, options) {
     this.#module = module;
     this.#options = options;
-    this.#clock = options.clock ?? (() => Date.now());
+    this.#clock = options.clock ?? Date.now;
     this.#argsLimit = options.limits?.argsBytes ?? 1 << 20;
     this.#instantiate();
   }
@@ -72,7 +72,7 @@ export class ToolRuntime {
     const imports = {
       toolgate: {
         invoke: (h, c, p, n, d) => self.#onInvoke(h, c, p, n, d),
-        now: () => self.#clock(),
+        now: this.#clock === Date.now ? Date.now : () => self.#clock(),
         random: (p, n) => crypto.getRandomValues(self.#bytes().subarray(p, p + n)),
         audit: (p, n) => self.#onAudit(p, n),
       },
@@ -485,7 +485,7 @@ export class ToolRuntime {
     const generation = this.#generation;
     let settle;
     const early = new Promise((resolve) => { settle = resolve; });
-    const remaining = Math.max(0, Math.min(MAX_TIMER_MS, job.deadline - this.#clock()));
+    const remaining = Math.max(0, Math.min(MAX_TIMER_MS, job.deadline - (0, this.#clock)()));
     const timer = setTimeout(() => settle('timeout'), remaining);
     const onCancel = () => settle('cancelled');
     ctx.signal?.addEventListener('abort', onCancel, { once: true });
@@ -651,11 +651,25 @@ function deepFreeze(v) {
 /** Most bytes a part of an input takes in UTF-8. */
 function size(p) { return typeof p === 'string' ? p.length * 3 : p.length; }
 
-/** Writes one part at mem[at]; returns its byte length. */
+/** Writes one part at mem[at]; returns its byte length. Short ASCII
+ * strings (tool names, short results) are copied by hand: cheaper than
+ * encodeInto's view and result object. */
 function put(mem, at, p) {
-  if (typeof p === 'string') return p.length ? encoder.encodeInto(p, mem.subarray(at, at + p.length * 3)).written : 0;
-  mem.set(p, at);
-  return p.length;
+  if (typeof p !== 'string') {
+    mem.set(p, at);
+    return p.length;
+  }
+  const n = p.length;
+  if (n <= 32) {
+    let i = 0;
+    for (; i < n; i++) {
+      const c = p.charCodeAt(i);
+      if (c >= 0x80) break;
+      mem[at + i] = c;
+    }
+    if (i === n) return n;
+  }
+  return n ? encoder.encodeInto(p, mem.subarray(at, at + n * 3)).written : 0;
 }
 
 /** What a handler gets beside its arguments. The AbortSignal is made only
