@@ -122,6 +122,9 @@ typedef struct tg_snode {
                                  * (type, lengths, maximum/minimum, pattern, maxItems,
                                  * enum), no unevaluated*: set by tg_schema_compile */
     uint8_t links;              /* has $ref or allOf (schema_stream.c follows them) */
+    uint8_t unions;             /* has anyOf or oneOf (schema_stream.c picks a branch by type) */
+    uint8_t tmask;              /* JSON types the node can accept (TG_ST_*, through $ref and
+                                 * allOf; set by tg_schema_streamable) */
     uint8_t scoped;             /* its resource can answer a $dynamicRef/$recursiveRef:
                                  * the evaluator keeps only such resources on its
                                  * dynamic scope (set by tg_schema_compile) */

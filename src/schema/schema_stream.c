@@ -14,6 +14,13 @@
  * schema_stream_test.c runs both over generated and mutated texts, and
  * schema_suite_test.c over every case of the JSON-Schema-Test-Suite.
  *
+ * anyOf / oneOf are decided by type: the JSON type of the value (seen at
+ * its first byte) rules out every branch whose "type" cannot accept it;
+ * when one branch is left, the union holds exactly when that branch does,
+ * so it joins the value's set; none left refuses the value; more than one
+ * leaves the value to the evaluator. That covers the unions tool schemas
+ * are made of (pydantic's Optional, nullable references, object-or-string).
+ *
  * Strictness is the tree reader's: strings and numbers go through the same
  * lexer (json/json_lex.h). A value is checked against a set of up to
  * SET_MAX program nodes at once (a node, the targets of its $refs, the
@@ -49,19 +56,49 @@ typedef struct st {
 typedef struct sset {
     uint32_t node[SET_MAX];
     unsigned n;
-    unsigned hops; /* longest $ref / allOf chain followed to fill it */
+    unsigned hops;   /* longest $ref / allOf chain followed to fill it */
+    unsigned unions; /* some node has anyOf / oneOf: pick branches once the type is known */
 } sset;
+
+#define ALL_TYPES 0x7F
 
 int tg_schema_streamable(tg_schema *s) {
     size_t i;
+    int changed;
     for (i = 0; i < s->n_nodes; i++) {
         uint32_t k;
-        if (s->nodes[i].has_uneval || s->nodes[i].scoped) return 0;
-        for (k = 0; k < s->nodes[i].count; k++) {
-            uint8_t op = s->ins[s->nodes[i].start + k].op;
-            if (op == TG_OP_REF || op == TG_OP_ALL_OF) s->nodes[i].links = 1;
+        tg_snode *nd = &s->nodes[i];
+        if (nd->has_uneval || nd->scoped) return 0;
+        nd->tmask = nd->is_false ? 0 : ALL_TYPES;
+        for (k = 0; k < nd->count; k++) {
+            const tg_sins *in = &s->ins[nd->start + k];
+            if (in->op == TG_OP_REF || in->op == TG_OP_ALL_OF) nd->links = 1;
+            if (in->op == TG_OP_ANY_OF || in->op == TG_OP_ONE_OF) nd->unions = 1;
+            /* "integer" admits numbers (1.0 is one in some dialects): both bits */
+            if (in->op == TG_OP_TYPE)
+                nd->tmask &= (uint8_t)(in->u.mask | (in->u.mask & TG_ST_INTEGER ? TG_ST_NUMBER : 0));
         }
     }
+    /* what $ref and allOf bring narrows the types too (to a fixed point) */
+    do {
+        changed = 0;
+        for (i = 0; i < s->n_nodes; i++) {
+            tg_snode *nd = &s->nodes[i];
+            uint32_t k, j;
+            uint8_t m = nd->tmask;
+            if (!nd->links) continue;
+            for (k = 0; k < nd->count; k++) {
+                const tg_sins *in = &s->ins[nd->start + k];
+                if (in->op == TG_OP_REF) m &= s->nodes[in->u.node].tmask;
+                else if (in->op == TG_OP_ALL_OF)
+                    for (j = 0; j < in->u.list.n; j++) m &= s->nodes[in->u.list.nodes[j]].tmask;
+            }
+            if (m != nd->tmask) {
+                nd->tmask = m;
+                changed = 1;
+            }
+        }
+    } while (changed);
     for (i = 0; i < s->n_ins; i++) {
         const tg_sins *in = &s->ins[i];
         switch ((tg_sop)in->op) {
@@ -70,6 +107,7 @@ int tg_schema_streamable(tg_schema *s) {
         case TG_OP_MAX_LENGTH: case TG_OP_MIN_LENGTH: case TG_OP_PATTERN:
         case TG_OP_MAX_ITEMS: case TG_OP_MIN_ITEMS: case TG_OP_MAX_PROPS: case TG_OP_MIN_PROPS:
         case TG_OP_REQUIRED: case TG_OP_PROPS: case TG_OP_ALL_OF: case TG_OP_REF:
+        case TG_OP_ANY_OF: case TG_OP_ONE_OF:
             break;
         case TG_OP_FORMAT:
             if (tg_sformat_is_regex(in->u.format)) return 0;
@@ -95,6 +133,7 @@ static int add(st *t, sset *set, uint32_t node, unsigned hops) {
     if (set->n == SET_MAX || hops > 8) return -1;
     set->node[set->n++] = node;
     if (hops > set->hops) set->hops = hops;
+    set->unions |= nd->unions;
     if (!nd->links) return 0;
     for (in = t->s->ins + nd->start, end = in + nd->count; in < end; in++) {
         if (in->op == TG_OP_REF) {
@@ -327,6 +366,7 @@ static int object_value(st *t, const sset *set, size_t depth, size_t edepth) {
         /* the schemas the member's value answers to */
         child.n = 0;
         child.hops = 0;
+        child.unions = 0;
         if (t->bad) np = 0; /* refused already: syntax only from here */
         for (i = 0; i < np; i++) {
             const tg_sprops *P = props[i];
@@ -371,6 +411,7 @@ static int array_value(st *t, const sset *set, size_t depth, size_t edepth) {
     unsigned i;
     child.n = 0;
     child.hops = 0;
+    child.unions = 0;
     for (i = 0; i < set->n; i++) {
         const tg_snode *nd = &t->s->nodes[set->node[i]];
         const tg_sins *in = t->s->ins + nd->start, *end = in + nd->count;
@@ -399,16 +440,61 @@ static int array_value(st *t, const sset *set, size_t depth, size_t edepth) {
     return container_done(t, set, 0, count, 0);
 }
 
-static const sset NO_SCHEMA = {{0}, 0, 0};
+static const sset NO_SCHEMA = {{0}, 0, 0, 0};
+
+/* The JSON type a value starting with byte c has (TG_ST_*), 0 for none. */
+static uint8_t type_at(unsigned char c) {
+    if (c == '"') return TG_ST_STRING;
+    if (c == '{') return TG_ST_OBJECT;
+    if (c == '[') return TG_ST_ARRAY;
+    if (c == '-' || (c >= '0' && c <= '9')) return TG_ST_NUMBER | TG_ST_INTEGER;
+    if (c == 't' || c == 'f') return TG_ST_BOOLEAN;
+    if (c == 'n') return TG_ST_NULL;
+    return 0;
+}
+
+/* Resolves the anyOf / oneOf of set for a value of type `type` into *out
+ * (see the top of the file). 1 done, 0 undecided. */
+static int pick_branches(st *t, const sset *set, uint8_t type, sset *out) {
+    unsigned i;
+    *out = *set;
+    out->unions = 0;
+    for (i = 0; i < out->n; i++) { /* out grows as branches join: they are resolved too */
+        const tg_snode *nd = &t->s->nodes[out->node[i]];
+        const tg_sins *in, *end;
+        if (!nd->unions) continue;
+        for (in = t->s->ins + nd->start, end = in + nd->count; in < end; in++) {
+            uint32_t k, pick = TG_SNONE, fits = 0;
+            if (in->op != TG_OP_ANY_OF && in->op != TG_OP_ONE_OF) continue;
+            for (k = 0; k < in->u.list.n; k++)
+                if (t->s->nodes[in->u.list.nodes[k]].tmask & type) {
+                    pick = in->u.list.nodes[k];
+                    fits++;
+                }
+            if (fits == 0) {
+                t->bad = 1; /* no branch takes this type */
+                continue;
+            }
+            if (fits > 1 || add(t, out, pick, 1)) return 0;
+        }
+    }
+    return 1;
+}
 
 static int value(st *t, const sset *set, size_t depth, size_t edepth) {
     unsigned char c;
+    sset picked;
     if (t->bad) set = &NO_SCHEMA;
     if (depth >= t->max_depth || depth > DEPTH_MAX || edepth >= t->eval_max) return 0;
     if ((t->steps += set->n + 1) > t->max_steps) return 0;
     skip_ws(t);
     if (t->pos >= t->len) return 0;
     c = t->p[t->pos];
+    if (set->unions) {
+        if (!pick_branches(t, set, type_at(c), &picked)) return 0;
+        edepth += picked.hops;
+        set = t->bad ? &NO_SCHEMA : &picked;
+    }
     if (c == '"') return string_value(t, set);
     if (c == '{') return object_value(t, set, depth, edepth);
     if (c == '[') return array_value(t, set, depth, edepth);
@@ -441,6 +527,7 @@ int tg_schema_check_text(const tg_schema *s, const char *text, size_t len, const
     t->bad = 0;
     root.n = 0;
     root.hops = 0;
+    root.unions = 0;
     r = add(t, &root, s->root, 0) == 0 && value(t, &root, 0, root.hops);
     if (r) {
         skip_ws(t);

@@ -124,10 +124,41 @@ static void own_properties(void) {
     tg_schema_free(s);
 }
 
+/* anyOf / oneOf by type: pydantic's Optional, a nullable reference, an
+ * object-or-string union; two branches of one type go to the evaluator */
+static void unions(void) {
+    tg_schema *s = compile(
+        "{\"type\":\"object\",\"properties\":{"
+        "\"name\":{\"anyOf\":[{\"type\":\"string\",\"maxLength\":3},{\"type\":\"null\"}]},"
+        "\"owner\":{\"anyOf\":[{\"$ref\":\"#/$defs/user\"},{\"type\":\"null\"}]},"
+        "\"target\":{\"oneOf\":[{\"type\":\"string\"},{\"type\":\"object\",\"required\":[\"id\"]}]},"
+        "\"two\":{\"anyOf\":[{\"type\":\"string\",\"maxLength\":1},{\"type\":\"string\",\"pattern\":\"^a\"}]}},"
+        "\"$defs\":{\"user\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"}},"
+        "\"additionalProperties\":false}}}");
+    CHECK(s && s->stream);
+    if (!s) return;
+    static const struct { const char *text; int fast, tree; } cases[] = {
+        {"{\"name\":\"abc\"}", 1, 1},          {"{\"name\":null}", 1, 1},
+        {"{\"name\":\"abcd\"}", 0, 0},         {"{\"name\":1}", 0, 0},
+        {"{\"owner\":{\"id\":1}}", 1, 1},      {"{\"owner\":null}", 1, 1},
+        {"{\"owner\":{\"id\":\"1\"}}", 0, 0}, {"{\"owner\":{\"x\":1}}", 0, 0},
+        {"{\"owner\":[]}", 0, 0},                {"{\"target\":\"t\"}", 1, 1},
+        {"{\"target\":{\"id\":1}}", 1, 1},     {"{\"target\":{}}", 0, 0},
+        {"{\"target\":true}", 0, 0},
+        {"{\"two\":\"ab\"}", -1, 1},          {"{\"two\":\"bb\"}", -1, 0}, /* two string branches */
+        {"{\"two\":5}", 0, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        CHECK_MSG(FAST(s, cases[i].text) == cases[i].fast, "one-pass on %s", cases[i].text);
+        CHECK_MSG(tree(s, cases[i].text, strlen(cases[i].text)) == cases[i].tree, "tree on %s", cases[i].text);
+    }
+    tg_schema_free(s);
+}
+
 static void not_covered(void) {
     /* keywords outside the one-pass set turn it off for the whole schema */
     static const char *const schemas[] = {
-        "{\"anyOf\":[{\"type\":\"string\"}]}", "{\"uniqueItems\":true}", "{\"unevaluatedProperties\":false}",
+        "{\"not\":{\"type\":\"string\"}}", "{\"uniqueItems\":true}", "{\"unevaluatedProperties\":false}",
         "{\"prefixItems\":[true]}", "{\"multipleOf\":2}", "{\"contains\":true}",
         "{\"$dynamicAnchor\":\"a\",\"properties\":{\"a\":{\"$dynamicRef\":\"#a\"}}}",
     };
@@ -212,6 +243,10 @@ static void differential(void) {
         "{\"allOf\":[{\"properties\":{\"n\":{\"maximum\":5}}},{\"properties\":{\"n\":{\"minimum\":1}}}]}",
         "{\"additionalProperties\":{\"$ref\":\"#\"},\"items\":{\"$ref\":\"#\"},\"maxProperties\":3,\"minItems\":1}",
         "{\"properties\":{\"x\":{\"const\":\"ab\"},\"n\":{\"enum\":[null,true,\"a\"]}},\"propertyNames\":{\"maxLength\":3}}",
+        "{\"properties\":{\"n\":{\"anyOf\":[{\"type\":\"integer\",\"maximum\":5},{\"type\":\"null\"}]},"
+        "\"sub\":{\"oneOf\":[{\"$ref\":\"#\"},{\"type\":\"string\",\"minLength\":2},{\"type\":\"array\",\"items\":{\"$ref\":\"#\"}}]},"
+        "\"tags\":{\"anyOf\":[{\"type\":\"array\",\"maxItems\":2},{\"type\":\"boolean\"},{\"type\":\"number\"},{\"type\":\"string\"}]}},"
+        "\"type\":\"object\"}",
         "true", "false",
     };
     uint32_t seed = 0x9E3779B9u;
@@ -249,6 +284,7 @@ static void differential(void) {
 int main(void) {
     decided();
     own_properties();
+    unions();
     not_covered();
     hostile();
     differential();
