@@ -123,7 +123,22 @@ int tg_schema_streamable(tg_schema *s) {
 }
 
 /* Adds node (and what its $ref / allOf bring along) to set. -1: too many. */
-static int add(st *t, sset *set, uint32_t node, unsigned hops) {
+static int add_slow(st *t, sset *set, uint32_t node, unsigned hops);
+
+/* add, with the common case inline: a plain node into an empty set */
+static inline int add(st *t, sset *set, uint32_t node, unsigned hops) {
+    const tg_snode *nd = &t->s->nodes[node];
+    if (set->n == 0 && !nd->links && nd->count) {
+        set->node[0] = node;
+        set->n = 1;
+        if (hops > set->hops) set->hops = hops;
+        set->unions |= nd->unions;
+        return 0;
+    }
+    return add_slow(t, set, node, hops);
+}
+
+static int add_slow(st *t, sset *set, uint32_t node, unsigned hops) {
     const tg_snode *nd = &t->s->nodes[node];
     const tg_sins *in, *end;
     unsigned i;
