@@ -51,7 +51,9 @@ export class ToolRuntime {
   #version = 0; // bumped by every change to tools or policy: keys the list cache
   #listCache = new Map();
   #lens = [0, 0, 0];
-  #validateFn = null; // the hot export, looked up once per instance
+  #validateFn = null; // the hot exports, looked up once per instance
+  #beginFn = null;
+  #completeFn = null;
   #argsGiven = null; // during tga_call_begin: the caller's argument string and where it lies
   #argsAt = 0;
   #argsLen = 0;
@@ -81,6 +83,8 @@ export class ToolRuntime {
     const instance = new WebAssembly.Instance(this.#module, imports);
     this.#exports = instance.exports;
     this.#validateFn = instance.exports.tga_validate;
+    this.#beginFn = instance.exports.tga_call_begin;
+    this.#completeFn = instance.exports.tga_call_complete;
     this.#memory = instance.exports.memory;
     this.#u8 = null;
     this.#inPtr = 0;
@@ -444,7 +448,9 @@ export class ToolRuntime {
         this.#argsLen = argsLen;
       }
       try {
-        status = this.#call('tga_call_begin', nameLen, argsLen, ctxLen);
+        status = this.#beginFn(this.#handle, nameLen, argsLen, ctxLen);
+      } catch (e) {
+        status = this.#trapped(e);
       } finally {
         this.#argsGiven = null;
       }
@@ -523,7 +529,12 @@ export class ToolRuntime {
     if (!isError && typeof value === 'string' && value.isWellFormed?.()) {
       try {
         const len = this.#write(value)[0];
-        const done = this.#call('tga_call_complete', job.callId, len, 2);
+        let done;
+        try {
+          done = this.#completeFn(this.#handle, job.callId, len, 2);
+        } catch (e) {
+          done = this.#trapped(e);
+        }
         if (done === TG_OK_TEXT) return { content: [{ type: 'text', text: value }] };
         if (done !== TG_OK) throw this.#lastError(done);
         return this.#output();
