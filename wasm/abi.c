@@ -34,15 +34,19 @@ typedef struct tga_handle {
     tg_runtime *rt;
     char *input;
     size_t input_cap;
+    double now;   /* the host clock as the caller passed it, while has_now */
+    int has_now;
 } tga_handle;
 
 static int host_invoke(void *ud, uint32_t handler_id, uint32_t call_id, const char *args, size_t len, double deadline) {
     (void)ud;
     return tga_host_invoke(handler_id, call_id, args, len, deadline);
 }
+/* The hot operations pass the host clock in (cheaper than an import call
+ * each time it is read); the others ask the host. */
 static double host_now(void *ud) {
-    (void)ud;
-    return tga_host_now();
+    const tga_handle *h = ud;
+    return h->has_now ? h->now : tga_host_now();
 }
 static void host_random(void *ud, void *buf, size_t n) {
     (void)ud;
@@ -70,7 +74,7 @@ tga_handle *tga_new(uint32_t memory_bytes, uint32_t json_depth, uint32_t args_by
     l.tools = tools;
     l.pending_calls = pending_calls;
     l.timeout_ms = timeout_ms;
-    tg_host host = {NULL, host_invoke, host_now, host_random, audit ? host_audit : NULL};
+    tg_host host = {h, host_invoke, host_now, host_random, audit ? host_audit : NULL};
     h->rt = tg_runtime_new(&l, &host, NULL, NULL);
     if (!h->rt) {
         free(h);
@@ -137,21 +141,32 @@ TG_EXPORT(tga_snapshot_release)
 int tga_snapshot_release(tga_handle *h, uint32_t id) { return tg_snapshot_release(h->rt, id); }
 
 /* Input: the tool name (name_len bytes), the arguments' JSON (args_len
- * bytes), then the call context's JSON (ctx_len bytes, may be 0). Returns a
- * tg_status; TG_PENDING means invoke was called with the call id. */
+ * bytes), then the call context's JSON (ctx_len bytes, may be 0). now_ms:
+ * the host clock. Returns a tg_status; TG_PENDING means invoke was called
+ * with the call id. */
 TG_EXPORT(tga_call_begin)
-int tga_call_begin(tga_handle *h, uint32_t name_len, uint32_t args_len, uint32_t ctx_len) {
+int tga_call_begin(tga_handle *h, uint32_t name_len, uint32_t args_len, uint32_t ctx_len, double now_ms) {
     uint32_t id;
-    return tg_call_begin(h->rt, h->input, name_len, h->input + name_len, args_len, h->input + name_len + args_len,
-                         ctx_len, &id);
+    h->now = now_ms;
+    h->has_now = 1;
+    int st = tg_call_begin(h->rt, h->input, name_len, h->input + name_len, args_len, h->input + name_len + args_len,
+                           ctx_len, &id);
+    h->has_now = 0;
+    return st;
 }
 
 /* Input: the handler's result JSON; its error text when kind is 1; plain
- * text it returned when kind is 2 (tg_call_complete_text: TG_OK_TEXT). */
+ * text it returned when kind is 2 (tg_call_complete_text: TG_OK_TEXT).
+ * now_ms: the host clock. */
 TG_EXPORT(tga_call_complete)
-int tga_call_complete(tga_handle *h, uint32_t call_id, uint32_t len, uint32_t kind) {
-    if (kind == 2) return tg_call_complete_text(h->rt, call_id, h->input, len);
-    return tg_call_complete(h->rt, call_id, h->input, len, (int)kind);
+int tga_call_complete(tga_handle *h, uint32_t call_id, uint32_t len, uint32_t kind, double now_ms) {
+    int st;
+    h->now = now_ms;
+    h->has_now = 1;
+    if (kind == 2) st = tg_call_complete_text(h->rt, call_id, h->input, len);
+    else st = tg_call_complete(h->rt, call_id, h->input, len, (int)kind);
+    h->has_now = 0;
+    return st;
 }
 
 /* Input: JSON text to check for strictness. Returns a tg_status. */

@@ -448,7 +448,7 @@ export class ToolRuntime {
         this.#argsLen = argsLen;
       }
       try {
-        status = this.#beginFn(this.#handle, nameLen, argsLen, ctxLen);
+        status = this.#beginFn(this.#handle, nameLen, argsLen, ctxLen, (0, this.#clock)());
       } catch (e) {
         status = this.#trapped(e);
       } finally {
@@ -531,7 +531,7 @@ export class ToolRuntime {
         const len = this.#write(value)[0];
         let done;
         try {
-          done = this.#completeFn(this.#handle, job.callId, len, 2);
+          done = this.#completeFn(this.#handle, job.callId, len, 2, (0, this.#clock)());
         } catch (e) {
           done = this.#trapped(e);
         }
@@ -555,7 +555,12 @@ export class ToolRuntime {
     }
     try {
       const len = this.#write(text)[0];
-      const done = this.#call('tga_call_complete', job.callId, len, isError);
+      let done;
+      try {
+        done = this.#completeFn(this.#handle, job.callId, len, isError, (0, this.#clock)());
+      } catch (e) {
+        done = this.#trapped(e);
+      }
       if (done !== TG_OK) throw this.#lastError(done);
       return this.#output();
     } catch (e) {
