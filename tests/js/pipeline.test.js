@@ -200,6 +200,15 @@ test('structuredContent is checked against outputSchema; results have a size cap
   const huge = await rt.callTool('huge', {});
   assert.equal(gateCode(huge), 'invalid_result');
   assert.match(huge.content[0].text, /over the limit of 1000/);
+  // a string is its text result as it is: quotes, new lines, U+0000, astral characters
+  const text = 'line "one"\nline\u0000two \u00e9 \u{1F600}';
+  rt.registerTool({ name: 'say', inputSchema: obj() }, () => text);
+  assert.deepEqual(await rt.callTool('say', {}), { content: [{ type: 'text', text }] });
+  // but a tool that promises structured output cannot answer with text
+  out.push('just text');
+  const untyped = await rt.callTool('typed', {});
+  assert.equal(gateCode(untyped), 'invalid_result');
+  assert.match(untyped.content[0].text, /no structuredContent/);
   rt.dispose();
 });
 
