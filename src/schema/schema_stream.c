@@ -180,6 +180,14 @@ static int re_ok(st *t, uint32_t idx, const char *s, size_t len) {
     return tg_regex_search(re, s, len, t->re_scratch);
 }
 
+/* Iterates `in` over the instructions of every node of set (a `return`
+ * inside leaves the function; a `break` leaves only a switch). */
+#define EACH_INS(t, set, in)                                                                    \
+    for (unsigned in##_n = 0; in##_n < (set)->n; in##_n++)                                       \
+        for (const tg_sins *in = (t)->s->ins + (t)->s->nodes[(set)->node[in##_n]].start,         \
+                           *in##_end = in + (t)->s->nodes[(set)->node[in##_n]].count;            \
+             in < in##_end; in++)
+
 /* A keyword refused the instance: the verdict is "invalid" once the rest
  * of the text proves to be strict JSON. */
 #define REFUSE(t) ((t)->bad = 1, 1)
@@ -200,7 +208,6 @@ static int scalar_in(const cJSON *values, int is_list, int type, const char *s, 
 static int string_value(st *t, const sset *set) {
     tg_json_lexstr ls;
     size_t start = t->pos + 1;
-    unsigned i;
     if (tg_json_lex_string(t->p, t->len, start, &ls)) return 0;
     t->pos = ls.end + 1;
     const char *s = (const char *)t->p + start;
@@ -212,29 +219,25 @@ static int string_value(st *t, const sset *set) {
         d[len] = '\0';
         s = d;
     }
-    for (i = 0; i < set->n; i++) {
-        const tg_snode *nd = &t->s->nodes[set->node[i]];
-        const tg_sins *in = t->s->ins + nd->start, *end = in + nd->count;
-        for (; in < end; in++) {
-            switch ((tg_sop)in->op) {
-            case TG_OP_FALSE: return REFUSE(t);
-            case TG_OP_TYPE: if (!(in->u.mask & TG_ST_STRING)) return REFUSE(t); break;
-            case TG_OP_MAX_LENGTH: case TG_OP_MIN_LENGTH:
-                if (cps == (size_t)-1) cps = ls.ascii ? len : tg_utf8_count((const unsigned char *)s, len);
-                if (in->op == TG_OP_MAX_LENGTH ? cps > in->u.count : cps < in->u.count) return REFUSE(t);
-                break;
-            case TG_OP_PATTERN: {
-                int m = re_ok(t, in->u.re, s, len);
-                if (m < 0) return 0;
-                if (!m) return REFUSE(t);
-                break;
-            }
-            case TG_OP_FORMAT: if (tg_sformat_check(in->u.format, s, len) == 0) return REFUSE(t); break;
-            case TG_OP_ENUM: case TG_OP_CONST:
-                if (!scalar_in(in->u.value, in->op == TG_OP_ENUM, cJSON_String, s, len)) return REFUSE(t);
-                break;
-            default: break; /* keywords of other types */
-            }
+    EACH_INS(t, set, in) {
+        switch ((tg_sop)in->op) {
+        case TG_OP_FALSE: return REFUSE(t);
+        case TG_OP_TYPE: if (!(in->u.mask & TG_ST_STRING)) return REFUSE(t); break;
+        case TG_OP_MAX_LENGTH: case TG_OP_MIN_LENGTH:
+            if (cps == (size_t)-1) cps = ls.ascii ? len : tg_utf8_count((const unsigned char *)s, len);
+            if (in->op == TG_OP_MAX_LENGTH ? cps > in->u.count : cps < in->u.count) return REFUSE(t);
+            break;
+        case TG_OP_PATTERN: {
+            int m = re_ok(t, in->u.re, s, len);
+            if (m < 0) return 0;
+            if (!m) return REFUSE(t);
+            break;
+        }
+        case TG_OP_FORMAT: if (tg_sformat_check(in->u.format, s, len) == 0) return REFUSE(t); break;
+        case TG_OP_ENUM: case TG_OP_CONST:
+            if (!scalar_in(in->u.value, in->op == TG_OP_ENUM, cJSON_String, s, len)) return REFUSE(t);
+            break;
+        default: break; /* keywords of other types */
         }
     }
     return 1;
@@ -242,30 +245,25 @@ static int string_value(st *t, const sset *set) {
 
 static int number_value(st *t, const sset *set) {
     tg_json_lexnum ln;
-    unsigned i;
     /* 1e3 and numbers of more than 15 digits: the evaluator judges their
      * lexemes exactly */
     if (tg_json_lex_number(t->p, t->len, t->pos, &ln) || !ln.exact) return 0;
     t->pos = ln.end;
-    for (i = 0; i < set->n; i++) {
-        const tg_snode *nd = &t->s->nodes[set->node[i]];
-        const tg_sins *in = t->s->ins + nd->start, *end = in + nd->count;
-        double x = ln.value;
-        for (; in < end; in++) {
-            switch ((tg_sop)in->op) {
-            case TG_OP_FALSE: return REFUSE(t);
-            case TG_OP_ENUM: case TG_OP_CONST: return 0; /* 1 == 1.0: the evaluator's */
-            case TG_OP_TYPE:
-                if (in->u.mask & TG_ST_NUMBER) break;
-                if (!ln.has_frac && (in->u.mask & TG_ST_INTEGER)) break;
-                if (ln.has_frac && (in->u.mask & TG_ST_INTEGER)) return 0; /* 1.0: an integer or not, by dialect */
-                return REFUSE(t);
-            case TG_OP_MAXIMUM: if (!(x <= in->u.num.d)) return REFUSE(t); break;
-            case TG_OP_EXCL_MAXIMUM: if (!(x < in->u.num.d)) return REFUSE(t); break;
-            case TG_OP_MINIMUM: if (!(x >= in->u.num.d)) return REFUSE(t); break;
-            case TG_OP_EXCL_MINIMUM: if (!(x > in->u.num.d)) return REFUSE(t); break;
-            default: break;
-            }
+    const double x = ln.value;
+    EACH_INS(t, set, in) {
+        switch ((tg_sop)in->op) {
+        case TG_OP_FALSE: return REFUSE(t);
+        case TG_OP_ENUM: case TG_OP_CONST: return 0; /* 1 == 1.0: the evaluator's */
+        case TG_OP_TYPE:
+            if (in->u.mask & TG_ST_NUMBER) break;
+            if (!ln.has_frac && (in->u.mask & TG_ST_INTEGER)) break;
+            if (ln.has_frac && (in->u.mask & TG_ST_INTEGER)) return 0; /* 1.0: an integer or not, by dialect */
+            return REFUSE(t);
+        case TG_OP_MAXIMUM: if (!(x <= in->u.num.d)) return REFUSE(t); break;
+        case TG_OP_EXCL_MAXIMUM: if (!(x < in->u.num.d)) return REFUSE(t); break;
+        case TG_OP_MINIMUM: if (!(x >= in->u.num.d)) return REFUSE(t); break;
+        case TG_OP_EXCL_MINIMUM: if (!(x > in->u.num.d)) return REFUSE(t); break;
+        default: break;
         }
     }
     return 1;
@@ -277,21 +275,16 @@ static int literal_value(st *t, const sset *set) {
         {"true", 4, cJSON_True, TG_ST_BOOLEAN}, {"false", 5, cJSON_False, TG_ST_BOOLEAN}, {"null", 4, cJSON_NULL, TG_ST_NULL}};
     unsigned char c = t->p[t->pos];
     int k = c == 't' ? 0 : c == 'f' ? 1 : 2;
-    unsigned i;
     if (t->len - t->pos < L[k].n || memcmp(t->p + t->pos, L[k].w, L[k].n) != 0) return 0;
     t->pos += L[k].n;
-    for (i = 0; i < set->n; i++) {
-        const tg_snode *nd = &t->s->nodes[set->node[i]];
-        const tg_sins *in = t->s->ins + nd->start, *end = in + nd->count;
-        for (; in < end; in++) {
-            switch ((tg_sop)in->op) {
-            case TG_OP_FALSE: return REFUSE(t);
-            case TG_OP_TYPE: if (!(in->u.mask & L[k].bit)) return REFUSE(t); break;
-            case TG_OP_ENUM: case TG_OP_CONST:
-                if (!scalar_in(in->u.value, in->op == TG_OP_ENUM, L[k].type, NULL, 0)) return REFUSE(t);
-                break;
-            default: break;
-            }
+    EACH_INS(t, set, in) {
+        switch ((tg_sop)in->op) {
+        case TG_OP_FALSE: return REFUSE(t);
+        case TG_OP_TYPE: if (!(in->u.mask & L[k].bit)) return REFUSE(t); break;
+        case TG_OP_ENUM: case TG_OP_CONST:
+            if (!scalar_in(in->u.value, in->op == TG_OP_ENUM, L[k].type, NULL, 0)) return REFUSE(t);
+            break;
+        default: break;
         }
     }
     return 1;
@@ -302,36 +295,45 @@ static int value(st *t, const sset *set, size_t depth, size_t edepth);
 /* Checks the keywords of set that look at a container as a whole (type,
  * counts, required) once its members are known. */
 static int container_done(st *t, const sset *set, int obj, size_t count, size_t key0) {
-    unsigned i;
-    for (i = 0; i < set->n; i++) {
-        const tg_snode *nd = &t->s->nodes[set->node[i]];
-        const tg_sins *in = t->s->ins + nd->start, *end = in + nd->count;
-        for (; in < end; in++) {
-            switch ((tg_sop)in->op) {
-            case TG_OP_FALSE: return REFUSE(t);
-            case TG_OP_ENUM: case TG_OP_CONST: return 0; /* containers: the evaluator's */
-            case TG_OP_TYPE: if (!(in->u.mask & (obj ? TG_ST_OBJECT : TG_ST_ARRAY))) return REFUSE(t); break;
-            case TG_OP_MAX_ITEMS: if (!obj && count > in->u.count) return REFUSE(t); break;
-            case TG_OP_MIN_ITEMS: if (!obj && count < in->u.count) return REFUSE(t); break;
-            case TG_OP_MAX_PROPS: if (obj && count > in->u.count) return REFUSE(t); break;
-            case TG_OP_MIN_PROPS: if (obj && count < in->u.count) return REFUSE(t); break;
-            case TG_OP_REQUIRED:
-                if (obj) {
-                    uint32_t r;
-                    for (r = 0; r < in->u.req.n; r++) {
-                        const tg_sname *nm = &in->u.req.names[r];
-                        size_t k;
-                        for (k = key0; k < t->nkeys; k++)
-                            if (t->keys[k].len == nm->len && tg_ssame_bytes(t->keys[k].s, nm->s, nm->len)) break;
-                        if (k == t->nkeys) return REFUSE(t);
-                    }
+    EACH_INS(t, set, in) {
+        switch ((tg_sop)in->op) {
+        case TG_OP_FALSE: return REFUSE(t);
+        case TG_OP_ENUM: case TG_OP_CONST: return 0; /* containers: the evaluator's */
+        case TG_OP_TYPE: if (!(in->u.mask & (obj ? TG_ST_OBJECT : TG_ST_ARRAY))) return REFUSE(t); break;
+        case TG_OP_MAX_ITEMS: if (!obj && count > in->u.count) return REFUSE(t); break;
+        case TG_OP_MIN_ITEMS: if (!obj && count < in->u.count) return REFUSE(t); break;
+        case TG_OP_MAX_PROPS: if (obj && count > in->u.count) return REFUSE(t); break;
+        case TG_OP_MIN_PROPS: if (obj && count < in->u.count) return REFUSE(t); break;
+        case TG_OP_REQUIRED:
+            if (obj) {
+                uint32_t r;
+                for (r = 0; r < in->u.req.n; r++) {
+                    const tg_sname *nm = &in->u.req.names[r];
+                    size_t k;
+                    for (k = key0; k < t->nkeys; k++)
+                        if (t->keys[k].len == nm->len && tg_ssame_bytes(t->keys[k].s, nm->s, nm->len)) break;
+                    if (k == t->nkeys) return REFUSE(t);
                 }
-                break;
-            default: break;
             }
+            break;
+        default: break;
         }
     }
     return 1;
+}
+
+/* After a member or item: 1 a comma (another follows), 0 the container's
+ * close, -1 anything else. */
+static inline int after_member(st *t, unsigned char close) {
+    skip_ws(t);
+    if (t->pos >= t->len) return -1;
+    if (t->p[t->pos] == ',') {
+        t->pos++;
+        return 1;
+    }
+    if (t->p[t->pos] != close) return -1;
+    t->pos++;
+    return 0;
 }
 
 static int object_value(st *t, const sset *set, size_t depth, size_t edepth) {
@@ -405,15 +407,9 @@ static int object_value(st *t, const sset *set, size_t depth, size_t edepth) {
             }
         }
         if (!value(t, &child, depth + 1, edepth + 1 + child.hops)) return 0;
-        skip_ws(t);
-        if (t->pos >= t->len) return 0;
-        if (t->p[t->pos] == ',') {
-            t->pos++;
-            continue;
-        }
-        if (t->p[t->pos] != '}') return 0;
-        t->pos++;
-        break;
+        int more = after_member(t, '}');
+        if (more < 0) return 0;
+        if (!more) break;
     }
     i = (unsigned)container_done(t, set, 1, count, key0);
     t->nkeys = key0;
@@ -442,15 +438,9 @@ static int array_value(st *t, const sset *set, size_t depth, size_t edepth) {
     for (;;) {
         if (!value(t, &child, depth + 1, edepth + 1 + child.hops)) return 0;
         count++;
-        skip_ws(t);
-        if (t->pos >= t->len) return 0;
-        if (t->p[t->pos] == ',') {
-            t->pos++;
-            continue;
-        }
-        if (t->p[t->pos] != ']') return 0;
-        t->pos++;
-        break;
+        int more = after_member(t, ']');
+        if (more < 0) return 0;
+        if (!more) break;
     }
     return container_done(t, set, 0, count, 0);
 }
