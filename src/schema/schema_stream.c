@@ -4,8 +4,8 @@
  * It covers the keywords tool schemas are made of (type, enum/const of
  * scalars, numeric and length limits, pattern, asserted formats, items,
  * properties / patternProperties / additionalProperties, required, counts,
- * allOf and $ref); tg_schema_compile sets tg_schema.stream when a schema uses
- * nothing else. It answers "valid" (1), "invalid" (0: the text is strict
+ * allOf, $ref, and anyOf / oneOf as below); tg_schema_compile sets
+ * tg_schema.stream when a schema uses nothing else. It answers "valid" (1), "invalid" (0: the text is strict
  * JSON and a keyword refuses it; the caller asks the evaluator for the
  * errors) or "not decided here" (-1): malformed or unusual input (duplicate
  * or escaped keys, numbers beyond 15 digits or with exponents, deep
