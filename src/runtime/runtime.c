@@ -147,12 +147,6 @@ tg_status tg_rt_fail(tg_runtime *rt, tg_status status, const char *message, long
     return status;
 }
 
-tg_json_limits tg_rt_json_limits(const tg_runtime *rt, size_t max_bytes) {
-    tg_json_limits jl = tg_json_default_limits();
-    jl.max_depth = rt->limits.json_depth;
-    jl.max_bytes = max_bytes;
-    return jl;
-}
 
 tg_status tg_rt_json_status(tg_json_status s) {
     switch (s) {

@@ -61,6 +61,9 @@ tg_status tg_rt_parse(tg_runtime *rt, const char *what, const char *text, size_t
 /* Maps a json reader status to the API's. */
 tg_status tg_rt_json_status(tg_json_status s);
 /* JSON limits for one kind of input. */
-tg_json_limits tg_rt_json_limits(const tg_runtime *rt, size_t max_bytes);
+static inline tg_json_limits tg_rt_json_limits(const tg_runtime *rt, size_t max_bytes) {
+    tg_json_limits jl = {max_bytes, rt->limits.json_depth, 0}; /* duplicates refused */
+    return jl;
+}
 
 #endif
