@@ -453,6 +453,30 @@ static int compile_condition(cc *c, const cJSON *arg, const char *ptr, tg_cond *
 
 static const char *const mode_names[TG_MODE_COUNT] = {"default", "acceptEdits", "bypassPermissions", "plan"};
 
+/* A required "tools" member: patterns owned by entry i. */
+static void required_tools(cc *c, const cJSON *r, const char *ptr, pvec *tools, uint32_t i) {
+    char p2[512];
+    const cJSON *v = tg_json_getz(r, "tools");
+    ptr_key(p2, sizeof p2, ptr, "tools", 5);
+    if (!v) diag_line(c, ptr, "missing required member \"tools\"");
+    else tool_patterns(c, v, p2, tools, i, 1);
+}
+
+/* What rate limits and budgets share: a required "id" (a name, kept in
+ * *id) and "tools". -1 out of memory. */
+static int id_and_tools(cc *c, const cJSON *r, const char *ptr, uint32_t i, const char **id, pvec *tools) {
+    char p2[512];
+    const cJSON *v = tg_json_getz(r, "id");
+    if (!v || !cJSON_IsString(v) || !name_ok(v->valuestring, tg_json_strlen(v->valuestring))) {
+        ptr_key(p2, sizeof p2, ptr, "id", 2);
+        diag_line(c, v ? p2 : ptr, v ? "must be a name" : "missing required member \"id\"");
+    } else if (!(*id = keep(c, v->valuestring, tg_json_strlen(v->valuestring)))) {
+        return -1;
+    }
+    required_tools(c, r, ptr, tools, i);
+    return 0;
+}
+
 static int compile_rules(cc *c, const cJSON *arr) {
     tg_policy *p = c->p;
     if (!arr) return 0;
@@ -494,10 +518,7 @@ static int compile_rules(cc *c, const cJSON *arr) {
         else if (cJSON_IsString(v) && strcmp(v->valuestring, "ask") == 0) rule->effect = TG_ASK;
         else if (cJSON_IsString(v) && strcmp(v->valuestring, "deny") == 0) rule->effect = TG_DENY;
         else diag_line(c, p2, "must be one of \"allow\", \"ask\", \"deny\"");
-        v = tg_json_getz(r, "tools");
-        ptr_key(p2, sizeof p2, ptr, "tools", 5);
-        if (!v) diag_line(c, ptr, "missing required member \"tools\"");
-        else tool_patterns(c, v, p2, &tools, i, 1);
+        required_tools(c, r, ptr, &tools, i);
         static const char *const lists[3] = {"principals", "sources", "tenants"};
         tg_strlist *dst[3] = {&rule->principals, &rule->sources, &rule->tenants};
         for (int l = 0; l < 3; l++) {
@@ -671,18 +692,8 @@ static int compile_rates(cc *c, const cJSON *arr) {
         if (!expect_type(c, r, cJSON_Object, ptr, "a rate limit object")) continue;
         only_keys(c, r, ptr, allowed);
         tg_rate_limit *rl = &p->rates[i];
-        const cJSON *v = tg_json_getz(r, "id");
-        if (!v || !cJSON_IsString(v) || !name_ok(v->valuestring, tg_json_strlen(v->valuestring))) {
-            ptr_key(p2, sizeof p2, ptr, "id", 2);
-            diag_line(c, v ? p2 : ptr, v ? "must be a name" : "missing required member \"id\"");
-        } else if (!(rl->id = keep(c, v->valuestring, tg_json_strlen(v->valuestring)))) {
-            return -1;
-        }
-        v = tg_json_getz(r, "tools");
-        ptr_key(p2, sizeof p2, ptr, "tools", 5);
-        if (!v) diag_line(c, ptr, "missing required member \"tools\"");
-        else tool_patterns(c, v, p2, &tools, i, 1);
-        v = tg_json_getz(r, "principals");
+        if (id_and_tools(c, r, ptr, i, &rl->id, &tools)) return -1;
+        const cJSON *v = tg_json_getz(r, "principals");
         if (v) {
             ptr_key(p2, sizeof p2, ptr, "principals", 10);
             name_list(c, v, p2, &rl->principals, 1);
@@ -716,22 +727,12 @@ static int compile_budgets(cc *c, const cJSON *arr) {
     static const char *const allowed[] = {"id", "tools", "max_calls", NULL};
     uint32_t i = 0;
     for (const cJSON *r = arr->child; r; r = r->next, i++) {
-        char ptr[512], p2[512];
+        char ptr[512];
         ptr_idx(ptr, sizeof ptr, "/session_budgets", i);
         if (!expect_type(c, r, cJSON_Object, ptr, "a session budget object")) continue;
         only_keys(c, r, ptr, allowed);
         tg_budget *b = &p->budgets[i];
-        const cJSON *v = tg_json_getz(r, "id");
-        if (!v || !cJSON_IsString(v) || !name_ok(v->valuestring, tg_json_strlen(v->valuestring))) {
-            ptr_key(p2, sizeof p2, ptr, "id", 2);
-            diag_line(c, v ? p2 : ptr, v ? "must be a name" : "missing required member \"id\"");
-        } else if (!(b->id = keep(c, v->valuestring, tg_json_strlen(v->valuestring)))) {
-            return -1;
-        }
-        v = tg_json_getz(r, "tools");
-        ptr_key(p2, sizeof p2, ptr, "tools", 5);
-        if (!v) diag_line(c, ptr, "missing required member \"tools\"");
-        else tool_patterns(c, v, p2, &tools, i, 1);
+        if (id_and_tools(c, r, ptr, i, &b->id, &tools)) return -1;
         if (get_number(c, r, "max_calls", ptr, 0, 1e9, 1, &b->max_calls) == 0)
             diag_line(c, ptr, "missing required member \"max_calls\"");
     }
