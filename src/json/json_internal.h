@@ -15,4 +15,19 @@ static inline int tg_json__saturate(double v) {
     return (int)v;
 }
 
+/* Appends item as the last child of c (cJSON's convention: the first
+ * child's prev is the last child). Inline: the reader calls it per value. */
+static inline void tg_json__append(cJSON *c, cJSON *item) {
+    item->next = NULL;
+    if (!c->child) {
+        c->child = item;
+        item->prev = item;
+    } else {
+        cJSON *last = c->child->prev;
+        last->next = item;
+        item->prev = last;
+        c->child->prev = item;
+    }
+}
+
 #endif

@@ -50,18 +50,7 @@ int tg_json_set_key(tg_arena *a, cJSON *item, const char *key, size_t keylen) {
     return item->string ? 0 : -1;
 }
 
-void tg_json_append(cJSON *c, cJSON *item) {
-    item->next = NULL;
-    if (!c->child) {
-        c->child = item;
-        item->prev = item;
-    } else {
-        cJSON *last = c->child->prev;
-        last->next = item;
-        item->prev = last;
-        c->child->prev = item;
-    }
-}
+void tg_json_append(cJSON *c, cJSON *item) { tg_json__append(c, item); }
 
 cJSON *tg_json_get(const cJSON *o, const char *key, size_t keylen) {
     if (!o || !cJSON_IsObject(o)) return NULL;

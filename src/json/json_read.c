@@ -166,18 +166,6 @@ static inline int same_key(const cJSON *a, const cJSON *b) {
                                                            memcmp(a->string, b->string, la) == 0));
 }
 
-static inline void append(cJSON *c, cJSON *item) {
-    if (!c->child) {
-        c->child = item;
-        item->prev = item;
-    } else {
-        cJSON *last = c->child->prev;
-        last->next = item;
-        item->prev = last;
-        c->child->prev = item;
-    }
-}
-
 /* Returns the later of two equal keys, or NULL when all keys are distinct. */
 static const cJSON *find_duplicate(tg_arena *a, const cJSON *obj, size_t count, int *nomem) {
     if (count < 2) return NULL;
@@ -303,7 +291,7 @@ cJSON *tg_json_parse(tg_arena *arena, const char *text, size_t len, const tg_jso
                 return v;
             }
             frame *f = &stack[depth - 1];
-            append(f->node, v);
+            tg_json__append(f->node, v);
             f->count++;
             skip_ws(&r);
             if (r.pos >= r.len) return unexpected(&r, IS_OBJ(f->node) ? "',' or '}'" : "',' or ']'");
