@@ -50,9 +50,15 @@ tg_args_status tg_check_schema(tg_arena *arena, const tg_schema *schema, const c
         tg_buf_puts(msg, "- (root): the value is too deeply nested to check\n");
         return TG_ARGS_LIMIT;
     }
+    return tg_schema_errors(arena, schema, value, max_errors, msg);
+}
+
+tg_args_status tg_schema_errors(tg_arena *arena, const tg_schema *schema, const cJSON *value, size_t max_errors,
+                                tg_buf *msg) {
+    tg_arena_mark m = tg_arena_save(arena);
     tg_buf errors;
     tg_buf_init(&errors, msg->alloc, 0);
-    v = tg_schema_validate(schema, value, arena, TG_OUTPUT_BASIC, max_errors, &errors);
+    int v = tg_schema_validate(schema, value, arena, TG_OUTPUT_BASIC, max_errors, &errors);
     if (errors.failed) {
         tg_buf_free(&errors);
         return TG_ARGS_NOMEM;
@@ -64,7 +70,7 @@ tg_args_status tg_check_schema(tg_arena *arena, const tg_schema *schema, const c
 }
 
 tg_args_status tg_args_prepare(tg_arena *arena, const tg_tool *tool, cJSON *args, const cJSON *context,
-                               size_t max_errors, tg_buf *msg) {
+                               int known_invalid, size_t max_errors, tg_buf *msg) {
     if (!cJSON_IsObject(args)) {
         tg_buf_puts(msg, "- (root): expected an object of arguments\n");
         return TG_ARGS_INVALID;
@@ -103,5 +109,6 @@ tg_args_status tg_args_prepare(tg_arena *arena, const tg_tool *tool, cJSON *args
         }
     }
     /* 3 the full schema, context parameters included */
-    return tg_check_schema(arena, tool->input, args, max_errors, msg);
+    return known_invalid ? tg_schema_errors(arena, tool->input, args, max_errors, msg)
+                         : tg_check_schema(arena, tool->input, args, max_errors, msg);
 }

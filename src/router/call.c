@@ -47,11 +47,11 @@ static tg_status refused(tg_runtime *rt, tg_audit_event *ev, tg_status st) {
 /* Step 4 on the tree: context parameters refused / injected, then the
  * inputSchema; on failure rt's output holds the model's error result. */
 static tg_status prepare(tg_runtime *rt, const tg_tool *tool, cJSON *parsed, const tg_call_request *req,
-                         tg_audit_event *ev) {
+                         int known_invalid, tg_audit_event *ev) {
     tg_status st;
     tg_buf msg;
     tg_buf_init(&msg, rt->alloc, 16384);
-    tg_args_status as = tg_args_prepare(&rt->call_arena, tool, parsed, req->context, MAX_ARG_ERRORS, &msg);
+    tg_args_status as = tg_args_prepare(&rt->call_arena, tool, parsed, req->context, known_invalid, MAX_ARG_ERRORS, &msg);
     ev->validation = as == TG_ARGS_OK ? "ok" : "invalid";
     if (as != TG_ARGS_OK) {
         tg_buf text;
@@ -117,15 +117,18 @@ tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const
      * When nothing before dispatch needs the tree (no argument conditions,
      * context parameters, approval to match, strict-mode nulls or audited
      * arguments), the one-pass check validates the text as it reads it and
-     * the handler gets that very text; whatever it does not decide (every
-     * invalid call among them) takes the tree path, which explains it. */
+     * the handler gets that very text; an invalid or undecided text takes
+     * the tree path, which explains it (without deciding again what the
+     * one pass refused). */
     tg_json_limits jl = tg_rt_json_limits(rt, rt->limits.args_bytes);
     cJSON *parsed = NULL;
     size_t lead = 0;
     while (lead < args_len && (args[lead] == ' ' || args[lead] == '\n' || args[lead] == '\r' || args[lead] == '\t')) lead++;
-    int checked = lead < args_len && args[lead] == '{' && !req.strict_nulls && !tool->opts.context && !req.approval &&
-                  !req.approval_token && !tool->opts.audit_args && !tg_policy_uses_args(rt->policy) &&
-                  tg_schema_check_text(tool->input, args, args_len, &jl, &rt->call_arena) == 1;
+    int one_pass = lead < args_len && args[lead] == '{' && !req.strict_nulls && !tool->opts.context && !req.approval &&
+                           !req.approval_token && !tool->opts.audit_args && !tg_policy_uses_args(rt->policy)
+                       ? tg_schema_check_text(tool->input, args, args_len, &jl, &rt->call_arena)
+                       : -1;
+    int checked = one_pass == 1;
     if (!checked) {
         parsed = tg_json_parse(&rt->call_arena, args, args_len, &jl, &jerr);
         if (!parsed)
@@ -147,7 +150,7 @@ tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const
      * for a checked text) */
     ev.validation = "ok";
     if (!checked) {
-        tg_status pst = prepare(rt, tool, parsed, &req, &ev);
+        tg_status pst = prepare(rt, tool, parsed, &req, one_pass == 0, &ev);
         if (pst != TG_OK) return refused(rt, &ev, pst);
     }
 
@@ -267,59 +270,58 @@ static void outcome_event(tg_runtime *rt, uint32_t id, const tg_call_info *info,
     tg_audit_emit(rt, &ev);
 }
 
-tg_status tg_call_complete(tg_runtime *rt, uint32_t call_id, const char *result, size_t len, int is_error) {
+/* A plain-text result written straight into rt->out when it can be
+ * (*plain set): no outputSchema to satisfy, valid UTF-8, within the cap on
+ * the result's JSON text. Otherwise the text goes through complete() as the
+ * JSON string it stands for. Returns the audit outcome. */
+static const char *complete_text(tg_runtime *rt, const tg_tool *tool, const char *text, size_t len, int *plain) {
+    static const char head[] = "{\"content\":[{\"type\":\"text\",\"text\":";
+    if (!tool->output && tg_utf8_valid((const unsigned char *)text, len)) {
+        tg_buf_puts(&rt->out, head);
+        tg_json_write_string(&rt->out, text, len);
+        if (!rt->out.failed && rt->out.len - (sizeof head - 1) <= rt->limits.result_bytes) {
+            tg_buf_puts(&rt->out, "}]}");
+            *plain = 1;
+            return "ok";
+        }
+        tg_buf_reset(&rt->out);
+    }
+    tg_buf j;
+    tg_buf_init(&j, rt->alloc, 0);
+    tg_json_write_string(&j, text, len);
+    const char *outcome = j.failed ? (tg_result_gate_error(&rt->out, "out_of_memory", "out of memory", 13), "invalid_result")
+                                   : complete(rt, tool, j.data, j.len, 0);
+    tg_buf_free(&j);
+    return outcome;
+}
+
+enum { FINISH_RESULT, FINISH_ERROR, FINISH_TEXT, FINISH_CANCEL, FINISH_TIMEOUT };
+
+/* Takes call_id off the pending table and shapes its end into rt->out: a
+ * passed deadline first, then the handler's outcome (kind). */
+static tg_status finish(tg_runtime *rt, uint32_t call_id, const char *result, size_t len, int kind) {
     tg_rt_begin(rt);
     tg_call_info info;
     if (tg_pending_take(rt->pending, call_id, &info))
         return tg_rt_fail(rt, TG_ERR_UNKNOWN_CALL, "no pending call with that id", -1);
     double t = now(rt);
     const char *outcome;
-    if (t > info.deadline_ms) { /* the deadline passed first: a late result is discarded */
-        char line[200];
-        int n = snprintf(line, sizeof line, "Tool \"%s\" did not finish before its deadline.", info.tool->name);
-        tg_result_gate_error(&rt->out, "timeout", line, (size_t)n);
-        outcome = "timeout";
-    } else {
-        outcome = complete(rt, info.tool, result, len, is_error);
-    }
-    outcome_event(rt, call_id, &info, outcome, t);
-    tg_tool_release(info.tool);
-    return rt->out.failed ? tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1) : TG_OK;
-}
-
-tg_status tg_call_complete_text(tg_runtime *rt, uint32_t call_id, const char *text, size_t len) {
-    tg_rt_begin(rt);
-    tg_call_info info;
-    if (tg_pending_take(rt->pending, call_id, &info))
-        return tg_rt_fail(rt, TG_ERR_UNKNOWN_CALL, "no pending call with that id", -1);
-    double t = now(rt);
-    const char *outcome = NULL;
     int plain = 0;
-    if (t > info.deadline_ms) {
+    if (kind == FINISH_TIMEOUT || (kind != FINISH_CANCEL && t > info.deadline_ms)) {
+        /* the deadline passed first: a late result is discarded */
         char line[200];
         int n = snprintf(line, sizeof line, "Tool \"%s\" did not finish before its deadline.", info.tool->name);
         tg_result_gate_error(&rt->out, "timeout", line, (size_t)n);
         outcome = "timeout";
-    } else if (!info.tool->output && tg_utf8_valid((const unsigned char *)text, len)) {
-        static const char head[] = "{\"content\":[{\"type\":\"text\",\"text\":";
-        tg_buf_puts(&rt->out, head);
-        tg_json_write_string(&rt->out, text, len);
-        /* the cap is on the result's JSON text, as tg_call_complete measures it */
-        if (!rt->out.failed && rt->out.len - (sizeof head - 1) <= rt->limits.result_bytes) {
-            tg_buf_puts(&rt->out, "}]}");
-            outcome = "ok";
-            plain = 1;
-        } else {
-            tg_buf_reset(&rt->out);
-        }
-    }
-    if (!outcome) { /* everything else as tg_call_complete would see it */
-        tg_buf j;
-        tg_buf_init(&j, rt->alloc, 0);
-        tg_json_write_string(&j, text, len);
-        outcome = j.failed ? (tg_result_gate_error(&rt->out, "out_of_memory", "out of memory", 13), "invalid_result")
-                           : complete(rt, info.tool, j.data, j.len, 0);
-        tg_buf_free(&j);
+    } else if (kind == FINISH_CANCEL) {
+        char line[200];
+        int n = snprintf(line, sizeof line, "The call to tool \"%s\" was cancelled.", info.tool->name);
+        tg_result_gate_error(&rt->out, "cancelled", line, (size_t)n);
+        outcome = "cancelled";
+    } else if (kind == FINISH_TEXT) {
+        outcome = complete_text(rt, info.tool, result, len, &plain);
+    } else {
+        outcome = complete(rt, info.tool, result, len, kind == FINISH_ERROR);
     }
     outcome_event(rt, call_id, &info, outcome, t);
     tg_tool_release(info.tool);
@@ -327,17 +329,14 @@ tg_status tg_call_complete_text(tg_runtime *rt, uint32_t call_id, const char *te
     return plain ? TG_OK_TEXT : TG_OK;
 }
 
+tg_status tg_call_complete(tg_runtime *rt, uint32_t call_id, const char *result, size_t len, int is_error) {
+    return finish(rt, call_id, result, len, is_error ? FINISH_ERROR : FINISH_RESULT);
+}
+
+tg_status tg_call_complete_text(tg_runtime *rt, uint32_t call_id, const char *text, size_t len) {
+    return finish(rt, call_id, text, len, FINISH_TEXT);
+}
+
 tg_status tg_call_cancel(tg_runtime *rt, uint32_t call_id, const char *reason) {
-    tg_rt_begin(rt);
-    tg_call_info info;
-    if (tg_pending_take(rt->pending, call_id, &info))
-        return tg_rt_fail(rt, TG_ERR_UNKNOWN_CALL, "no pending call with that id", -1);
-    int timeout = reason && strcmp(reason, "timeout") == 0;
-    char line[200];
-    int n = snprintf(line, sizeof line, timeout ? "Tool \"%s\" did not finish before its deadline." : "The call to tool \"%s\" was cancelled.",
-                     info.tool->name);
-    tg_result_gate_error(&rt->out, timeout ? "timeout" : "cancelled", line, (size_t)n);
-    outcome_event(rt, call_id, &info, timeout ? "timeout" : "cancelled", now(rt));
-    tg_tool_release(info.tool);
-    return TG_OK;
+    return finish(rt, call_id, NULL, 0, reason && strcmp(reason, "timeout") == 0 ? FINISH_TIMEOUT : FINISH_CANCEL);
 }

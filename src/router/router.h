@@ -44,13 +44,18 @@ typedef enum tg_args_status { TG_ARGS_OK = 0, TG_ARGS_INVALID, TG_ARGS_MISSING_C
  * parameters the model supplied, injects them from context (an object or
  * NULL), then validates against the compiled inputSchema. On TG_ARGS_INVALID
  * msg holds one "- <pointer>: <problem>" line per error (at most
- * max_errors); on TG_ARGS_MISSING_CONTEXT it names the parameter. */
+ * max_errors); on TG_ARGS_MISSING_CONTEXT it names the parameter.
+ * known_invalid: the one-pass check refused these arguments already, so
+ * only their errors are collected (no second verdict). */
 tg_args_status tg_args_prepare(tg_arena *arena, const tg_tool *tool, cJSON *args, const cJSON *context,
-                               size_t max_errors, tg_buf *msg);
+                               int known_invalid, size_t max_errors, tg_buf *msg);
 
 /* Validates value against schema, writing problems as lines to msg. */
 tg_args_status tg_check_schema(tg_arena *arena, const tg_schema *schema, const cJSON *value, size_t max_errors,
                                tg_buf *msg);
+/* The errors of a value known to be invalid against schema, as lines in msg. */
+tg_args_status tg_schema_errors(tg_arena *arena, const tg_schema *schema, const cJSON *value, size_t max_errors,
+                                tg_buf *msg);
 
 /* ---- OpenAI strict mode ---- */
 /* A model given a tool's strict rendering sends null for the properties that
