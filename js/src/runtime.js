@@ -74,7 +74,7 @@ export class ToolRuntime {
     const imports = {
       toolgate: {
         invoke: (h, c, p, n, d) => self.#onInvoke(h, c, p, n, d),
-        now: this.#clock === Date.now ? Date.now : () => self.#clock(),
+        now: () => self.#clock(), // the hot operations pass the clock in instead
         random: (p, n) => crypto.getRandomValues(self.#bytes().subarray(p, p + n)),
         audit: (p, n) => self.#onAudit(p, n),
       },
@@ -124,15 +124,18 @@ export class ToolRuntime {
     }
   }
 
+  /** #write for a list of parts: their lengths, in an array of their own. */
+  #writeParts(parts) {
+    return this.#write(...parts).slice(0, parts.length);
+  }
+
   #replay({ op, parts, args = [] }) {
-    const lens = this.#write(...parts).slice(0, parts.length);
-    this.#exports[op](this.#handle, ...lens, ...args);
+    this.#exports[op](this.#handle, ...this.#writeParts(parts), ...args);
   }
 
   /** Runs an op and journals it when it changed the runtime. */
   #journaled(op, parts, args = [], key) {
-    const lens = this.#write(...parts).slice(0, parts.length);
-    const all = [...lens, ...args];
+    const all = [...this.#writeParts(parts), ...args];
     const status = this.#call(op, all[0], all[1], all[2], all[3]);
     if (status === TG_OK) {
       if (key) this.#journal = this.#journal.filter((e) => e.key !== key);
@@ -448,7 +451,7 @@ export class ToolRuntime {
         this.#argsLen = argsLen;
       }
       try {
-        status = this.#beginFn(this.#handle, nameLen, argsLen, ctxLen, (0, this.#clock)());
+        status = this.#beginFn(this.#handle, nameLen, argsLen, ctxLen, this.#clock());
       } catch (e) {
         status = this.#trapped(e);
       } finally {
@@ -491,7 +494,7 @@ export class ToolRuntime {
     const generation = this.#generation;
     let settle;
     const early = new Promise((resolve) => { settle = resolve; });
-    const remaining = Math.max(0, Math.min(MAX_TIMER_MS, job.deadline - (0, this.#clock)()));
+    const remaining = Math.max(0, Math.min(MAX_TIMER_MS, job.deadline - this.#clock()));
     const timer = setTimeout(() => settle('timeout'), remaining);
     const onCancel = () => settle('cancelled');
     ctx.signal?.addEventListener('abort', onCancel, { once: true });
@@ -524,43 +527,30 @@ export class ToolRuntime {
     if (generation !== this.#generation) {
       return gateError('module_trap', `The module was replaced while tool "${name}" ran; its result was discarded.`);
     }
-    // a string comes back as the text result it is, unless the module says
-    // otherwise (an outputSchema, a cap): then its result is read back
-    if (!isError && typeof value === 'string' && value.isWellFormed?.()) {
-      try {
-        const len = this.#write(value)[0];
-        let done;
-        try {
-          done = this.#completeFn(this.#handle, job.callId, len, 2, (0, this.#clock)());
-        } catch (e) {
-          done = this.#trapped(e);
-        }
-        if (done === TG_OK_TEXT) return { content: [{ type: 'text', text: value }] };
-        if (done !== TG_OK) throw this.#lastError(done);
-        return this.#output();
-      } catch (e) {
-        if (e instanceof ToolgateError) return gateError(e.code, e.message);
-        throw e;
-      }
-    }
+    // kind 0: result JSON, 1: error text, 2: a string that comes back as the
+    // text result it is, unless the module says otherwise (an outputSchema,
+    // a cap): then its result is read back
     let text = value;
-    if (!isError) {
+    let kind = isError ? 1 : 0;
+    if (!isError && typeof value === 'string' && value.isWellFormed?.()) kind = 2;
+    else if (!isError) {
       try {
         text = value === undefined ? '{"content":[]}' : JSON.stringify(value);
         if (text === undefined) throw new TypeError('the handler returned a value JSON cannot hold');
       } catch (e) {
         text = this.#errorText(e);
-        isError = 1;
+        kind = 1;
       }
     }
     try {
       const len = this.#write(text)[0];
       let done;
       try {
-        done = this.#completeFn(this.#handle, job.callId, len, isError, (0, this.#clock)());
+        done = this.#completeFn(this.#handle, job.callId, len, kind, this.#clock());
       } catch (e) {
         done = this.#trapped(e);
       }
+      if (done === TG_OK_TEXT) return { content: [{ type: 'text', text: value }] };
       if (done !== TG_OK) throw this.#lastError(done);
       return this.#output();
     } catch (e) {
@@ -568,6 +558,7 @@ export class ToolRuntime {
       throw e;
     }
   }
+
 
   // ---- the validator on its own ----
 
