@@ -4,8 +4,18 @@
 
 #include "json.h"
 
-/* A length-prefixed, NUL-terminated copy of s[0..len) in the arena. */
-char *tg_json__str(tg_arena *a, const char *s, size_t len);
+/* A length-prefixed, NUL-terminated copy of s[0..len) in the arena
+ * (inline: the reader makes one per string, key and number). */
+static inline char *tg_json__str(tg_arena *a, const char *s, size_t len) {
+    if (len > ((size_t)-1) / 2) return NULL;
+    char *p = tg_arena_alloc(a, sizeof(size_t) + len + 1);
+    if (!p) return NULL;
+    memcpy(p, &len, sizeof len);
+    p += sizeof(size_t);
+    if (len) memcpy(p, s, len);
+    p[len] = '\0';
+    return p;
+}
 /* cJSON's valueint convention: the double saturated to int (inline: the
  * reader calls it for every number). */
 static inline int tg_json__saturate(double v) {

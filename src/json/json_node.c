@@ -7,17 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-char *tg_json__str(tg_arena *a, const char *s, size_t len) {
-    if (len > ((size_t)-1) / 2) return NULL;
-    char *p = tg_arena_alloc(a, sizeof(size_t) + len + 1);
-    if (!p) return NULL;
-    memcpy(p, &len, sizeof len);
-    p += sizeof(size_t);
-    if (len) memcpy(p, s, len);
-    p[len] = '\0';
-    return p;
-}
-
 cJSON *tg_json_new(tg_arena *a, int type) {
     cJSON *n = tg_arena_calloc(a, 1, sizeof *n);
     if (n) n->type = type;

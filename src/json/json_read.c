@@ -66,19 +66,8 @@ static inline cJSON *new_node(tg_arena *a, int type) {
     return n;
 }
 
-/* A length-prefixed, NUL-terminated copy of s[0..n) (tg_json__str inlined). */
-static inline char *copy_str(tg_arena *a, const unsigned char *s, size_t n) {
-    char *p = tg_arena_alloc(a, sizeof(size_t) + n + 1);
-    if (!p) return NULL;
-    memcpy(p, &n, sizeof n);
-    p += sizeof(size_t);
-    memcpy(p, s, n);
-    p[n] = '\0';
-    return p;
-}
-
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-/* copy_str for plain text that the input holds with at least 8 bytes after
+/* tg_json__str for plain text that the input holds with at least 8 bytes after
  * it: whole words, as the arena block (prefix, text, NUL, rounded up to 8)
  * has room for them, instead of a memcpy call per string. */
 static inline char *copy_str_words(tg_arena *a, const unsigned char *s, size_t n) {
@@ -121,9 +110,9 @@ static inline char *read_string(reader *r) {
     if (ls.escapes) return unescaped(r, start, i);
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     char *p = r->len - start >= ((i - start) | 7) + 1 ? copy_str_words(r->arena, r->s + start, i - start)
-                                                       : copy_str(r->arena, r->s + start, i - start);
+                                                       : tg_json__str(r->arena, (const char *)r->s + start, i - start);
 #else
-    char *p = copy_str(r->arena, r->s + start, i - start);
+    char *p = tg_json__str(r->arena, (const char *)r->s + start, i - start);
 #endif
     return p ? p : (char *)fail(r, TG_JSON_NOMEM, start, "out of memory");
 }
@@ -137,7 +126,7 @@ static inline cJSON *read_number(reader *r) {
     if (tg_json_lex_number(r->s, r->len, start, &ln)) return fail(r, TG_JSON_SYNTAX, ln.err_at, ln.what);
     r->pos = ln.end;
     cJSON *n = new_node(r->arena, cJSON_Number);
-    if (!n || !(n->valuestring = copy_str(r->arena, r->s + start, ln.end - start)))
+    if (!n || !(n->valuestring = tg_json__str(r->arena, (const char *)r->s + start, ln.end - start)))
         return fail(r, TG_JSON_NOMEM, start, "out of memory");
     n->valuedouble = ln.exact ? ln.value : strtod(n->valuestring, NULL);
     n->valueint = tg_json__saturate(n->valuedouble);
