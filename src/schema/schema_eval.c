@@ -356,16 +356,13 @@ static int re_search(ev *e, uint32_t idx, const char *s, size_t len) {
     return tg_regex_search(re, s, len, e->re_scratch);
 }
 
-/* ---- property lookup ---- */
-
-#define same_bytes tg_ssame_bytes
-#define find_prop tg_sfind_prop
+/* ---- property lookup (tg_sfind_prop, tg_ssame_bytes: schema_internal.h) ---- */
 
 static int has_member(const cJSON *o, const tg_sname *n) {
     const cJSON *c;
     size_t l = n->len;
     for (c = o->child; c; c = c->next)
-        if (tg_json_strlen(c->string) == l && (l == 0 || (c->string[0] == n->s[0] && same_bytes(c->string, n->s, l))))
+        if (tg_json_strlen(c->string) == l && (l == 0 || (c->string[0] == n->s[0] && tg_ssame_bytes(c->string, n->s, l))))
             return 1;
     return 0;
 }
@@ -683,7 +680,7 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
             size_t kl = tg_json_strlen(it->string);
             int matched = 0;
             uint32_t j;
-            const tg_sprop *p = P->n_props ? find_prop(P, it->string, kl) : NULL;
+            const tg_sprop *p = P->n_props ? tg_sfind_prop(P, it->string, kl) : NULL;
             if (p) {
                 matched = 1;
                 if (!leaf_pass(e, p->node, it)) {
@@ -905,7 +902,7 @@ static inline int fast_pass(ev *e, const tg_sins *in, const cJSON *inst) {
             size_t l = tg_json_strlen(inst->valuestring);
             for (it = in->u.value->child; it; it = it->next)
                 if ((it->type & 0xFF) == cJSON_String && tg_json_strlen(it->valuestring) == l &&
-                    same_bytes(it->valuestring, inst->valuestring, l))
+                    tg_ssame_bytes(it->valuestring, inst->valuestring, l))
                     return 1;
         }
         return 0;
