@@ -93,14 +93,9 @@ tg_runtime *tg_runtime_new(const tg_limits *limits, const tg_host *host, tg_allo
                                               : rt->reg_cfg.schema.limits.max_depth;
     rt->next_snapshot = 1;
     rt->approval_ttl_ms = 10 * 60 * 1000;
-    /* every schema is checked against its dialect's metaschema: compile those once */
-    for (int d = TG_DIALECT_2020_12; d <= TG_DIALECT_DRAFT4; d++) {
-        if (tg_schema_compile_metaschema(&rt->alloc, (tg_dialect)d, &rt->metaschemas[d], NULL)) {
-            tg_runtime_free(rt);
-            return NULL;
-        }
-        rt->reg_cfg.schema.metaschemas[d] = rt->metaschemas[d];
-    }
+    /* every schema is checked against its dialect's metaschema: each is
+     * compiled once, when the first schema of its dialect shows up */
+    rt->reg_cfg.schema.metaschema_cache = rt->metaschemas;
     rt->registry = tg_registry_new(&rt->alloc, &rt->reg_cfg);
     rt->pending = tg_pending_new(&rt->alloc, l.pending_calls);
     if (!rt->registry || !rt->pending) {

@@ -38,7 +38,7 @@ struct tg_runtime {
     unsigned char approval_key[1024];
     size_t approval_key_len;  /* 0: no approval tokens */
     double approval_ttl_ms;   /* how long a pending approval lives */
-    tg_schema *metaschemas[6]; /* compiled once per runtime, by tg_dialect */
+    tg_schema *metaschemas[6]; /* by tg_dialect, compiled on first use (tg_schema_options.metaschema_cache) */
     tg_schema **validators; /* tg_compile_schema: id = index + 1 */
     size_t validators_cap;
     tg_pending *pending;

@@ -213,6 +213,25 @@ static void text_results(void) {
     tg_runtime_free(rt);
 }
 
+/* A dialect's metaschema is compiled when its first schema shows up, then
+ * kept: creating a runtime compiles none. */
+static void metaschemas_on_first_use(void) {
+    tg_host host = {NULL, host_invoke, NULL, NULL, NULL};
+    tg_runtime *rt = tg_runtime_new(NULL, &host, NULL, NULL);
+    static const char *const S7 = "{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"type\":\"object\"}";
+    size_t m0 = tg_memory_used(rt), m1, m2;
+    uint32_t id;
+    CHECK(tg_compile_schema(rt, S7, strlen(S7), NULL, 0, &id) == TG_OK);
+    CHECK(tg_schema_release(rt, id) == TG_OK);
+    m1 = tg_memory_used(rt);
+    CHECK(m1 > m0 + 10000); /* the draft-07 metaschema, compiled now and kept */
+    CHECK(tg_compile_schema(rt, S7, strlen(S7), NULL, 0, &id) == TG_OK);
+    CHECK(tg_schema_release(rt, id) == TG_OK);
+    m2 = tg_memory_used(rt);
+    CHECK(m2 == m1); /* not compiled twice */
+    tg_runtime_free(rt);
+}
+
 int main(void) {
     happy_path();
     error_values();
@@ -220,5 +239,6 @@ int main(void) {
     allocation_failures();
     memory_budget();
     text_results();
+    metaschemas_on_first_use();
     return tg_test_finish("runtime");
 }

@@ -90,6 +90,12 @@ typedef struct tg_schema_options {
      * (~0.1 ms natively). Custom metaschemas (a $schema naming a resource) are
      * always compiled. */
     const tg_schema *metaschemas[6];
+    /* Optional, indexed by tg_dialect, owned by the caller (who frees what it
+     * holds with tg_schema_free): where metaschemas[] has no program for a
+     * dialect, the first compile that needs it compiles it into this cache,
+     * so a runtime pays only for the dialects its schemas use, and only
+     * when one first shows up. */
+    tg_schema **metaschema_cache;
 } tg_schema_options;
 
 tg_schema_options tg_schema_default_options(void);

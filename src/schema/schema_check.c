@@ -1,7 +1,7 @@
 /* schema_check.c - what the compiler checks after emitting: in-place
  * reference cycles and reference bombs (expansion limit), and the schema
  * against its metaschema (compiled by tg_schema_compile itself, with the
- * check off, or taken from tg_schema_options.metaschemas). */
+ * check off, or taken from tg_schema_options.metaschemas / metaschema_cache). */
 #include <string.h>
 
 #include "schema_compiler.h"
@@ -144,9 +144,22 @@ int tg_sc_meta_check(sc *c, const cJSON *root, const char *meta_uri, tg_dialect 
     tg_arena_mark mark;
     int r;
     tg_buf_init(&mdiag, c->s->alloc, 0);
-    if (official != TG_DIALECT_AUTO && c->o->metaschemas[official] &&
-        c->o->metaschemas[official]->meta_of == official) {
-        use = c->o->metaschemas[official];
+    if (official != TG_DIALECT_AUTO && !c->o->metaschemas[official] && c->o->metaschema_cache &&
+        !c->o->metaschema_cache[official]) {
+        /* the caller's cache: compiled on first use, kept by the caller */
+        if (tg_schema_compile_metaschema(&c->s->alloc, official, &c->o->metaschema_cache[official], &mdiag) != 0) {
+            tg_buf_putc(&mdiag, 0);
+            tg_sc_fail(c, "/$schema", "metaschema does not compile: %s", mdiag.data ? mdiag.data : "");
+            tg_buf_free(&mdiag);
+            return -1;
+        }
+    }
+    const tg_schema *official_prog = official == TG_DIALECT_AUTO ? NULL
+                                     : c->o->metaschemas[official] ? c->o->metaschemas[official]
+                                     : c->o->metaschema_cache ? c->o->metaschema_cache[official]
+                                                              : NULL;
+    if (official_prog && official_prog->meta_of == official) {
+        use = official_prog;
     } else {
         if (compile_meta(&c->s->alloc, c->o, meta_uri, &m, &mdiag) != 0) {
             tg_buf_putc(&mdiag, 0);
