@@ -249,6 +249,13 @@ typedef struct bundles {
     tg_patset index; /* literal */
 } bundles;
 
+/* tg_patset_build, with running out of memory recorded. -1 on failure. */
+static int build_set(cc *c, tg_arena *a, const tg_pat_in *v, uint32_t n, int literal, tg_patset *out) {
+    if (tg_patset_build(a, v, n, literal, out) == 0) return 0;
+    oom(c);
+    return -1;
+}
+
 static int compile_bundles(cc *c, const cJSON *obj, const char *ptr, bundles *out) {
     memset(out, 0, sizeof *out);
     if (!obj) return 0;
@@ -274,10 +281,7 @@ static int compile_bundles(cc *c, const cJSON *obj, const char *ptr, bundles *ou
         if (pvec_push(c, &idx, b->name, keylen(k), out->n) != 0) return -1;
         out->n++;
     }
-    if (tg_patset_build(&c->scratch, idx.v, idx.n, 1, &out->index) != 0) {
-        oom(c);
-        return -1;
-    }
+    if (build_set(c, &c->scratch, idx.v, idx.n, 1, &out->index)) return -1;
     return 0;
 }
 
@@ -373,17 +377,11 @@ static int compile_principals(cc *c, const cJSON *obj, const bundles *skills, co
             pr->grants[i].from = from.v[i].s;
             grants.v[i].owner = i;
         }
-        if (tg_patset_build(&p->arena, grants.v, grants.n, 0, &pr->set) != 0 ||
-            pvec_push(c, &idx, pr->name, keylen(k), p->n_principals) != 0) {
-            oom(c);
-            return -1;
-        }
+        if (build_set(c, &p->arena, grants.v, grants.n, 0, &pr->set) != 0 ||
+            pvec_push(c, &idx, pr->name, keylen(k), p->n_principals)) return -1;
         p->n_principals++;
     }
-    if (tg_patset_build(&p->arena, idx.v, idx.n, 1, &p->principal_index) != 0) {
-        oom(c);
-        return -1;
-    }
+    if (build_set(c, &p->arena, idx.v, idx.n, 1, &p->principal_index)) return -1;
     return 0;
 }
 
@@ -583,16 +581,10 @@ static int compile_rules(cc *c, const cJSON *arr) {
     p->n_rules = n;
     for (uint32_t k = 0; k < n; k++)
         if (p->rules[k].n_conds) p->uses_args = 1;
-    if (tg_patset_build(&p->arena, tools.v, tools.n, 0, &p->rule_tools) != 0) {
-        oom(c);
-        return -1;
-    }
+    if (build_set(c, &p->arena, tools.v, tools.n, 0, &p->rule_tools)) return -1;
     /* duplicate ids make traces ambiguous */
     tg_patset idset;
-    if (tg_patset_build(&c->scratch, ids.v, ids.n, 1, &idset) != 0) {
-        oom(c);
-        return -1;
-    }
+    if (build_set(c, &c->scratch, ids.v, ids.n, 1, &idset)) return -1;
     for (uint32_t k = 0; k < ids.n; k++) {
         const tg_pat *first = tg_patset_exact(&idset, ids.v[k].s, ids.v[k].len);
         if (first && first->owner != ids.v[k].owner) {
@@ -630,10 +622,7 @@ static int compile_named_patterns(cc *c, const cJSON *obj, const char *ptr, cons
         tool_patterns(c, k, p, &v, *count, 0);
         (*count)++;
     }
-    if (tg_patset_build(&c->p->arena, v.v, v.n, 0, set) != 0) {
-        oom(c);
-        return -1;
-    }
+    if (build_set(c, &c->p->arena, v.v, v.n, 0, set)) return -1;
     return 0;
 }
 
@@ -666,10 +655,7 @@ static int compile_sources(cc *c, const cJSON *obj) {
         if (pvec_push(c, &idx, s->name, keylen(k), p->n_sources) != 0) return -1;
         p->n_sources++;
     }
-    if (tg_patset_build(&p->arena, idx.v, idx.n, 1, &p->source_index) != 0) {
-        oom(c);
-        return -1;
-    }
+    if (build_set(c, &p->arena, idx.v, idx.n, 1, &p->source_index)) return -1;
     return 0;
 }
 
@@ -706,10 +692,7 @@ static int compile_rates(cc *c, const cJSON *arr) {
         rl->per_ms = per_s / 1000.0;
     }
     p->n_rates = n;
-    if (tg_patset_build(&p->arena, tools.v, tools.n, 0, &p->rate_tools) != 0) {
-        oom(c);
-        return -1;
-    }
+    if (build_set(c, &p->arena, tools.v, tools.n, 0, &p->rate_tools)) return -1;
     return 0;
 }
 
@@ -737,10 +720,7 @@ static int compile_budgets(cc *c, const cJSON *arr) {
             diag_line(c, ptr, "missing required member \"max_calls\"");
     }
     p->n_budgets = n;
-    if (tg_patset_build(&p->arena, tools.v, tools.n, 0, &p->budget_tools) != 0) {
-        oom(c);
-        return -1;
-    }
+    if (build_set(c, &p->arena, tools.v, tools.n, 0, &p->budget_tools)) return -1;
     return 0;
 }
 
@@ -757,10 +737,7 @@ static int compile_plain_patterns(cc *c, const cJSON *arr, const char *ptr, tg_p
         }
         for (uint32_t i = 0; i < v.n; i++) (*list)[i] = v.v[i].s;
     }
-    if (tg_patset_build(&c->p->arena, v.v, v.n, 0, set) != 0) {
-        oom(c);
-        return -1;
-    }
+    if (build_set(c, &c->p->arena, v.v, v.n, 0, set)) return -1;
     return 0;
 }
 
