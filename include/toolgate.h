@@ -253,6 +253,17 @@ tg_status tg_compile_schema(tg_runtime *rt, const char *schema, size_t len, cons
  * with max_errors 0 it stops at the first error and writes nothing. */
 int tg_validate(tg_runtime *rt, uint32_t id, const char *instance, size_t len, size_t max_errors);
 
+/* tg_validate with the errors as records, for hosts that slice instead of
+ * parsing JSON (the JS layer): when invalid and max_errors > 0, tg_output
+ * holds each error's instanceLocation, keywordLocation and message back to
+ * back, unquoted, and tg_output_lengths their lengths in UTF-16 code units,
+ * three per error. Returns and errors as tg_validate. */
+int tg_validate_records(tg_runtime *rt, uint32_t id, const char *instance, size_t len, size_t max_errors);
+
+/* The field lengths tg_validate_records left (three per error; NULL when
+ * none), owned by rt until its next call; *n receives how many. */
+const uint32_t *tg_output_lengths(const tg_runtime *rt, size_t *n);
+
 tg_status tg_schema_release(tg_runtime *rt, uint32_t id);
 
 /* Ends a pending call without a result: reason "timeout" or "cancelled".

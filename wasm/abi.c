@@ -189,9 +189,10 @@ uint32_t tga_schema_compile(tga_handle *h, uint32_t len, uint32_t options_len) {
 
 /* Input: the instance's JSON. Returns 1 valid, 0 invalid (errors in the
  * output when max_errors > 0), or a negative tg_status. */
+/* Errors as records: the JS layer slices them out of one decoded string. */
 TG_EXPORT(tga_validate)
 int tga_validate(tga_handle *h, uint32_t id, uint32_t len, uint32_t max_errors) {
-    return tg_validate(h->rt, id, h->input, len, max_errors);
+    return tg_validate_records(h->rt, id, h->input, len, max_errors);
 }
 
 TG_EXPORT(tga_schema_release)
@@ -244,6 +245,13 @@ TG_EXPORT(tga_output_ptr) const char *tga_output_ptr(tga_handle *h) { return tg_
 TG_EXPORT(tga_output_len) uint32_t tga_output_len(tga_handle *h) {
     size_t n;
     tg_output(h->rt, &n);
+    return (uint32_t)n;
+}
+/* tg_output_lengths: the address of the uint32 lengths (0 when none) and their count */
+TG_EXPORT(tga_output_lens_ptr) const uint32_t *tga_output_lens_ptr(tga_handle *h) { return tg_output_lengths(h->rt, NULL); }
+TG_EXPORT(tga_output_lens_count) uint32_t tga_output_lens_count(tga_handle *h) {
+    size_t n;
+    tg_output_lengths(h->rt, &n);
     return (uint32_t)n;
 }
 TG_EXPORT(tga_error_ptr) const char *tga_error_ptr(tga_handle *h) { return tg_last_error(h->rt, NULL); }

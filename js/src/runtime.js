@@ -200,6 +200,22 @@ export class ToolRuntime {
 
   #output() { return JSON.parse(this.#text('tga_output_ptr', 'tga_output_len')); }
 
+  /** Validation errors left as records (tg_validate_records): one decoded
+   * string sliced by the UTF-16 lengths beside it, three fields an error. */
+  #errorRecords() {
+    const ex = this.#exports, h = this.#handle;
+    const text = this.#text('tga_output_ptr', 'tga_output_len');
+    const n = ex.tga_output_lens_count(h);
+    const lens = new Uint32Array(this.#memory.buffer, ex.tga_output_lens_ptr(h), n);
+    const errors = [];
+    for (let i = 0, at = 0; i < n; i += 3) {
+      const a = at + lens[i], b = a + lens[i + 1], c = b + lens[i + 2];
+      errors.push({ instanceLocation: text.slice(at, a), keywordLocation: text.slice(a, b), message: text.slice(b, c) });
+      at = c;
+    }
+    return errors;
+  }
+
   #lastError(status) {
     const text = this.#text('tga_error_ptr', 'tga_error_len');
     const e = text ? JSON.parse(text) : { code: STATUS[status] ?? 'unknown', message: 'failed' };
@@ -605,7 +621,7 @@ export class ToolRuntime {
       r = this.#trapped(e);
     }
     if (r === 1) return VALID;
-    if (r === 0) return { valid: false, errors: maxErrors ? this.#output() : [] };
+    if (r === 0) return { valid: false, errors: maxErrors ? this.#errorRecords() : [] };
     const e = this.#lastError(r);
     if (e.code === 'invalid_json' || e.code === 'too_large') {
       return { valid: false, errors: [], jsonError: { message: e.message, offset: e.diagnostics.offset ?? 0 } };

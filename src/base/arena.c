@@ -127,3 +127,16 @@ void tg_arena_reset(tg_arena *a) {
     }
     set_head(a, keep, 0);
 }
+
+static void *arena_fn(void *ud, void *ptr, size_t osize, size_t nsize) {
+    void *p;
+    if (nsize == 0) return NULL; /* free: the arena keeps it */
+    p = tg_arena_alloc((tg_arena *)ud, nsize);
+    if (p && ptr) memcpy(p, ptr, osize < nsize ? osize : nsize);
+    return p;
+}
+
+tg_allocator tg_arena_allocator(tg_arena *a) {
+    tg_allocator al = {arena_fn, a};
+    return al;
+}

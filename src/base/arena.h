@@ -69,5 +69,9 @@ void tg_arena_rewind(tg_arena *a, tg_arena_mark m);
 void tg_arena_reset(tg_arena *a);
 /* Releases all chunks; the arena may be reused afterwards. */
 void tg_arena_free(tg_arena *a);
+/* An allocator drawing on a, for short-lived buffers (an error message in
+ * the making): allocating bumps, growing copies, freeing does nothing; the
+ * memory goes with the arena's next reset or rewind. */
+tg_allocator tg_arena_allocator(tg_arena *a);
 
 #endif

@@ -12,7 +12,7 @@ void tg_buf_init(tg_buf *b, tg_allocator alloc, size_t max) {
     b->failed = 0;
 }
 
-int tg_buf_append(tg_buf *b, const void *p, size_t n) {
+int tg_buf__append(tg_buf *b, const void *p, size_t n) {
     if (b->failed) return -1;
     if (n > ((size_t)-1) - b->len - 1 || (b->max && b->len + n > b->max)) {
         b->failed = 1;

@@ -9,6 +9,7 @@
 #define TG_BASE_BUF_H
 
 #include <stddef.h>
+#include <string.h>
 #include "alloc.h"
 
 typedef struct tg_buf {
@@ -19,7 +20,18 @@ typedef struct tg_buf {
 } tg_buf;
 
 void tg_buf_init(tg_buf *b, tg_allocator alloc, size_t max);
-int tg_buf_append(tg_buf *b, const void *p, size_t n);
+/* Slow path of tg_buf_append: growth, the cap, an earlier failure. */
+int tg_buf__append(tg_buf *b, const void *p, size_t n);
+/* Inline while the bytes fit (most appends: short pieces of a message). */
+static inline int tg_buf_append(tg_buf *b, const void *p, size_t n) {
+    if (!b->failed && n < b->cap - b->len && (!b->max || b->len + n <= b->max)) {
+        memcpy(b->data + b->len, p, n);
+        b->len += n;
+        b->data[b->len] = '\0';
+        return 0;
+    }
+    return tg_buf__append(b, p, n);
+}
 int tg_buf_puts(tg_buf *b, const char *s);
 int tg_buf_putc(tg_buf *b, char c);
 /* printf-style append; the formatted text is cut at 1 KiB. */

@@ -6,6 +6,7 @@
  * tg_buf_append, so the buffer's contract is unchanged. */
 #include "json.h"
 
+#include <stdint.h>
 #include <string.h>
 
 static inline int fits(const tg_buf *b, size_t n) {
@@ -43,11 +44,26 @@ static const unsigned char plain[256] = {
     1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,
 };
 
+/* The first byte at or after i that is not plain (len when none): eight
+ * bytes a step while none of them is below 0x20, '"' or '\\'. */
+static inline size_t plain_run(const char *s, size_t i, size_t len) {
+#define TG_B8(c) (0x0101010101010101ull * (c))
+    for (; i + 8 <= len; i += 8) {
+        uint64_t v, q, b;
+        memcpy(&v, s + i, 8);
+        q = v ^ TG_B8(0x22);
+        b = v ^ TG_B8(0x5C);
+        if ((((v - TG_B8(0x20)) & ~v) | ((q - TG_B8(1)) & ~q) | ((b - TG_B8(1)) & ~b)) & TG_B8(0x80)) break;
+    }
+#undef TG_B8
+    while (i < len && plain[(unsigned char)s[i]]) i++;
+    return i;
+}
+
 int tg_json_write_string(tg_buf *out, const char *s, size_t len) {
     static const char hex[] = "0123456789abcdef";
-    size_t i = 0;
     /* the common case: nothing to escape, one copy with both quotes */
-    while (i < len && plain[(unsigned char)s[i]]) i++;
+    size_t i = plain_run(s, 0, len);
     if (i == len && fits(out, len + 2)) {
         char *d = out->data + out->len;
         d[0] = '"';
@@ -59,9 +75,8 @@ int tg_json_write_string(tg_buf *out, const char *s, size_t len) {
     }
     put1(out, '"');
     size_t run = 0; /* start of the pending unescaped run */
-    for (; i < len; i++) {
+    for (; i < len; i = plain_run(s, i + 1, len)) {
         unsigned char c = (unsigned char)s[i];
-        if (plain[c]) continue;
         put(out, s + run, i - run);
         run = i + 1;
         switch (c) {

@@ -50,11 +50,11 @@ tg_args_status tg_check_schema(tg_arena *arena, const tg_schema *schema, const c
         tg_buf_puts(msg, "- (root): the value is too deeply nested to check\n");
         return TG_ARGS_LIMIT;
     }
-    return tg_schema_errors(arena, schema, value, max_errors, msg);
+    return tg_schema_error_lines(arena, schema, value, max_errors, msg);
 }
 
-tg_args_status tg_schema_errors(tg_arena *arena, const tg_schema *schema, const cJSON *value, size_t max_errors,
-                                tg_buf *msg) {
+tg_args_status tg_schema_error_lines(tg_arena *arena, const tg_schema *schema, const cJSON *value,
+                                     size_t max_errors, tg_buf *msg) {
     tg_arena_mark m = tg_arena_save(arena);
     tg_buf errors;
     tg_buf_init(&errors, msg->alloc, 0);
@@ -109,6 +109,6 @@ tg_args_status tg_args_prepare(tg_arena *arena, const tg_tool *tool, cJSON *args
         }
     }
     /* 3 the full schema, context parameters included */
-    return known_invalid ? tg_schema_errors(arena, tool->input, args, max_errors, msg)
+    return known_invalid ? tg_schema_error_lines(arena, tool->input, args, max_errors, msg)
                          : tg_check_schema(arena, tool->input, args, max_errors, msg);
 }

@@ -126,7 +126,7 @@ tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const
     while (lead < args_len && (args[lead] == ' ' || args[lead] == '\n' || args[lead] == '\r' || args[lead] == '\t')) lead++;
     int one_pass = lead < args_len && args[lead] == '{' && !req.strict_nulls && !tool->opts.context && !req.approval &&
                            !req.approval_token && !tool->opts.audit_args && !tg_policy_uses_args(rt->policy)
-                       ? tg_schema_check_text(tool->input, args, args_len, &jl, &rt->call_arena)
+                       ? tg_schema_check_text(tool->input, args, args_len, &jl, &rt->call_arena, NULL)
                        : -1;
     int checked = one_pass == 1;
     if (!checked) {

@@ -54,8 +54,8 @@ tg_args_status tg_args_prepare(tg_arena *arena, const tg_tool *tool, cJSON *args
 tg_args_status tg_check_schema(tg_arena *arena, const tg_schema *schema, const cJSON *value, size_t max_errors,
                                tg_buf *msg);
 /* The errors of a value known to be invalid against schema, as lines in msg. */
-tg_args_status tg_schema_errors(tg_arena *arena, const tg_schema *schema, const cJSON *value, size_t max_errors,
-                                tg_buf *msg);
+tg_args_status tg_schema_error_lines(tg_arena *arena, const tg_schema *schema, const cJSON *value,
+                                     size_t max_errors, tg_buf *msg);
 
 /* ---- OpenAI strict mode ---- */
 /* A model given a tool's strict rendering sends null for the properties that

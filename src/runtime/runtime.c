@@ -84,6 +84,7 @@ tg_runtime *tg_runtime_new(const tg_limits *limits, const tg_host *host, tg_allo
     if (host) rt->host = *host;
     tg_arena_init(&rt->call_arena, rt->alloc);
     tg_buf_init(&rt->out, rt->alloc, 0);
+    tg_buf_init(&rt->lens, rt->alloc, 0);
     tg_buf_init(&rt->err, rt->alloc, 8192);
     tg_arena_init(&rt->cfg_arena, rt->alloc);
     tg_registry_default_config(&rt->reg_cfg);
@@ -121,12 +122,14 @@ void tg_runtime_free(tg_runtime *rt) {
     tg_arena_free(&rt->cfg_arena);
     tg_arena_free(&rt->call_arena);
     tg_buf_free(&rt->out);
+    tg_buf_free(&rt->lens);
     tg_buf_free(&rt->err);
     rt->budget.fn(rt->budget.ud, rt, sizeof *rt, 0);
 }
 
 void tg_rt_begin(tg_runtime *rt) {
     tg_buf_reset(&rt->out);
+    tg_buf_reset(&rt->lens);
     tg_buf_reset(&rt->err);
     tg_arena_reset(&rt->call_arena);
 }
@@ -364,6 +367,11 @@ tg_toolset *tg_rt_toolset(tg_runtime *rt, uint32_t id, tg_status *status) {
 const char *tg_output(const tg_runtime *rt, size_t *len) {
     if (len) *len = rt->out.len;
     return rt->out.data ? rt->out.data : "";
+}
+
+const uint32_t *tg_output_lengths(const tg_runtime *rt, size_t *n) {
+    if (n) *n = rt->lens.len / sizeof(uint32_t);
+    return rt->lens.len ? (const uint32_t *)(const void *)rt->lens.data : NULL;
 }
 
 const char *tg_last_error(const tg_runtime *rt, size_t *len) {

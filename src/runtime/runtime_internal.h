@@ -44,6 +44,7 @@ struct tg_runtime {
     tg_pending *pending;
     tg_arena call_arena; /* reset at the start of every API call */
     tg_buf out;          /* tg_output */
+    tg_buf lens;         /* tg_output_lengths (tg_validate_records) */
     tg_buf err;          /* tg_last_error */
 };
 

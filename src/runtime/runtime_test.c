@@ -2,6 +2,7 @@
  * complete; error values; limits; and SQLite's habit: make every allocation
  * of a whole session fail in turn and check nothing crashes or leaks. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "toolgate.h"
 #include "../../tests/tg_test.h"
@@ -232,6 +233,49 @@ static void metaschemas_on_first_use(void) {
     tg_runtime_free(rt);
 }
 
+/* tg_validate's errors as JSON, and as records (tg_validate_records): the
+ * same errors, fields back to back with their UTF-16 lengths; the first
+ * error comes from the one pass or the evaluator alike. */
+static void validation_errors(void) {
+    tg_runtime *rt = tg_runtime_new(NULL, NULL, NULL, NULL);
+    static const char *const S =
+        "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\"},\"s\":{\"maxLength\":2}},"
+        "\"required\":[\"n\"],\"additionalProperties\":false}";
+    uint32_t id = 0;
+    size_t n = 0;
+    CHECK(tg_compile_schema(rt, S, strlen(S), NULL, 0, &id) == TG_OK);
+    CHECK(tg_validate(rt, id, "{\"n\":1}", 7, 20) == 1 && tg_output_lengths(rt, &n) == NULL && n == 0);
+    /* first error: "n" is a string; a key of an astral character (2 UTF-16 units) is not allowed */
+    const char *bad = "{\"n\":\"5\",\"\xf0\x9f\x98\x80/~\":1}";
+    CHECK(tg_validate(rt, id, bad, strlen(bad), 1) == 0);
+    CHECK_STR(out(rt), "[{\"instanceLocation\":\"/n\",\"keywordLocation\":\"/properties/n/type\","
+                       "\"message\":\"expected integer, got string \\\"5\\\"\"}]");
+    CHECK(tg_validate(rt, id, bad, strlen(bad), 20) == 0);
+    CHECK(strstr(out(rt), "\"instanceLocation\":\"/\xf0\x9f\x98\x80~1~0\",\"keywordLocation\":\"/additionalProperties\"") != NULL);
+    CHECK(tg_validate_records(rt, id, bad, strlen(bad), 20) == 0);
+    const uint32_t *lens = tg_output_lengths(rt, &n);
+    size_t len = 0;
+    const char *rec = tg_output(rt, &len);
+    static const char R[] = "/n/properties/n/typeexpected integer, got string \"5\""
+                            "/\xf0\x9f\x98\x80~1~0/additionalPropertiesproperty \"\xf0\x9f\x98\x80/~\" is not allowed";
+    static const uint32_t L[] = {2, 18, 32, 7, 21, 30};
+    CHECK(n == 6 && lens && len == sizeof R - 1 && memcmp(rec, R, len) == 0);
+    for (size_t i = 0; lens && i < 6 && n == 6; i++) CHECK_MSG(lens[i] == L[i], "length %zu: %u", i, lens[i]);
+    /* the first error alone, as a record, from the one pass */
+    CHECK(tg_validate_records(rt, id, bad, strlen(bad), 1) == 0);
+    lens = tg_output_lengths(rt, &n);
+    rec = tg_output(rt, &len);
+    CHECK(n == 3 && len == 2 + 18 + 32 && memcmp(rec, R, len) == 0);
+    /* missing "n" comes first: required precedes properties */
+    CHECK(tg_validate_records(rt, id, "{\"s\":\"abc\"}", 11, 1) == 0);
+    rec = tg_output(rt, &len);
+    CHECK(len == strlen("/requiredmissing required property \"n\"") &&
+          memcmp(rec, "/requiredmissing required property \"n\"", len) == 0);
+    /* not JSON: an error, no records */
+    CHECK(tg_validate_records(rt, id, "{\"n\":", 5, 1) == TG_ERR_JSON && tg_output_lengths(rt, &n) == NULL);
+    tg_runtime_free(rt);
+}
+
 int main(void) {
     happy_path();
     error_values();
@@ -240,5 +284,6 @@ int main(void) {
     memory_budget();
     text_results();
     metaschemas_on_first_use();
+    validation_errors();
     return tg_test_finish("runtime");
 }

@@ -136,6 +136,20 @@ typedef enum tg_output_mode { TG_OUTPUT_FLAG = 0, TG_OUTPUT_BASIC = 1 } tg_outpu
 int tg_schema_validate(const tg_schema *s, const cJSON *instance, tg_arena *scratch, tg_output_mode mode,
                        size_t max_errors, tg_buf *errors);
 
+/* Where BASIC errors go. out: a JSON array, as tg_schema_validate writes
+ * it; with lens set, records instead: each error's instance location,
+ * keyword location and message back to back in out, unquoted, and their
+ * lengths in UTF-16 code units appended to lens (three uint32_t per error),
+ * so a JS host slices one decoded string instead of parsing JSON. */
+typedef struct tg_schema_errors {
+    tg_buf *out;
+    tg_buf *lens;
+} tg_schema_errors;
+
+/* tg_schema_validate in BASIC mode into `to`. */
+int tg_schema_validate_into(const tg_schema *s, const cJSON *instance, tg_arena *scratch, size_t max_errors,
+                            const tg_schema_errors *to);
+
 /* The fast path of validation: parses text[0..len) and checks it against s
  * in one pass, building no tree. 1: the text is strict JSON within limits
  * (as tg_json_parse would accept it, duplicate keys refused) and valid
@@ -144,9 +158,12 @@ int tg_schema_validate(const tg_schema *s, const cJSON *instance, tg_arena *scra
  * one-pass check: a keyword it does not cover, escaped keys, numbers it
  * leaves to the evaluator, deep nesting): parse and validate. Its 1 and 0
  * are always tg_schema_validate's verdict. Takes a few KiB from scratch
- * (the caller resets it). */
+ * (the caller resets it). first_error (may be NULL): on 0, when this pass
+ * can tell the error tg_schema_validate would report first, it is appended
+ * there as with max_errors 1 ("[{...}]", or one record); otherwise nothing
+ * is appended (ask the evaluator). */
 int tg_schema_check_text(const tg_schema *s, const char *text, size_t len, const tg_json_limits *limits,
-                         tg_arena *scratch);
+                         tg_arena *scratch, const tg_schema_errors *first_error);
 
 /* The dialect the root resource was compiled with. */
 tg_dialect tg_schema_dialect(const tg_schema *s);

@@ -23,28 +23,26 @@
 #endif
 
 typedef struct ev_marks { unsigned char *bits; size_t n; } ev_marks;
-typedef struct ev_path { const cJSON *key; size_t idx; } ev_path;
 
 typedef struct ev {
     const tg_schema *s;
     tg_arena *scratch;
-    int basic, text, quiet, fatal;
-    size_t max_errors, n_errors;
-    tg_buf *out;
+    int basic, quiet, fatal;
+    size_t max_errors;
+    tg_sreport rep;     /* BASIC: renders the errors */
     void *re_scratch;   /* regex scratch: from the arena, or (large) malloc'd on first use */
     int re_owned;
     size_t depth, max_depth, steps, max_steps;
-    ev_path *path;
+    tg_spath *path;
     size_t npath;
     uint32_t *scope;
     size_t nscope;
-    tg_buf msg, il;     /* one error's message and instance location, reused */
 } ev;
 
 static int ev_node(ev *e, uint32_t id, const cJSON *inst, ev_marks *pm);
 static inline int leaf_pass(ev *e, uint32_t id, const cJSON *inst);
 
-static int stop(const ev *e) { return !e->basic || e->quiet || e->n_errors >= e->max_errors; }
+static int stop(const ev *e) { return !e->basic || e->quiet || e->rep.n_errors >= e->max_errors; }
 
 static void mark(ev_marks *m, size_t i) { if (m && i < m->n) m->bits[i >> 3] |= (unsigned char)(1u << (i & 7)); }
 static int marked(const ev_marks *m, size_t i) { return m && i < m->n && (m->bits[i >> 3] >> (i & 7)) & 1; }
@@ -70,105 +68,17 @@ static size_t n_children(const cJSON *x) {
     return n;
 }
 
-/* ---- errors ---- */
+/* ---- errors (rendered by schema_report.c) ---- */
 
-static void put_ptr_token(tg_buf *b, const char *s, size_t len) {
-    size_t i, run = 0;
-    for (i = 0; i < len; i++) {
-        if (s[i] != '~' && s[i] != '/') continue;
-        tg_buf_append(b, s + run, i - run);
-        tg_buf_append(b, s[i] == '~' ? "~0" : "~1", 2);
-        run = i + 1;
-    }
-    tg_buf_append(b, s + run, len - run);
+static int want_error(const ev *e) { return e->basic && !e->quiet && e->rep.n_errors < e->max_errors; }
+
+/* The error of instruction in failing on inst (key: the member at fault). */
+TG_NOINLINE static void report(ev *e, const tg_sins *in, const cJSON *inst, size_t a, size_t b, const cJSON *key,
+                               const char *loc) {
+    if (tg_sreport_error(&e->rep, in, inst, a, b, key ? key->string : NULL, key ? tg_json_strlen(key->string) : 0,
+                         loc, e->path, e->npath))
+        e->fatal = 1;
 }
-
-TG_NOINLINE static void describe(tg_buf *b, const cJSON *v) {
-    if (tg_sj_IsNull(v)) tg_buf_puts(b, "null");
-    else if (tg_sj_IsTrue(v)) tg_buf_puts(b, "boolean true");
-    else if (tg_sj_IsFalse(v)) tg_buf_puts(b, "boolean false");
-    else if (tg_sj_IsObject(v)) tg_buf_puts(b, "object");
-    else if (tg_sj_IsArray(v)) tg_buf_puts(b, "array");
-    else if (tg_sj_IsNumber(v)) {
-        const char *lex = v->valuestring;
-        size_t l = lex ? tg_json_strlen(lex) : 0;
-        tg_buf_puts(b, tg_json_is_integer(v) ? "integer " : "number ");
-        if (lex) tg_buf_append(b, lex, l > 40 ? 40 : l);
-        else tg_buf_printf(b, "%.17g", v->valuedouble);
-        if (l > 40) tg_buf_puts(b, "...");
-    } else if (tg_sj_IsString(v)) {
-        size_t l = tg_json_strlen(v->valuestring), cut = l;
-        tg_buf_puts(b, "string ");
-        if (cut > 40) {
-            cut = 40;
-            while (cut > 0 && ((unsigned char)v->valuestring[cut] & 0xC0) == 0x80) cut--;
-        }
-        tg_json_write_string(b, v->valuestring, cut);
-        if (cut < l) tg_buf_puts(b, "...");
-    }
-}
-
-TG_NOINLINE static void put_value(tg_buf *b, const cJSON *v, const tg_allocator *a) {
-    tg_buf t;
-    tg_buf_init(&t, *a, 0);
-    tg_json_write(&t, v);
-    if (t.len > 60) { tg_buf_append(b, t.data, 57); tg_buf_puts(b, "..."); }
-    else if (t.data) tg_buf_append(b, t.data, t.len);
-    tg_buf_free(&t);
-}
-
-/* Reports an error at inst for instruction loc; the message is built by the
- * caller in msg (a scratch buffer). */
-static int want_error(ev *e) {
-    if (!e->basic || e->quiet) return 0;
-    if (e->n_errors >= e->max_errors) return 0;
-    return 1;
-}
-
-TG_NOINLINE static void emit_error(ev *e, const char *loc, const tg_buf *msg, const cJSON *extra_key) {
-    tg_buf *o = e->out;
-    tg_buf *ilp = &e->il;
-#define il (*ilp)
-    size_t i;
-    tg_buf_reset(&il);
-    for (i = 0; i < e->npath; i++) {
-        tg_buf_putc(&il, '/');
-        if (e->path[i].key) put_ptr_token(&il, e->path[i].key->string, tg_json_strlen(e->path[i].key->string));
-        else {
-            char d[24];
-            size_t k = sizeof d, x = e->path[i].idx;
-            do d[--k] = (char)('0' + x % 10); while ((x /= 10) != 0);
-            tg_buf_append(&il, d + k, sizeof d - k);
-        }
-    }
-    if (extra_key) {
-        tg_buf_putc(&il, '/');
-        put_ptr_token(&il, extra_key->string, tg_json_strlen(extra_key->string));
-    }
-    if (e->text) {
-        if (e->n_errors) tg_buf_puts(o, "; ");
-        if (il.len) tg_buf_append(o, il.data, il.len); else tg_buf_putc(o, '/');
-        tg_buf_puts(o, ": ");
-        if (msg->len) tg_buf_append(o, msg->data, msg->len);
-        tg_buf_puts(o, " (metaschema ");
-        tg_buf_puts(o, loc && *loc ? loc : "/");
-        tg_buf_putc(o, ')');
-    } else {
-        static const char K1[] = ",{\"instanceLocation\":", K2[] = ",\"keywordLocation\":", K3[] = ",\"message\":";
-        if (e->n_errors) tg_buf_append(o, K1, sizeof K1 - 1);
-        else tg_buf_append(o, K1 + 1, sizeof K1 - 2);
-        tg_json_write_string(o, il.data ? il.data : "", il.len);
-        tg_buf_append(o, K2, sizeof K2 - 1);
-        tg_json_write_string(o, loc, strlen(loc));
-        tg_buf_append(o, K3, sizeof K3 - 1);
-        tg_json_write_string(o, msg->data ? msg->data : "", msg->len);
-        tg_buf_putc(o, '}');
-    }
-    if (il.failed || o->failed) e->fatal = 1;
-#undef il
-    e->n_errors++;
-}
-
 
 /* ---- numbers ---- */
 
@@ -371,7 +281,8 @@ static int has_member(const cJSON *o, const tg_sname *n) {
 
 static int child_key(ev *e, const cJSON *ch, uint32_t node, ev_marks *m) {
     int r;
-    e->path[e->npath].key = ch;
+    e->path[e->npath].key = ch->string;
+    e->path[e->npath].len = tg_json_strlen(ch->string);
     e->npath++;
     r = ev_node(e, node, ch, m);
     e->npath--;
@@ -401,8 +312,6 @@ TG_NOINLINE static int regex_ok(ev *e, const cJSON *inst) {
     tg_regex_free(re);
     return r == 0;
 }
-
-static const char *const type_names[] = {"null", "boolean", "object", "array", "number", "string", "integer"};
 
 /* tg_json_is_integer, with the common case (a lexeme without '.', 'e' or
  * 'E' is an integer) decided here. */
@@ -445,101 +354,6 @@ static size_t utf8_count(const char *str, size_t len) {
     }
     for (; i < len; i++) n += (s[i] & 0xC0) != 0x80;
     return n;
-}
-
-/* Builds and emits the message of a failing instruction (out of line: the
- * evaluator's recursive frames stay small for the 256 KiB wasm stack).
- * a, b: counts or indices the instruction found; key: the member at fault. */
-TG_NOINLINE static void report(ev *e, const tg_sins *in, const cJSON *inst, size_t a, size_t b, const cJSON *key,
-                               const char *loc) {
-    tg_buf *msgp = &e->msg;
-#define msg (*msgp)
-    size_t i;
-    tg_buf_reset(&msg);
-    switch ((tg_sop)in->op) {
-    case TG_OP_FALSE: tg_buf_puts(&msg, "no value is allowed here (the schema is false)"); break;
-    case TG_OP_TYPE: {
-        int first = 1;
-        tg_buf_puts(&msg, "expected ");
-        for (i = 0; i < 7; i++) if (in->u.mask & (1u << i)) {
-            if (!first) tg_buf_puts(&msg, " or ");
-            tg_buf_puts(&msg, type_names[i]);
-            first = 0;
-        }
-        if (first) tg_buf_puts(&msg, "nothing");
-        tg_buf_puts(&msg, ", got ");
-        describe(&msg, inst);
-        break;
-    }
-    case TG_OP_CONST: case TG_OP_ENUM:
-        tg_buf_puts(&msg, in->op == TG_OP_CONST ? "expected the constant " : "expected one of ");
-        put_value(&msg, in->u.value, &e->s->alloc);
-        tg_buf_puts(&msg, ", got ");
-        describe(&msg, inst);
-        break;
-    case TG_OP_MULTIPLE_OF:
-        describe(&msg, inst);
-        tg_buf_printf(&msg, " is not a multiple of %s", in->u.num.lex);
-        break;
-    case TG_OP_MAXIMUM: case TG_OP_EXCL_MAXIMUM: case TG_OP_MINIMUM: case TG_OP_EXCL_MINIMUM:
-        tg_buf_printf(&msg, "expected a number %s %s, got ",
-                      in->op == TG_OP_MAXIMUM ? "at most" : in->op == TG_OP_EXCL_MAXIMUM ? "less than"
-                      : in->op == TG_OP_MINIMUM ? "at least" : "greater than", in->u.num.lex);
-        describe(&msg, inst);
-        break;
-    case TG_OP_MAX_LENGTH: case TG_OP_MIN_LENGTH:
-        tg_buf_printf(&msg, "expected a string of %s %zu characters, got %zu",
-                      in->op == TG_OP_MAX_LENGTH ? "at most" : "at least", in->u.count, a);
-        break;
-    case TG_OP_PATTERN: describe(&msg, inst); tg_buf_puts(&msg, " does not match the pattern"); break;
-    case TG_OP_FORMAT: describe(&msg, inst); tg_buf_puts(&msg, " is not a valid format"); break;
-    case TG_OP_MAX_ITEMS: case TG_OP_MIN_ITEMS: case TG_OP_MAX_PROPS: case TG_OP_MIN_PROPS: {
-        int mx = in->op == TG_OP_MAX_ITEMS || in->op == TG_OP_MAX_PROPS;
-        int arr = in->op == TG_OP_MAX_ITEMS || in->op == TG_OP_MIN_ITEMS;
-        tg_buf_printf(&msg, "expected %s %zu %s, got %zu", mx ? "at most" : "at least", in->u.count,
-                      arr ? "items" : "properties", a);
-        break;
-    }
-    case TG_OP_UNIQUE_ITEMS: tg_buf_printf(&msg, "items %zu and %zu are equal; items must be unique", a, b); break;
-    case TG_OP_CONTAINS:
-        if (a < in->u.contains.min)
-            tg_buf_printf(&msg, "expected at least %zu item(s) matching contains, found %zu", in->u.contains.min, a);
-        else
-            tg_buf_printf(&msg, "expected at most %zu item(s) matching contains, found more", in->u.contains.max);
-        break;
-    case TG_OP_REQUIRED:
-        tg_buf_puts(&msg, "missing required property ");
-        tg_json_write_string(&msg, in->u.req.names[a].s, in->u.req.names[a].len);
-        break;
-    case TG_OP_PROPS:
-        tg_buf_puts(&msg, "property ");
-        tg_json_write_string(&msg, key->string, tg_json_strlen(key->string));
-        tg_buf_puts(&msg, " is not allowed");
-        break;
-    case TG_OP_DEP_REQUIRED: {
-        const tg_sdep *d = &in->u.deps.deps[a];
-        tg_buf_puts(&msg, "property ");
-        tg_json_write_string(&msg, d->required[b].s, d->required[b].len);
-        tg_buf_puts(&msg, " is required when ");
-        tg_json_write_string(&msg, d->name.s, d->name.len);
-        tg_buf_puts(&msg, " is present");
-        break;
-    }
-    case TG_OP_ANY_OF: case TG_OP_ONE_OF:
-        if (a > 1) tg_buf_puts(&msg, "value matches more than one subschema of oneOf");
-        else tg_buf_printf(&msg, "value does not match any subschema of %s", in->op == TG_OP_ONE_OF ? "oneOf" : "anyOf");
-        break;
-    case TG_OP_NOT: tg_buf_puts(&msg, "value must not match the schema in not"); break;
-    case TG_OP_UNEVAL_ITEMS: tg_buf_printf(&msg, "item %zu is not allowed (unevaluated)", a); break;
-    case TG_OP_UNEVAL_PROPS:
-        tg_buf_puts(&msg, "property ");
-        tg_json_write_string(&msg, key->string, tg_json_strlen(key->string));
-        tg_buf_puts(&msg, " is not allowed (unevaluated)");
-        break;
-    default: tg_buf_puts(&msg, "invalid"); break;
-    }
-    emit_error(e, loc, &msg, key);
-#undef msg
 }
 
 #define COMBINE(r) do { if ((r) < 0) return -1; if ((r) == 0) { valid = 0; if (stop(e)) return 0; } } while (0)
@@ -741,7 +555,8 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
             memset(&name, 0, sizeof name);
             name.type = cJSON_String;
             name.valuestring = it->string;
-            e->path[e->npath].key = it;
+            e->path[e->npath].key = it->string;
+            e->path[e->npath].len = tg_json_strlen(it->string);
             e->npath++;
             r = ev_node(e, in->u.node, &name, NULL);
             e->npath--;
@@ -975,15 +790,15 @@ out:
 }
 
 int tg_sval(const tg_schema *s, const cJSON *instance, tg_arena *scratch, tg_output_mode mode, size_t max_errors,
-            tg_buf *errors, int text) {
+            const tg_schema_errors *to, int text) {
+    tg_buf *errors = to ? to->out : NULL;
+    int json = errors && !to->lens && !text;
     ev e;
     int r;
     memset(&e, 0, sizeof e);
     e.s = s;
     e.scratch = scratch;
     e.basic = mode == TG_OUTPUT_BASIC && errors;
-    e.text = text;
-    e.out = errors;
     e.max_errors = max_errors ? max_errors : 1;
     e.max_depth = s->limits.max_depth * 2;
     e.max_steps = s->limits.max_eval_steps;
@@ -993,21 +808,26 @@ int tg_sval(const tg_schema *s, const cJSON *instance, tg_arena *scratch, tg_out
      * needs it runs (re_search) */
     e.re_scratch = s->regex_scratch && s->regex_scratch <= RE_SCRATCH_EAGER ? tg_arena_alloc(scratch, s->regex_scratch) : NULL;
     if (!e.path || !e.scope || (s->regex_scratch && s->regex_scratch <= RE_SCRATCH_EAGER && !e.re_scratch)) return -1;
-    tg_buf_init(&e.msg, s->alloc, 0);
-    tg_buf_init(&e.il, s->alloc, 0);
-    if (e.basic && !text) tg_buf_putc(errors, '[');
+    tg_sreport_init(&e.rep, to, text, &s->alloc);
+    if (e.basic && json) tg_buf_putc(errors, '[');
     r = ev_node(&e, s->root, instance, NULL);
-    if (e.basic && !text) tg_buf_putc(errors, ']');
-    tg_buf_free(&e.msg);
-    tg_buf_free(&e.il);
+    if (e.basic && json) tg_buf_putc(errors, ']');
+    tg_sreport_free(&e.rep);
     if (e.re_owned) tg_free(&s->alloc, e.re_scratch, s->regex_scratch);
     if (e.fatal) return -1;
-    if (e.basic && errors->failed) return -1;
+    if (e.basic && (errors->failed || (to->lens && to->lens->failed))) return -1;
     return r;
 }
 
 int tg_schema_validate(const tg_schema *s, const cJSON *instance, tg_arena *scratch, tg_output_mode mode,
                        size_t max_errors, tg_buf *errors) {
     if (!s || !instance || !scratch) return -1;
-    return tg_sval(s, instance, scratch, mode, max_errors, errors, 0);
+    tg_schema_errors to = {errors, NULL};
+    return tg_sval(s, instance, scratch, mode, max_errors, errors ? &to : NULL, 0);
+}
+
+int tg_schema_validate_into(const tg_schema *s, const cJSON *instance, tg_arena *scratch, size_t max_errors,
+                            const tg_schema_errors *to) {
+    if (!s || !instance || !scratch || !to || !to->out) return -1;
+    return tg_sval(s, instance, scratch, TG_OUTPUT_BASIC, max_errors, to, 0);
 }

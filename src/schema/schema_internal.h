@@ -186,10 +186,30 @@ const char *tg_smeta_uri(tg_dialect d);
  * checks (the caller sets tg_schema.stream); sets tg_snode.links. */
 int tg_schema_streamable(tg_schema *s);
 
-/* schema_eval.c: validation; text 1 renders errors as "loc: message" text
- * (for compile diagnostics) instead of a JSON array. */
+/* schema_report.c: renders validation errors (one BASIC output member, or
+ * "loc: message" text). A path token is a member name (key, len) or, with
+ * key NULL, an array index. */
+typedef struct tg_spath { const char *key; size_t len, idx; } tg_spath;
+typedef struct tg_sreport {
+    tg_buf *out;                /* where errors go (the caller's) */
+    tg_buf *lens;               /* set: records (tg_schema_errors), not JSON */
+    int text;
+    size_t n_errors;            /* rendered so far */
+    const tg_allocator *alloc;
+    tg_buf msg, il;             /* one error's message and instance location, reused */
+} tg_sreport;
+void tg_sreport_init(tg_sreport *r, const tg_schema_errors *to, int text, const tg_allocator *alloc);
+void tg_sreport_free(tg_sreport *r);
+/* Renders the error of instruction `in` failing on inst at path[0..npath)
+ * (+ member key[0..klen) when key is not NULL): a, b are the counts or
+ * indices the failure found (tg_sval's report). 0, or -1 out of memory. */
+int tg_sreport_error(tg_sreport *r, const tg_sins *in, const cJSON *inst, size_t a, size_t b, const char *key,
+                     size_t klen, const char *loc, const tg_spath *path, size_t npath);
+
+/* schema_eval.c: validation; errors (BASIC mode) go to `to`; text 1 renders
+ * them as "loc: message" text (for compile diagnostics). */
 int tg_sval(const tg_schema *s, const cJSON *instance, tg_arena *scratch, tg_output_mode mode, size_t max_errors,
-            tg_buf *errors, int text);
+            const tg_schema_errors *to, int text);
 
 /* Hash of a property name or URI for the program's tables (in-memory only:
  * never stored or shown). Eight bytes per step, the 1-7 left over read as

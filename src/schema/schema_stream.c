@@ -32,6 +32,12 @@
 
 #include <string.h>
 
+#if defined(__GNUC__) || defined(__clang__)
+#define TG_COLD __attribute__((cold, noinline))
+#else
+#define TG_COLD
+#endif
+
 #define SET_MAX 8
 #define DEPTH_MAX 96   /* nesting checked here (C recursion: ~200 bytes a level) */
 #define KEYS_MAX 256   /* member names held at once, for duplicates and required */
@@ -41,8 +47,41 @@ typedef struct skey {
     size_t len;
 } skey;
 
+/* Explaining a refusal (tg_schema_check_text with first_error): the
+ * evaluator, asked for one error, reports the first failing keyword in its
+ * order: a node's instructions in sequence, members in document order. One
+ * pass meets keywords in that order too, with two exceptions it corrects or
+ * avoids: a container's own keywords (type, required, counts) are checked
+ * after its members, so one that precedes the member's "properties" /
+ * "items" instruction replaces a member's error (container_done); and a set
+ * of several nodes with keywords of their own (allOf of two objects, a key
+ * matching both properties and patternProperties, a union) interleaves
+ * what the evaluator runs one after the other, so an error beneath such a
+ * set is left to the evaluator. */
+typedef struct sframe {          /* an open container, on the C stack (explaining only) */
+    const struct sframe *up;
+    const struct sset *set;      /* its set, before any branch is picked */
+    const tg_sins *via;          /* its properties / items instruction */
+    tg_spath at;                 /* the member or item being checked */
+} sframe;
+
+typedef struct sexplain {
+    const tg_schema_errors *to;  /* where the error goes */
+    int started;                 /* rep and the marks below are set (at the first refusal) */
+    tg_sreport rep;
+    tg_allocator alloc;          /* over the scratch arena: the message buffers */
+    size_t mark, lens_mark;      /* rep.out's length before our '[' (or record), rep.lens's */
+    int json;                    /* BASIC output, not records: '[' and ']' */
+    int err;                     /* 0 none, 1 rendered, 2 the evaluator's to tell */
+    size_t err_depth;            /* the error lies beneath every open container of lower depth */
+    const sframe *top;           /* the innermost open container */
+    const struct sset *vset;     /* the set of the container being opened (before picks) */
+} sexplain;
+
 typedef struct st {
     const tg_schema *s;
+    sexplain *x;          /* NULL: the verdict only; else &xs */
+    sexplain xs;
     int bad;              /* a keyword refused the instance: only syntax is checked from here on */
     const unsigned char *p;
     size_t len, pos;
@@ -58,6 +97,7 @@ typedef struct sset {
     unsigned n;
     unsigned hops;   /* longest $ref / allOf chain followed to fill it */
     unsigned unions; /* some node has anyOf / oneOf: pick branches once the type is known */
+    unsigned picked; /* made by picking union branches (pick_branches) */
 } sset;
 
 #define ALL_TYPES 0x7F
@@ -188,9 +228,73 @@ static int re_ok(st *t, uint32_t idx, const char *s, size_t len) {
                            *in##_end = in + (t)->s->nodes[(set)->node[in##_n]].count;            \
              in < in##_end; in++)
 
-/* A keyword refused the instance: the verdict is "invalid" once the rest
- * of the text proves to be strict JSON. */
-#define REFUSE(t) ((t)->bad = 1, 1)
+/* 1 when the evaluator runs set's keywords in the order one pass meets
+ * them: no union, and at most one node with keywords besides $ref / allOf. */
+static int simple(const st *t, const sset *set) {
+    unsigned i, real = 0;
+    if (set->unions || set->picked) return 0;
+    for (i = 0; i < set->n; i++) {
+        const tg_snode *nd = &t->s->nodes[set->node[i]];
+        const tg_sins *in = t->s->ins + nd->start, *end = in + nd->count;
+        for (; in < end; in++)
+            if (in->op != TG_OP_REF && in->op != TG_OP_ALL_OF) { real++; break; }
+    }
+    return real <= 1;
+}
+
+/* Renders the error of `in` refusing a value whose set is `set` and whose
+ * enclosing containers are `up` and above (kind: 0 the scalar at
+ * start..t->pos, else the cJSON type of a container), or with key, of the
+ * member `key` that additionalProperties refuses in a container (then
+ * `set` and `up` are the container's). */
+static TG_COLD void explain(st *t, const tg_sins *in, size_t a, int kind, const char *key, size_t klen,
+                            const char *loc, const sset *set, const sframe *up, size_t start) {
+    sexplain *x = t->x;
+    cJSON fake, *inst = &fake;
+    const sframe *f;
+    size_t depth = 0, i;
+    for (f = up; f; f = f->up) depth++;
+    tg_spath *path = depth ? tg_arena_alloc(t->scratch, depth * sizeof *path) : NULL;
+    i = depth;
+    if (depth && !path) { x->err = 2; return; }
+    if (!x->started) { /* the first refusal: nothing is spent on a valid text */
+        x->mark = x->to->out->len;
+        x->json = x->to->lens == NULL;
+        x->lens_mark = x->json ? 0 : x->to->lens->len;
+        if (x->json && tg_buf_putc(x->to->out, '[')) { x->err = 2; return; }
+        x->alloc = tg_arena_allocator(t->scratch);
+        tg_sreport_init(&x->rep, x->to, 0, &x->alloc);
+        x->started = 1;
+    }
+    if (!simple(t, set)) { x->err = 2; return; }
+    for (f = up; f && i; f = f->up) {
+        if (!simple(t, f->set)) { x->err = 2; return; }
+        path[--i] = f->at;
+    }
+    memset(&fake, 0, sizeof fake);
+    fake.type = kind ? kind : cJSON_Object;
+    if (!kind && !key) {
+        tg_json_error je;
+        inst = tg_json_parse(t->scratch, (const char *)t->p + start, t->pos - start, NULL, &je);
+        if (!inst) { x->err = 2; return; }
+    }
+    x->rep.out->len = x->mark + (size_t)x->json; /* a container's error replaces its member's */
+    x->rep.out->failed = 0;
+    if (x->rep.lens) x->rep.lens->len = x->lens_mark;
+    x->rep.n_errors = 0;
+    x->err = tg_sreport_error(&x->rep, in, inst, a, 0, key, klen, loc, path, depth) ? 2 : 1;
+    x->err_depth = key ? depth + 1 : depth;
+}
+
+/* A keyword refused the value at hand: the verdict is "invalid" once the
+ * rest of the text proves to be strict JSON. */
+static int refuse(st *t, const tg_sins *in, size_t a, const sset *set, size_t start) {
+    if (t->x && !t->bad) explain(t, in, a, 0, NULL, 0, in->loc, set, t->x->top, start);
+    t->bad = 1;
+    return 1;
+}
+/* (in a scalar's function: `set` its set, `at` where it starts) */
+#define REFUSE(t) refuse((t), in, 0, set, at)
 
 /* enum / const over a scalar: 1 when one of the values equals it. Numbers
  * and containers are left to the evaluator (-1). */
@@ -207,7 +311,7 @@ static int scalar_in(const cJSON *values, int is_list, int type, const char *s, 
 /* The string value whose opening quote is at t->pos. */
 static int string_value(st *t, const sset *set) {
     tg_json_lexstr ls;
-    size_t start = t->pos + 1;
+    const size_t at = t->pos, start = at + 1;
     if (tg_json_lex_string(t->p, t->len, start, &ls)) return 0;
     t->pos = ls.end + 1;
     const char *s = (const char *)t->p + start;
@@ -225,7 +329,7 @@ static int string_value(st *t, const sset *set) {
         case TG_OP_TYPE: if (!(in->u.mask & TG_ST_STRING)) return REFUSE(t); break;
         case TG_OP_MAX_LENGTH: case TG_OP_MIN_LENGTH:
             if (cps == (size_t)-1) cps = ls.ascii ? len : tg_utf8_count((const unsigned char *)s, len);
-            if (in->op == TG_OP_MAX_LENGTH ? cps > in->u.count : cps < in->u.count) return REFUSE(t);
+            if (in->op == TG_OP_MAX_LENGTH ? cps > in->u.count : cps < in->u.count) return refuse(t, in, cps, set, at);
             break;
         case TG_OP_PATTERN: {
             int m = re_ok(t, in->u.re, s, len);
@@ -245,6 +349,7 @@ static int string_value(st *t, const sset *set) {
 
 static int number_value(st *t, const sset *set) {
     tg_json_lexnum ln;
+    const size_t at = t->pos;
     /* 1e3 and numbers of more than 15 digits: the evaluator judges their
      * lexemes exactly */
     if (tg_json_lex_number(t->p, t->len, t->pos, &ln) || !ln.exact) return 0;
@@ -273,7 +378,8 @@ static int number_value(st *t, const sset *set) {
 static int literal_value(st *t, const sset *set) {
     static const struct { const char *w; size_t n; int type; uint32_t bit; } L[] = {
         {"true", 4, cJSON_True, TG_ST_BOOLEAN}, {"false", 5, cJSON_False, TG_ST_BOOLEAN}, {"null", 4, cJSON_NULL, TG_ST_NULL}};
-    unsigned char c = t->p[t->pos];
+    const size_t at = t->pos;
+    unsigned char c = t->p[at];
     int k = c == 't' ? 0 : c == 'f' ? 1 : 2;
     if (t->len - t->pos < L[k].n || memcmp(t->p + t->pos, L[k].w, L[k].n) != 0) return 0;
     t->pos += L[k].n;
@@ -292,18 +398,22 @@ static int literal_value(st *t, const sset *set) {
 
 static int value(st *t, const sset *set, size_t depth, size_t edepth);
 
-/* Checks the keywords of set that look at a container as a whole (type,
- * counts, required) once its members are known. */
-static int container_done(st *t, const sset *set, int obj, size_t count, size_t key0) {
+/* The first keyword of set that refuses a container of `count` members
+ * (type, counts, required), with *a what its error reports; NULL when none
+ * does; UNDECIDED for enum / const (the evaluator compares containers). */
+static const tg_sins UNDECIDED_INS;
+#define UNDECIDED (&UNDECIDED_INS)
+
+static const tg_sins *container_fails(const st *t, const sset *set, int obj, size_t count, size_t key0, size_t *a) {
     EACH_INS(t, set, in) {
         switch ((tg_sop)in->op) {
-        case TG_OP_FALSE: return REFUSE(t);
-        case TG_OP_ENUM: case TG_OP_CONST: return 0; /* containers: the evaluator's */
-        case TG_OP_TYPE: if (!(in->u.mask & (obj ? TG_ST_OBJECT : TG_ST_ARRAY))) return REFUSE(t); break;
-        case TG_OP_MAX_ITEMS: if (!obj && count > in->u.count) return REFUSE(t); break;
-        case TG_OP_MIN_ITEMS: if (!obj && count < in->u.count) return REFUSE(t); break;
-        case TG_OP_MAX_PROPS: if (obj && count > in->u.count) return REFUSE(t); break;
-        case TG_OP_MIN_PROPS: if (obj && count < in->u.count) return REFUSE(t); break;
+        case TG_OP_FALSE: return in;
+        case TG_OP_ENUM: case TG_OP_CONST: return UNDECIDED;
+        case TG_OP_TYPE: if (!(in->u.mask & (obj ? TG_ST_OBJECT : TG_ST_ARRAY))) return in; break;
+        case TG_OP_MAX_ITEMS: if (!obj && count > in->u.count) return *a = count, in; break;
+        case TG_OP_MIN_ITEMS: if (!obj && count < in->u.count) return *a = count, in; break;
+        case TG_OP_MAX_PROPS: if (obj && count > in->u.count) return *a = count, in; break;
+        case TG_OP_MIN_PROPS: if (obj && count < in->u.count) return *a = count, in; break;
         case TG_OP_REQUIRED:
             if (obj) {
                 uint32_t r;
@@ -312,14 +422,39 @@ static int container_done(st *t, const sset *set, int obj, size_t count, size_t 
                     size_t k;
                     for (k = key0; k < t->nkeys; k++)
                         if (t->keys[k].len == nm->len && tg_ssame_bytes(t->keys[k].s, nm->s, nm->len)) break;
-                    if (k == t->nkeys) return REFUSE(t);
+                    if (k == t->nkeys) return *a = r, in;
                 }
             }
             break;
         default: break;
         }
     }
+    return NULL;
+}
+
+/* Checks the keywords of set that look at a container as a whole once its
+ * members are known. When a member's error was rendered and one of these
+ * comes before the instruction that reached the member, the evaluator
+ * would report this one first: it takes the member's place. */
+static int container_done(st *t, const sset *set, int obj, size_t count, size_t key0, size_t depth,
+                          const sframe *f) {
+    size_t a = 0;
+    const tg_sins *in = container_fails(t, set, obj, count, key0, &a);
+    if (in == UNDECIDED) return 0;
+    if (!in) return 1;
+    if (t->x && (!t->bad || (t->x->err == 1 && t->x->err_depth > depth && f->via && in < f->via)))
+        explain(t, in, a, obj ? cJSON_Object : cJSON_Array, NULL, 0, in->loc, f->set, f->up, 0);
+    t->bad = 1;
     return 1;
+}
+
+/* Opens container frame f (explaining only). */
+static inline void frame_open(st *t, sframe *f, const tg_sins *via) {
+    if (!t->x) return;
+    f->up = t->x->top;
+    f->set = t->x->vset;
+    f->via = via;
+    t->x->top = f;
 }
 
 /* After a member or item: 1 a comma (another follows), 0 the container's
@@ -340,6 +475,7 @@ static int object_value(st *t, const sset *set, size_t depth, size_t edepth) {
     size_t key0 = t->nkeys, count = 0;
     uint64_t seen = 0; /* tg_sname_bit of the keys so far: most keys need no compare */
     const tg_sprops *props[SET_MAX * 2];
+    const tg_sins *props_in[SET_MAX * 2];
     unsigned i, np = 0;
     for (i = 0; i < set->n; i++) {
         const tg_snode *nd = &t->s->nodes[set->node[i]];
@@ -347,14 +483,19 @@ static int object_value(st *t, const sset *set, size_t depth, size_t edepth) {
         for (; in < end; in++)
             if (in->op == TG_OP_PROPS) {
                 if (np == SET_MAX * 2) return 0;
+                props_in[np] = in;
                 props[np++] = in->u.props;
             }
     }
+    sframe f;
+    frame_open(t, &f, np ? props_in[0] : NULL);
     t->pos++; /* '{' */
     skip_ws(t);
     if (t->pos < t->len && t->p[t->pos] == '}') {
         t->pos++;
-        return container_done(t, set, 1, 0, key0);
+        i = (unsigned)container_done(t, set, 1, 0, key0, depth, &f);
+        if (t->x) t->x->top = f.up;
+        return (int)i;
     }
     for (;;) {
         tg_json_lexstr ls;
@@ -384,7 +525,12 @@ static int object_value(st *t, const sset *set, size_t depth, size_t edepth) {
         child.n = 0;
         child.hops = 0;
         child.unions = 0;
+        child.picked = 0;
         if (t->bad) np = 0; /* refused already: syntax only from here */
+        if (t->x) {
+            f.at.key = key;
+            f.at.len = kl;
+        }
         for (i = 0; i < np; i++) {
             const tg_sprops *P = props[i];
             const tg_sprop *pr;
@@ -402,7 +548,10 @@ static int object_value(st *t, const sset *set, size_t depth, size_t edepth) {
                 if (add(t, &child, P->patterns[j].node, 0)) return 0;
             }
             if (!matched && P->additional != TG_SNONE) {
-                if (t->s->nodes[P->additional].is_false) t->bad = 1;
+                if (t->s->nodes[P->additional].is_false) {
+                    if (t->x && !t->bad) explain(t, props_in[i], 0, 0, key, kl, P->additional_loc, f.set, f.up, 0);
+                    t->bad = 1;
+                }
                 else if (add(t, &child, P->additional, 0)) return 0;
             }
         }
@@ -411,7 +560,8 @@ static int object_value(st *t, const sset *set, size_t depth, size_t edepth) {
         if (more < 0) return 0;
         if (!more) break;
     }
-    i = (unsigned)container_done(t, set, 1, count, key0);
+    i = (unsigned)container_done(t, set, 1, count, key0, depth, &f);
+    if (t->x) t->x->top = f.up;
     t->nkeys = key0;
     return (int)i;
 }
@@ -423,29 +573,44 @@ static int array_value(st *t, const sset *set, size_t depth, size_t edepth) {
     child.n = 0;
     child.hops = 0;
     child.unions = 0;
+    child.picked = 0;
+    const tg_sins *via = NULL;
+    sframe f;
     for (i = 0; i < set->n; i++) {
         const tg_snode *nd = &t->s->nodes[set->node[i]];
         const tg_sins *in = t->s->ins + nd->start, *end = in + nd->count;
         for (; in < end; in++)
-            if (in->op == TG_OP_ITEMS_FROM && add(t, &child, in->u.items.node, 0)) return 0;
+            if (in->op == TG_OP_ITEMS_FROM) {
+                if (add(t, &child, in->u.items.node, 0)) return 0;
+                via = in;
+            }
     }
+    frame_open(t, &f, via);
     t->pos++; /* '[' */
     skip_ws(t);
     if (t->pos < t->len && t->p[t->pos] == ']') {
         t->pos++;
-        return container_done(t, set, 0, 0, 0);
+        i = (unsigned)container_done(t, set, 0, 0, 0, depth, &f);
+        if (t->x) t->x->top = f.up;
+        return (int)i;
     }
     for (;;) {
+        if (t->x) {
+            f.at.key = NULL;
+            f.at.idx = count;
+        }
         if (!value(t, &child, depth + 1, edepth + 1 + child.hops)) return 0;
         count++;
         int more = after_member(t, ']');
         if (more < 0) return 0;
         if (!more) break;
     }
-    return container_done(t, set, 0, count, 0);
+    i = (unsigned)container_done(t, set, 0, count, 0, depth, &f);
+    if (t->x) t->x->top = f.up;
+    return (int)i;
 }
 
-static const sset NO_SCHEMA = {{0}, 0, 0, 0};
+static const sset NO_SCHEMA = {{0}, 0, 0, 0, 0};
 
 /* The JSON type a value starting with byte c has (TG_ST_*), 0 for none. */
 static uint8_t type_at(unsigned char c) {
@@ -464,6 +629,7 @@ static int pick_branches(st *t, const sset *set, uint8_t type, sset *out) {
     unsigned i;
     *out = *set;
     out->unions = 0;
+    out->picked = 1;
     for (i = 0; i < out->n; i++) { /* out grows as branches join: they are resolved too */
         const tg_snode *nd = &t->s->nodes[out->node[i]];
         const tg_sins *in, *end;
@@ -476,8 +642,9 @@ static int pick_branches(st *t, const sset *set, uint8_t type, sset *out) {
                     pick = in->u.list.nodes[k];
                     fits++;
                 }
-            if (fits == 0) {
-                t->bad = 1; /* no branch takes this type */
+            if (fits == 0) { /* no branch takes this type */
+                if (t->x && !t->bad) t->x->err = 2; /* the evaluator names the branches */
+                t->bad = 1;
                 continue;
             }
             if (fits > 1 || add(t, out, pick, 1)) return 0;
@@ -495,6 +662,7 @@ static int value(st *t, const sset *set, size_t depth, size_t edepth) {
     skip_ws(t);
     if (t->pos >= t->len) return 0;
     c = t->p[t->pos];
+    if (t->x) t->x->vset = set;
     if (set->unions) {
         if (!pick_branches(t, set, type_at(c), &picked)) return 0;
         edepth += picked.hops;
@@ -509,7 +677,7 @@ static int value(st *t, const sset *set, size_t depth, size_t edepth) {
 }
 
 int tg_schema_check_text(const tg_schema *s, const char *text, size_t len, const tg_json_limits *limits,
-                         tg_arena *scratch) {
+                         tg_arena *scratch, const tg_schema_errors *first_error) {
     st *t;
     sset root;
     int r;
@@ -530,13 +698,36 @@ int tg_schema_check_text(const tg_schema *s, const char *text, size_t len, const
     t->eval_max = s->limits.max_depth * 2;
     t->nkeys = 0;
     t->bad = 0;
+    t->x = NULL;
+    if (first_error) {
+        t->x = &t->xs;
+        t->xs.to = first_error;
+        t->xs.started = 0;
+        t->xs.err = 0;
+        t->xs.top = NULL;
+    }
     root.n = 0;
     root.hops = 0;
     root.unions = 0;
+    root.picked = 0;
     r = add(t, &root, s->root, 0) == 0 && value(t, &root, 0, root.hops);
     if (r) {
         skip_ws(t);
         r = t->pos == len;
     }
-    return !r ? -1 : t->bad ? 0 : 1;
+    r = !r ? -1 : t->bad ? 0 : 1;
+    if (t->x && t->x->started) { /* the error stays when it is the verdict's and the evaluator's first */
+        tg_buf *out = first_error->out, *lens = first_error->lens;
+        if (r == 0 && t->x->err == 1 && t->x->json) tg_buf_putc(out, ']');
+        if (r != 0 || t->x->err != 1 || out->failed || (lens && lens->failed)) {
+            out->len = t->x->mark;
+            out->failed = 0;
+            if (lens) {
+                lens->len = t->x->lens_mark;
+                lens->failed = 0;
+            }
+        }
+        tg_sreport_free(&t->x->rep);
+    }
+    return r;
 }

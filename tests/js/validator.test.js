@@ -1,0 +1,75 @@
+// validator.test.js - Validator.validate's results through the wasm build:
+// the errors' three fields (sliced out of the module's records by their
+// UTF-16 lengths), the first error whichever path found it, and the input
+// forms (text, bytes, JS values).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createToolRuntime } from 'toolgate';
+
+const rt = await createToolRuntime();
+
+const tool = rt.compileSchema({
+  type: 'object',
+  properties: {
+    owner: { type: 'string', pattern: '^[a-z-]+$' },
+    n: { type: 'integer', maximum: 5 },
+    tags: { type: 'array', items: { type: 'string' }, maxItems: 2 },
+  },
+  required: ['owner'],
+  additionalProperties: false,
+});
+
+test('errors carry instanceLocation, keywordLocation and a message a model can act on', () => {
+  const r = tool.validate('{"owner":"Ab","n":"5","tags":["x",7]}');
+  assert.equal(r.valid, false);
+  assert.deepEqual(r.errors, [
+    { instanceLocation: '/owner', keywordLocation: '/properties/owner/pattern', message: 'string "Ab" does not match the pattern' },
+    { instanceLocation: '/n', keywordLocation: '/properties/n/type', message: 'expected integer, got string "5"' },
+    { instanceLocation: '/tags/1', keywordLocation: '/properties/tags/items/type', message: 'expected string, got integer 7' },
+  ]);
+  assert.deepEqual(tool.validate('{"owner":"ab"}'), { valid: true, errors: [] });
+  assert.deepEqual(tool.validate('{"owner":"Ab"}', { output: 'flag' }).errors, []);
+});
+
+test('non-ASCII names and values come back whole: astral characters, escapes, "/" and "~" in pointers', () => {
+  const key = 'k\u{1F600}/~é';
+  const r = tool.validate(JSON.stringify({ owner: 'ab', [key]: 1, n: 'ü\u{1F680}"\n' }));
+  assert.deepEqual(r.errors, [
+    { instanceLocation: '/k\u{1F600}~1~0é', keywordLocation: '/additionalProperties', message: `property "${key}" is not allowed` },
+    { instanceLocation: '/n', keywordLocation: '/properties/n/type', message: 'expected integer, got string "ü\u{1F680}\\"\\n"' },
+  ]);
+});
+
+test('maxErrors: 1 gives the first of all the errors, whether one pass or the evaluator found it', () => {
+  const union = rt.compileSchema({ anyOf: [{ type: 'string' }, { type: 'object', required: ['a'] }] });
+  const cases = [
+    [tool, '{"owner":"Ab","n":7}'], // one pass: a member's keyword
+    [tool, '{"n":7}'], // required precedes properties: the container's error first
+    [tool, '{"owner":"ab","zz":1,"n":9}'], // additionalProperties: false
+    [tool, '{"owner":"ab","tags":["a","b","c"]}'], // maxItems, counted after the items
+    [tool, '[1]'], // type of the root
+    [union, '{"b":1}'], // a union: the evaluator names it
+    [tool, '{"owner":"ab","n":1e1}'], // an exponent: left to the evaluator
+  ];
+  for (const [v, text] of cases) {
+    const all = v.validate(text);
+    const first = v.validate(text, { maxErrors: 1 });
+    assert.equal(first.valid, false, text);
+    assert.equal(first.errors.length, 1, text);
+    assert.deepEqual(first.errors[0], all.errors[0], text);
+  }
+  assert.deepEqual(tool.validate('{"n":7}', { maxErrors: 1 }).errors[0],
+    { instanceLocation: '', keywordLocation: '/required', message: 'missing required property "owner"' });
+});
+
+test('text, UTF-8 bytes and JS values validate alike; malformed text is a jsonError, not a throw', () => {
+  const value = { owner: 'Ab', n: 9 };
+  const text = JSON.stringify(value);
+  const fromText = tool.validate(text);
+  assert.deepEqual(tool.validate(new TextEncoder().encode(text)), fromText);
+  assert.deepEqual(tool.validate(value), fromText);
+  const bad = tool.validate('{"owner":');
+  assert.equal(bad.valid, false);
+  assert.equal(typeof bad.jsonError.message, 'string');
+  assert.equal(bad.jsonError.offset, 9);
+});
