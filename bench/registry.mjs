@@ -81,6 +81,13 @@ console.log(`  toolgate memory: ${(usedAfterImport / 2 ** 20).toFixed(1)} MiB us
   const strMs = median(Array.from({ length: reps }, () => once(() => JSON.stringify({ source: 'gh', atomic: false, replace: true, tools: request }))));
   const compMs = median(Array.from({ length: reps }, () => once(() => { for (const t of tools) rt.compileSchema(t.inputSchema).dispose(); })));
   console.log(`  of which, measured apart: JSON.stringify of the import request ${strMs.toFixed(1)} ms; rt.compileSchema of the same ${N} schemas ${compMs.toFixed(1)} ms`);
+  // a server's list_changed with nothing changed: every tool is read,
+  // cleaned and digested again, and the live tools (programs and all) kept
+  const again = median(Array.from({ length: reps }, () => once(() => {
+    const res = rt.importTools('gh', tools, { call });
+    if (res.unchanged.length !== N) throw new Error('the re-import changed tools');
+  })));
+  figure(`toolgate: re-import ${N} unchanged tools (list_changed)`, ms(again));
 }
 
 // ------------------------------------------------------------- 2 tools/list

@@ -278,7 +278,8 @@ export class ToolRuntime {
     const result = this.#output();
     if (result.applied) {
       if (replace) {
-        for (const [key, id] of ids) if (!staged.some(([k]) => k === key)) { ids.delete(key); this.#handlers.delete(id); }
+        const listed = new Set(staged.map(([k]) => k));
+        for (const [key, id] of ids) if (!listed.has(key)) { ids.delete(key); this.#handlers.delete(id); }
       }
       for (const [key, id, fn] of staged) { ids.set(key, id); this.#handlers.set(id, fn); }
     }

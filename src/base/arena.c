@@ -101,18 +101,24 @@ void tg_arena_free(tg_arena *a) {
     a->used = 0;
 }
 
-void tg_arena_reset(tg_arena *a) {
+void tg_arena_reset(tg_arena *a) { tg_arena_reset_max(a, 64u << 20); }
+
+void tg_arena_reset_max(tg_arena *a, size_t keep_max) {
     /* keep one chunk as large as everything the last use needed, so the next
      * call of the same size allocates nothing (with several chunks they are
      * replaced by one of their total size; if that is refused, the newest,
-     * the largest, is kept) */
+     * the largest, is kept); past keep_max nothing is kept */
     tg_arena_chunk *keep = a->head;
     a->used = 0;
     if (!keep) return;
+    size_t total = 0;
+    for (tg_arena_chunk *c = keep; c; c = c->next) total += c->size;
+    if (total > keep_max) {
+        tg_arena_free(a);
+        return;
+    }
     if (keep->next) {
-        size_t total = 0;
-        for (tg_arena_chunk *c = keep; c; c = c->next) total += c->size;
-        tg_arena_chunk *one = total <= (64u << 20) ? tg_malloc(&a->alloc, TG_ALIGN(sizeof(tg_arena_chunk)) + total) : NULL;
+        tg_arena_chunk *one = tg_malloc(&a->alloc, TG_ALIGN(sizeof(tg_arena_chunk)) + total);
         tg_arena_chunk *c = one ? keep : keep->next;
         while (c) {
             tg_arena_chunk *next = c->next;

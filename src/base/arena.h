@@ -67,6 +67,9 @@ void tg_arena_rewind(tg_arena *a, tg_arena_mark m);
 /* Forgets every allocation but keeps the newest (largest) chunk for reuse,
  * so an arena reset per call costs no allocator traffic in the steady state. */
 void tg_arena_reset(tg_arena *a);
+/* tg_arena_reset keeping nothing when the last use took more than keep_max
+ * bytes (a one-off large use is not held for good). */
+void tg_arena_reset_max(tg_arena *a, size_t keep_max);
 /* Releases all chunks; the arena may be reused afterwards. */
 void tg_arena_free(tg_arena *a);
 /* An allocator drawing on a, for short-lived buffers (an error message in

@@ -183,6 +183,7 @@ static int compile(const tg_registry_config *cfg, tg_arena *a, const cJSON *sche
      * changed and outlives the program (tg_tool_free frees it last) */
     tg_schema_options so = cfg->schema;
     so.borrow_document = 1;
+    so.arena = a; /* beside the descriptor it points into: one block a tool */
     if (tg_schema_compile(&a->alloc, schema, &so, out, &diag) == 0) {
         tg_buf_free(&diag);
         return 0;
@@ -214,6 +215,11 @@ tg_tool *tg_tool_build(const tg_registry_config *cfg, const tg_allocator *alloc,
         const cJSON *v = tg_json_getz(entry->descriptor, "description");
         if (cJSON_IsString(v)) need += 2 * (tg_json_strlen(v->valuestring) + 16);
         if (entry->options) need += tg_json_clone_size(entry->options);
+        /* the programs of its schemas live here too (compile) */
+        tg_schema_options so = cfg->schema;
+        so.borrow_document = 1;
+        need += tg_schema_size_estimate(tg_json_getz(entry->descriptor, "inputSchema"), &so);
+        if ((v = tg_json_getz(entry->descriptor, "outputSchema"))) need += tg_schema_size_estimate(v, &so);
         (void)tg_arena_reserve(&a, need); /* a refusal is left to the allocations below */
     }
     tg_tool *t = tg_arena_calloc(&a, 1, sizeof *t);
@@ -255,8 +261,8 @@ tg_tool *tg_tool_build(const tg_registry_config *cfg, const tg_allocator *alloc,
         }
         t->hidden = hidden;
     }
-    if (compile(cfg, &a, t->input_schema, sizes[0], "inputSchema", &t->input, e)) goto fail;
-    if (t->output_schema && compile(cfg, &a, t->output_schema, sizes[1], "outputSchema", &t->output, e)) goto fail;
+    t->schema_bytes[0] = sizes[0];
+    t->schema_bytes[1] = sizes[1];
     t->sanitized = sanitized;
     t->refs = 1;
     t->arena = a;
@@ -264,9 +270,16 @@ tg_tool *tg_tool_build(const tg_registry_config *cfg, const tg_allocator *alloc,
 nomem:
     fail(e, "out_of_memory", "out of memory");
 fail:
-    if (t && t->input) tg_schema_free(t->input);
     tg_arena_free(&a);
     return NULL;
+}
+
+int tg_tool_compile(const tg_registry_config *cfg, tg_tool *t, tg_tool_error *e) {
+    if (compile(cfg, &t->arena, t->input_schema, t->schema_bytes[0], "inputSchema", &t->input, e)) return -1;
+    if (t->output_schema &&
+        compile(cfg, &t->arena, t->output_schema, t->schema_bytes[1], "outputSchema", &t->output, e))
+        return -1;
+    return 0;
 }
 
 void tg_tool_free(tg_tool *t) {

@@ -284,6 +284,19 @@ static int same_source(const tg_tool *t, const char *src, size_t len) {
     return strlen(t->source) == len && memcmp(t->source, src, len) == 0;
 }
 
+/* live tool `same` is t's earlier listing by the same source */
+static int same_tool(const tg_tool *same, const tg_batch *bt, const tg_tool *t) {
+    return same_source(same, bt->source, bt->source_len) && strcmp(same->name, t->name) == 0 &&
+           (bt->replace_source || bt->source_len);
+}
+
+/* t is listed again with the definition the registry holds live: it stays
+ * "unchanged" and the live tool (programs and all) is kept */
+static int relisted(const tg_registry *r, const tg_batch *bt, const tg_tool *t) {
+    const tg_tool *same = tmap_get(&r->skeletons, t->skeleton, strlen(t->skeleton));
+    return same && same_tool(same, bt, t) && strcmp(same->digest, t->digest) == 0;
+}
+
 static void write_fields_changed(tg_buf *b, const tg_tool *old, const tg_tool *nw) {
     static const char *const FIELDS[] = {"title", "description", "inputSchema", "outputSchema", "annotations", "name"};
     int first = 1;
@@ -306,11 +319,17 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
     memset(items, 0, (bt->n ? bt->n : 1) * sizeof *items);
     int rc = 0;
 
-    /* 1 build every tool on its own */
+    /* 1 build every tool on its own; its schemas compile unless the source
+     * lists it again unchanged (re-listing keeps the live tool) */
     size_t n_ok = 0;
     for (size_t i = 0; i < bt->n; i++) {
         items[i].tool = tg_tool_build(&r->cfg, &r->alloc, bt->source, bt->source_len, bt->name_template,
                                       &bt->entries[i], &items[i].err);
+        if (items[i].tool && !relisted(r, bt, items[i].tool) &&
+            tg_tool_compile(&r->cfg, items[i].tool, &items[i].err)) {
+            tg_tool_free(items[i].tool);
+            items[i].tool = NULL;
+        }
         if (!items[i].tool) {
             if (strcmp(items[i].err.code, "out_of_memory") == 0) rc = -1;
             items[i].state = ST_REJECTED;
@@ -359,8 +378,7 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
         if (it->state == ST_REJECTED) continue;
         tg_tool *t = it->tool;
         tg_tool *same = tmap_get(&r->skeletons, t->skeleton, strlen(t->skeleton));
-        if (same && same_source(same, bt->source, bt->source_len) && strcmp(same->name, t->name) == 0 &&
-            (bt->replace_source || bt->source_len)) {
+        if (same && same_tool(same, bt, t)) {
             it->old = same;
             same->listed = 1;
             it->state = strcmp(same->digest, t->digest) == 0 ? ST_UNCHANGED : ST_CHANGED;

@@ -55,6 +55,7 @@ typedef struct tg_tool {
     const cJSON *sanitized;     /* array of fields whose text was cleaned or cut */
     tg_schema *input;           /* compiled inputSchema */
     tg_schema *output;          /* compiled outputSchema, or NULL */
+    size_t schema_bytes[2];     /* canonical sizes of inputSchema, outputSchema (limits) */
     tg_tool_opts opts;
     char digest[65]; /* hex SHA-256 of the canonical definition */
     size_t refs;

@@ -11,9 +11,13 @@ typedef struct tg_tool_error {
     char message[400];
 } tg_tool_error;
 
-/* Builds one tool (refs = 1) or returns NULL with e filled. */
+/* Builds one tool (refs = 1), its schemas not yet compiled, or returns NULL
+ * with e filled. */
 tg_tool *tg_tool_build(const tg_registry_config *cfg, const tg_allocator *alloc, const char *source, size_t source_len,
                        const char *tmpl, const tg_tool_entry *entry, tg_tool_error *e);
+/* Compiles t's schemas into its arena: 0, or -1 with e filled (the caller
+ * frees t). A tool whose definition the registry holds already skips it. */
+int tg_tool_compile(const tg_registry_config *cfg, tg_tool *t, tg_tool_error *e);
 void tg_tool_free(tg_tool *t);
 
 #endif

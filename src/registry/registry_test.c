@@ -132,6 +132,8 @@ static void batches(void) {
     CHECK(strstr(f.out.data, "{\"name\":\"mcp__fs__read_file\",\"fields\":[\"description\"]") != NULL);
     tg_toolset *now = tg_registry_current(f.r);
     CHECK(tg_toolset_find(now, "mcp__fs__read_file", 18) == NULL);          /* held out */
+    const tg_tool *kept = tg_toolset_find(now, "mcp__fs__stat", 13);
+    CHECK(kept && kept->input != NULL); /* listed again unchanged: the live tool stays, its program too */
     CHECK(tg_toolset_find(pinned, "mcp__fs__read_file", 18) != NULL);       /* the pinned set is stable */
     CHECK(tg_toolset_find(pinned, "mcp__fs__stat", 13) == NULL);
     CHECK(tg_toolset_epoch(pinned) == e0 && tg_registry_epoch(f.r) > e0);
@@ -140,6 +142,7 @@ static void batches(void) {
     now = tg_registry_current(f.r);
     const tg_tool *rf = tg_toolset_find(now, "mcp__fs__read_file", 18);
     CHECK(rf && strcmp(tg_json_getz(rf->descriptor, "description")->valuestring, "r (rewritten)") == 0);
+    CHECK(rf && rf->input != NULL);
     CHECK(tg_registry_accept(f.r, "mcp__fs__read_file", 18, why, sizeof why) == -1);
     /* a source that stops listing a tool loses it */
     const char *shrink[] = {TOOL("stat", "s")};

@@ -97,6 +97,8 @@ tg_runtime *tg_runtime_new(const tg_limits *limits, const tg_host *host, tg_allo
     /* every schema is checked against its dialect's metaschema: each is
      * compiled once, when the first schema of its dialect shows up */
     rt->reg_cfg.schema.metaschema_cache = rt->metaschemas;
+    tg_arena_init(&rt->compile_arena, rt->alloc);
+    rt->reg_cfg.schema.scratch = &rt->compile_arena;
     rt->registry = tg_registry_new(&rt->alloc, &rt->reg_cfg);
     rt->pending = tg_pending_new(&rt->alloc, l.pending_calls);
     if (!rt->registry || !rt->pending) {
@@ -123,6 +125,7 @@ void tg_runtime_free(tg_runtime *rt) {
     tg_arena_free(&rt->call_arena);
     tg_buf_free(&rt->out);
     tg_buf_free(&rt->lens);
+    tg_arena_free(&rt->compile_arena);
     tg_buf_free(&rt->err);
     rt->budget.fn(rt->budget.ud, rt, sizeof *rt, 0);
 }
@@ -131,7 +134,7 @@ void tg_rt_begin(tg_runtime *rt) {
     tg_buf_reset(&rt->out);
     tg_buf_reset(&rt->lens);
     tg_buf_reset(&rt->err);
-    tg_arena_reset(&rt->call_arena);
+    tg_arena_reset_max(&rt->call_arena, 4u << 20); /* a whole tools/list's tree is not kept */
 }
 
 tg_status tg_rt_fail(tg_runtime *rt, tg_status status, const char *message, long long offset) {

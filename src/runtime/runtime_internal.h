@@ -43,6 +43,7 @@ struct tg_runtime {
     size_t validators_cap;
     tg_pending *pending;
     tg_arena call_arena; /* reset at the start of every API call */
+    tg_arena compile_arena; /* the schema compiler's working memory, one chunk kept */
     tg_buf out;          /* tg_output */
     tg_buf lens;         /* tg_output_lengths (tg_validate_records) */
     tg_buf err;          /* tg_last_error */

@@ -96,6 +96,16 @@ typedef struct tg_schema_options {
      * so a runtime pays only for the dialects its schemas use, and only
      * when one first shows up. */
     tg_schema **metaschema_cache;
+    /* Optional: working memory for the compiler (tens of KiB a schema),
+     * left as it was found. A caller compiling many schemas keeps one, so
+     * each compile allocates nothing there; without it every compile
+     * allocates and frees its own. */
+    tg_arena *scratch;
+    /* Optional: where the program lives, instead of an arena of its own
+     * (a registry puts it beside its tool's copy of the descriptor: one
+     * block a tool). The arena must outlive the program; tg_schema_free
+     * then releases only what the program holds outside it (regexes). */
+    tg_arena *arena;
 } tg_schema_options;
 
 tg_schema_options tg_schema_default_options(void);
@@ -111,6 +121,10 @@ tg_schema_options tg_schema_default_options(void);
 int tg_schema_compile(const tg_allocator *alloc, const cJSON *schema, const tg_schema_options *opts,
                       tg_schema **out, tg_buf *diag);
 void tg_schema_free(tg_schema *s);
+
+/* About the bytes tg_schema_compile will allocate for schema's program with
+ * opts (for a caller reserving them in tg_schema_options.arena). */
+size_t tg_schema_size_estimate(const cJSON *schema, const tg_schema_options *opts);
 
 /* Compiles the official metaschema of dialect (AUTO: 2020-12) for
  * tg_schema_options.metaschemas: compile it once per runtime, pass it to

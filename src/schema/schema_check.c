@@ -44,9 +44,9 @@ static int inplace_child(const tg_sins *in, uint32_t k, uint32_t *out) {
 int tg_sc_check_expansion(sc *c) {
     size_t n = c->n_nodes, sp = 0;
     uint64_t cap = (uint64_t)c->o->limits.max_subschemas * c->o->limits.max_ref_depth;
-    uint64_t *cost = tg_arena_calloc(&c->tmp, n ? n : 1, sizeof *cost);
-    uint8_t *state = tg_arena_calloc(&c->tmp, n ? n : 1, 1);
-    struct frame { uint32_t node, ins, sub; } *st = tg_arena_alloc(&c->tmp, (n + 1) * sizeof *st);
+    uint64_t *cost = tg_arena_calloc(c->tmp, n ? n : 1, sizeof *cost);
+    uint8_t *state = tg_arena_calloc(c->tmp, n ? n : 1, 1);
+    struct frame { uint32_t node, ins, sub; } *st = tg_arena_alloc(c->tmp, (n + 1) * sizeof *st);
     uint32_t root;
     if (!cost || !state || !st) { tg_sc_oom(c); return -1; }
     for (root = 0; root < n; root++) {
@@ -172,13 +172,13 @@ int tg_sc_meta_check(sc *c, const cJSON *root, const char *meta_uri, tg_dialect 
     tg_buf_reset(&mdiag);
     /* the verdict first (no error text, stops early); the diagnostics only
      * for a schema that fails. Scratch from the compiler's own arena. */
-    mark = tg_arena_save(&c->tmp);
-    r = tg_sval(use, root, &c->tmp, TG_OUTPUT_FLAG, 0, NULL, 1);
-    tg_arena_rewind(&c->tmp, mark);
+    mark = tg_arena_save(c->tmp);
+    r = tg_sval(use, root, c->tmp, TG_OUTPUT_FLAG, 0, NULL, 1);
+    tg_arena_rewind(c->tmp, mark);
     if (r == 0) {
         tg_schema_errors to = {&mdiag, NULL};
-        r = tg_sval(use, root, &c->tmp, TG_OUTPUT_BASIC, 3, &to, 1);
-        tg_arena_rewind(&c->tmp, mark);
+        r = tg_sval(use, root, c->tmp, TG_OUTPUT_BASIC, 3, &to, 1);
+        tg_arena_rewind(c->tmp, mark);
     }
     if (r == 0 && !c->failed) {
         /* "<pointer into the schema>: <message> (metaschema <keyword>)" */

@@ -27,12 +27,27 @@ void tg_schema_free(tg_schema *s) {
     tg_allocator a;
     if (!s) return;
     for (i = 0; i < s->n_regexes; i++) tg_regex_free(s->regexes[i]);
+    if (s->arena != &s->own_arena) return; /* the caller's arena holds the rest */
     a = s->alloc;
-    tg_arena_free(&s->arena);
+    tg_arena_free(s->arena);
     tg_free(&a, s, sizeof *s);
 }
 
 tg_dialect tg_schema_dialect(const tg_schema *s) { return s->dialect; }
+
+size_t tg_schema_size_estimate(const cJSON *schema, const tg_schema_options *opts) {
+    size_t est = schema ? tg_json_clone_size(schema) : 0;
+    return (opts && opts->borrow_document ? 0 : est) + est + est / 4 + 512 + sizeof(tg_schema);
+}
+
+/* Gives back the compiler's working memory: its own arena, or the caller's
+ * as it was found (emptied into one chunk when it was empty, so the next
+ * compile reuses that chunk; rewound when a compile is nested in another). */
+static void done_tmp(sc *c, int was_empty, tg_arena_mark m) {
+    if (c->tmp == &c->own_tmp) tg_arena_free(c->tmp);
+    else if (was_empty) tg_arena_reset_max(c->tmp, 1u << 20);
+    else tg_arena_rewind(c->tmp, m);
+}
 
 int tg_schema_compile(const tg_allocator *alloc, const cJSON *schema, const tg_schema_options *opts, tg_schema **out,
                       tg_buf *diag) {
@@ -47,7 +62,7 @@ int tg_schema_compile(const tg_allocator *alloc, const cJSON *schema, const tg_s
     if (!o.limits.max_ref_depth) o.limits.max_ref_depth = 64;
     if (!o.limits.max_regex_bytes) o.limits.max_regex_bytes = 4096;
     if (!o.limits.max_eval_steps) o.limits.max_eval_steps = 10000000;
-    s = tg_malloc(alloc, sizeof *s);
+    s = o.arena ? tg_arena_alloc(o.arena, sizeof *s) : tg_malloc(alloc, sizeof *s);
     if (!s) {
         if (diag) tg_buf_puts(diag, "/: out of memory");
         return -1;
@@ -55,20 +70,34 @@ int tg_schema_compile(const tg_allocator *alloc, const cJSON *schema, const tg_s
     memset(s, 0, sizeof *s);
     s->alloc = *alloc;
     s->limits = o.limits;
-    tg_arena_init(&s->arena, *alloc);
+    if (o.arena) {
+        s->arena = o.arena;
+    } else {
+        s->arena = &s->own_arena;
+        tg_arena_init(s->arena, *alloc);
+    }
     memset(&c, 0, sizeof c);
     c.s = s;
     c.o = &o;
     c.diag = diag;
-    tg_arena_init(&c.tmp, *alloc);
+    tg_arena_mark scratch_mark = {NULL, 0};
+    int scratch_empty = 0;
+    if (o.scratch) {
+        c.tmp = o.scratch;
+        scratch_mark = tg_arena_save(o.scratch);
+        scratch_empty = o.scratch->used == 0;
+    } else {
+        tg_arena_init(&c.own_tmp, *alloc);
+        c.tmp = &c.own_tmp;
+    }
     /* first chunks sized from the document (about one document's worth of
      * program, several of working state) instead of doubling up from 1 KiB;
      * a refusal here is left to the allocations that follow */
     if (schema) {
         size_t est = tg_json_clone_size(schema);
         size_t tmp = est > (1u << 20) ? (8u << 20) : 8 * est + 8192;
-        (void)tg_arena_reserve(&s->arena, (o.borrow_document ? 0 : est) + est + est / 4 + 512);
-        (void)tg_arena_reserve(&c.tmp, tmp);
+        (void)tg_arena_reserve(s->arena, tg_schema_size_estimate(schema, &o));
+        (void)tg_arena_reserve(c.tmp, tmp);
     }
     c.def_dialect = o.dialect == TG_DIALECT_AUTO ? TG_DIALECT_2020_12 : o.dialect;
     if (!schema || (!tg_sj_IsObject(schema) && !tg_sj_IsBool(schema))) {
@@ -85,10 +114,10 @@ int tg_schema_compile(const tg_allocator *alloc, const cJSON *schema, const tg_s
     if (tg_sc_close_dynamic(&c)) goto error;
     if (tg_sc_check_expansion(&c)) goto error;
     /* into the program */
-    s->ins = tg_arena_alloc(&s->arena, (c.n_ins ? c.n_ins : 1) * sizeof *s->ins);
-    s->nodes = tg_arena_alloc(&s->arena, (c.n_nodes ? c.n_nodes : 1) * sizeof *s->nodes);
-    s->res = tg_arena_calloc(&s->arena, c.n_res ? c.n_res : 1, sizeof *s->res);
-    s->regexes = tg_arena_alloc(&s->arena, (c.n_regexes ? c.n_regexes : 1) * sizeof *s->regexes);
+    s->ins = tg_arena_alloc(s->arena, (c.n_ins ? c.n_ins : 1) * sizeof *s->ins);
+    s->nodes = tg_arena_alloc(s->arena, (c.n_nodes ? c.n_nodes : 1) * sizeof *s->nodes);
+    s->res = tg_arena_calloc(s->arena, c.n_res ? c.n_res : 1, sizeof *s->res);
+    s->regexes = tg_arena_alloc(s->arena, (c.n_regexes ? c.n_regexes : 1) * sizeof *s->regexes);
     if (!s->ins || !s->nodes || !s->res || !s->regexes) { tg_sc_oom(&c); goto error; }
     if (c.n_ins) memcpy(s->ins, c.ins, c.n_ins * sizeof *s->ins);
     if (c.n_nodes) memcpy(s->nodes, c.nodes, c.n_nodes * sizeof *s->nodes);
@@ -105,7 +134,7 @@ int tg_schema_compile(const tg_allocator *alloc, const cJSON *schema, const tg_s
         r->recursive_anchor = c.res[i].recursive_anchor;
         r->root = c.res[i].root_ent != TG_SNONE ? c.ents[c.res[i].root_ent].prog : TG_SNONE;
         if (c.res[i].n_dyn) {
-            r->dyn = tg_arena_alloc(&s->arena, c.res[i].n_dyn * sizeof *r->dyn);
+            r->dyn = tg_arena_alloc(s->arena, c.res[i].n_dyn * sizeof *r->dyn);
             if (!r->dyn) { tg_sc_oom(&c); goto error; }
             for (j = 0; j < c.res[i].n_dyn; j++) {
                 uint32_t p = c.ents[c.res[i].dyn[j].ent].prog;
@@ -147,13 +176,14 @@ int tg_schema_compile(const tg_allocator *alloc, const cJSON *schema, const tg_s
         }
         if (tg_sc_meta_check(&c, c.ents[root_ent].node, mu, official)) goto error;
     }
-    tg_arena_free(&c.tmp);
+    done_tmp(&c, scratch_empty, scratch_mark);
+    if (s->arena != &s->own_arena) s->arena = NULL; /* the caller's: used while compiling only */
     *out = s;
     return 0;
 error:
     if (!c.failed) tg_sc_oom(&c);
     for (i = 0; i < c.n_regexes; i++) tg_regex_free(c.regexes[i]);
-    tg_arena_free(&c.tmp);
+    done_tmp(&c, scratch_empty, scratch_mark);
     tg_schema_free(s);
     return -1;
 }

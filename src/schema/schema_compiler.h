@@ -34,7 +34,8 @@ typedef struct sc_res {
 
 typedef struct sc {
     tg_schema *s;
-    tg_arena tmp;
+    tg_arena *tmp;          /* working memory: own_tmp or the caller's (tg_schema_options.scratch) */
+    tg_arena own_tmp;
     const tg_schema_options *o;
     tg_buf *diag;
     int failed;

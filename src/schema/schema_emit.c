@@ -90,7 +90,7 @@ static int compile_regex(sc *c, const cJSON *v, const char *loc, uint32_t *out) 
 static int names_of(sc *c, const cJSON *arr, tg_sname **out, uint32_t *n) {
     const cJSON *it;
     uint32_t k = 0, cnt = (uint32_t)cJSON_GetArraySize(arr);
-    tg_sname *names = tg_arena_calloc(&c->s->arena, cnt ? cnt : 1, sizeof *names);
+    tg_sname *names = tg_arena_calloc(c->s->arena, cnt ? cnt : 1, sizeof *names);
     if (!names) { tg_sc_oom(c); return -1; }
     for (it = arr->child; it; it = it->next) {
         if (!tg_sj_IsString(it)) continue;
@@ -113,7 +113,7 @@ static size_t count_of(const cJSON *v) {
 
 static uint32_t *node_list(sc *c, uint32_t ent, const cJSON *arr, const char *loc, uint32_t *n) {
     uint32_t cnt = (uint32_t)cJSON_GetArraySize(arr), k = 0;
-    uint32_t *nodes = tg_arena_alloc(&c->s->arena, (cnt ? cnt : 1) * sizeof *nodes);
+    uint32_t *nodes = tg_arena_alloc(c->s->arena, (cnt ? cnt : 1) * sizeof *nodes);
     const cJSON *it;
     if (!nodes) { tg_sc_oom(c); return NULL; }
     for (it = arr->child; it; it = it->next, k++) {
@@ -267,7 +267,7 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
         if (modern && tg_sj_IsObject(v = KW("dependentRequired"))) {
             const cJSON *it;
             uint32_t cnt = (uint32_t)cJSON_GetArraySize(v), j = 0;
-            tg_sdep *deps = tg_arena_calloc(&c->s->arena, cnt ? cnt : 1, sizeof *deps);
+            tg_sdep *deps = tg_arena_calloc(c->s->arena, cnt ? cnt : 1, sizeof *deps);
             if (!deps || !(in = EMIT(TG_OP_DEP_REQUIRED, LOC("dependentRequired")))) { tg_sc_oom(c); return -1; }
             for (it = v->child; it; it = it->next) {
                 if (!tg_sj_IsArray(it)) continue;
@@ -375,7 +375,7 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
             if (!tg_sj_IsObject(pp)) pp = NULL;
             if (ap && !tg_sj_IsObject(ap) && !tg_sj_IsBool(ap)) ap = NULL;
             if (pr || pp || ap) {
-                tg_sprops *P = tg_arena_calloc(&c->s->arena, 1, sizeof *P);
+                tg_sprops *P = tg_arena_calloc(c->s->arena, 1, sizeof *P);
                 const cJSON *it;
                 const char *l;
                 uint32_t j = 0;
@@ -383,7 +383,7 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
                 P->additional = TG_SNONE;
                 if (pr) {
                     uint32_t cnt = (uint32_t)cJSON_GetArraySize(pr);
-                    P->props = tg_arena_calloc(&c->s->arena, cnt ? cnt : 1, sizeof *P->props);
+                    P->props = tg_arena_calloc(c->s->arena, cnt ? cnt : 1, sizeof *P->props);
                     if (!P->props || !(l = LOC("properties"))) { tg_sc_oom(c); return -1; }
                     for (it = pr->child; it; it = it->next) {
                         const char *l2 = tg_sc_loc_join(c, l, it->string, tg_json_strlen(it->string));
@@ -400,7 +400,7 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
                     if (j > 8) {
                         uint32_t sz = 16, x;
                         while (sz < j * 2) sz *= 2;
-                        P->table = tg_arena_calloc(&c->s->arena, sz, sizeof *P->table);
+                        P->table = tg_arena_calloc(c->s->arena, sz, sizeof *P->table);
                         if (!P->table) { tg_sc_oom(c); return -1; }
                         P->table_mask = sz - 1;
                         for (x = 0; x < j; x++) {
@@ -412,7 +412,7 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
                 }
                 if (pp) {
                     uint32_t cnt = (uint32_t)cJSON_GetArraySize(pp);
-                    P->patterns = tg_arena_calloc(&c->s->arena, cnt ? cnt : 1, sizeof *P->patterns);
+                    P->patterns = tg_arena_calloc(c->s->arena, cnt ? cnt : 1, sizeof *P->patterns);
                     if (!P->patterns || !(l = LOC("patternProperties"))) { tg_sc_oom(c); return -1; }
                     j = 0;
                     for (it = pp->child; it; it = it->next) {
@@ -448,8 +448,8 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
             if (tg_sj_IsObject(v)) {
                 const cJSON *it;
                 uint32_t cnt = (uint32_t)cJSON_GetArraySize(v), js = 0, jr = 0;
-                tg_sdep *ds = tg_arena_calloc(&c->s->arena, cnt ? cnt : 1, sizeof *ds);
-                tg_sdep *dr = tg_arena_calloc(&c->s->arena, cnt ? cnt : 1, sizeof *dr);
+                tg_sdep *ds = tg_arena_calloc(c->s->arena, cnt ? cnt : 1, sizeof *ds);
+                tg_sdep *dr = tg_arena_calloc(c->s->arena, cnt ? cnt : 1, sizeof *dr);
                 const char *l = LOC(dk);
                 if (!ds || !dr || !l) { tg_sc_oom(c); return -1; }
                 for (it = v->child; it; it = it->next) {

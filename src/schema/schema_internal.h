@@ -146,7 +146,8 @@ typedef struct tg_sres {        /* a schema resource (document root or $id) */
 
 struct tg_schema {
     tg_allocator alloc;
-    tg_arena arena;             /* everything below lives here */
+    tg_arena *arena;            /* everything below lives here: own_arena or the caller's */
+    tg_arena own_arena;
     tg_sins *ins;
     size_t n_ins;
     tg_snode *nodes;

@@ -16,7 +16,7 @@ int tg_sc_grow(sc *c, void **arr, size_t *cap, size_t need, size_t elem) {
     if (need <= *cap) return 0;
     nc = *cap ? *cap * 2 : 16;
     while (nc < need) nc *= 2;
-    p = tg_arena_alloc(&c->tmp, nc * elem);
+    p = tg_arena_alloc(c->tmp, nc * elem);
     if (!p) return -1;
     if (*arr && *cap) memcpy(p, *arr, *cap * elem);
     *arr = p;
@@ -53,7 +53,7 @@ int tg_sc_smap_put(sc *c, smap *m, const void *k, size_t klen, uint32_t v) {
     if (tg_sc_smap_find(m, k, klen, &dummy)) return 0;
     if ((m->n + 1) * 2 > m->cap) {
         size_t nc = m->cap ? m->cap * 2 : 64, j;
-        smap_slot *ns = tg_arena_calloc(&c->tmp, nc, sizeof *ns);
+        smap_slot *ns = tg_arena_calloc(c->tmp, nc, sizeof *ns);
         if (!ns) return -1;
         for (j = 0; j < m->cap; j++) {
             if (m->slots[j].k) {
@@ -81,7 +81,7 @@ int tg_sc_ent_of(const sc *c, const cJSON *n, uint32_t *e) {
 
 char *tg_sc_loc_join(sc *c, const char *base, const char *tok, size_t toklen) {
     size_t bl = strlen(base), i, o;
-    char *r = tg_arena_alloc(&c->s->arena, bl + 2 + toklen * 2 + 1);
+    char *r = tg_arena_alloc(c->s->arena, bl + 2 + toklen * 2 + 1);
     if (!r) return NULL;
     memcpy(r, base, bl);
     o = bl;
@@ -180,7 +180,7 @@ static int new_res(sc *c, const char *uri, uint32_t root_ent, uint32_t *out) {
 static int add_anchor(sc *c, uint32_t res, const char *name, size_t len, uint32_t ent) {
     const char *ru = c->res[res].uri;
     size_t rl = strlen(ru);
-    char *k = tg_arena_alloc(&c->tmp, rl + len + 2);
+    char *k = tg_arena_alloc(c->tmp, rl + len + 2);
     if (!k) return -1;
     memcpy(k, ru, rl);
     k[rl] = '#';
@@ -216,10 +216,10 @@ int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, cons
         if (tg_sj_IsString(v) && OLD_DIALECT(d) && tg_sc_kw(n, kb, "$ref")) v = NULL;
         if (tg_sj_IsString(v) && v->valuestring[0] != '#') {
             size_t vl = tg_json_strlen(v->valuestring);
-            char *full = tg_suri_resolve(&c->tmp, c->res[res].uri, v->valuestring, vl);
+            char *full = tg_suri_resolve(c->tmp, c->res[res].uri, v->valuestring, vl);
             char *nf;
             if (!full) { tg_sc_oom(c); return -1; }
-            nf = tg_arena_strndup(&c->s->arena, full, tg_suri_nofrag_len(full));
+            nf = tg_arena_strndup(c->s->arena, full, tg_suri_nofrag_len(full));
             if (!nf) { tg_sc_oom(c); return -1; }
             if (is_root || strcmp(nf, c->res[res].uri) != 0) {
                 if (!is_root) {
@@ -242,7 +242,7 @@ int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, cons
     c->ents[e].loc = loc;
     c->ents[e].prog = TG_SNONE;
     {
-        const cJSON **kp = tg_arena_alloc(&c->tmp, sizeof *kp);
+        const cJSON **kp = tg_arena_alloc(c->tmp, sizeof *kp);
         if (!kp) { tg_sc_oom(c); return -1; }
         *kp = n;
         if (tg_sc_smap_put(c, &c->by_node, kp, sizeof n, e)) { tg_sc_oom(c); return -1; }
@@ -317,8 +317,8 @@ int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, cons
 int tg_sc_add_doc(sc *c, const cJSON *doc, const char *uri, size_t urilen, const char *locprefix, int borrow,
                   uint32_t *out) {
     uint32_t r, e;
-    const cJSON *clone = borrow ? doc : tg_json_clone(&c->s->arena, doc);
-    char *u = tg_arena_strndup(&c->s->arena, uri, urilen);
+    const cJSON *clone = borrow ? doc : tg_json_clone(c->s->arena, doc);
+    char *u = tg_arena_strndup(c->s->arena, uri, urilen);
     if (!clone || !u) { tg_sc_oom(c); return -1; }
     if (new_res(c, u, TG_SNONE, &r)) { tg_sc_oom(c); return -1; }
     c->load_depth++;
@@ -342,7 +342,7 @@ static int load_doc(sc *c, const char *uri, size_t urilen) {
     const char *text;
     char *prefix;
     if (c->load_depth > 8) return 1;
-    prefix = tg_arena_alloc(&c->s->arena, urilen + 2);
+    prefix = tg_arena_alloc(c->s->arena, urilen + 2);
     if (!prefix) { tg_sc_oom(c); return -1; }
     memcpy(prefix, uri, urilen);
     prefix[urilen] = '#';
@@ -356,7 +356,7 @@ static int load_doc(sc *c, const char *uri, size_t urilen) {
     if (text) {
         tg_json_error err;
         tg_json_limits lim = tg_json_default_limits();
-        cJSON *doc = tg_json_parse(&c->tmp, text, strlen(text), &lim, &err);
+        cJSON *doc = tg_json_parse(c->tmp, text, strlen(text), &lim, &err);
         if (!doc) { tg_sc_fail(c, uri, "embedded metaschema does not parse%s", ""); return -1; }
         return tg_sc_add_doc(c, doc, uri, urilen, prefix, 0, NULL) ? -1 : 0;
     }
@@ -367,7 +367,7 @@ static int load_doc(sc *c, const char *uri, size_t urilen) {
 
 int tg_sc_resolve(sc *c, uint32_t from, const char *ref, size_t reflen, const char *kwloc, uint32_t *out) {
     const char *base = c->res[c->ents[from].res].uri;
-    char *full = tg_suri_resolve(&c->tmp, base, ref, reflen);
+    char *full = tg_suri_resolve(c->tmp, base, ref, reflen);
     size_t nf;
     uint32_t root;
     const char *frag;
@@ -385,7 +385,7 @@ int tg_sc_resolve(sc *c, uint32_t from, const char *ref, size_t reflen, const ch
     if (!*frag) { *out = root; return 0; }
     if (frag[0] == '/') {
         size_t fl;
-        char *dec = tg_suri_pct_decode(&c->tmp, frag, strlen(frag), &fl);
+        char *dec = tg_suri_pct_decode(c->tmp, frag, strlen(frag), &fl);
         const cJSON *cur = c->ents[root].node;
         const char *p, *end;
         const char *loc = c->ents[root].loc;
