@@ -19,6 +19,29 @@ const decoder = new TextDecoder('utf-8', { fatal: false });
 const VALID = Object.freeze({ valid: true, errors: Object.freeze([]) });
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+// The module's linear memory is the host's (env.memory), so a disposed
+// runtime's memory can serve the next one: the first touch of a fresh page
+// is a page fault, most of what a first import of 1,000 tools costs; a
+// reused memory's pages are warm. A memory is zeroed before reuse, so
+// nothing of one runtime reaches another. Limits match the link flags
+// (CMakeLists.txt: INITIAL_MEMORY 2 MiB, MAXIMUM_MEMORY 256 MiB).
+const PAGE = 65536;
+const MEMORY = { initial: (2 << 20) / PAGE, maximum: (256 << 20) / PAGE };
+const POOL_MAX = 2; // memories kept
+const POOL_BYTES_MAX = 64 << 20; // a larger one is left to the garbage collector
+const memoryPool = [];
+
+function takeMemory() {
+  const m = memoryPool.pop();
+  if (!m) return new WebAssembly.Memory(MEMORY);
+  new Uint8Array(m.buffer).fill(0);
+  return m;
+}
+
+function giveMemory(m) {
+  if (m && memoryPool.length < POOL_MAX && m.buffer.byteLength <= POOL_BYTES_MAX) memoryPool.push(m);
+}
+
 function limitArgs(limits = {}, audit) {
   const n = (v) => (v === undefined ? 0 : Math.max(0, Math.min(0xffffffff, Math.floor(v))));
   return [n(limits.memoryBytes), n(limits.jsonDepth), n(limits.argsBytes), n(limits.descriptorBytes),
@@ -78,14 +101,20 @@ export class ToolRuntime {
         random: (p, n) => crypto.getRandomValues(self.#bytes().subarray(p, p + n)),
         audit: (p, n) => self.#onAudit(p, n),
       },
-      env: { emscripten_notify_memory_growth: () => {} },
+      env: { memory: takeMemory(), emscripten_notify_memory_growth: () => {} },
     };
-    const instance = new WebAssembly.Instance(this.#module, imports);
+    let instance;
+    try {
+      instance = new WebAssembly.Instance(this.#module, imports);
+    } catch (e) {
+      giveMemory(imports.env.memory);
+      throw e;
+    }
     this.#exports = instance.exports;
     this.#validateFn = instance.exports.tga_validate;
     this.#beginFn = instance.exports.tga_call_begin;
     this.#completeFn = instance.exports.tga_call_complete;
-    this.#memory = instance.exports.memory;
+    this.#memory = imports.env.memory;
     this.#u8 = null;
     this.#inPtr = 0;
     this.#inCap = 0;
@@ -116,6 +145,7 @@ export class ToolRuntime {
     this.#listCache.clear();
     for (const { timer } of this.#inFlight.values()) clearTimeout(timer);
     this.#inFlight.clear(); // their completions will find no pending call
+    giveMemory(this.#memory); // (zeroed before anyone uses it again)
     this.#instantiate();
     for (const entry of this.#journal) this.#replay(entry);
     for (const a of this.#approvals.values()) {
@@ -168,7 +198,7 @@ export class ToolRuntime {
 
   #bytes() {
     // memory.grow detaches the old buffer, and a view of it reads as empty
-    if (!this.#u8 || this.#u8.length === 0) this.#u8 = new Uint8Array(this.#memory.buffer);
+    if (!this.#u8 || this.#u8.length === 0) this.#u8 = new Uint8Array((this.#memory ?? disposed()).buffer);
     return this.#u8;
   }
 
@@ -631,7 +661,7 @@ export class ToolRuntime {
   }
 
   /** @internal */
-  _releaseSchema(v) { if (v.generation === this.#generation) this.#call('tga_schema_release', v.id); }
+  _releaseSchema(v) { if (this.#handle && v.generation === this.#generation) this.#call('tga_schema_release', v.id); }
 
   /**
    * Checks JSON text (or UTF-8 bytes) with the module's strict reader.
@@ -649,20 +679,37 @@ export class ToolRuntime {
   memoryUsed() { return this.#exports.tga_memory_used(this.#handle); }
 
   /** Size of the module's linear memory in bytes. */
-  memorySize() { return this.#memory.buffer.byteLength; }
+  memorySize() { return this.#memory ? this.#memory.buffer.byteLength : 0; }
 
   /** How many times a trapped instance was replaced. */
   get restarts() { return this.#restarts; }
 
+  /** @internal the linear memory (tests of its reuse). */
+  _memory() { return this.#memory; }
+
   /** @internal forces a trap (tests of recovery). */
   _selftestTrap() { this.#call('tga_selftest_trap'); }
 
-  /** Frees the runtime inside the module. */
+  /** Frees the runtime inside the module and gives its memory to the next
+   * runtime; any later use throws ToolgateError('disposed'). */
   dispose() {
-    if (this.#handle) this.#exports.tga_free(this.#handle);
+    if (!this.#handle) return;
+    for (const { timer } of this.#inFlight.values()) clearTimeout(timer);
+    this.#inFlight.clear();
+    this.#listCache.clear();
+    const memory = this.#memory;
     this.#handle = 0;
+    this.#exports = DISPOSED_EXPORTS;
+    this.#validateFn = this.#beginFn = this.#completeFn = disposed;
+    this.#memory = null;
+    this.#u8 = null;
+    giveMemory(memory);
   }
 }
+
+function disposed() { throw new ToolgateError('disposed', 'this runtime was disposed'); }
+/** What a disposed runtime calls instead of its exports: every call throws. */
+const DISPOSED_EXPORTS = new Proxy({}, { get: () => disposed });
 
 function deepFreeze(v) {
   if (v && typeof v === 'object' && !Object.isFrozen(v)) {

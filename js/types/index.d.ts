@@ -239,6 +239,9 @@ export declare class ToolRuntime {
   memorySize(): number;
   /** How many times a trapped instance was replaced. */
   readonly restarts: number;
+  /** Frees the runtime; its linear memory (zeroed first) serves the next
+   * runtime created. Later use throws ToolgateError('disposed'); callTool
+   * answers with an isError result of that code. */
   dispose(): void;
 }
 

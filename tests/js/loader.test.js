@@ -34,19 +34,43 @@ test('the core entry refuses to guess where the wasm is', async () => {
 test('the module imports only what the loader provides', async () => {
   const mod = new WebAssembly.Module(await readFile(wasmPath));
   const imports = WebAssembly.Module.imports(mod).map((i) => `${i.module}.${i.name}`).sort();
-  assert.deepEqual(imports, ['env.emscripten_notify_memory_growth', 'toolgate.audit', 'toolgate.invoke', 'toolgate.now', 'toolgate.random']);
+  assert.deepEqual(imports, ['env.emscripten_notify_memory_growth', 'env.memory', 'toolgate.audit', 'toolgate.invoke', 'toolgate.now', 'toolgate.random']);
   const exports = WebAssembly.Module.exports(mod).map((e) => e.name);
-  for (const name of ['memory', 'tga_new', 'tga_free', 'tga_input', 'tga_register', 'tga_call_begin',
+  for (const name of ['tga_new', 'tga_free', 'tga_input', 'tga_register', 'tga_call_begin',
     'tga_call_complete', 'tga_check_json', 'tga_output_ptr', 'tga_error_ptr']) {
     assert.ok(exports.includes(name), `export ${name}`);
   }
 });
 
-test('the linear memory has a hard maximum', async () => {
-  const rt = await createToolRuntime();
+test('the linear memory has a hard maximum: 256 MiB', async () => {
   const mod = new WebAssembly.Module(await readFile(wasmPath));
-  const inst = new WebAssembly.Instance(mod, { toolgate: { invoke: () => 1, now: () => 0, random() {}, audit() {} }, env: { emscripten_notify_memory_growth() {} } });
-  const pages = inst.exports.memory.buffer.byteLength / 65536;
-  assert.throws(() => inst.exports.memory.grow(65536 - pages), RangeError); // 4 GiB is past the 256 MiB cap
+  const imports = (memory) => ({ toolgate: { invoke: () => 1, now: () => 0, random() {}, audit() {} }, env: { memory, emscripten_notify_memory_growth() {} } });
+  // the module takes no memory that could grow past its cap
+  assert.throws(() => new WebAssembly.Instance(mod, imports(new WebAssembly.Memory({ initial: 32 }))), WebAssembly.LinkError);
+  assert.throws(() => new WebAssembly.Instance(mod, imports(new WebAssembly.Memory({ initial: 32, maximum: 4097 }))), WebAssembly.LinkError);
+  const memory = new WebAssembly.Memory({ initial: 32, maximum: 4096 });
+  new WebAssembly.Instance(mod, imports(memory));
+  assert.throws(() => memory.grow(4096), RangeError);
+});
+
+test('a disposed runtime refuses every use, and its memory serves the next runtime zeroed', async () => {
+  const rt = await createToolRuntime();
+  rt.registerTool({ name: 'secret_keeper', description: 'keeps TOP-SECRET-4711', inputSchema: { type: 'object' } }, () => 'ok');
+  const size = rt.memorySize();
   rt.dispose();
+  rt.dispose(); // twice is fine
+  assert.throws(() => rt.listTools(), (e) => e.code === 'disposed');
+  const r = await rt.callTool('secret_keeper', '{}'); // callTool answers with a result, never a throw
+  assert.equal(r.isError, true);
+  assert.equal(r._meta['dev.toolgate/error'].code, 'disposed');
+  const next = await createToolRuntime();
+  assert.equal(next.memorySize(), size); // the same memory, pages already touched
+  const secret = new TextEncoder().encode('TOP-SECRET-4711');
+  const bytes = new Uint8Array(next._memory().buffer);
+  const at = bytes.findIndex((b, i) => b === secret[0] && secret.every((c, k) => bytes[i + k] === c));
+  assert.equal(at, -1, 'nothing of the disposed runtime is left in the memory'); // it was zeroed
+  assert.deepEqual(next.listTools().tools, []);
+  next.registerTool({ name: 'other', inputSchema: { type: 'object' } }, () => 'ok');
+  assert.equal((await next.callTool('other', '{}')).content[0].text, 'ok');
+  next.dispose();
 });

@@ -173,7 +173,7 @@ test('workerd: a worker answers requests by calling tools, with the wasm importe
     }
     assert.equal(info.userAgent, 'Cloudflare-Workers');
     assert.equal(info.wasmIsModule, true);
-    assert.deepEqual(info.wasmImports, ['env.emscripten_notify_memory_growth', 'toolgate.audit', 'toolgate.invoke', 'toolgate.now', 'toolgate.random']);
+    assert.deepEqual(info.wasmImports, ['env.emscripten_notify_memory_growth', 'env.memory', 'toolgate.audit', 'toolgate.invoke', 'toolgate.now', 'toolgate.random']);
     // the constraint the worker entry exists for: no compiling bytes, no eval
     assert.match(info.compileFromBytes, /^refused: .*disallowed/);
     assert.match(info.evalCode, /^refused: .*disallowed/);
