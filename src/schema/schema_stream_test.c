@@ -26,18 +26,22 @@ static tg_schema *compile(const char *text) {
     return s;
 }
 
-/* The tree path's verdict: 1 valid, 0 invalid, -1 not JSON / limit. */
-static int tree(const tg_schema *s, const char *text, size_t len) {
+/* The tree path: parse, then the evaluator; to = NULL for the verdict
+ * alone, else its first error (max_errors 1) as JSON or records. 1 valid, 0
+ * invalid, -1 not JSON / limit. */
+static int tree_to(const tg_schema *s, const char *text, size_t len, const tg_schema_errors *to) {
     tg_arena a;
     tg_json_error err;
     tg_json_limits lim = tg_json_default_limits();
-    int r;
+    int r = -1;
     tg_arena_init(&a, A);
     cJSON *doc = tg_json_parse(&a, text, len, &lim, &err);
-    r = doc ? tg_schema_validate(s, doc, &a, TG_OUTPUT_FLAG, 0, NULL) : -1;
+    if (doc) r = to ? tg_schema_validate_into(s, doc, &a, 1, to) : tg_schema_validate(s, doc, &a, TG_OUTPUT_FLAG, 0, NULL);
     tg_arena_free(&a);
     return r;
 }
+
+static int tree(const tg_schema *s, const char *text, size_t len) { return tree_to(s, text, len, NULL); }
 
 static int fast(const tg_schema *s, const char *text, size_t len) {
     tg_arena a;
@@ -51,31 +55,10 @@ static int fast(const tg_schema *s, const char *text, size_t len) {
 
 #define FAST(s, text) fast((s), (text), strlen(text))
 
-/* The evaluator's first error (BASIC, max_errors 1) into out; its verdict. */
-static int tree_first(const tg_schema *s, const char *text, size_t len, tg_buf *out) {
-    tg_arena a;
-    tg_json_error err;
-    tg_json_limits lim = tg_json_default_limits();
-    int r;
-    tg_arena_init(&a, A);
-    cJSON *doc = tg_json_parse(&a, text, len, &lim, &err);
-    r = doc ? tg_schema_validate(s, doc, &a, TG_OUTPUT_BASIC, 1, out) : -1;
-    tg_arena_free(&a);
-    return r;
-}
-
-/* The evaluator's first error as a record: fields into out, lengths into lens. */
-static int tree_record(const tg_schema *s, const char *text, size_t len, tg_buf *out, tg_buf *lens) {
-    tg_arena a;
-    tg_json_error err;
-    tg_json_limits lim = tg_json_default_limits();
+/* The evaluator's first error: as JSON (lens NULL) or as a record. */
+static int tree_first(const tg_schema *s, const char *text, size_t len, tg_buf *out, tg_buf *lens) {
     tg_schema_errors to = {out, lens};
-    int r;
-    tg_arena_init(&a, A);
-    cJSON *doc = tg_json_parse(&a, text, len, &lim, &err);
-    r = doc ? tg_schema_validate_into(s, doc, &a, 1, &to) : -1;
-    tg_arena_free(&a);
-    return r;
+    return tree_to(s, text, len, &to);
 }
 
 static int same(const tg_buf *a, size_t from, const tg_buf *b) {
@@ -102,7 +85,7 @@ static int fast_first(const tg_schema *s, const char *text, size_t len, int *tol
     CHECK(mine.data[0] == '#');
     CHECK_MSG(r == 0 || mine.len == 1, "an error with verdict %d for %.*s", r, (int)len, text);
     if (*told) {
-        CHECK(tree_first(s, text, len, &theirs) == 0);
+        CHECK(tree_first(s, text, len, &theirs, NULL) == 0);
         CHECK_MSG(same(&mine, 1, &theirs), "first error of %.*s: one pass %.*s, evaluator %.*s", (int)len, text,
                   (int)mine.len - 1, mine.data + 1, (int)theirs.len, theirs.data);
         /* the same error as a record */
@@ -111,7 +94,7 @@ static int fast_first(const tg_schema *s, const char *text, size_t len, int *tol
         tg_arena_reset(&a);
         r2 = tg_schema_check_text(s, text, len, &lim, &a, &records);
         CHECK(r2 == 0 && mine_lens.len == 3 * sizeof(uint32_t));
-        CHECK(tree_record(s, text, len, &theirs, &their_lens) == 0);
+        CHECK(tree_first(s, text, len, &theirs, &their_lens) == 0);
         CHECK_MSG(same(&mine, 1, &theirs) && same(&mine_lens, 0, &their_lens), "record of %.*s differs", (int)len,
                   text);
     }
