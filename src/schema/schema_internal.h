@@ -65,6 +65,7 @@ typedef struct tg_sname {       /* an interned property name */
 typedef struct tg_sprop {       /* properties entry */
     tg_sname name;
     uint32_t node;
+    uint64_t req_bits;          /* its names' bits in the node's required (tg_schema_streamable) */
 } tg_sprop;
 
 typedef struct tg_spattern {    /* patternProperties entry */
@@ -104,7 +105,14 @@ typedef struct tg_sins {
         struct { uint32_t *nodes; uint32_t n; } list;       /* allOf/anyOf/oneOf/prefixItems */
         struct { uint32_t node; uint32_t from; } items;     /* items / additionalItems */
         struct { uint32_t node; size_t min, max; int marks; } contains;
-        struct { tg_sname *names; uint32_t n; } req;        /* required */
+        struct {                                            /* required */
+            tg_sname *names;
+            uint32_t n;
+            /* set by tg_schema_streamable when every name is one of the
+             * node's properties (and n <= 64): the one pass tells them
+             * present by the bits of the entries keys matched */
+            const struct tg_sprops *props;
+        } req;
         const tg_sprops *props;
         struct { tg_sdep *deps; uint32_t n; } deps;
         uint32_t node;                                      /* not, propertyNames, ref, unevaluated* */

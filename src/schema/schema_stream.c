@@ -139,6 +139,27 @@ int tg_schema_streamable(tg_schema *s) {
             }
         }
     } while (changed);
+    /* required names that are all properties of their node: bits instead of
+     * a search among the keys */
+    for (i = 0; i < s->n_nodes; i++) {
+        tg_snode *nd = &s->nodes[i];
+        tg_sins *req = NULL, *props = NULL;
+        uint32_t k, r;
+        for (k = 0; k < nd->count; k++) {
+            tg_sins *in = &s->ins[nd->start + k];
+            if (in->op == TG_OP_REQUIRED) req = in;
+            if (in->op == TG_OP_PROPS) props = in;
+        }
+        if (!req || !props || req->u.req.n > 64) continue;
+        for (r = 0; r < req->u.req.n; r++)
+            if (!tg_sfind_prop(props->u.props, req->u.req.names[r].s, req->u.req.names[r].len)) break;
+        if (r < req->u.req.n) continue;
+        for (r = 0; r < req->u.req.n; r++) {
+            tg_sprop *p = (tg_sprop *)tg_sfind_prop(props->u.props, req->u.req.names[r].s, req->u.req.names[r].len);
+            p->req_bits |= (uint64_t)1 << r;
+        }
+        req->u.req.props = props->u.props;
+    }
     for (i = 0; i < s->n_ins; i++) {
         const tg_sins *in = &s->ins[i];
         switch ((tg_sop)in->op) {
@@ -404,7 +425,32 @@ static int value(st *t, const sset *set, size_t depth, size_t edepth);
 static const tg_sins UNDECIDED_INS;
 #define UNDECIDED (&UNDECIDED_INS)
 
-static const tg_sins *container_fails(const st *t, const sset *set, int obj, size_t count, size_t key0, size_t *a) {
+/* An object's properties instructions and, for each, the required bits of
+ * the entries its keys matched (valid while nothing was refused). */
+typedef struct sreq {
+    const tg_sprops *const *props;
+    const uint64_t *seen;
+    unsigned n;
+} sreq;
+
+/* 1 when rq tells required `in` (0: present; else *a the first missing);
+ * 0 when the keys must be searched. */
+static int required_by_bits(const sreq *rq, const tg_sins *in, size_t *a, int *missing) {
+    unsigned j;
+    if (!rq || !in->u.req.props) return 0;
+    for (j = 0; j < rq->n; j++)
+        if (rq->props[j] == in->u.req.props) {
+            uint64_t all = in->u.req.n == 64 ? ~(uint64_t)0 : ((uint64_t)1 << in->u.req.n) - 1;
+            uint64_t miss = all & ~rq->seen[j];
+            *missing = miss != 0;
+            if (miss) *a = (size_t)__builtin_ctzll(miss);
+            return 1;
+        }
+    return 0;
+}
+
+static const tg_sins *container_fails(const st *t, const sset *set, int obj, size_t count, size_t key0,
+                                      const sreq *rq, size_t *a) {
     EACH_INS(t, set, in) {
         switch ((tg_sop)in->op) {
         case TG_OP_FALSE: return in;
@@ -417,6 +463,11 @@ static const tg_sins *container_fails(const st *t, const sset *set, int obj, siz
         case TG_OP_REQUIRED:
             if (obj) {
                 uint32_t r;
+                int missing;
+                if (required_by_bits(rq, in, a, &missing)) {
+                    if (missing) return in;
+                    break;
+                }
                 for (r = 0; r < in->u.req.n; r++) {
                     const tg_sname *nm = &in->u.req.names[r];
                     size_t k;
@@ -437,9 +488,9 @@ static const tg_sins *container_fails(const st *t, const sset *set, int obj, siz
  * comes before the instruction that reached the member, the evaluator
  * would report this one first: it takes the member's place. */
 static int container_done(st *t, const sset *set, int obj, size_t count, size_t key0, size_t depth,
-                          const sframe *f) {
+                          const sframe *f, const sreq *rq) {
     size_t a = 0;
-    const tg_sins *in = container_fails(t, set, obj, count, key0, &a);
+    const tg_sins *in = container_fails(t, set, obj, count, key0, t->bad ? NULL : rq, &a);
     if (in == UNDECIDED) return 0;
     if (!in) return 1;
     if (t->x && (!t->bad || (t->x->err == 1 && t->x->err_depth > depth && f->via && in < f->via)))
@@ -476,6 +527,8 @@ static int object_value(st *t, const sset *set, size_t depth, size_t edepth) {
     uint64_t seen = 0; /* tg_sname_bit of the keys so far: most keys need no compare */
     const tg_sprops *props[SET_MAX * 2];
     const tg_sins *props_in[SET_MAX * 2];
+    uint64_t seen_req[SET_MAX * 2];
+    sreq rq;
     unsigned i, np = 0;
     for (i = 0; i < set->n; i++) {
         const tg_snode *nd = &t->s->nodes[set->node[i]];
@@ -484,16 +537,20 @@ static int object_value(st *t, const sset *set, size_t depth, size_t edepth) {
             if (in->op == TG_OP_PROPS) {
                 if (np == SET_MAX * 2) return 0;
                 props_in[np] = in;
+                seen_req[np] = 0;
                 props[np++] = in->u.props;
             }
     }
     sframe f;
     frame_open(t, &f, np ? props_in[0] : NULL);
+    rq.props = props;
+    rq.seen = seen_req;
+    rq.n = np;
     t->pos++; /* '{' */
     skip_ws(t);
     if (t->pos < t->len && t->p[t->pos] == '}') {
         t->pos++;
-        i = (unsigned)container_done(t, set, 1, 0, key0, depth, &f);
+        i = (unsigned)container_done(t, set, 1, 0, key0, depth, &f, &rq);
         if (t->x) t->x->top = f.up;
         return (int)i;
     }
@@ -538,6 +595,7 @@ static int object_value(st *t, const sset *set, size_t depth, size_t edepth) {
             uint32_t j;
             if (P->n_props && (pr = tg_sfind_prop(P, key, kl))) {
                 matched = 1;
+                seen_req[i] |= pr->req_bits;
                 if (add(t, &child, pr->node, 0)) return 0;
             }
             for (j = 0; j < P->n_patterns; j++) {
@@ -560,7 +618,7 @@ static int object_value(st *t, const sset *set, size_t depth, size_t edepth) {
         if (more < 0) return 0;
         if (!more) break;
     }
-    i = (unsigned)container_done(t, set, 1, count, key0, depth, &f);
+    i = (unsigned)container_done(t, set, 1, count, key0, depth, &f, &rq);
     if (t->x) t->x->top = f.up;
     t->nkeys = key0;
     return (int)i;
@@ -590,7 +648,7 @@ static int array_value(st *t, const sset *set, size_t depth, size_t edepth) {
     skip_ws(t);
     if (t->pos < t->len && t->p[t->pos] == ']') {
         t->pos++;
-        i = (unsigned)container_done(t, set, 0, 0, 0, depth, &f);
+        i = (unsigned)container_done(t, set, 0, 0, 0, depth, &f, NULL);
         if (t->x) t->x->top = f.up;
         return (int)i;
     }
@@ -605,7 +663,7 @@ static int array_value(st *t, const sset *set, size_t depth, size_t edepth) {
         if (more < 0) return 0;
         if (!more) break;
     }
-    i = (unsigned)container_done(t, set, 0, count, 0, depth, &f);
+    i = (unsigned)container_done(t, set, 0, count, 0, depth, &f, NULL);
     if (t->x) t->x->top = f.up;
     return (int)i;
 }
