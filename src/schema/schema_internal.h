@@ -267,7 +267,11 @@ static inline int tg_ssame_bytes(const char *a, const char *b, size_t n) {
     return 1;
 }
 
-/* The properties entry named k[0..kl), or NULL. */
+/* The properties entry named k[0..kl), or NULL. (Forced inline: wasm
+ * builds would otherwise call it for every member.) */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
 static inline const tg_sprop *tg_sfind_prop(const tg_sprops *P, const char *k, size_t kl) {
     uint32_t i;
     if (P->table) {

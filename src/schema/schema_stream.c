@@ -187,6 +187,9 @@ int tg_schema_streamable(tg_schema *s) {
 static int add_slow(st *t, sset *set, uint32_t node, unsigned hops);
 
 /* add, with the common case inline: a plain node into an empty set */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
 static inline int add(st *t, sset *set, uint32_t node, unsigned hops) {
     const tg_snode *nd = &t->s->nodes[node];
     if (set->n == 0 && !nd->links && nd->count) {
@@ -402,7 +405,9 @@ static int literal_value(st *t, const sset *set) {
     const size_t at = t->pos;
     unsigned char c = t->p[at];
     int k = c == 't' ? 0 : c == 'f' ? 1 : 2;
-    if (t->len - t->pos < L[k].n || memcmp(t->p + t->pos, L[k].w, L[k].n) != 0) return 0;
+    if (t->len - t->pos < L[k].n) return 0;
+    for (size_t j = 1; j < L[k].n; j++) /* (the first byte chose k) */
+        if (t->p[t->pos + j] != (unsigned char)L[k].w[j]) return 0;
     t->pos += L[k].n;
     EACH_INS(t, set, in) {
         switch ((tg_sop)in->op) {
