@@ -5,14 +5,16 @@
  * scalars, numeric and length limits, pattern, asserted formats, items,
  * properties / patternProperties / additionalProperties, required, counts,
  * allOf, $ref, and anyOf / oneOf as below); tg_schema_compile sets
- * tg_schema.stream when a schema uses nothing else. It answers "valid" (1), "invalid" (0: the text is strict
- * JSON and a keyword refuses it; the caller asks the evaluator for the
- * errors) or "not decided here" (-1): malformed or unusual input (duplicate
- * or escaped keys, numbers beyond 15 digits or with exponents, deep
- * nesting, a limit in sight) goes to the tree reader and the evaluator,
- * which decide it and explain it. Its verdicts must be the evaluator's:
- * schema_stream_test.c runs both over generated and mutated texts, and
- * schema_suite_test.c over every case of the JSON-Schema-Test-Suite.
+ * tg_schema.stream when a schema uses nothing else. It answers "valid" (1),
+ * "invalid" (0: the text is strict JSON and a keyword refuses it; asked, it
+ * names the evaluator's first error itself when it can tell which that is,
+ * see sexplain below, else the caller asks the evaluator) or "not decided
+ * here" (-1): malformed or unusual input (duplicate or escaped keys, numbers
+ * beyond 15 digits or with exponents, deep nesting, a limit in sight) goes
+ * to the tree reader and the evaluator, which decide it and explain it. Its
+ * verdicts and first errors must be the evaluator's: schema_stream_test.c
+ * runs both over generated and mutated texts, and schema_suite_test.c over
+ * every case of the JSON-Schema-Test-Suite.
  *
  * anyOf / oneOf are decided by type: the JSON type of the value (seen at
  * its first byte) rules out every branch whose "type" cannot accept it;
