@@ -10,8 +10,7 @@
 
 #include "regex.h"
 #include "regex_vm.h" /* to run the Pike VM and the lazy DFA side by side */
-
-static int passed, failed;
+#include "../../tests/tg_test.h"
 
 /* Counting allocator: tracks live bytes and can refuse the n-th request. */
 typedef struct counting {
@@ -35,8 +34,8 @@ static counting g_count = {0, 0, -1};
 static const tg_allocator g_alloc = {count_fn, &g_count};
 
 static void check(int ok, const char *what, const char *pat, const char *detail) {
-    if (ok) { passed++; return; }
-    failed++;
+    if (ok) { tg_test_passed++; return; }
+    tg_test_failed++;
     fprintf(stderr, "FAIL %s: pattern /%s/ %s\n", what, pat, detail ? detail : "");
 }
 
@@ -304,7 +303,7 @@ static void timed(const char *pat, const char *s, size_t len, int want) {
     got = search(re, s, len);
     dt = secs(t0, clock());
     snprintf(buf, sizeof buf, "want %d got %d in %.3fs on %zu bytes", want, got, dt, len);
-    check(got == want && dt < 1.0, "linear time", pat, buf);
+    check(got == want && dt < tg_test_seconds(1.0), "linear time", pat, buf);
     tg_regex_free(re);
 }
 
@@ -435,6 +434,5 @@ int main(void) {
     test_misc_api();
     test_json_schema_suite();
     check(g_count.live == 0, "no leaked bytes", "", NULL);
-    printf("regex: %d passed, %d failed\n", passed, failed);
-    return failed != 0;
+    return tg_test_finish("regex");
 }
