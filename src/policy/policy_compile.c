@@ -475,17 +475,29 @@ static int id_and_tools(cc *c, const cJSON *r, const char *ptr, uint32_t i, cons
     return 0;
 }
 
-static int compile_rules(cc *c, const cJSON *arr) {
-    tg_policy *p = c->p;
-    if (!arr) return 0;
-    if (!expect_type(c, arr, cJSON_Array, "/rules", "an array of rules")) return -1;
-    uint32_t n = (uint32_t)cJSON_GetArraySize(arr);
-    p->rules = tg_arena_calloc(&p->arena, n ? n : 1, sizeof *p->rules);
-    pvec tools = {0}, ids = {0};
-    if (!p->rules) {
+/* An array member at ptr (a list of what): *out gets one zeroed element of
+ * `size` bytes per entry in the policy arena, *n their count. -1 on a wrong
+ * type (reported) or out of memory. */
+static int entries_of(cc *c, const cJSON *arr, const char *ptr, const char *what, size_t size, void **out,
+                      uint32_t *n) {
+    if (!expect_type(c, arr, cJSON_Array, ptr, what)) return -1;
+    *n = (uint32_t)cJSON_GetArraySize(arr);
+    *out = tg_arena_calloc(&c->p->arena, *n ? *n : 1, size);
+    if (!*out) {
         oom(c);
         return -1;
     }
+    return 0;
+}
+
+static int compile_rules(cc *c, const cJSON *arr) {
+    tg_policy *p = c->p;
+    uint32_t n;
+    void *rules;
+    pvec tools = {0}, ids = {0};
+    if (!arr) return 0;
+    if (entries_of(c, arr, "/rules", "an array of rules", sizeof *p->rules, &rules, &n)) return -1;
+    p->rules = rules;
     static const char *const allowed[] = {"id",    "effect", "tools",  "principals", "sources",
                                           "tenants", "modes", "args",  "reason",     NULL};
     uint32_t i = 0;
@@ -661,15 +673,12 @@ static int compile_sources(cc *c, const cJSON *obj) {
 
 static int compile_rates(cc *c, const cJSON *arr) {
     tg_policy *p = c->p;
-    if (!arr) return 0;
-    if (!expect_type(c, arr, cJSON_Array, "/rate_limits", "an array of rate limits")) return -1;
-    uint32_t n = (uint32_t)cJSON_GetArraySize(arr);
-    p->rates = tg_arena_calloc(&p->arena, n ? n : 1, sizeof *p->rates);
+    uint32_t n;
+    void *rates;
     pvec tools = {0};
-    if (!p->rates) {
-        oom(c);
-        return -1;
-    }
+    if (!arr) return 0;
+    if (entries_of(c, arr, "/rate_limits", "an array of rate limits", sizeof *p->rates, &rates, &n)) return -1;
+    p->rates = rates;
     static const char *const allowed[] = {"id", "tools", "principals", "capacity", "refill_per_second", NULL};
     uint32_t i = 0;
     for (const cJSON *r = arr->child; r; r = r->next, i++) {
@@ -698,15 +707,13 @@ static int compile_rates(cc *c, const cJSON *arr) {
 
 static int compile_budgets(cc *c, const cJSON *arr) {
     tg_policy *p = c->p;
-    if (!arr) return 0;
-    if (!expect_type(c, arr, cJSON_Array, "/session_budgets", "an array of session budgets")) return -1;
-    uint32_t n = (uint32_t)cJSON_GetArraySize(arr);
-    p->budgets = tg_arena_calloc(&p->arena, n ? n : 1, sizeof *p->budgets);
+    uint32_t n;
+    void *budgets;
     pvec tools = {0};
-    if (!p->budgets) {
-        oom(c);
+    if (!arr) return 0;
+    if (entries_of(c, arr, "/session_budgets", "an array of session budgets", sizeof *p->budgets, &budgets, &n))
         return -1;
-    }
+    p->budgets = budgets;
     static const char *const allowed[] = {"id", "tools", "max_calls", NULL};
     uint32_t i = 0;
     for (const cJSON *r = arr->child; r; r = r->next, i++) {
