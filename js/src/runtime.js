@@ -484,7 +484,7 @@ export class ToolRuntime {
    * person first the result is { status: 'pending_approval', approvalId,
    * tool, args, reason, expiresAt, token? }.
    */
-  async callTool(name, args = {}, ctx = {}) {
+  async callTool(name, args = {}, ctx = NO_CONTEXT) {
     let argBytes;
     if (typeof args === 'string' || args instanceof Uint8Array) argBytes = args;
     else {
@@ -501,7 +501,8 @@ export class ToolRuntime {
     }
     let status;
     try {
-      const lens = this.#write(String(name), argBytes, ctxText);
+      name = String(name);
+      const lens = this.#write(name, argBytes, ctxText);
       const nameLen = lens[0], argsLen = lens[1], ctxLen = lens[2];
       this.#invoked = null;
       if (typeof argBytes === 'string') {
@@ -530,7 +531,7 @@ export class ToolRuntime {
     if (status !== TG_PENDING) return this.#output();
     const job = this.#invoked;
     this.#invoked = null;
-    return this.#run(job, String(name), ctx);
+    return this.#run(job, name, ctx);
   }
 
   /** Runs the handler. A synchronous result completes at once; a promise

@@ -277,10 +277,10 @@ static void outcome_event(tg_runtime *rt, uint32_t id, const tg_call_info *info,
 static const char *complete_text(tg_runtime *rt, const tg_tool *tool, const char *text, size_t len, int *plain) {
     static const char head[] = "{\"content\":[{\"type\":\"text\",\"text\":";
     if (!tool->output && tg_utf8_valid((const unsigned char *)text, len)) {
-        tg_buf_puts(&rt->out, head);
+        tg_buf_append(&rt->out, head, sizeof head - 1);
         tg_json_write_string(&rt->out, text, len);
         if (!rt->out.failed && rt->out.len - (sizeof head - 1) <= rt->limits.result_bytes) {
-            tg_buf_puts(&rt->out, "}]}");
+            tg_buf_append(&rt->out, "}]}", 3);
             *plain = 1;
             return "ok";
         }
