@@ -145,6 +145,15 @@ export class ToolRuntime {
     }
   }
 
+  /** Calls a hot export held by reference (no lookup by name), as #call. */
+  #hot(fn, a, b, c, d) {
+    try {
+      return fn(this.#handle, a, b, c, d);
+    } catch (e) {
+      return this.#trapped(e);
+    }
+  }
+
   /** A call into the module threw: a trap replaces the instance. Throws. */
   #trapped(e) {
     if (!(e instanceof WebAssembly.RuntimeError) && !(e instanceof RangeError)) throw e;
@@ -511,9 +520,7 @@ export class ToolRuntime {
         this.#argsLen = argsLen;
       }
       try {
-        status = this.#beginFn(this.#handle, nameLen, argsLen, ctxLen, this.#clock());
-      } catch (e) {
-        status = this.#trapped(e);
+        status = this.#hot(this.#beginFn, nameLen, argsLen, ctxLen, this.#clock());
       } finally {
         this.#argsGiven = null;
       }
@@ -604,12 +611,7 @@ export class ToolRuntime {
     }
     try {
       const len = this.#write(text)[0];
-      let done;
-      try {
-        done = this.#completeFn(this.#handle, job.callId, len, kind, this.#clock());
-      } catch (e) {
-        done = this.#trapped(e);
-      }
+      const done = this.#hot(this.#completeFn, job.callId, len, kind, this.#clock());
       if (done === TG_OK_TEXT) return { content: [{ type: 'text', text: value }] };
       if (done !== TG_OK) throw this.#lastError(done);
       return this.#output();
@@ -618,7 +620,6 @@ export class ToolRuntime {
       throw e;
     }
   }
-
 
   // ---- the validator on its own ----
 
@@ -658,12 +659,7 @@ export class ToolRuntime {
       return { valid: false, errors: [], jsonError: { message: `input of at least ${input.length} bytes is over the limit of ${this.#argsLimit}`, offset: this.#argsLimit } };
     }
     const len = this.#write(input)[0];
-    let r;
-    try {
-      r = this.#validateFn(this.#handle, v.id, len, maxErrors);
-    } catch (e) {
-      r = this.#trapped(e);
-    }
+    const r = this.#hot(this.#validateFn, v.id, len, maxErrors);
     if (r === 1) return VALID;
     if (r === 0) return { valid: false, errors: maxErrors ? this.#errorRecords() : [] };
     const e = this.#lastError(r);

@@ -56,9 +56,21 @@ size_t tg_utf8_encode(uint32_t cp, unsigned char *out) {
 }
 
 size_t tg_utf8_count(const unsigned char *s, size_t len) {
-    size_t n = 0;
-    for (size_t i = 0; i < len; i++)
-        if ((s[i] & 0xC0) != 0x80) n++;
+    size_t i = 0, n = 0;
+    for (; i + 8 <= len; i += 8) { /* eight bytes a step */
+        uint64_t v, c;
+        memcpy(&v, s + i, 8);
+        c = (v & ~(v << 1)) & 0x8080808080808080ull; /* continuation bytes: 10xxxxxx */
+        c = ((c >> 7) * 0x0101010101010101ull) >> 56;  /* how many (<= 8) */
+        n += 8 - (size_t)c;
+    }
+    for (; i < len; i++) n += (s[i] & 0xC0) != 0x80;
+    return n;
+}
+
+size_t tg_utf16_length(const unsigned char *s, size_t len) {
+    size_t n = tg_utf8_count(s, len);
+    for (size_t i = 0; i < len; i++) n += s[i] >= 0xF0; /* a four-byte sequence: a surrogate pair */
     return n;
 }
 

@@ -13,6 +13,9 @@ size_t tg_utf8_decode(const unsigned char *s, size_t len, uint32_t *cp);
 size_t tg_utf8_encode(uint32_t cp, unsigned char *out);
 /* Number of code points in valid UTF-8 s[0..len). */
 size_t tg_utf8_count(const unsigned char *s, size_t len);
+/* Number of UTF-16 code units the same text takes (what a JS string's
+ * length counts). */
+size_t tg_utf16_length(const unsigned char *s, size_t len);
 
 /* 1 when s[0..len) is valid UTF-8. */
 int tg_utf8_valid(const unsigned char *s, size_t len);

@@ -39,14 +39,19 @@ typedef struct tg_json_lexnum {
  * scan did not accept) to the closing quote. */
 int tg_json__lex_string_slow(const unsigned char *s, size_t len, size_t start, size_t i, tg_json_lexstr *out);
 
-/* Nonzero when one of the 8 bytes of v is not plain: below 0x20, '"', '\\'
- * or 0x80 and above (SWAR; exact for "any byte"; the lowest flagged byte is
- * the first special one, a false flag can only sit above a true one). */
-static inline uint64_t tg_json__special8(uint64_t v) {
+/* Nonzero when one of the 8 bytes of v must be escaped in a JSON string:
+ * below 0x20, '"' or '\\' (SWAR; exact for "any byte"; the lowest flagged
+ * byte is the first such one, a false flag can only sit above a true one).
+ * The writer (json_write.c) skips runs of plain bytes with it. */
+static inline uint64_t tg_json__escaped8(uint64_t v) {
     const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
     uint64_t q = v ^ (ones * '"'), b = v ^ (ones * '\\');
-    return ((v - ones * 0x20) & ~v & high) | ((q - ones) & ~q & high) | ((b - ones) & ~b & high) | (v & high);
+    return ((v - ones * 0x20) & ~v & high) | ((q - ones) & ~q & high) | ((b - ones) & ~b & high);
 }
+
+/* tg_json__escaped8, or a byte of 0x80 and above (the lexer's fast path
+ * takes ASCII only). */
+static inline uint64_t tg_json__special8(uint64_t v) { return tg_json__escaped8(v) | (v & 0x8080808080808080ull); }
 
 /* Lexes the string whose body starts at start (after the opening quote).
  * 0 with out->end at the closing quote, or -1 with out's error fields. */

@@ -5,6 +5,7 @@
  * passed); anything else (growth, the cap, an earlier failure) takes
  * tg_buf_append, so the buffer's contract is unchanged. */
 #include "json.h"
+#include "json_lex.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -45,17 +46,13 @@ static const unsigned char plain[256] = {
 };
 
 /* The first byte at or after i that is not plain (len when none): eight
- * bytes a step while none of them is below 0x20, '"' or '\\'. */
+ * bytes a step while none of them needs escaping. */
 static inline size_t plain_run(const char *s, size_t i, size_t len) {
-#define TG_B8(c) (0x0101010101010101ull * (c))
     for (; i + 8 <= len; i += 8) {
-        uint64_t v, q, b;
+        uint64_t v;
         memcpy(&v, s + i, 8);
-        q = v ^ TG_B8(0x22);
-        b = v ^ TG_B8(0x5C);
-        if ((((v - TG_B8(0x20)) & ~v) | ((q - TG_B8(1)) & ~q) | ((b - TG_B8(1)) & ~b)) & TG_B8(0x80)) break;
+        if (tg_json__escaped8(v)) break;
     }
-#undef TG_B8
     while (i < len && plain[(unsigned char)s[i]]) i++;
     return i;
 }

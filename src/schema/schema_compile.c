@@ -35,9 +35,13 @@ void tg_schema_free(tg_schema *s) {
 
 tg_dialect tg_schema_dialect(const tg_schema *s) { return s->dialect; }
 
+/* The program's bytes for a document of clone size est (see below). */
+static size_t program_estimate(size_t est, int borrow) {
+    return (borrow ? 0 : est) + est + est / 4 + 512 + sizeof(tg_schema);
+}
+
 size_t tg_schema_size_estimate(const cJSON *schema, const tg_schema_options *opts) {
-    size_t est = schema ? tg_json_clone_size(schema) : 0;
-    return (opts && opts->borrow_document ? 0 : est) + est + est / 4 + 512 + sizeof(tg_schema);
+    return program_estimate(schema ? tg_json_clone_size(schema) : 0, opts && opts->borrow_document);
 }
 
 /* Gives back the compiler's working memory: its own arena, or the caller's
@@ -96,7 +100,7 @@ int tg_schema_compile(const tg_allocator *alloc, const cJSON *schema, const tg_s
     if (schema) {
         size_t est = tg_json_clone_size(schema);
         size_t tmp = est > (1u << 20) ? (8u << 20) : 8 * est + 8192;
-        (void)tg_arena_reserve(s->arena, tg_schema_size_estimate(schema, &o));
+        (void)tg_arena_reserve(s->arena, program_estimate(est, o.borrow_document));
         (void)tg_arena_reserve(c.tmp, tmp);
     }
     c.def_dialect = o.dialect == TG_DIALECT_AUTO ? TG_DIALECT_2020_12 : o.dialect;

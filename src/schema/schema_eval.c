@@ -338,24 +338,6 @@ static uint32_t type_of(const cJSON *v) {
     }
 }
 
-/* Code points in a valid UTF-8 string: the bytes that are not continuation
- * bytes. */
-static size_t utf8_count(const char *str, size_t len) {
-    const unsigned char *s = (const unsigned char *)str;
-    size_t i = 0, n = 0;
-    for (; i + 8 <= len; i += 8) {
-        uint64_t v, c;
-        memcpy(&v, s + i, 8);
-        /* continuation bytes: 10xxxxxx */
-        c = (v & ~(v << 1)) & 0x8080808080808080ull;
-        c >>= 7;
-        c = (c * 0x0101010101010101ull) >> 56; /* count of continuation bytes (<= 8) */
-        n += 8 - (size_t)c;
-    }
-    for (; i < len; i++) n += (s[i] & 0xC0) != 0x80;
-    return n;
-}
-
 #define COMBINE(r) do { if ((r) < 0) return -1; if ((r) == 0) { valid = 0; if (stop(e)) return 0; } } while (0)
 
 TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_marks *m) {
@@ -403,7 +385,7 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
         n = tg_json_strlen(inst->valuestring);
         /* code points <= bytes <= 4 * code points: often the byte length decides */
         if (in->op == TG_OP_MAX_LENGTH ? n <= in->u.count : n / 4 >= in->u.count) return 1;
-        n = utf8_count(inst->valuestring, n);
+        n = tg_utf8_count((const unsigned char *)inst->valuestring, n);
         if (in->op == TG_OP_MAX_LENGTH ? n <= in->u.count : n >= in->u.count) return 1;
         if (want_error(e)) report(e, in, inst, n, 0, NULL, in->loc);
         return 0;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "schema_internal.h"
+#include "../base/utf8.h"
 
 static const char *const type_names[] = {"null", "boolean", "object", "array", "number", "string", "integer"};
 
@@ -159,27 +160,9 @@ void tg_sreport_free(tg_sreport *r) {
     tg_buf_free(&r->il);
 }
 
-/* UTF-16 code units of valid UTF-8 s[0..n): one per lead byte, two for a
- * four-byte sequence. */
-static uint32_t utf16_units(const char *s, size_t n) {
-    size_t i = 0, u = 0;
-    for (; i + 8 <= n; i += 8) { /* ASCII, eight bytes a step */
-        uint64_t w;
-        memcpy(&w, s + i, 8);
-        if (w & 0x8080808080808080ull) break;
-        u += 8;
-    }
-    for (; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        u += (c & 0xC0) != 0x80;
-        u += c >= 0xF0;
-    }
-    return (uint32_t)u;
-}
-
 /* One record: the field's bytes to out, its length to lens. */
 static void put_field(tg_sreport *r, const char *s, size_t n) {
-    uint32_t u = utf16_units(s, n);
+    uint32_t u = (uint32_t)tg_utf16_length((const unsigned char *)s, n);
     tg_buf_append(r->out, s, n);
     tg_buf_append(r->lens, &u, sizeof u);
 }
