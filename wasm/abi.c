@@ -36,7 +36,22 @@ typedef struct tga_handle {
     size_t input_cap;
     double now;   /* the host clock as the caller passed it, while has_now */
     int has_now;
+    /* Where the output of the last hot export (validate, call begin,
+     * complete) lies: text pointer, length, record lengths' pointer, their
+     * count. The host reads these four words in place (tga_out_place)
+     * instead of asking with four calls. */
+    uint32_t out[4];
 } tga_handle;
+
+static void publish(tga_handle *h) {
+    size_t n = 0, nl = 0;
+    const char *p = tg_output(h->rt, &n);
+    const uint32_t *l = tg_output_lengths(h->rt, &nl);
+    h->out[0] = (uint32_t)(uintptr_t)p;
+    h->out[1] = p ? (uint32_t)n : 0;
+    h->out[2] = (uint32_t)(uintptr_t)l;
+    h->out[3] = l ? (uint32_t)nl : 0;
+}
 
 static int host_invoke(void *ud, uint32_t handler_id, uint32_t call_id, const char *args, size_t len, double deadline) {
     (void)ud;
@@ -152,6 +167,7 @@ int tga_call_begin(tga_handle *h, uint32_t name_len, uint32_t args_len, uint32_t
     int st = tg_call_begin(h->rt, h->input, name_len, h->input + name_len, args_len, h->input + name_len + args_len,
                            ctx_len, &id);
     h->has_now = 0;
+    publish(h);
     return st;
 }
 
@@ -166,6 +182,7 @@ int tga_call_complete(tga_handle *h, uint32_t call_id, uint32_t len, uint32_t ki
     if (kind == 2) st = tg_call_complete_text(h->rt, call_id, h->input, len);
     else st = tg_call_complete(h->rt, call_id, h->input, len, (int)kind);
     h->has_now = 0;
+    publish(h);
     return st;
 }
 
@@ -192,8 +209,13 @@ uint32_t tga_schema_compile(tga_handle *h, uint32_t len, uint32_t options_len) {
 /* Errors as records: the JS layer slices them out of one decoded string. */
 TG_EXPORT(tga_validate)
 int tga_validate(tga_handle *h, uint32_t id, uint32_t len, uint32_t max_errors) {
-    return tg_validate_records(h->rt, id, h->input, len, max_errors);
+    int r = tg_validate_records(h->rt, id, h->input, len, max_errors);
+    if (r == 0) publish(h);
+    return r;
 }
+
+/* The address of the four words publish() fills (fixed for the handle). */
+TG_EXPORT(tga_out_place) const uint32_t *tga_out_place(tga_handle *h) { return h->out; }
 
 TG_EXPORT(tga_schema_release)
 int tga_schema_release(tga_handle *h, uint32_t id) { return tg_schema_release(h->rt, id); }

@@ -71,6 +71,8 @@ export class ToolRuntime {
   #exports;
   #memory;
   #u8 = null;
+  #u32 = null;
+  #place = 0; // word index of the four words where hot exports leave their output (tga_out_place)
   #handle = 0;
   #generation = 0;
   #handlers = new Map();
@@ -128,11 +130,13 @@ export class ToolRuntime {
     this.#completeFn = instance.exports.tga_call_complete;
     this.#memory = imports.env.memory;
     this.#u8 = null;
+    this.#u32 = null;
     this.#inPtr = 0;
     this.#inCap = 0;
     if (typeof this.#exports._initialize === 'function') this.#exports._initialize();
     this.#handle = this.#exports.tga_new(...limitArgs(this.#options.limits, this.#auditSubscribers.size > 0));
     if (!this.#handle) throw new ToolgateError('out_of_memory', 'the module could not create a runtime');
+    this.#place = this.#exports.tga_out_place(this.#handle) >>> 2;
     this.#generation++;
   }
 
@@ -223,6 +227,11 @@ export class ToolRuntime {
     return this.#u8;
   }
 
+  #words() {
+    if (!this.#u32 || this.#u32.length === 0) this.#u32 = new Uint32Array((this.#memory ?? disposed()).buffer);
+    return this.#u32;
+  }
+
   /** Writes strings/bytes back to back into the input area; returns their
    * byte lengths (in an array reused by the next write: read it at once). */
   #write(a, b, c) {
@@ -251,16 +260,24 @@ export class ToolRuntime {
 
   #output() { return JSON.parse(this.#text('tga_output_ptr', 'tga_output_len')); }
 
+  /** The output of the last hot export (validate, call begin, complete),
+   * read where the module left its place: no call back in to ask. */
+  #hotText() {
+    const w = this.#words(), ptr = w[this.#place];
+    return decoder.decode(this.#bytes().subarray(ptr, ptr + w[this.#place + 1]));
+  }
+
+  #hotOutput() { return JSON.parse(this.#hotText()); }
+
   /** Validation errors left as records (tg_validate_records): one decoded
    * string sliced by the UTF-16 lengths beside it, three fields an error. */
   #errorRecords() {
-    const ex = this.#exports, h = this.#handle;
-    const text = this.#text('tga_output_ptr', 'tga_output_len');
-    const n = ex.tga_output_lens_count(h);
-    const lens = new Uint32Array(this.#memory.buffer, ex.tga_output_lens_ptr(h), n);
+    const text = this.#hotText();
+    const w = this.#words();
+    const n = w[this.#place + 3];
     const errors = [];
-    for (let i = 0, at = 0; i < n; i += 3) {
-      const a = at + lens[i], b = a + lens[i + 1], c = b + lens[i + 2];
+    for (let i = 0, at = 0, l = w[this.#place + 2] >>> 2; i < n; i += 3, l += 3) {
+      const a = at + w[l], b = a + w[l + 1], c = b + w[l + 2];
       errors.push({ instanceLocation: text.slice(at, a), keywordLocation: text.slice(a, b), message: text.slice(b, c) });
       at = c;
     }
@@ -529,13 +546,13 @@ export class ToolRuntime {
       throw e;
     }
     if (status === TG_PENDING_APPROVAL) {
-      const out = this.#output();
+      const out = this.#hotOutput();
       const record = { id: out.approvalId, tool: out.tool, argsText: out.argsText, principal: ctx.principal, session: ctx.session, expiresAt: out.expiresAt };
       this.#approvals.set(out.approvalId, { record, name: out.tool, argsText: out.argsText, ctx: { ...ctx, signal: undefined } });
       delete out.argsText;
       return out;
     }
-    if (status !== TG_PENDING) return this.#output();
+    if (status !== TG_PENDING) return this.#hotOutput();
     const job = this.#invoked;
     this.#invoked = null;
     return this.#run(job, name, ctx);
@@ -614,7 +631,7 @@ export class ToolRuntime {
       const done = this.#hot(this.#completeFn, job.callId, len, kind, this.#clock());
       if (done === TG_OK_TEXT) return { content: [{ type: 'text', text: value }] };
       if (done !== TG_OK) throw this.#lastError(done);
-      return this.#output();
+      return this.#hotOutput();
     } catch (e) {
       if (e instanceof ToolgateError) return gateError(e.code, e.message);
       throw e;
@@ -712,6 +729,7 @@ export class ToolRuntime {
     this.#validateFn = this.#beginFn = this.#completeFn = disposed;
     this.#memory = null;
     this.#u8 = null;
+    this.#u32 = null;
     giveMemory(memory);
   }
 }

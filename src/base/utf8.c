@@ -69,8 +69,20 @@ size_t tg_utf8_count(const unsigned char *s, size_t len) {
 }
 
 size_t tg_utf16_length(const unsigned char *s, size_t len) {
-    size_t n = tg_utf8_count(s, len);
-    for (size_t i = 0; i < len; i++) n += s[i] >= 0xF0; /* a four-byte sequence: a surrogate pair */
+    const uint64_t HI = 0x8080808080808080ull, ONES = 0x0101010101010101ull;
+    size_t i = 0, n = 0;
+    for (; i + 8 <= len; i += 8) { /* eight bytes a step; ASCII ones count as they are */
+        uint64_t v, cont, four;
+        memcpy(&v, s + i, 8);
+        if (!(v & HI)) {
+            n += 8;
+            continue;
+        }
+        cont = (v & ~(v << 1)) & HI;                    /* 10xxxxxx: no unit of its own */
+        four = (v & (v << 1) & (v << 2) & (v << 3)) & HI; /* 1111xxxx: a surrogate pair, two */
+        n += 8 - (size_t)(((cont >> 7) * ONES) >> 56) + (size_t)(((four >> 7) * ONES) >> 56);
+    }
+    for (; i < len; i++) n += ((s[i] & 0xC0) != 0x80) + (s[i] >= 0xF0);
     return n;
 }
 

@@ -14,38 +14,47 @@ static const uint32_t K[64] = {
     0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
 
 #define ROR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
+#define CH(x, y, z) ((z) ^ ((x) & ((y) ^ (z))))
+#define MAJ(x, y, z) (((x) & (y)) | ((z) & ((x) | (y))))
+#define BSIG0(x) (ROR(x, 2) ^ ROR(x, 13) ^ ROR(x, 22))
+#define BSIG1(x) (ROR(x, 6) ^ ROR(x, 11) ^ ROR(x, 25))
+#define SSIG0(x) (ROR(x, 7) ^ ROR(x, 18) ^ ((x) >> 3))
+#define SSIG1(x) (ROR(x, 17) ^ ROR(x, 19) ^ ((x) >> 10))
+/* One round with the eight working variables named in their rotated order,
+ * so eight rounds in a row move no variable (about half the instructions
+ * of the textbook loop that shifts all eight every round). */
+#define ROUND(a, b, c, d, e, f, g, h, i)                                  \
+    do {                                                                  \
+        uint32_t t1_ = (h) + BSIG1(e) + CH(e, f, g) + K[i] + w[i];        \
+        (d) += t1_;                                                       \
+        (h) = t1_ + BSIG0(a) + MAJ(a, b, c);                              \
+    } while (0)
 
-static void compress(uint32_t h[8], const unsigned char *p) {
+static void compress(uint32_t hs[8], const unsigned char *p) {
     uint32_t w[64];
     for (int i = 0; i < 16; i++)
         w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 | (uint32_t)p[4 * i + 2] << 8 |
                (uint32_t)p[4 * i + 3];
-    for (int i = 16; i < 64; i++) {
-        uint32_t s0 = ROR(w[i - 15], 7) ^ ROR(w[i - 15], 18) ^ (w[i - 15] >> 3);
-        uint32_t s1 = ROR(w[i - 2], 17) ^ ROR(w[i - 2], 19) ^ (w[i - 2] >> 10);
-        w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    for (int i = 16; i < 64; i++) w[i] = SSIG1(w[i - 2]) + w[i - 7] + SSIG0(w[i - 15]) + w[i - 16];
+    uint32_t a = hs[0], b = hs[1], c = hs[2], d = hs[3], e = hs[4], f = hs[5], g = hs[6], h = hs[7];
+    for (int i = 0; i < 64; i += 8) {
+        ROUND(a, b, c, d, e, f, g, h, i);
+        ROUND(h, a, b, c, d, e, f, g, i + 1);
+        ROUND(g, h, a, b, c, d, e, f, i + 2);
+        ROUND(f, g, h, a, b, c, d, e, i + 3);
+        ROUND(e, f, g, h, a, b, c, d, i + 4);
+        ROUND(d, e, f, g, h, a, b, c, i + 5);
+        ROUND(c, d, e, f, g, h, a, b, i + 6);
+        ROUND(b, c, d, e, f, g, h, a, i + 7);
     }
-    uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
-    for (int i = 0; i < 64; i++) {
-        uint32_t t1 = hh + (ROR(e, 6) ^ ROR(e, 11) ^ ROR(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + w[i];
-        uint32_t t2 = (ROR(a, 2) ^ ROR(a, 13) ^ ROR(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
-        hh = g;
-        g = f;
-        f = e;
-        e = d + t1;
-        d = c;
-        c = b;
-        b = a;
-        a = t1 + t2;
-    }
-    h[0] += a;
-    h[1] += b;
-    h[2] += c;
-    h[3] += d;
-    h[4] += e;
-    h[5] += f;
-    h[6] += g;
-    h[7] += hh;
+    hs[0] += a;
+    hs[1] += b;
+    hs[2] += c;
+    hs[3] += d;
+    hs[4] += e;
+    hs[5] += f;
+    hs[6] += g;
+    hs[7] += h;
 }
 
 void tg_sha256_init(tg_sha256_ctx *c) {

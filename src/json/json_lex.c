@@ -80,7 +80,7 @@ size_t tg_json_unescape(const unsigned char *body, size_t n, char *out) {
             continue;
         }
         unsigned char e = body[i + 1];
-        uint32_t cp;
+        uint32_t cp = 0; /* (hex4 sets it: the lexer checked the escape) */
         switch (e) {
         case 'b': out[o++] = '\b'; i += 2; continue;
         case 'f': out[o++] = '\f'; i += 2; continue;
@@ -91,7 +91,7 @@ size_t tg_json_unescape(const unsigned char *body, size_t n, char *out) {
             hex4(body + i + 2, &cp);
             i += 6;
             if (cp >= 0xD800 && cp <= 0xDBFF) {
-                uint32_t lo;
+                uint32_t lo = 0xDC00;
                 hex4(body + i + 2, &lo);
                 cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
                 i += 6;
