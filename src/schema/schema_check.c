@@ -130,11 +130,41 @@ static int compile_meta(const tg_allocator *alloc, const tg_schema_options *base
     return r;
 }
 
+/* The flat twin of an official metaschema (schema_meta_flat.c): its
+ * verdicts are the official one's (tests/conformance/flat_meta_test.c);
+ * the evaluator visits one node per subschema instead of eight. */
+static int compile_flat(const tg_allocator *alloc, const tg_schema_options *base, tg_dialect d, tg_schema **out,
+                        tg_buf *diag) {
+    const char *text = tg_smeta_flat(d);
+    tg_schema_options mo = *base;
+    tg_arena tmp;
+    tg_json_error je;
+    int r = -1;
+    *out = NULL;
+    if (!text) return 0;
+    mo.skip_metaschema_check = 1;
+    mo.format_assert = 0;
+    mo.limits.max_depth = (base->limits.max_depth ? base->limits.max_depth : 128) * 4;
+    tg_arena_init(&tmp, *alloc);
+    cJSON *doc = tg_json_parse(&tmp, text, strlen(text), NULL, &je);
+    if (doc) r = tg_schema_compile(alloc, doc, &mo, out, diag);
+    else if (diag) tg_buf_puts(diag, "/: the flat metaschema does not parse");
+    tg_arena_free(&tmp);
+    return r;
+}
+
 int tg_schema_compile_metaschema(const tg_allocator *alloc, tg_dialect dialect, tg_schema **out, tg_buf *diag) {
     tg_schema_options o = tg_schema_default_options();
+    tg_dialect d = dialect == TG_DIALECT_AUTO ? TG_DIALECT_2020_12 : dialect;
     int r = compile_meta(alloc, &o, tg_smeta_uri(dialect), out, diag);
-    if (r == 0) (*out)->meta_of = dialect == TG_DIALECT_AUTO ? TG_DIALECT_2020_12 : dialect;
-    return r;
+    if (r != 0) return r;
+    (*out)->meta_of = d;
+    if (compile_flat(alloc, &o, d, &(*out)->flat, diag) != 0) {
+        tg_schema_free(*out);
+        *out = NULL;
+        return -1;
+    }
+    return 0;
 }
 
 int tg_sc_meta_check(sc *c, const cJSON *root, const char *meta_uri, tg_dialect official) {
@@ -173,7 +203,7 @@ int tg_sc_meta_check(sc *c, const cJSON *root, const char *meta_uri, tg_dialect 
     /* the verdict first (no error text, stops early); the diagnostics only
      * for a schema that fails. Scratch from the compiler's own arena. */
     mark = tg_arena_save(c->tmp);
-    r = tg_sval(use, root, c->tmp, TG_OUTPUT_FLAG, 0, NULL, 1);
+    r = tg_sval(use->flat ? use->flat : use, root, c->tmp, TG_OUTPUT_FLAG, 0, NULL, 1);
     tg_arena_rewind(c->tmp, mark);
     if (r == 0) {
         tg_schema_errors to = {&mdiag, NULL};

@@ -26,6 +26,7 @@ void tg_schema_free(tg_schema *s) {
     size_t i;
     tg_allocator a;
     if (!s) return;
+    tg_schema_free(s->flat);
     for (i = 0; i < s->n_regexes; i++) tg_regex_free(s->regexes[i]);
     if (s->arena != &s->own_arena) return; /* the caller's arena holds the rest */
     a = s->alloc;

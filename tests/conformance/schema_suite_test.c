@@ -6,7 +6,12 @@
  * ../shared/testdata) + /JSON-Schema-Test-Suite; absent data skips (77).
  * TG_VERBOSE=1 prints the BASIC errors of failing tests; TG_SKIP_META=1
  * compiles without the metaschema check (for debugging). An argument
- * (e.g. draft7) runs only that draft. */
+ * (e.g. draft7) runs only that draft.
+ *
+ * Beside the suite's own verdicts: the flat twins of the 2020-12 and
+ * 2019-09 metaschemas (schema_meta_flat.c, which give the verdict of every
+ * compile's metaschema check) must agree with the official metaschemas on
+ * every schema and every instance of the suite. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <stdio.h>
@@ -15,6 +20,7 @@
 #include <sys/stat.h>
 
 #include "../../src/schema/schema.h"
+#include "../../src/schema/schema_internal.h"
 #include "../../src/json/json.h"
 
 typedef struct counts { size_t pass, fail; } counts;
@@ -24,6 +30,29 @@ static size_t one_pass_decided = 0, one_pass_cases = 0, one_pass_told = 0;
 
 static const tg_allocator A = {tg_alloc_libc, NULL};
 static int verbose = 0;
+
+/* The official metaschemas (each holding its flat twin), compiled on first
+ * use, and how many values both judged. */
+static tg_schema *metas[TG_DIALECT_DRAFT4 + 1];
+static size_t flat_checked = 0, flat_disagreed = 0;
+
+/* 1 when the flat twin of dialect d's metaschema gives the official
+ * verdict on v (or d has no twin). */
+static int flat_agrees(tg_dialect d, const cJSON *v, tg_arena *scratch) {
+    tg_arena_mark mk = tg_arena_save(scratch);
+    int official, flat;
+    if (d != TG_DIALECT_2020_12 && d != TG_DIALECT_2019_09) return 1;
+    if (!metas[d] && tg_schema_compile_metaschema(&A, d, &metas[d], NULL) != 0) return 0;
+    if (!metas[d]->flat) return 0;
+    official = tg_sval(metas[d], v, scratch, TG_OUTPUT_FLAG, 0, NULL, 0);
+    tg_arena_rewind(scratch, mk);
+    flat = tg_sval(metas[d]->flat, v, scratch, TG_OUTPUT_FLAG, 0, NULL, 0);
+    tg_arena_rewind(scratch, mk);
+    flat_checked++;
+    if (official >= 0 && official == flat) return 1;
+    flat_disagreed++; /* (fails the run whichever part of the suite it came from) */
+    return 0;
+}
 
 typedef struct remotes {
     tg_schema_resource *r;
@@ -153,6 +182,11 @@ static void run_file(const char *path, const char *label, tg_dialect dialect, in
         o.resources = rm->r;
         o.n_resources = rm->n;
         tg_buf_init(&diag, A, 0);
+        if (!flat_agrees(dialect, schema, &scratch)) {
+            c->fail++;
+            printf("FAIL %s %s | %s: the flat metaschema's verdict on the schema is not the official one's\n", label,
+                   path, gd ? gd->valuestring : "?");
+        }
         if (tg_schema_compile(&A, schema, &o, &s, &diag) != 0) {
             size_t k = 0;
             for (t = tests ? tests->child : NULL; t; t = t->next) k++;
@@ -175,6 +209,11 @@ static void run_file(const char *path, const char *label, tg_dialect dialect, in
             r2 = tg_schema_validate(s, data, &scratch, TG_OUTPUT_BASIC, 20, &errs);
             tg_arena_rewind(&scratch, mk);
             ok = r1 == expect && r2 == expect;
+            if (!flat_agrees(dialect, data, &scratch)) {
+                ok = 0;
+                printf("FAIL %s %s | %s: the flat metaschema's verdict on the data is not the official one's\n", label,
+                       path, td ? td->valuestring : "?");
+            }
             {
                 tg_buf text;
                 int r3;
@@ -317,6 +356,10 @@ int main(int argc, char **argv) {
     tg_arena_free(&rm.arena);
     printf("schema_suite: the one-pass check decided %zu of %zu cases as the evaluator did (and told the evaluator's "
            "first error for %zu); it left the rest to it\n", one_pass_decided, one_pass_cases, one_pass_told);
+    printf("schema_suite: the flat metaschemas gave the official verdict on %zu of %zu schemas and instances\n",
+           flat_checked - flat_disagreed, flat_checked);
+    total.fail += flat_disagreed;
+    for (i = 0; i < sizeof metas / sizeof metas[0]; i++) tg_schema_free(metas[i]);
     printf("schema_suite: %zu passed, %zu failed\n", total.pass, total.fail);
     return total.fail ? 1 : 0;
 }
