@@ -97,8 +97,6 @@ char *tg_sc_loc_join(sc *c, const char *base, const char *tok, size_t toklen) {
     return r;
 }
 
-char *tg_sc_loc_kw(sc *c, const char *base, const char *kw) { return tg_sc_loc_join(c, base, kw, strlen(kw)); }
-
 char *tg_sc_loc_idx(sc *c, const char *base, size_t i) {
     char num[24];
     int n = snprintf(num, sizeof num, "%zu", i);
@@ -189,12 +187,25 @@ static int add_anchor(sc *c, uint32_t res, const char *name, size_t len, uint32_
     return tg_sc_smap_put(c, &c->by_uri, k, rl + 1 + len, ent);
 }
 
-static const char *const single_kw[] = {
-    "additionalItems", "additionalProperties", "contains", "propertyNames", "not", "if", "then",
-    "else", "unevaluatedItems", "unevaluatedProperties", "items", "contentSchema", NULL};
-static const char *const array_kw[] = {"allOf", "anyOf", "oneOf", "prefixItems", "items", NULL};
-static const char *const map_kw[] = {"properties", "patternProperties", "$defs", "definitions",
-                                     "dependentSchemas", "dependencies", NULL};
+/* The keywords whose values hold subschemas, with their lengths (scanned
+ * at every node: no strlen each time). */
+typedef struct sc_kwname { const char *s; size_t len; } sc_kwname;
+#define KWN(k) {k, sizeof k - 1}
+static const sc_kwname single_kw[] = {
+    KWN("additionalItems"), KWN("additionalProperties"), KWN("contains"), KWN("propertyNames"), KWN("not"),
+    KWN("if"), KWN("then"), KWN("else"), KWN("unevaluatedItems"), KWN("unevaluatedProperties"), KWN("items"),
+    KWN("contentSchema"), {NULL, 0}};
+static const sc_kwname array_kw[] = {KWN("allOf"), KWN("anyOf"), KWN("oneOf"), KWN("prefixItems"), KWN("items"),
+                                     {NULL, 0}};
+static const sc_kwname map_kw[] = {KWN("properties"), KWN("patternProperties"), KWN("$defs"), KWN("definitions"),
+                                   KWN("dependentSchemas"), KWN("dependencies"), {NULL, 0}};
+#undef KWN
+
+/* tg_sc_kw for a keyword whose length is known */
+static const cJSON *kw_of(const cJSON *n, uint64_t bloom, const sc_kwname *k) {
+    if (!((bloom >> tg_sc_kbit(k->s, k->len)) & 1)) return NULL;
+    return tg_json_get(n, k->s, k->len);
+}
 
 int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, const char *loc, size_t depth,
                 int is_root, uint32_t *out_ent) {
@@ -281,31 +292,31 @@ int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, cons
         if (tg_sj_IsTrue(v) && new_resource) c->res[res].recursive_anchor = 1;
     }
     /* children */
-    for (i = 0; single_kw[i]; i++) {
-        v = tg_sc_kw(n, kb, single_kw[i]);
+    for (i = 0; single_kw[i].s; i++) {
+        v = kw_of(n, kb, &single_kw[i]);
         if (v && (tg_sj_IsObject(v) || tg_sj_IsBool(v))) {
-            char *l = tg_sc_loc_kw(c, loc, single_kw[i]);
+            char *l = tg_sc_loc_join(c, loc, single_kw[i].s, single_kw[i].len);
             if (!l) { tg_sc_oom(c); return -1; }
             if (tg_sc_scan(c, v, res, d, voc, l, depth + 1, 0, NULL)) return -1;
         }
     }
-    for (i = 0; array_kw[i]; i++) {
+    for (i = 0; array_kw[i].s; i++) {
         size_t k = 0;
-        v = tg_sc_kw(n, kb, array_kw[i]);
+        v = kw_of(n, kb, &array_kw[i]);
         if (!tg_sj_IsArray(v)) continue;
         for (it = v->child; it; it = it->next, k++) {
-            char *l = tg_sc_loc_kw(c, loc, array_kw[i]);
+            char *l = tg_sc_loc_join(c, loc, array_kw[i].s, array_kw[i].len);
             if (!l || !(l = tg_sc_loc_idx(c, l, k))) { tg_sc_oom(c); return -1; }
             if (tg_sc_scan(c, it, res, d, voc, l, depth + 1, 0, NULL)) return -1;
         }
     }
-    for (i = 0; map_kw[i]; i++) {
-        v = tg_sc_kw(n, kb, map_kw[i]);
+    for (i = 0; map_kw[i].s; i++) {
+        v = kw_of(n, kb, &map_kw[i]);
         if (!tg_sj_IsObject(v)) continue;
         for (it = v->child; it; it = it->next) {
             char *l;
             if (!tg_sj_IsObject(it) && !tg_sj_IsBool(it)) continue;
-            l = tg_sc_loc_kw(c, loc, map_kw[i]);
+            l = tg_sc_loc_join(c, loc, map_kw[i].s, map_kw[i].len);
             if (!l || !(l = tg_sc_loc_join(c, l, it->string, tg_json_strlen(it->string)))) { tg_sc_oom(c); return -1; }
             if (tg_sc_scan(c, it, res, d, voc, l, depth + 1, 0, NULL)) return -1;
         }
