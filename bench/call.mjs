@@ -12,7 +12,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createToolRuntime } from 'toolgate';
 import { serveTools } from 'toolgate/mcp';
 import { table } from './harness.mjs';
-import { measureAsync } from './lib-async.mjs';
+import { interleaveAsync } from './lib-async.mjs';
 import { header, ratio } from './lib-report.mjs';
 import { callSchema, validArgs } from './schemas.mjs';
 import { sdkVersion } from './lib-tools.mjs';
@@ -22,7 +22,6 @@ const budget = quick ? 150 : 600;
 const NAME = 'create_issue';
 const DESCRIPTION = 'Create an issue in a GitHub repository.';
 const RESULT = 'ok';
-const opts = { budgetMs: budget, minSamples: 7 };
 
 header('toolgate call benchmark: per-call overhead beside the MCP SDK and a bare JS host');
 console.log(`argument: ${validArgs.length} bytes of JSON text; handler returns the constant string "${RESULT}"; @modelcontextprotocol/sdk ${sdkVersion()}`);
@@ -84,22 +83,33 @@ await gwClient.connect(gb);
 }
 const gwCallHandler = gw._requestHandlers.get('tools/call');
 
-const rows = [
-  ['toolgate', await measureAsync(() => rt.callTool(NAME, validArgs), opts), 'await rt.callTool(name, jsonText)'],
-  ['toolgate, JS value argument', await measureAsync(() => rt.callTool(NAME, argValue), opts), 'rt.callTool(name, object): JSON.stringify first'],
-  ['bare JS host', await measureAsync(() => bareCall(NAME, validArgs), opts), 'Map lookup, JSON.parse, Ajv2020 check, await handler'],
-  ['JSON.parse + await handler only', await measureAsync(async () => { JSON.parse(validArgs); return RESULT; }, opts), 'no check at all'],
-  ['McpServer tools/call handler', await measureAsync(() => sdkCallHandler(sdkCallReq(), sdkExtra), opts), 'JSON.parse + request handler, no transport'],
-  ['serveTools tools/call handler', await measureAsync(() => gwCallHandler(sdkCallReq(), sdkExtra), opts), 'the same through toolgate'],
-  ['SDK: McpServer + Client', await measureAsync(() => sdkClient.callTool({ name: NAME, arguments: JSON.parse(validArgs) }), opts), 'InMemoryTransport, JSON-RPC, zod'],
-  ['toolgate: serveTools + Client', await measureAsync(() => gwClient.callTool({ name: NAME, arguments: JSON.parse(validArgs) }), opts), 'the same Client and transport'],
-];
-table(`one tool call, ${validArgs.length}-byte argument as JSON text, trivial handler (per call)`, rows);
-const t = Object.fromEntries(rows.map(([k, v]) => [k, v]));
-ratio('SDK McpServer + Client / toolgate rt.callTool', t['SDK: McpServer + Client'], t.toolgate, '>= 10x (issue: SDK 23.5 us per call)');
-ratio('McpServer tools/call handler / rt.callTool', t['McpServer tools/call handler'], t.toolgate);
-ratio('SDK McpServer + Client / toolgate serveTools + Client', t['SDK: McpServer + Client'], t['toolgate: serveTools + Client']);
-ratio('toolgate rt.callTool / bare JS host', t.toolgate, t['bare JS host'], '<= 1.5x (issue: bare minimum about 2 us)');
+// interleaved: every ratio below is taken between batches milliseconds apart
+const timed = await interleaveAsync([
+  ['toolgate', () => rt.callTool(NAME, validArgs)],
+  ['toolgate, JS value argument', () => rt.callTool(NAME, argValue)],
+  ['bare JS host', () => bareCall(NAME, validArgs)],
+  ['JSON.parse + await handler only', async () => { JSON.parse(validArgs); return RESULT; }],
+  ['McpServer tools/call handler', () => sdkCallHandler(sdkCallReq(), sdkExtra)],
+  ['serveTools tools/call handler', () => gwCallHandler(sdkCallReq(), sdkExtra)],
+  ['SDK: McpServer + Client', () => sdkClient.callTool({ name: NAME, arguments: JSON.parse(validArgs) })],
+  ['toolgate: serveTools + Client', () => gwClient.callTool({ name: NAME, arguments: JSON.parse(validArgs) })],
+], { budgetMs: budget });
+table(`one tool call, ${validArgs.length}-byte argument as JSON text, trivial handler (per call; ${timed.rounds} interleaved rounds)`, timed.rows({
+  toolgate: 'await rt.callTool(name, jsonText)',
+  'toolgate, JS value argument': 'rt.callTool(name, object): JSON.stringify first',
+  'bare JS host': 'Map lookup, JSON.parse, Ajv2020 check, await handler',
+  'JSON.parse + await handler only': 'no check at all',
+  'McpServer tools/call handler': 'JSON.parse + request handler, no transport',
+  'serveTools tools/call handler': 'the same through toolgate',
+  'SDK: McpServer + Client': 'InMemoryTransport, JSON-RPC, zod',
+  'toolgate: serveTools + Client': 'the same Client and transport',
+}), 'toolgate', timed);
+// ratio() prints peer / toolgate from two times: the paired ratio is handed in as (ratio, 1)
+const paired = (label, a, b, target) => ratio(label, timed.ratio(a, b), 1, target);
+paired('SDK McpServer + Client / toolgate rt.callTool', 'SDK: McpServer + Client', 'toolgate', '>= 10x (issue: SDK 23.5 us per call)');
+paired('McpServer tools/call handler / rt.callTool', 'McpServer tools/call handler', 'toolgate');
+paired('SDK McpServer + Client / toolgate serveTools + Client', 'SDK: McpServer + Client', 'toolgate: serveTools + Client');
+paired('toolgate rt.callTool / bare JS host', 'toolgate', 'bare JS host', '<= 1.5x (issue: bare minimum about 2 us)');
 await sdkClient.close();
 await gwClient.close();
 

@@ -8,7 +8,7 @@ import AjvDraft7 from 'ajv';
 import { Validator as CfValidator } from '@cfworker/json-schema';
 import { z } from 'zod';
 import { createToolRuntime } from 'toolgate';
-import { measure, once, table, fmtNs } from './harness.mjs';
+import { measure, once, table, fmtNs, interleave } from './harness.mjs';
 import { toolSchema, callSchema, validArgs, invalidArgs, bigSchema, bigArgs } from './schemas.mjs';
 
 const quick = process.argv.includes('--quick');
@@ -61,22 +61,25 @@ for (const [label, text] of [['valid', validArgs], ['invalid', invalidArgs]]) {
   const expect = label === 'valid';
   if (tg.validate(text).valid !== expect) throw new Error(`toolgate got ${label} wrong`);
   if (typeof ajvV === 'function' && ajvV(JSON.parse(text)) !== expect) throw new Error(`ajv got ${label} wrong`);
-  const rows = [
-    ['toolgate (text in, errors out)', measure(() => tg.validate(text), { budgetMs: budget })],
-    ['toolgate (text in, verdict only)', measure(() => tg.validate(text, { output: 'flag' }), { budgetMs: budget })],
-    ['toolgate (text in, first error)', measure(() => tg.validate(text, { maxErrors: 1 }).errors[0], { budgetMs: budget }),
-      'maxErrors: 1, the one error ajv reports by default'],
-    ['ajv: JSON.parse + validate', typeof ajvV === 'function' ? measure(() => ajvV(JSON.parse(text)) || ajvV.errors[0], { budgetMs: budget }) : null,
-      typeof ajvV === 'function' ? 'its first error read when invalid' : 'cannot compile here'],
-    ['JSON.parse alone', measure(() => JSON.parse(text), { budgetMs: budget })],
-    ['@cfworker: JSON.parse + validate', measure(() => cf.validate(JSON.parse(text)), { budgetMs: budget })],
-    ['zod v4: JSON.parse + safeParse', measure(() => zs.safeParse(JSON.parse(text)), { budgetMs: budget })],
-  ];
-  table(`validate a ${text.length}-byte argument (${label})`, rows, 'toolgate (text in, errors out)');
-  const ajvNs = rows[3][1];
-  if (ajvNs) {
-    console.log(`  ajv / toolgate: verdict only ${(ajvNs / rows[1][1]).toFixed(2)}x, first error ${(ajvNs / rows[2][1]).toFixed(2)}x, ` +
-      `all errors ${(ajvNs / rows[0][1]).toFixed(2)}x (target: at least 1.5x)`);
+  // interleaved: each ratio is taken between batches milliseconds apart
+  const TG = 'toolgate (text in, errors out)', FLAG = 'toolgate (text in, verdict only)';
+  const FIRST = 'toolgate (text in, first error)', AJV = 'ajv: JSON.parse + validate';
+  const timed = interleave([
+    [TG, () => tg.validate(text)],
+    [FLAG, () => tg.validate(text, { output: 'flag' })],
+    [FIRST, () => tg.validate(text, { maxErrors: 1 }).errors[0]],
+    [AJV, typeof ajvV === 'function' ? () => ajvV(JSON.parse(text)) || ajvV.errors[0] : null],
+    ['JSON.parse alone', () => JSON.parse(text)],
+    ['@cfworker: JSON.parse + validate', () => cf.validate(JSON.parse(text))],
+    ['zod v4: JSON.parse + safeParse', () => zs.safeParse(JSON.parse(text))],
+  ], { budgetMs: budget });
+  table(`validate a ${text.length}-byte argument (${label}; ${timed.rounds} interleaved rounds)`, timed.rows({
+    [FIRST]: 'maxErrors: 1, the one error ajv reports by default',
+    [AJV]: typeof ajvV === 'function' ? 'its first error read when invalid' : 'cannot compile here',
+  }), TG, timed);
+  if (timed.ns(AJV)) {
+    console.log(`  ajv / toolgate: verdict only ${timed.ratio(AJV, FLAG).toFixed(2)}x, first error ${timed.ratio(AJV, FIRST).toFixed(2)}x, ` +
+      `all errors ${timed.ratio(AJV, TG).toFixed(2)}x (target: at least 1.5x)`);
   }
 }
 
@@ -87,15 +90,15 @@ const ajvBig = tryAjv(() => new Ajv2020({ strict: false, logger: false }).compil
 const cfBig = new CfValidator(bigSchema, '2020-12', false);
 const zBig = z.fromJSONSchema(bigSchema);
 if (!tgBig.validate(big).valid) throw new Error('toolgate rejected the big argument');
-const bigRows = [
-  ['toolgate', measure(() => tgBig.validate(big), { budgetMs: budget })],
-  ['ajv: JSON.parse + validate', typeof ajvBig === 'function' ? measure(() => ajvBig(JSON.parse(big)), { budgetMs: budget }) : null],
-  ['JSON.parse alone', measure(() => JSON.parse(big), { budgetMs: budget })],
-  ['@cfworker: JSON.parse + validate', measure(() => cfBig.validate(JSON.parse(big)), { budgetMs: budget })],
-  ['zod v4: JSON.parse + safeParse', measure(() => zBig.safeParse(JSON.parse(big)), { budgetMs: budget })],
-];
-table(`validate a ${(big.length / 1024).toFixed(0)} KB argument (valid)`, bigRows);
-if (bigRows[1][1]) console.log(`  ajv / toolgate: ${(bigRows[1][1] / bigRows[0][1]).toFixed(2)}x (target: at least 2x)`);
+const bigTimed = interleave([
+  ['toolgate', () => tgBig.validate(big)],
+  ['ajv: JSON.parse + validate', typeof ajvBig === 'function' ? () => ajvBig(JSON.parse(big)) : null],
+  ['JSON.parse alone', () => JSON.parse(big)],
+  ['@cfworker: JSON.parse + validate', () => cfBig.validate(JSON.parse(big))],
+  ['zod v4: JSON.parse + safeParse', () => zBig.safeParse(JSON.parse(big))],
+], { budgetMs: budget, batchMs: 10 });
+table(`validate a ${(big.length / 1024).toFixed(0)} KB argument (valid; ${bigTimed.rounds} interleaved rounds)`, bigTimed.rows(), 'toolgate', bigTimed);
+if (bigTimed.ns('ajv: JSON.parse + validate')) console.log(`  ajv / toolgate: ${bigTimed.ratio('ajv: JSON.parse + validate', 'toolgate').toFixed(2)}x (target: at least 2x)`);
 
 // 4 ReDoS: ^(a+)+$ against 'a' * n + '!'
 const redos = { type: 'string', pattern: '^(a+)+$' };

@@ -9,6 +9,9 @@ export TG_TESTDATA="${TG_TESTDATA:-$(cd .. && pwd)/shared/testdata}"
 jobs=$(nproc 2>/dev/null || echo 2)
 [ -f dist/toolgate.wasm ] || bash scripts/build.sh
 
+echo "== generated sources match their generators"
+python3 src/schema/gen_flat_meta.py --check
+
 echo "== C tests under AddressSanitizer + UndefinedBehaviorSanitizer"
 cmake --preset asan >/dev/null
 cmake --build --preset asan -j "$jobs" >/dev/null

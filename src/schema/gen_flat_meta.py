@@ -2,7 +2,8 @@
 """gen_flat_meta.py - writes schema_meta_flat.c: the 2020-12 and 2019-09
 metaschemas flattened into one document each, for the verdict of the
 metaschema check (schema_check.c). Run from anywhere; reads the embedded
-official documents out of schema_meta.c.
+official documents out of schema_meta.c. With --check it only tells whether
+the committed file is what it would write (scripts/test.sh runs that).
 
 Why: the official 2020-12 metaschema is an allOf of seven vocabulary
 metaschemas, each "type": ["object", "boolean"] plus a "properties" table,
@@ -141,8 +142,16 @@ def main():
         out.append("        return")
         out.append(c_string(text) + ";")
     out += ["    default: return NULL;", "    }", "}", ""]
-    with open(os.path.join(HERE, "schema_meta_flat.c"), "w", encoding="utf-8") as f:
-        f.write("\n".join(out))
+    text = "\n".join(out)
+    path = os.path.join(HERE, "schema_meta_flat.c")
+    if "--check" in sys.argv:  # scripts/test.sh: the committed file is what this writes
+        with open(path, encoding="utf-8") as f:
+            if f.read() != text:
+                sys.exit("gen_flat_meta: schema_meta_flat.c is not what gen_flat_meta.py writes: run it")
+        print("gen_flat_meta: schema_meta_flat.c is up to date")
+        return
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
 
 
 if __name__ == "__main__":
