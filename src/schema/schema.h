@@ -128,7 +128,10 @@ size_t tg_schema_size_estimate(const cJSON *schema, const tg_schema_options *opt
 
 /* Compiles the official metaschema of dialect (AUTO: 2020-12) for
  * tg_schema_options.metaschemas: compile it once per runtime, pass it to
- * every tg_schema_compile. 0 ok (*out owned by the caller), -1 with diag. */
+ * every tg_schema_compile. For 2020-12 and 2019-09 the program holds a flat
+ * twin that gives the check's verdicts (schema_meta_flat.c); the official
+ * program explains failures. 0 ok (*out owned by the caller, twin and all;
+ * tg_schema_free frees both), -1 with diag. */
 int tg_schema_compile_metaschema(const tg_allocator *alloc, tg_dialect dialect, tg_schema **out, tg_buf *diag);
 
 typedef enum tg_output_mode { TG_OUTPUT_FLAG = 0, TG_OUTPUT_BASIC = 1 } tg_output_mode;

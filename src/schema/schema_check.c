@@ -102,20 +102,26 @@ int tg_sc_check_expansion(sc *c) {
     return 0;
 }
 
+/* The options a metaschema program is compiled with. */
+static tg_schema_options meta_options(const tg_schema_options *base) {
+    tg_schema_options mo = *base;
+    mo.skip_metaschema_check = 1;
+    mo.format_assert = 0;
+    /* the schema's own nesting is already bounded by max_depth (scan); its
+     * metaschema applies ~4 subschemas per level of it */
+    mo.limits.max_depth = (base->limits.max_depth ? base->limits.max_depth : 128) * 4;
+    return mo;
+}
+
 /* Compiles the metaschema named by meta_uri (resolved among the resources
  * and the embedded metaschemas) through a { "$ref": uri } wrapper. */
 static int compile_meta(const tg_allocator *alloc, const tg_schema_options *base, const char *meta_uri,
                         tg_schema **out, tg_buf *diag) {
-    tg_schema_options mo = *base;
+    tg_schema_options mo = meta_options(base);
     tg_arena tmp;
     cJSON *mdoc, *ref;
     int r;
-    mo.skip_metaschema_check = 1;
-    mo.format_assert = 0;
     mo.dialect = TG_DIALECT_2020_12;
-    /* the schema's own nesting is already bounded by max_depth (scan); its
-     * metaschema applies ~4 subschemas per level of it */
-    mo.limits.max_depth = (base->limits.max_depth ? base->limits.max_depth : 128) * 4;
     tg_arena_init(&tmp, *alloc);
     mdoc = tg_json_new(&tmp, cJSON_Object);
     ref = mdoc ? tg_json_new_string(&tmp, meta_uri, strlen(meta_uri)) : NULL;
@@ -130,21 +136,20 @@ static int compile_meta(const tg_allocator *alloc, const tg_schema_options *base
     return r;
 }
 
-/* The flat twin of an official metaschema (schema_meta_flat.c): its
- * verdicts are the official one's (tests/conformance/flat_meta_test.c);
- * the evaluator visits one node per subschema instead of eight. */
+/* The flat twin of an official metaschema (schema_meta_flat.c, written by
+ * gen_flat_meta.py), or none (*out NULL) where the official one is flat
+ * already: its verdicts are the official one's (schema_meta_flat_test.c,
+ * schema_suite_test.c) and the evaluator visits one node per subschema
+ * instead of eight. */
 static int compile_flat(const tg_allocator *alloc, const tg_schema_options *base, tg_dialect d, tg_schema **out,
                         tg_buf *diag) {
     const char *text = tg_smeta_flat(d);
-    tg_schema_options mo = *base;
+    tg_schema_options mo = meta_options(base);
     tg_arena tmp;
     tg_json_error je;
     int r = -1;
     *out = NULL;
     if (!text) return 0;
-    mo.skip_metaschema_check = 1;
-    mo.format_assert = 0;
-    mo.limits.max_depth = (base->limits.max_depth ? base->limits.max_depth : 128) * 4;
     tg_arena_init(&tmp, *alloc);
     cJSON *doc = tg_json_parse(&tmp, text, strlen(text), NULL, &je);
     if (doc) r = tg_schema_compile(alloc, doc, &mo, out, diag);
