@@ -2,9 +2,11 @@
  * give every compile's metaschema verdict for 2020-12 and 2019-09) against
  * the official ones: every keyword either metaschema constrains, holding
  * each of a set of right and wrong values, at every place a subschema can
- * sit, must get the same verdict from both. (The JSON-Schema-Test-Suite's
+ * sit, must get the same verdict from both, and so must random nestings of
+ * them. (The JSON-Schema-Test-Suite's
  * schemas and instances are compared too, in schema_suite_test.c; they
  * rarely break a metaschema rule, so this test is the one with teeth.) */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,17 +38,18 @@ static const char *const PLACES[] = {
 /* Keywords no metaschema names (unknown ones are allowed anywhere). */
 static const char *const EXTRA[] = {"x-unknown", "nullable", "$dynamicAnchor", "$recursiveAnchor"};
 
-typedef struct pair { tg_schema *official; size_t checked, agreed; } pair;
+typedef struct pair { tg_schema *official; size_t checked, agreed, valid; } pair;
 
 static void judge(pair *p, const char *text, tg_arena *scratch) {
     tg_json_error je;
     tg_arena_mark mk = tg_arena_save(scratch);
     cJSON *doc = tg_json_parse(scratch, text, strlen(text), NULL, &je);
-    if (!doc) return; /* (a template and value that do not make JSON: none should) */
+    if (!doc) return; /* (random members may repeat a name: duplicates are not JSON here) */
     int official = tg_sval(p->official, doc, scratch, TG_OUTPUT_FLAG, 0, NULL, 0);
     int flat = tg_sval(p->official->flat, doc, scratch, TG_OUTPUT_FLAG, 0, NULL, 0);
     tg_arena_rewind(scratch, mk);
     p->checked++;
+    p->valid += official == 1;
     if (official >= 0 && official == flat) p->agreed++;
     else if (p->checked - p->agreed <= 5) fprintf(stderr, "disagree (official %d, flat %d): %s\n", official, flat, text);
 }
@@ -54,7 +57,7 @@ static void judge(pair *p, const char *text, tg_arena *scratch) {
 /* Every keyword the flat metaschema names, and a few it does not, with each
  * value, in each place. */
 static void test_keywords_values_places(tg_dialect d, const char *label) {
-    pair p = {NULL, 0, 0};
+    pair p = {NULL, 0, 0, 0};
     tg_arena scratch, docs;
     tg_json_error je;
     char members[512], text[1024];
@@ -93,6 +96,92 @@ out:
     tg_arena_free(&scratch);
 }
 
+/* Random nesting: a schema of up to four members, each a keyword either
+ * metaschema names (or an unknown one) holding a value of VALUES, a
+ * subschema, an array of subschemas or a map of names to subschemas. */
+typedef struct gen { uint64_t x; char *p, *end; const char *const *names; size_t n_names; } gen;
+
+static size_t roll(gen *g, size_t n) {
+    g->x ^= g->x << 13;
+    g->x ^= g->x >> 7;
+    g->x ^= g->x << 17;
+    return (size_t)(g->x % n);
+}
+
+static void put(gen *g, const char *s) {
+    size_t l = strlen(s);
+    if ((size_t)(g->end - g->p) > l) {
+        memcpy(g->p, s, l);
+        g->p += l;
+        *g->p = '\0';
+    }
+}
+
+static void schema_text(gen *g, int depth);
+
+static void value_text(gen *g, int depth) {
+    size_t k = depth > 0 ? roll(g, 6) : 0;
+    if (k <= 2) put(g, VALUES[roll(g, sizeof VALUES / sizeof VALUES[0])]);
+    else if (k == 3) schema_text(g, depth - 1);
+    else {
+        size_t n = roll(g, 3);
+        put(g, k == 4 ? "[" : "{");
+        for (size_t i = 0; i < n; i++) {
+            if (i) put(g, ",");
+            if (k == 5) put(g, i ? "\"b\":" : "\"a\":");
+            schema_text(g, depth - 1);
+        }
+        put(g, k == 4 ? "]" : "}");
+    }
+}
+
+static void schema_text(gen *g, int depth) {
+    size_t n = roll(g, 5);
+    if (!roll(g, 8)) { put(g, roll(g, 2) ? "true" : "false"); return; }
+    put(g, "{");
+    for (size_t i = 0; i < n; i++) {
+        if (i) put(g, ",");
+        put(g, "\"");
+        put(g, g->names[roll(g, g->n_names)]);
+        put(g, "\":");
+        value_text(g, depth);
+    }
+    put(g, "}");
+}
+
+static void test_random_nesting(tg_dialect d, const char *label) {
+    pair p = {NULL, 0, 0, 0};
+    tg_arena scratch, docs;
+    tg_json_error je;
+    static char text[8192];
+    const char *names[128];
+    size_t n = 0;
+    tg_arena_init(&scratch, A);
+    tg_arena_init(&docs, A);
+    CHECK(tg_schema_compile_metaschema(&A, d, &p.official, NULL) == 0 && p.official && p.official->flat);
+    const char *flat_text = tg_smeta_flat(d);
+    const cJSON *props = tg_json_getz(tg_json_parse(&docs, flat_text, strlen(flat_text), NULL, &je), "properties");
+    if (!p.official || !props) goto out;
+    for (const cJSON *kw = props->child; kw && n < 120; kw = kw->next) names[n++] = kw->string;
+    for (size_t k = 0; k < sizeof EXTRA / sizeof EXTRA[0]; k++) names[n++] = EXTRA[k];
+    gen g = {0x2545F4914F6CDD1Dull ^ (uint64_t)d, NULL, NULL, names, n};
+    for (int i = 0; i < 30000; i++) {
+        g.p = text;
+        g.end = text + sizeof text;
+        text[0] = '\0';
+        schema_text(&g, 3);
+        judge(&p, text, &scratch);
+    }
+    CHECK_MSG(p.agreed == p.checked && p.checked > 25000, "%s: %zu of %zu random schemas agree", label, p.agreed,
+              p.checked);
+    printf("schema_meta_flat: %s: the same verdict on %zu of %zu random nested schemas (%zu of them valid)\n", label,
+           p.agreed, p.checked, p.valid);
+out:
+    tg_schema_free(p.official);
+    tg_arena_free(&docs);
+    tg_arena_free(&scratch);
+}
+
 /* The check a compile makes uses the flat twin and still explains a
  * failure with the official metaschema's words. */
 static void test_compile_still_explains(void) {
@@ -120,6 +209,8 @@ static void test_compile_still_explains(void) {
 int main(void) {
     test_keywords_values_places(TG_DIALECT_2020_12, "2020-12");
     test_keywords_values_places(TG_DIALECT_2019_09, "2019-09");
+    test_random_nesting(TG_DIALECT_2020_12, "2020-12");
+    test_random_nesting(TG_DIALECT_2019_09, "2019-09");
     test_compile_still_explains();
     return tg_test_finish("schema_meta_flat");
 }
