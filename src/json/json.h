@@ -79,6 +79,11 @@ int tg_json_is_integer(const cJSON *number);
  * (1 == 1.0), objects regardless of key order. */
 int tg_json_equal(const cJSON *a, const cJSON *b);
 
+/* The same document to the byte: same types, strings and number lexemes
+ * byte for byte, members in the same order (what would write the same
+ * canonical text). For nodes made by this module. */
+int tg_json_same(const cJSON *a, const cJSON *b);
+
 /* Node constructors, all owned by arena; NULL when the allocator refuses.
  * Strings are copied. Add children with tg_json_append. */
 cJSON *tg_json_new(tg_arena *arena, int type);

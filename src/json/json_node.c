@@ -128,6 +128,35 @@ int tg_json_equal(const cJSON *a, const cJSON *b) {
     }
 }
 
+/* length-prefixed texts (NULL only beside NULL) */
+static int same_text(const char *a, const char *b) {
+    if (!a || !b) return a == b;
+    size_t la = tg_json_strlen(a);
+    return la == tg_json_strlen(b) && memcmp(a, b, la) == 0;
+}
+
+int tg_json_same(const cJSON *a, const cJSON *b) {
+    if (!a || !b) return a == b;
+    int t = a->type & 0xFF;
+    if (t != (b->type & 0xFF)) return 0;
+    switch (t) {
+    case cJSON_Number:
+        if (a->valuestring && b->valuestring) return same_text(a->valuestring, b->valuestring);
+        return !a->valuestring && !b->valuestring && a->valuedouble == b->valuedouble;
+    case cJSON_String:
+        return same_text(a->valuestring, b->valuestring);
+    case cJSON_Array:
+    case cJSON_Object: {
+        const cJSON *x = a->child, *y = b->child;
+        for (; x && y; x = x->next, y = y->next)
+            if ((t == cJSON_Object && !same_text(x->string, y->string)) || !tg_json_same(x, y)) return 0;
+        return !x && !y;
+    }
+    default:
+        return 1; /* true, false, null */
+    }
+}
+
 static size_t str_bytes(const char *s) {
     return s ? (sizeof(size_t) + tg_json_strlen(s) + 1 + 7u) & ~(size_t)7u : 0;
 }

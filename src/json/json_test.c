@@ -58,6 +58,33 @@ static int equal(const char *x, const char *y) {
     return r;
 }
 
+static int same(const char *x, const char *y) {
+    tg_arena a;
+    tg_arena_init(&a, libc_alloc);
+    tg_json_error err;
+    cJSON *dx = parse(&a, x, &err), *dy = parse(&a, y, &err);
+    int r = tg_json_same(dx, dy);
+    /* a clone is the same document */
+    if (dx && !tg_json_same(dx, tg_json_clone(&a, dx))) r = -1;
+    tg_arena_free(&a);
+    return r;
+}
+
+/* tg_json_same: the same text to the byte, where tg_json_equal is JSON
+ * Schema's equality (the registry tells an unchanged re-listing by it) */
+static void sameness(void) {
+    CHECK(same("{\"a\":[1,\"x\",{\"b\":null}],\"c\":true}", " { \"a\" : [ 1 , \"x\" , { \"b\" : null } ] , \"c\" : true } ") == 1);
+    CHECK(same("{\"a\":1,\"b\":2}", "{\"b\":2,\"a\":1}") == 0); /* order: equal, not the same */
+    CHECK(equal("{\"a\":1,\"b\":2}", "{\"b\":2,\"a\":1}") == 1);
+    CHECK(same("[1]", "[1.0]") == 0 && equal("[1]", "[1.0]") == 1); /* lexemes */
+    CHECK(same("\"a\\u0000b\"", "\"a\\u0000c\"") == 0);       /* past a NUL */
+    CHECK(same("\"a\\u0000b\"", "\"a\\u0000b\"") == 1);
+    CHECK(same("\"\\u00e9\"", "\"\xc3\xa9\"") == 1);             /* the value, not the escape */
+    CHECK(same("[1,2]", "[1,2,3]") == 0 && same("{\"a\":1}", "{\"a\":1,\"b\":1}") == 0);
+    CHECK(same("{\"a\":1}", "{\"b\":1}") == 0 && same("[true]", "[false]") == 0 && same("null", "{}") == 0);
+    CHECK(tg_json_same(NULL, NULL) == 1);
+}
+
 static void canonical_writing(void) {
     roundtrip(" { \"a\" : [ 1 , 2.50 , -0 , 1E+400 ] , \"b\" : null } ", "{\"a\":[1,2.50,-0,1E+400],\"b\":null}");
     roundtrip("\"\\u00e9\\n\\u0001\\/\\\"\"", "\"\xc3\xa9\\n\\u0001/\\\"\"");
@@ -224,6 +251,7 @@ int main(void) {
     limits();
     numbers();
     equality();
+    sameness();
     building();
     allocation_failures();
     return tg_test_finish("json");

@@ -249,6 +249,7 @@ tg_tool *tg_tool_build(const tg_registry_config *cfg, const tg_allocator *alloc,
     tg_name_skeleton(mapped, mlen, t->skeleton);
     t->handler_id = entry->handler_id;
     t->descriptor = d;
+    t->options_doc = opts;
     t->input_schema = tg_json_getz(d, "inputSchema");
     t->output_schema = tg_json_getz(d, "outputSchema");
     if (t->opts.context) {

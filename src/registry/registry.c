@@ -297,6 +297,30 @@ static int relisted(const tg_registry *r, const tg_batch *bt, const tg_tool *t) 
     return same && same_tool(same, bt, t) && strcmp(same->digest, t->digest) == 0;
 }
 
+/* The live tool a source lists again exactly as the registry holds it (the
+ * same descriptor to the byte, none of it cleaned, the same options and
+ * handler, the same model-visible name), retained; else NULL. Building a copy
+ * only to find its digest unchanged (clone, canonical text, SHA-256) was
+ * most of a list_changed re-import. Options naming capabilities take the
+ * full path (the runtime's capabilities may have changed since). */
+static tg_tool *relisted_exactly(const tg_registry *r, const tg_batch *bt, const tg_tool_entry *e) {
+    const cJSON *name = cJSON_IsObject(e->descriptor) ? tg_json_getz(e->descriptor, "name") : NULL;
+    if (!cJSON_IsString(name) || !(bt->replace_source || bt->source_len)) return NULL;
+    if (e->options && tg_json_getz(e->options, "requires")) return NULL;
+    char mapped[TG_NAME_MAX + 1], skeleton[TG_NAME_MAX + 1];
+    size_t n = tg_name_map(bt->name_template, bt->source, bt->source_len, name->valuestring,
+                           tg_json_strlen(name->valuestring), mapped);
+    tg_name_skeleton(mapped, n, skeleton);
+    tg_tool *same = tmap_get(&r->skeletons, skeleton, strlen(skeleton));
+    if (!same || !same_source(same, bt->source, bt->source_len) || same->name_len != n ||
+        memcmp(same->name, mapped, n) != 0 || same->handler_id != e->handler_id ||
+        (same->sanitized && same->sanitized->child) || !tg_json_same(same->descriptor, e->descriptor) ||
+        !tg_json_same(same->options_doc, e->options))
+        return NULL;
+    tg_tool_retain(same);
+    return same;
+}
+
 static void write_fields_changed(tg_buf *b, const tg_tool *old, const tg_tool *nw) {
     static const char *const FIELDS[] = {"title", "description", "inputSchema", "outputSchema", "annotations", "name"};
     int first = 1;
@@ -323,9 +347,11 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
      * lists it again unchanged (re-listing keeps the live tool) */
     size_t n_ok = 0;
     for (size_t i = 0; i < bt->n; i++) {
-        items[i].tool = tg_tool_build(&r->cfg, &r->alloc, bt->source, bt->source_len, bt->name_template,
-                                      &bt->entries[i], &items[i].err);
-        if (items[i].tool && !relisted(r, bt, items[i].tool) &&
+        tg_tool *kept = relisted_exactly(r, bt, &bt->entries[i]);
+        items[i].tool = kept ? kept
+                             : tg_tool_build(&r->cfg, &r->alloc, bt->source, bt->source_len, bt->name_template,
+                                             &bt->entries[i], &items[i].err);
+        if (items[i].tool && !kept && !relisted(r, bt, items[i].tool) &&
             tg_tool_compile(&r->cfg, items[i].tool, &items[i].err)) {
             tg_tool_free(items[i].tool);
             items[i].tool = NULL;

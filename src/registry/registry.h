@@ -49,6 +49,7 @@ typedef struct tg_tool {
     char skeleton[TG_NAME_MAX + 1];
     uint32_t handler_id;
     const cJSON *descriptor; /* cleaned copy: bounded title/description */
+    const cJSON *options_doc; /* copy of the host's options object, or NULL */
     const cJSON *input_schema;
     const cJSON *output_schema; /* NULL when absent */
     const cJSON *hidden;        /* array of context parameter names, or NULL */

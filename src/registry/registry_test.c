@@ -155,6 +155,64 @@ static void batches(void) {
     tg_registry_free(f.r);
 }
 
+/* Bytes asked of the allocator (an allocator hook that counts). */
+static size_t asked;
+static void *counting(void *ud, void *ptr, size_t osize, size_t nsize) {
+    if (nsize > osize) asked += nsize - osize;
+    return tg_alloc_libc(ud, ptr, osize, nsize);
+}
+
+/* A source listing its tools again exactly as before (list_changed with
+ * nothing changed) keeps the live tools without building copies of them;
+ * anything else about a tool (its text, its handler, a cleaned field, a
+ * capability to check) takes the full path, with the same outcome. */
+static void relisting_exactly(void) {
+    fixture f;
+    tg_allocator counted = {counting, NULL};
+    f.r = tg_registry_new(&counted, NULL);
+    tg_arena_init(&f.a, A);
+    tg_buf_init(&f.out, A, 0);
+    const char *list[] = {
+        TOOL("read", "Reads a file."), TOOL("write", "Writes a file."),
+        "{\"name\":\"tidy\",\"description\":\"Cleans\xe2\x80\xae up.\",\"inputSchema\":{\"type\":\"object\"}}",
+        "{\"name\":\"big\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\","
+        "\"pattern\":\"^[a-z]+$\"},\"b\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"a\"]}}"};
+    cJSON *res = apply(&f, "fs", 0, 1, list, 4);
+    CHECK(count(res, "registered") == 4);
+    tg_toolset *now = tg_registry_current(f.r);
+    const tg_tool *big = tg_toolset_find(now, "mcp__fs__big", 12);
+    CHECK(big && big->input);
+    /* exactly as before: nothing is built but "tidy", whose description was cleaned */
+    asked = 0;
+    res = apply(&f, "fs", 0, 1, list, 4);
+    size_t exact = asked;
+    CHECK(count(res, "unchanged") == 4 && count(res, "registered") == 0 && count(res, "changed") == 0);
+    now = tg_registry_current(f.r);
+    CHECK(tg_toolset_find(now, "mcp__fs__big", 12) == big); /* the very tool, program and all */
+    /* the same tools at other places in the list come with other handler
+     * ids: each is built again, and found unchanged by its digest */
+    const char *moved[] = {list[3], list[2], list[1], list[0]};
+    asked = 0;
+    res = apply(&f, "fs", 0, 1, moved, 4);
+    CHECK(count(res, "unchanged") == 4 && count(res, "changed") == 0);
+    CHECK_MSG(exact < asked / 2, "an exact re-listing asked for %zu bytes, one built again %zu", exact, asked);
+    now = tg_registry_current(f.r);
+    CHECK(tg_toolset_find(now, "mcp__fs__big", 12) == big);
+
+    /* one byte of text different: changed, and held */
+    const char *edited[] = {list[3], list[2], list[1], TOOL("read", "Reads a file!")};
+    res = apply(&f, "fs", 0, 1, edited, 4);
+    CHECK(count(res, "changed") == 1 && count(res, "unchanged") == 3);
+    /* the key order is part of the text a digest is taken of */
+    const char *reordered[] = {list[3], list[2], list[1],
+                               "{\"description\":\"Reads a file.\",\"name\":\"read\",\"inputSchema\":{\"type\":\"object\"}}"};
+    res = apply(&f, "fs", 0, 1, reordered, 4);
+    CHECK(count(res, "unchanged") == 3);
+    tg_buf_free(&f.out);
+    tg_arena_free(&f.a);
+    tg_registry_free(f.r);
+}
+
 static void untrusted_metadata(void) {
     fixture f;
     f.r = tg_registry_new(&A, NULL);
@@ -245,6 +303,7 @@ int main(void) {
     names();
     sanitizing();
     batches();
+    relisting_exactly();
     untrusted_metadata();
     capabilities_and_options();
     ten_thousand_tools();
