@@ -83,7 +83,11 @@ export interface BatchResult {
   applied: boolean;
   epoch: number;
   registered: Registration[];
+  /** Listed again as held: definition, handler and options the same. */
   unchanged: string[];
+  /** The same definition with other options (or handler): the new options take effect at once. */
+  updated: string[];
+  /** A new definition under a held name (a possible rug pull): held out of new snapshots until acceptChange. */
   changed: { name: string; fields: string[]; digest: string }[];
   removed: string[];
   rejected: { tool: string; name?: string; code: ErrorCode; message: string }[];

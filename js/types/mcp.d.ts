@@ -5,6 +5,7 @@ export interface ImportResult {
   epoch: number;
   registered: { name: string; tool: string; digest: string; sanitized?: string[] }[];
   unchanged: string[];
+  updated: string[];
   changed: { name: string; fields: string[]; digest: string }[];
   removed: string[];
   rejected: { tool: string; name?: string; code: string; message: string }[];

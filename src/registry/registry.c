@@ -263,7 +263,7 @@ size_t tg_registry_remove_source(tg_registry *r, const char *source, size_t len)
 }
 
 /* ---- batches ---- */
-enum { ST_NEW, ST_UNCHANGED, ST_CHANGED, ST_REJECTED };
+enum { ST_NEW, ST_UNCHANGED, ST_UPDATED, ST_CHANGED, ST_REJECTED };
 
 typedef struct item {
     tg_tool *tool;
@@ -290,11 +290,17 @@ static int same_tool(const tg_tool *same, const tg_batch *bt, const tg_tool *t) 
            (bt->replace_source || bt->source_len);
 }
 
-/* t is listed again with the definition the registry holds live: it stays
- * "unchanged" and the live tool (programs and all) is kept */
+/* the host's own settings of two listings of a tool: handler and options */
+static int same_host_settings(const tg_tool *a, const tg_tool *b) {
+    return a->handler_id == b->handler_id && tg_json_same(a->options_doc, b->options_doc);
+}
+
+/* t is listed again with the definition and host settings the registry
+ * holds live: it stays "unchanged" and the live tool (programs and all) is
+ * kept */
 static int relisted(const tg_registry *r, const tg_batch *bt, const tg_tool *t) {
     const tg_tool *same = tmap_get(&r->skeletons, t->skeleton, strlen(t->skeleton));
-    return same && same_tool(same, bt, t) && strcmp(same->digest, t->digest) == 0;
+    return same && same_tool(same, bt, t) && strcmp(same->digest, t->digest) == 0 && same_host_settings(same, t);
 }
 
 /* The live tool a source lists again exactly as the registry holds it (the
@@ -407,7 +413,11 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
         if (same && same_tool(same, bt, t)) {
             it->old = same;
             same->listed = 1;
-            it->state = strcmp(same->digest, t->digest) == 0 ? ST_UNCHANGED : ST_CHANGED;
+            /* the same definition with other host settings (options, handler)
+             * replaces the live tool at once: the host's word, not the source's */
+            it->state = strcmp(same->digest, t->digest) != 0 ? ST_CHANGED
+                        : same_host_settings(same, t)       ? ST_UNCHANGED
+                                                            : ST_UPDATED;
         } else if (same && !(bt->replace_source && same_source(same, bt->source, bt->source_len))) {
             char msg[400];
             snprintf(msg, sizeof msg, "\"%s\" collides with the registered tool \"%s\" (source \"%s\")%s", t->name,
@@ -497,6 +507,21 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
         it->old = NULL;
         tmap_put(&r->held, it->tool);
         it->tool = NULL;
+        mutated = 1;
+    }
+    tg_buf_puts(out, "],\"updated\":[");
+    first = 1;
+    for (size_t i = 0; i < bt->n && apply; i++) {
+        item *it = &items[i];
+        if (it->state != ST_UPDATED) continue;
+        if (!first) tg_buf_putc(out, ',');
+        first = 0;
+        put_str(out, it->tool->name);
+        unlink_live(r, it->old);
+        it->old = NULL;
+        tmap_put(&r->live, it->tool);
+        tmap_put(&r->skeletons, it->tool);
+        it->tool = NULL; /* owned by the table now */
         mutated = 1;
     }
     tg_buf_puts(out, "],\"unchanged\":[");

@@ -99,13 +99,15 @@ typedef struct tg_batch {
     size_t n;
 } tg_batch;
 
-/* Applies a batch. Each tool is registered, left unchanged (same digest),
- * held (same name, new digest: a possible rug pull, kept out of new sets
- * until tg_registry_accept), or rejected with a code and a message. Writes
- * the outcome to result as JSON:
+/* Applies a batch. Each tool is registered, left unchanged (same digest,
+ * same handler and options), updated (same digest, other handler or
+ * options: the new settings take effect at once), held (same name, new
+ * digest: a possible rug pull, kept out of new sets until
+ * tg_registry_accept), or rejected with a code and a message. Writes the
+ * outcome to result as JSON:
  *   {"applied":true|false,"epoch":N,
  *    "registered":[{"name","tool","digest"[,"sanitized":[fields]]}],
- *    "unchanged":[names],"changed":[{"name","fields":[...]}],"removed":[names],
+ *    "unchanged":[names],"updated":[names],"changed":[{"name","fields":[...]}],"removed":[names],
  *    "rejected":[{"tool","name"?,"code","message"}]}
  * An atomic batch with any rejection applies nothing ("applied":false).
  * Returns 0, or -1 when memory ran out (the registry is then unchanged). */

@@ -190,14 +190,16 @@ static void relisting_exactly(void) {
     now = tg_registry_current(f.r);
     CHECK(tg_toolset_find(now, "mcp__fs__big", 12) == big); /* the very tool, program and all */
     /* the same tools at other places in the list come with other handler
-     * ids: each is built again, and found unchanged by its digest */
+     * ids (apply numbers them by place): each is built again, and its new
+     * host settings replace the live tool at once (not held: the host's word) */
     const char *moved[] = {list[3], list[2], list[1], list[0]};
     asked = 0;
     res = apply(&f, "fs", 0, 1, moved, 4);
-    CHECK(count(res, "unchanged") == 4 && count(res, "changed") == 0);
+    CHECK(count(res, "updated") == 4 && count(res, "unchanged") == 0 && count(res, "changed") == 0);
     CHECK_MSG(exact < asked / 2, "an exact re-listing asked for %zu bytes, one built again %zu", exact, asked);
     now = tg_registry_current(f.r);
-    CHECK(tg_toolset_find(now, "mcp__fs__big", 12) == big);
+    big = tg_toolset_find(now, "mcp__fs__big", 12);
+    CHECK(big && big->handler_id == 1 && big->input != NULL);
 
     /* one byte of text different: changed, and held */
     const char *edited[] = {list[3], list[2], list[1], TOOL("read", "Reads a file!")};
@@ -208,6 +210,38 @@ static void relisting_exactly(void) {
                                "{\"description\":\"Reads a file.\",\"name\":\"read\",\"inputSchema\":{\"type\":\"object\"}}"};
     res = apply(&f, "fs", 0, 1, reordered, 4);
     CHECK(count(res, "unchanged") == 3);
+    tg_buf_free(&f.out);
+    tg_arena_free(&f.a);
+    tg_registry_free(f.r);
+}
+
+/* Host options given again with a definition the source did not change:
+ * they replace the live tool's at once ("updated"), never kept stale. */
+static void options_on_relisting(void) {
+    fixture f;
+    f.r = tg_registry_new(&A, NULL);
+    tg_arena_init(&f.a, A);
+    tg_buf_init(&f.out, A, 0);
+    tg_tool_entry e = {J(&f, TOOL("drop", "Drops a table.")), J(&f, "{\"needsApproval\":false}"), 7};
+    tg_batch b = {"db", 2, "mcp__{source}__{tool}", 0, 1, &e, 1};
+    CHECK(tg_registry_apply(f.r, &b, &f.out) == 0);
+    const tg_tool *t = tg_toolset_find(tg_registry_current(f.r), "mcp__db__drop", 13);
+    CHECK(t && !t->opts.needs_approval);
+    e.options = J(&f, "{\"needsApproval\":true,\"timeoutMs\":500}");
+    tg_buf_reset(&f.out);
+    CHECK(tg_registry_apply(f.r, &b, &f.out) == 0);
+    cJSON *res = J(&f, f.out.data);
+    CHECK(count(res, "updated") == 1 && count(res, "unchanged") == 0 && count(res, "changed") == 0);
+    t = tg_toolset_find(tg_registry_current(f.r), "mcp__db__drop", 13);
+    CHECK(t && t->opts.needs_approval && t->opts.timeout_ms == 500 && t->input != NULL);
+    /* a new handler for the same definition: updated too */
+    e.handler_id = 8;
+    tg_buf_reset(&f.out);
+    CHECK(tg_registry_apply(f.r, &b, &f.out) == 0);
+    res = J(&f, f.out.data);
+    CHECK(count(res, "updated") == 1);
+    t = tg_toolset_find(tg_registry_current(f.r), "mcp__db__drop", 13);
+    CHECK(t && t->handler_id == 8 && t->opts.needs_approval);
     tg_buf_free(&f.out);
     tg_arena_free(&f.a);
     tg_registry_free(f.r);
@@ -304,6 +338,7 @@ int main(void) {
     sanitizing();
     batches();
     relisting_exactly();
+    options_on_relisting();
     untrusted_metadata();
     capabilities_and_options();
     ten_thousand_tools();

@@ -76,6 +76,13 @@ tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJ
         return refuse(rt, TG_ERR_DENIED, tool, "the tool belongs to another tenant");
     }
     if (!rt->policy) {
+        /* the host said a person must approve each call, and there is no
+         * policy to hold approvals: refused, never run unasked */
+        if (tool->opts.needs_approval) {
+            out->decision = "deny";
+            snprintf(out->rule, sizeof out->rule, "tool:needs_approval");
+            return refuse(rt, TG_ERR_DENIED, tool, TG_NO_POLICY_TO_ASK);
+        }
         snprintf(out->rule, sizeof out->rule, "no_policy");
         return TG_OK;
     }

@@ -88,6 +88,12 @@ tg_tool_facts tg_tool_facts_of(const tg_tool *t);
 
 /* Reads the host's call context; -1 with rt's error set when malformed. */
 int tg_call_request_read(struct tg_runtime *rt, const cJSON *ctx, tg_call_request *req);
+/* Why a tool the host marks as needing approval is refused while no policy
+ * is set (nothing could hold the approval): it fails closed, never runs
+ * unasked. */
+#define TG_NO_POLICY_TO_ASK \
+    "the host marks it as needing a person's approval, and no policy is set to ask one (set a policy first)"
+
 /* Step 2 of the pipeline: redeems an approval or asks the policy. TG_OK to
  * go on; otherwise rt's output holds what the caller gets (an error result,
  * or a pending approval for TG_PENDING_APPROVAL). args may be NULL when the

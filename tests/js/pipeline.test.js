@@ -9,6 +9,7 @@ import { createToolRuntime } from 'toolgate';
 const obj = (properties = {}, required = []) => ({ type: 'object', properties, required });
 const gateCode = (r) => r._meta?.['dev.toolgate/error']?.code;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const pick = ({ decision, rule }) => ({ decision, rule });
 
 const policy = {
   version: 1,
@@ -62,6 +63,26 @@ test('policy: listTools shows a principal only what it can ever call', async () 
   assert.deepEqual(rt.listTools({ principal: 'intern' }).tools.map((t) => t.name), ['deploy_staging', 'read_file', 'search', 'send_email']);
   assert.ok(rt.listTools({ principal: 'ops' }).tools.some((t) => t.name === 'deploy_production'));
   assert.deepEqual(rt.listTools({ principal: 'intern', mode: 'plan' }).tools.map((t) => t.name), ['read_file', 'search']);
+  rt.dispose();
+});
+
+test('needsApproval with no policy set: refused, never run unasked (nothing could hold the approval)', async () => {
+  const rt = await createToolRuntime();
+  const ran = [];
+  rt.registerTool({ name: 'drop_table', inputSchema: obj() }, () => { ran.push(1); return 'dropped'; }, { needsApproval: true });
+  rt.registerTool({ name: 'list_tables', inputSchema: obj() }, () => 'a, b');
+  const r = await rt.callTool('drop_table', '{}');
+  assert.equal(r.isError, true);
+  assert.equal(gateCode(r), 'denied');
+  assert.match(r.content[0].text, /needing a person's approval, and no policy is set/);
+  assert.equal(ran.length, 0);
+  assert.deepEqual(pick(rt.authorize({ tool: 'drop_table' })), { decision: 'deny', rule: 'tool:needs_approval' });
+  assert.deepEqual(pick(rt.authorize({ tool: 'list_tables' })), { decision: 'allow', rule: 'no_policy' });
+  assert.equal((await rt.callTool('list_tables', '{}')).content[0].text, 'a, b');
+  // with a policy, the same tool asks a person
+  rt.setPolicy({ version: 1, defaults: ['*'], rules: [{ id: 'all', effect: 'allow', tools: ['*'] }] });
+  assert.equal((await rt.callTool('drop_table', '{}')).status, 'pending_approval');
+  assert.equal(ran.length, 0);
   rt.dispose();
 });
 

@@ -162,6 +162,26 @@ test('a changed definition (rug pull) is held out of new snapshots until accepte
   rt.dispose();
 });
 
+test('a source imported again with stricter host options: the new options hold at once (definition unchanged)', async () => {
+  const rt = await createToolRuntime({ policy: { version: 1, defaults: ['*'], rules: [{ id: 'all', effect: 'allow', tools: ['*'] }] } });
+  const tools = [{ name: 'delete_repo', description: 'Deletes a repository.', inputSchema: obj() }, { name: 'list_repos', inputSchema: obj() }];
+  const call = (n) => `${n} done`;
+  rt.importTools('gh', tools, { call, options: { needsApproval: false } });
+  assert.equal((await rt.callTool('mcp__gh__delete_repo', '{}')).content[0].text, 'delete_repo done');
+  // the host tightens one tool: it must not stay on the old options because its definition did not change
+  const res = rt.importTools('gh', tools, { call, options: (t) => ({ needsApproval: t.name === 'delete_repo' }) });
+  assert.deepEqual(res.updated, ['mcp__gh__delete_repo']);
+  assert.deepEqual(res.unchanged, ['mcp__gh__list_repos']);
+  assert.deepEqual(res.changed, []);
+  assert.equal((await rt.callTool('mcp__gh__delete_repo', '{}')).status, 'pending_approval');
+  assert.equal((await rt.callTool('mcp__gh__list_repos', '{}')).content[0].text, 'list_repos done');
+  // listed again exactly as now held: unchanged, and still asking first
+  const again = rt.importTools('gh', tools, { call, options: (t) => ({ needsApproval: t.name === 'delete_repo' }) });
+  assert.deepEqual([again.updated, again.unchanged.length], [[], 2]);
+  assert.equal((await rt.callTool('mcp__gh__delete_repo', '{}')).status, 'pending_approval');
+  rt.dispose();
+});
+
 test('snapshots: a session keeps its tool list across list_changed and plugin loads', async () => {
   const rt = await createToolRuntime();
   rt.registerTool({ name: 'a', inputSchema: obj() }, () => 'a');
