@@ -40,6 +40,18 @@ int tg_call_request_read(struct tg_runtime *rt, const cJSON *ctx, tg_call_reques
     return 0;
 }
 
+const char *tg_no_policy_refusal(const tg_tool *tool, const tg_call_request *req, const char **rule) {
+    if (tool->opts.needs_approval) {
+        *rule = "tool:needs_approval";
+        return "the host marks it as needing a person's approval, and no policy is set to ask one (set a policy first)";
+    }
+    if (req->mode && strcmp(req->mode, "plan") == 0 && !tool->opts.read_only) {
+        *rule = "plan";
+        return "plan mode allows only tools the host marked read-only";
+    }
+    return NULL;
+}
+
 tg_tool_facts tg_tool_facts_of(const tg_tool *t) {
     tg_tool_facts f = {t->name, t->name_len, t->source, t->opts.read_only, t->opts.edit, t->opts.privileged,
                        t->opts.needs_approval, t->opts.tenant};
@@ -76,12 +88,11 @@ tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJ
         return refuse(rt, TG_ERR_DENIED, tool, "the tool belongs to another tenant");
     }
     if (!rt->policy) {
-        /* the host said a person must approve each call, and there is no
-         * policy to hold approvals: refused, never run unasked */
-        if (tool->opts.needs_approval) {
+        const char *rule, *why = tg_no_policy_refusal(tool, req, &rule);
+        if (why) {
             out->decision = "deny";
-            snprintf(out->rule, sizeof out->rule, "tool:needs_approval");
-            return refuse(rt, TG_ERR_DENIED, tool, TG_NO_POLICY_TO_ASK);
+            snprintf(out->rule, sizeof out->rule, "%s", rule);
+            return refuse(rt, TG_ERR_DENIED, tool, why);
         }
         snprintf(out->rule, sizeof out->rule, "no_policy");
         return TG_OK;

@@ -150,6 +150,8 @@ tg_status tg_list_tools(tg_runtime *rt, const char *request, size_t len) {
         const tg_tool *t = tg_toolset_at(set, end);
         /* tenant scope holds with or without a policy */
         int ok = !t->opts.tenant || (who.tenant && strcmp(who.tenant, t->opts.tenant) == 0);
+        const char *rule;
+        if (ok && !rt->policy) ok = tg_no_policy_refusal(t, &who, &rule) == NULL; /* what the host restricted */
         if (ok && filter) {
             tg_tool_facts f = tg_tool_facts_of(t);
             tg_authz_request ar = {who.principal, who.mode, who.scheduler, who.source, who.tenant, who.session, NULL, 0, 1};

@@ -88,11 +88,13 @@ tg_tool_facts tg_tool_facts_of(const tg_tool *t);
 
 /* Reads the host's call context; -1 with rt's error set when malformed. */
 int tg_call_request_read(struct tg_runtime *rt, const cJSON *ctx, tg_call_request *req);
-/* Why a tool the host marks as needing approval is refused while no policy
- * is set (nothing could hold the approval): it fails closed, never runs
- * unasked. */
-#define TG_NO_POLICY_TO_ASK \
-    "the host marks it as needing a person's approval, and no policy is set to ask one (set a policy first)"
+/* What holds with no policy set: the absence of a policy never widens what
+ * the host itself stated. A tool the host marks as needing approval is
+ * refused (no policy could hold the approval: it never runs unasked), and in
+ * plan mode only tools the host marked read-only run. NULL when the call may
+ * go on; else the reason, with *rule naming what refused. (The tenant scope
+ * is checked with or without a policy, before this.) */
+const char *tg_no_policy_refusal(const tg_tool *tool, const tg_call_request *req, const char **rule);
 
 /* Step 2 of the pipeline: redeems an approval or asks the policy. TG_OK to
  * go on; otherwise rt's output holds what the caller gets (an error result,

@@ -57,10 +57,15 @@ tg_status tg_authorize(tg_runtime *rt, const char *request, size_t len) {
     const tg_tool *t = tg_toolset_find(set, name->valuestring, tg_json_strlen(name->valuestring));
     tg_buf *o = &rt->out;
     if (!rt->policy) {
-        if (t && t->opts.needs_approval)
-            tg_buf_puts(o, "{\"decision\":\"deny\",\"rule\":\"tool:needs_approval\",\"reason\":\"" TG_NO_POLICY_TO_ASK "\"}");
-        else
-            tg_buf_puts(o, t ? "{\"decision\":\"allow\",\"rule\":\"no_policy\",\"reason\":\"no policy is set: every registered tool is allowed\"}"
+        const char *rule = NULL, *why = t ? tg_no_policy_refusal(t, &req, &rule) : NULL;
+        if (why) {
+            tg_buf_puts(o, "{\"decision\":\"deny\",\"rule\":");
+            tg_json_write_string(o, rule, strlen(rule));
+            tg_buf_puts(o, ",\"reason\":");
+            tg_json_write_string(o, why, strlen(why));
+            tg_buf_putc(o, '}');
+        } else
+            tg_buf_puts(o, t ? "{\"decision\":\"allow\",\"rule\":\"no_policy\",\"reason\":\"no policy is set: every registered tool is allowed, as the host marked it\"}"
                              : "{\"decision\":\"deny\",\"rule\":\"unknown_tool\",\"reason\":\"no tool of that name\"}");
         return TG_OK;
     }

@@ -66,11 +66,13 @@ test('policy: listTools shows a principal only what it can ever call', async () 
   rt.dispose();
 });
 
-test('needsApproval with no policy set: refused, never run unasked (nothing could hold the approval)', async () => {
+test('no policy set: what the host marked still holds (needsApproval refused, plan mode read-only)', async () => {
   const rt = await createToolRuntime();
   const ran = [];
   rt.registerTool({ name: 'drop_table', inputSchema: obj() }, () => { ran.push(1); return 'dropped'; }, { needsApproval: true });
-  rt.registerTool({ name: 'list_tables', inputSchema: obj() }, () => 'a, b');
+  rt.registerTool({ name: 'list_tables', inputSchema: obj() }, () => 'a, b', { readOnly: true });
+  rt.registerTool({ name: 'write_row', inputSchema: obj() }, () => 'written');
+  // a call the host said a person must approve: refused, never run unasked (nothing could hold the approval)
   const r = await rt.callTool('drop_table', '{}');
   assert.equal(r.isError, true);
   assert.equal(gateCode(r), 'denied');
@@ -79,6 +81,14 @@ test('needsApproval with no policy set: refused, never run unasked (nothing coul
   assert.deepEqual(pick(rt.authorize({ tool: 'drop_table' })), { decision: 'deny', rule: 'tool:needs_approval' });
   assert.deepEqual(pick(rt.authorize({ tool: 'list_tables' })), { decision: 'allow', rule: 'no_policy' });
   assert.equal((await rt.callTool('list_tables', '{}')).content[0].text, 'a, b');
+  // plan mode: only what the host marked read-only
+  assert.equal(gateCode(await rt.callTool('write_row', '{}', { mode: 'plan' })), 'denied');
+  assert.deepEqual(pick(rt.authorize({ tool: 'write_row', mode: 'plan' })), { decision: 'deny', rule: 'plan' });
+  assert.equal((await rt.callTool('list_tables', '{}', { mode: 'plan' })).content[0].text, 'a, b');
+  assert.equal((await rt.callTool('write_row', '{}')).content[0].text, 'written');
+  // the model is not shown what it can never call
+  assert.deepEqual(rt.listTools().tools.map((t) => t.name), ['list_tables', 'write_row']);
+  assert.deepEqual(rt.listTools({ mode: 'plan' }).tools.map((t) => t.name), ['list_tables']);
   // with a policy, the same tool asks a person
   rt.setPolicy({ version: 1, defaults: ['*'], rules: [{ id: 'all', effect: 'allow', tools: ['*'] }] });
   assert.equal((await rt.callTool('drop_table', '{}')).status, 'pending_approval');
