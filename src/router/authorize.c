@@ -102,6 +102,18 @@ tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJ
 
     /* an approved call comes back with its approval: exactly that call, once */
     if (req->approval || req->approval_token) {
+        /* an approval answers an ask; it never lifts a deny of the policy in
+         * force now (one set since the ask, perhaps): decided first, without
+         * charging limits, and the approval is left unspent */
+        tg_authz_request now_req = request_of(req, args, now_ms);
+        tg_authz_result now_res;
+        now_req.dry_run = 1;
+        if (tg_policy_authorize(rt->policy, &facts, &now_req, &now_res, NULL) == TG_DENY) {
+            int limited = strncmp(now_res.rule, "rate:", 5) == 0 || strncmp(now_res.rule, "budget:", 7) == 0;
+            out->decision = "deny";
+            snprintf(out->rule, sizeof out->rule, "%s", now_res.rule);
+            return refuse(rt, limited ? TG_ERR_RATE_LIMITED : TG_ERR_DENIED, tool, now_res.reason);
+        }
         tg_buf canon;
         tg_buf_init(&canon, rt->alloc, 0);
         tg_json_write(&canon, args);

@@ -96,6 +96,27 @@ test('no policy set: what the host marked still holds (needsApproval refused, pl
   rt.dispose();
 });
 
+test('an approval answers an ask; it cannot lift a deny of a policy set since', async () => {
+  const allow = { id: 'all', effect: 'allow', tools: ['*'] };
+  const rt = await createToolRuntime({ policy: { version: 1, defaults: ['*'], rules: [{ id: 'ask-mail', effect: 'ask', tools: ['send_email'] }, allow] } });
+  const ran = [];
+  rt.registerTool({ name: 'send_email', inputSchema: obj({ to: { type: 'string' } }) }, ({ to }) => { ran.push(to); return `sent to ${to}`; });
+  const first = await rt.callTool('send_email', { to: 'a@x' });
+  const second = await rt.callTool('send_email', { to: 'b@x' });
+  assert.equal(first.status, 'pending_approval');
+  // the policy now forbids mail: an approval given before cannot run the call
+  rt.setPolicy({ version: 1, defaults: ['*'], rules: [{ id: 'no-mail', effect: 'deny', tools: ['send_email'] }, allow] });
+  const r = await rt.resolveApproval(first.approvalId, 'approve');
+  assert.equal(gateCode(r), 'denied');
+  assert.match(r.content[0].text, /no-mail/);
+  assert.deepEqual(ran, []);
+  // back to asking: the other pending approval still works, once
+  rt.setPolicy({ version: 1, defaults: ['*'], rules: [{ id: 'ask-mail', effect: 'ask', tools: ['send_email'] }, allow] });
+  assert.equal((await rt.resolveApproval(second.approvalId, 'approve')).content[0].text, 'sent to b@x');
+  assert.deepEqual(ran, ['b@x']);
+  rt.dispose();
+});
+
 test('approvals: ask pauses the call; approving runs exactly that call once; denied or changed cannot run', async () => {
   const { rt, ran } = await policyRuntime();
   const p = await rt.callTool('send_email', { to: 'ceo@corp.com', q: 'hi' }, { principal: 'intern', session: 's1' });
