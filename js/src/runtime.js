@@ -236,6 +236,7 @@ export class ToolRuntime {
    * byte lengths (in an array reused by the next write: read it at once). */
   #write(a, b, c) {
     const n = c !== undefined ? 3 : b !== undefined ? 2 : 1;
+    if (!wellFormed(a) || (n > 1 && !wellFormed(b)) || (n > 2 && !wellFormed(c))) throw loneSurrogate();
     const max = size(a) + (n > 1 ? size(b) : 0) + (n > 2 ? size(c) : 0);
     if (max > this.#inCap) {
       const ptr = this.#exports.tga_input(this.#handle, max);
@@ -675,6 +676,7 @@ export class ToolRuntime {
     if (input.length > this.#argsLimit) {
       return { valid: false, errors: [], jsonError: { message: `input of at least ${input.length} bytes is over the limit of ${this.#argsLimit}`, offset: this.#argsLimit } };
     }
+    if (!wellFormed(input)) return { valid: false, errors: [], jsonError: { message: loneSurrogate().message, offset: loneSurrogateOffset(input) } };
     const len = this.#write(input)[0];
     const r = this.#hot(this.#validateFn, v.id, len, maxErrors);
     if (r === 1) return VALID;
@@ -694,6 +696,7 @@ export class ToolRuntime {
    * @returns {{ ok: true } | { ok: false, code: string, message: string, offset?: number }}
    */
   checkJSON(text, { allowDuplicateKeys = false } = {}) {
+    if (!wellFormed(text)) return { ok: false, code: 'invalid_json', message: loneSurrogate().message, offset: loneSurrogateOffset(text) };
     const len = this.#write(text)[0];
     const status = this.#call('tga_check_json', len, allowDuplicateKeys ? 1 : 0);
     if (status === TG_OK) return { ok: true };
@@ -744,6 +747,25 @@ function deepFreeze(v) {
     for (const k in v) deepFreeze(v[k]);
   }
   return v;
+}
+
+/** False for a string holding a lone surrogate: not Unicode text, so not
+ * UTF-8, and encoding it would silently turn it into U+FFFD (the module would
+ * then judge other text than the caller's). One-byte strings answer at once. */
+function wellFormed(p) { return typeof p !== 'string' || p.isWellFormed?.() !== false; }
+
+function loneSurrogate() {
+  return new ToolgateError('invalid_json', 'the text holds a lone surrogate (a JS string that is not Unicode text), so it cannot be UTF-8 JSON');
+}
+
+/** The UTF-8 byte offset of a string's first lone surrogate. */
+function loneSurrogateOffset(s) {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) { i++; continue; }
+    if ((c & 0xf800) === 0xd800) return encoder.encode(s.slice(0, i)).length;
+  }
+  return 0;
 }
 
 /** Most bytes a part of an input takes in UTF-8. */

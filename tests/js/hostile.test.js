@@ -79,6 +79,27 @@ test('invalid UTF-8, lone surrogates, duplicate keys and 10,000-deep nesting are
   rt.dispose();
 });
 
+test('a JS string holding a lone surrogate is refused at the boundary, never judged as U+FFFD', async () => {
+  const rt = await createToolRuntime();
+  const got = [];
+  rt.registerTool({ name: 'echo', inputSchema: obj({ a: { type: 'string', maxLength: 1 } }) }, (args) => { got.push(args); return 'ran'; });
+  const text = '{"a":"\ud800"}'; // a raw lone surrogate in the string, not an escape
+  const r = await rt.callTool('echo', text);
+  assert.equal(r.isError, true);
+  assert.equal(r._meta['dev.toolgate/error'].code, 'invalid_json');
+  assert.match(r.content[0].text, /lone surrogate/);
+  assert.deepEqual(got, []);
+  // the validator: not "equal to U+FFFD", but not JSON text at all, with the byte offset
+  const v = rt.compileSchema({ const: '\ufffd' });
+  assert.deepEqual(v.validate('"\ud800"'), { valid: false, errors: [], jsonError: { message: 'the text holds a lone surrogate (a JS string that is not Unicode text), so it cannot be UTF-8 JSON', offset: 1 } });
+  assert.equal(v.validate('"\ud800"'.replace('\ud800', '\ufffd')).valid, true);
+  assert.deepEqual(rt.checkJSON('["é", "\udc00"]').offset, 8); // after 2 bytes of é
+  // a pair is fine, and so is every escape the strict reader allows
+  assert.equal((await rt.callTool('echo', '{"a":"\ud83d\ude00"}')).content[0].text, 'ran');
+  assert.deepEqual(got, [{ a: '\u{1F600}' }]);
+  rt.dispose();
+});
+
 test('everything works where code generation from strings is forbidden (as in edge workers)', () => {
   const script = `
     import { createToolRuntime } from 'toolgate';
