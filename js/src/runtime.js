@@ -82,6 +82,8 @@ export class ToolRuntime {
   #journal = [];
   #approvals = new Map(); // approvalId -> { record, name, argsText, ctx }
   #auditSubscribers = new Set();
+  #auditQueue = []; // events of module calls still on the stack (#onAudit)
+  #inModule = 0; // > 0 while a module call runs: a call from inside it (a clock option) is refused
   #inFlight = new Map(); // callId -> { abort: AbortController, timer }
   #restarts = 0;
   #argsLimit;
@@ -142,20 +144,22 @@ export class ToolRuntime {
 
   /** Calls export `fn`; a trap replaces the instance and throws module_trap. */
   #call(fn, a, b, c, d) {
-    try {
-      return this.#exports[fn](this.#handle, a, b, c, d); // extra arguments are ignored by wasm
-    } catch (e) {
-      return this.#trapped(e);
-    }
+    return this.#hot(this.#exports[fn], a, b, c, d); // extra arguments are ignored by wasm
   }
 
   /** Calls a hot export held by reference (no lookup by name), as #call. */
   #hot(fn, a, b, c, d) {
+    if (this.#inModule) throw reentered();
+    this.#inModule = 1;
+    let r;
     try {
-      return fn(this.#handle, a, b, c, d);
+      r = fn(this.#handle, a, b, c, d);
     } catch (e) {
+      this.#inModule = 0;
       return this.#trapped(e);
     }
+    this.#inModule = 0;
+    return r;
   }
 
   /** A call into the module threw: a trap replaces the instance. Throws. */
@@ -213,11 +217,23 @@ export class ToolRuntime {
     return 0;
   }
 
+  /** An audit event from inside a module call: read now (the bytes are the
+   * module's), delivered once that call has returned and its caller has read
+   * its output, so a subscriber may call back into the runtime (the module is
+   * not re-entrant: a call from inside it would overwrite the call's output). */
   #onAudit(ptr, len) {
     if (!this.#auditSubscribers.size) return;
     const event = JSON.parse(decoder.decode(this.#bytes().subarray(ptr, ptr + len)));
-    for (const fn of this.#auditSubscribers) {
-      try { fn(event); } catch { /* a subscriber cannot break a call */ }
+    if (this.#auditQueue.push(event) === 1) queueMicrotask(() => this.#deliverAudit());
+  }
+
+  #deliverAudit() {
+    const events = this.#auditQueue;
+    this.#auditQueue = [];
+    for (const event of events) {
+      for (const fn of this.#auditSubscribers) {
+        try { fn(event); } catch { /* a subscriber cannot break a call */ }
+      }
     }
   }
 
@@ -235,6 +251,7 @@ export class ToolRuntime {
   /** Writes strings/bytes back to back into the input area; returns their
    * byte lengths (in an array reused by the next write: read it at once). */
   #write(a, b, c) {
+    if (this.#inModule) throw reentered(); // (tga_input may move the input the running call reads)
     const n = c !== undefined ? 3 : b !== undefined ? 2 : 1;
     if (!wellFormed(a) || (n > 1 && !wellFormed(b)) || (n > 2 && !wellFormed(c))) throw loneSurrogate();
     const max = size(a) + (n > 1 ? size(b) : 0) + (n > 2 ? size(c) : 0);
@@ -488,7 +505,10 @@ export class ToolRuntime {
     this.#call('tga_end_session', len);
   }
 
-  /** Subscribes to audit events (one per decision and outcome). @returns {() => void} unsubscribe */
+  /** Subscribes to audit events (one per decision and outcome), delivered in
+   * order once the module call that made them has returned (a microtask, before
+   * the call's promise settles), so a listener may call back into the runtime.
+   * @returns {() => void} unsubscribe */
   onAudit(fn) {
     this.#auditSubscribers.add(fn);
     if (this.#auditSubscribers.size === 1) this.#call('tga_set_audit', 1);
@@ -738,6 +758,10 @@ export class ToolRuntime {
 }
 
 function disposed() { throw new ToolgateError('disposed', 'this runtime was disposed'); }
+
+function reentered() {
+  return new ToolgateError('reentrant', 'a runtime method was called from inside a call into the module (from the clock option?); the module is not re-entrant');
+}
 /** What a disposed runtime calls instead of its exports: every call throws. */
 const DISPOSED_EXPORTS = new Proxy({}, { get: () => disposed });
 

@@ -40,7 +40,7 @@ export type ErrorCode =
   | 'unknown_tool' | 'invalid_arguments' | 'unknown_call' | 'host_refused' | 'limit_reached'
   | 'invalid_schema' | 'invalid_result' | 'name_collision' | 'missing_capability' | 'invalid_request'
   | 'missing_context' | 'unknown_snapshot' | 'denied' | 'approval_refused' | 'rate_limited'
-  | 'invalid_policy' | 'timeout' | 'cancelled' | 'module_trap' | 'disposed';
+  | 'invalid_policy' | 'timeout' | 'cancelled' | 'module_trap' | 'disposed' | 'reentrant';
 
 export interface HandlerInfo {
   /** The module's id for this call. */
@@ -232,6 +232,10 @@ export declare class ToolRuntime {
   authorize(request: { tool: string; args?: unknown; explain?: boolean; snapshot?: Snapshot | number } & Principal): Decision;
   resolveApproval(approvalId: string, answer: 'approve' | 'approve_session' | 'deny'): Promise<CallToolResult | { status: string; approvalId: string }>;
   endSession(session: string): void;
+  /** Subscribes to audit events (one per decision and outcome). Events are
+   * delivered in order once the module call that made them has returned (in a
+   * microtask, before the call's own promise settles), so a listener may call
+   * back into the runtime. Returns the unsubscribe function. */
   onAudit(listener: (event: AuditEvent) => void): () => void;
   /** Calls a tool through the gate. Never rejects for the call's own failures. */
   callTool(name: string, args?: string | Uint8Array | Record<string, unknown>, ctx?: CallContext): Promise<CallToolResult | PendingApproval>;

@@ -288,6 +288,49 @@ test('audit: one event per decision and outcome, never a context value', async (
   rt.dispose();
 });
 
+test('an audit subscriber may call back into the runtime; the call it watches is not disturbed', async () => {
+  const rt = await createToolRuntime();
+  rt.registerTool({ name: 'obj', inputSchema: obj() }, () => ({ content: [{ type: 'text', text: 'the real result' }] }));
+  rt.registerTool({ name: 'txt', inputSchema: obj() }, async () => 'later');
+  const v = rt.compileSchema({ type: 'string' });
+  const seen = [];
+  let k = 0;
+  rt.onAudit((e) => {
+    // uncached listings and validations: each goes into the module
+    seen.push([e.phase, e.tool, rt.listTools({ format: 'mcp', limit: 1 + (k++ % 7) }).tools.length, v.validate('"x"').valid]);
+  });
+  for (let i = 0; i < 3; i++) assert.equal((await rt.callTool('obj', '{}')).content[0].text, 'the real result');
+  assert.equal((await rt.callTool('txt', '{}')).content[0].text, 'later');
+  assert.equal(gateCode(await rt.callTool('nope', '{}')), 'unknown_tool');
+  assert.deepEqual(seen.map(([p, t]) => [p, t]), [
+    ['decision', 'obj'], ['outcome', 'obj'], ['decision', 'obj'], ['outcome', 'obj'], ['decision', 'obj'], ['outcome', 'obj'],
+    ['decision', 'txt'], ['outcome', 'txt'], ['decision', 'nope'],
+  ]);
+  assert.ok(seen.every(([, , n, valid]) => n >= 1 && valid === true));
+  rt.dispose();
+});
+
+test('a clock that calls back into the runtime is refused (the module is not re-entrant)', async () => {
+  let armed = false;
+  let inner = null;
+  const rt = await createToolRuntime({
+    policy: { version: 1, defaults: ['*'], rules: [{ id: 'all', effect: 'allow', tools: ['*'] }] },
+    clock: () => {
+      if (armed && inner === null) {
+        try { rt.listTools({ limit: 1 }); inner = 'ran'; } catch (e) { inner = e.code; }
+      }
+      return Date.now();
+    },
+  });
+  rt.registerTool({ name: 'echo', inputSchema: obj() }, () => 'ok');
+  armed = true;
+  // authorize reads the clock from inside the module (the hot calls are handed it instead)
+  assert.deepEqual(pick(rt.authorize({ tool: 'echo' })), { decision: 'allow', rule: 'rule:all' });
+  assert.equal(inner, 'reentrant');
+  assert.equal((await rt.callTool('echo', '{}')).content[0].text, 'ok');
+  rt.dispose();
+});
+
 test('a wasm trap is survived: the instance is replaced and registry, policy and approvals restored', async () => {
   const { rt } = await policyRuntime();
   const pending = await rt.callTool('send_email', { to: 'a@corp.com' }, { principal: 'intern', session: 's' });
