@@ -586,12 +586,14 @@ export class ToolRuntime {
     const handler = this.#handlers.get(job.handlerId);
     const info = new CallInfo(job.callId, name, ctx.context ?? NO_CONTEXT);
     let value;
+    let thenable;
     try {
       value = handler(JSON.parse(job.args), info);
+      thenable = !!value && typeof value.then === 'function'; // (a getter may throw too)
     } catch (e) {
       return this.#finish(job, name, this.#errorText(e), 1, this.#generation);
     }
-    if (!value || typeof value.then !== 'function') return this.#finish(job, name, value, 0, this.#generation);
+    if (!thenable) return this.#finish(job, name, value, 0, this.#generation);
     return this.#await(job, name, ctx, value, info);
   }
 
@@ -604,7 +606,9 @@ export class ToolRuntime {
     const onCancel = () => settle('cancelled');
     ctx.signal?.addEventListener('abort', onCancel, { once: true });
     this.#inFlight.set(job.callId, { timer });
-    const work = promise.then((v) => ({ v, isError: 0 }), (e) => ({ v: this.#errorText(e), isError: 1 }));
+    // Promise.resolve adopts any thenable safely: a then() that throws,
+    // answers twice or calls back at once settles this promise only once
+    const work = Promise.resolve(promise).then((v) => ({ v, isError: 0 }), (e) => ({ v: this.#errorText(e), isError: 1 }));
     const first = await Promise.race([work, early]);
     clearTimeout(timer);
     ctx.signal?.removeEventListener('abort', onCancel);
@@ -623,8 +627,15 @@ export class ToolRuntime {
     return this.#finish(job, name, first.v, first.isError, generation);
   }
 
+  /** The text of what a handler threw, whatever it threw: a value that
+   * cannot become text (Object.create(null), a throwing toString or getter)
+   * must still end the call as an error result, not leave it pending. */
   #errorText(e) {
-    return e instanceof Error ? (this.#options.exposeStack && e.stack ? e.stack : e.message) : String(e);
+    try {
+      return e instanceof Error ? String(this.#options.exposeStack && e.stack ? e.stack : e.message) : String(e);
+    } catch {
+      return 'the handler threw a value that cannot be shown as text';
+    }
   }
 
   /** Hands the handler's outcome to the module; returns the CallToolResult. */

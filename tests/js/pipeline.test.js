@@ -331,6 +331,31 @@ test('a clock that calls back into the runtime is refused (the module is not re-
   rt.dispose();
 });
 
+test('a handler that throws what cannot become text still ends as an error result; no call is left pending', async () => {
+  const rt = await createToolRuntime({ limits: { pendingCalls: 4 } });
+  const throwers = {
+    nullProto: () => { throw Object.create(null); },
+    badToString: async () => { throw { toString() { throw new Error('nope'); } }; },
+    badMessage: () => { const e = new Error('x'); Object.defineProperty(e, 'message', { get() { throw new Error('no'); } }); throw e; },
+    badThen: () => ({ get then() { throw new Error('then getter'); } }),
+    thenThrows: () => ({ then() { throw new Error('then threw'); } }),
+    thenTwice: () => ({ then(ok, fail) { ok('first'); fail(new Error('second')); ok('third'); } }),
+  };
+  for (const [name, fn] of Object.entries(throwers)) rt.registerTool({ name, inputSchema: obj() }, fn);
+  rt.registerTool({ name: 'fine', inputSchema: obj() }, () => 'fine');
+  for (let round = 0; round < 3; round++) {
+    for (const name of Object.keys(throwers)) {
+      const r = await rt.callTool(name, '{}');
+      if (name === 'thenTwice') assert.equal(r.content[0].text, 'first');
+      else assert.equal(r.isError, true, name);
+    }
+  }
+  assert.match((await rt.callTool('nullProto', '{}')).content[0].text, /cannot be shown as text/);
+  // eighteen bad calls and a limit of four in flight: none was left pending
+  assert.equal((await rt.callTool('fine', '{}')).content[0].text, 'fine');
+  rt.dispose();
+});
+
 test('a wasm trap is survived: the instance is replaced and registry, policy and approvals restored', async () => {
   const { rt } = await policyRuntime();
   const pending = await rt.callTool('send_email', { to: 'a@corp.com' }, { principal: 'intern', session: 's' });
