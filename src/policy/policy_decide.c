@@ -125,16 +125,31 @@ static const cJSON *arg_value(const cJSON *args, const char *name, size_t len) {
     return cur;
 }
 
-/* A ".." path segment (separators '/' and '\\'). */
-static int has_dotdot(const char *s, size_t n) {
-    size_t i = 0;
+static int is_sep(char c) { return c == '/' || c == '\\'; }
+
+/* Why s[0..n) has a path segment that a file system or a URL resolver may
+ * fold away, so a byte prefix cannot judge it: "..", ".", or an empty one
+ * (two separators in a row: "/srv//secrets" is "/srv/secrets" to POSIX)
+ * — past the "//" of a URL scheme ("https://"). Separators '/' and '\\'.
+ * NULL when there is none. */
+static const char *foldable_segment(const char *s, size_t n) {
+    size_t i = 0, k = 0;
+    if (n && ((s[0] | 0x20) >= 'a' && (s[0] | 0x20) <= 'z')) { /* scheme: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) */
+        while (k < n && (((s[k] | 0x20) >= 'a' && (s[k] | 0x20) <= 'z') || (s[k] >= '0' && s[k] <= '9') || s[k] == '+' ||
+                         s[k] == '-' || s[k] == '.'))
+            k++;
+        if (k + 2 < n && s[k] == ':' && s[k + 1] == '/' && s[k + 2] == '/') i = k + 3;
+    }
+    const size_t start = i;
     while (i <= n) {
         size_t j = i;
-        while (j < n && s[j] != '/' && s[j] != '\\') j++;
-        if (j - i == 2 && s[i] == '.' && s[i + 1] == '.') return 1;
+        while (j < n && !is_sep(s[j])) j++;
+        if (j - i == 2 && s[i] == '.' && s[i + 1] == '.') return "argument has a '..' path segment";
+        if (j - i == 1 && s[i] == '.') return "argument has a '.' path segment";
+        if (j == i && i > start && i < n && is_sep(s[i - 1])) return "argument has an empty path segment (two separators in a row)";
         i = j + 1;
     }
-    return 0;
+    return NULL;
 }
 
 static const char *op_name(int op) {
@@ -172,10 +187,7 @@ static int eval_cond(const tg_cond *c, const cJSON *args, const char **why) {
         return C_UNDECIDABLE;
     }
     if (c->op == TG_OP_PREFIX) {
-        if (has_dotdot(s, n)) {
-            *why = "argument has a '..' path segment";
-            return C_UNDECIDABLE;
-        }
+        if ((*why = foldable_segment(s, n)) != NULL) return C_UNDECIDABLE;
         return n >= c->str_len && memcmp(s, c->str, c->str_len) == 0 ? C_MATCH : C_NOMATCH;
     }
     return n >= c->str_len && memcmp(s + n - c->str_len, c->str, c->str_len) == 0 ? C_MATCH : C_NOMATCH;

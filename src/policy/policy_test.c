@@ -330,7 +330,8 @@ static const char *ARGS =
     "   {'id':'modes','effect':'allow','tools':['set_mode'],'args':{'mode':{'one_of':['fast','safe']}}},"
     "   {'id':'main','effect':'ask','tools':['git_push'],'args':{'branch':{'equals':'main'}}},"
     "   {'id':'push','effect':'allow','tools':['git_push']},"
-    "   {'id':'nested','effect':'allow','tools':['copy'],'args':{'/opts/dest':{'prefix':'/tmp/'},'/opts/n':{'equals':1}}}]}";
+    "   {'id':'nested','effect':'allow','tools':['copy'],'args':{'/opts/dest':{'prefix':'/tmp/'},'/opts/n':{'equals':1}}},"
+    "   {'id':'api','effect':'allow','tools':['fetch'],'args':{'url':{'prefix':'https://api.example.com/'}}}]}";
 
 static tg_decision with_args(tg_policy *p, const char *name, const char *args_json, tg_authz_result *res) {
     tg_arena ar;
@@ -385,6 +386,21 @@ static void path_traversal_never_passes_a_prefix(void) {
     ARGS_EXPECT(p, "write_file", "{'path':'/work/..'}", TG_DENY);
     ARGS_EXPECT(p, "write_file", "{'path':'/work/..\\\\..\\\\etc'}", TG_DENY);
     ARGS_EXPECT(p, "write_file", "{'path':'/work/a\\u0000/../../etc'}", TG_DENY);
+    /* "." and empty segments fold away too ("//secrets" is "/secrets"):
+     * undecidable, so they never pass an allow prefix nor dodge a deny */
+    ARGS_EXPECT(p, "write_file", "{'path':'/work/./a.txt'}", TG_DENY);
+    ARGS_EXPECT(p, "write_file", "{'path':'/work//a.txt'}", TG_DENY);
+    ARGS_EXPECT(p, "write_file", "{'path':'/work/.'}", TG_DENY);
+    ARGS_EXPECT(p, "write_file", "{'path':'/work/a/'}", TG_ALLOW); /* a trailing separator folds nothing */
+    ARGS_EXPECT(p, "write_file", "{'path':'/work/.hidden'}", TG_ALLOW); /* a name that starts with '.' */
+    ARGS_EXPECT(p, "read_file", "{'path':'//secrets/key'}", TG_DENY);
+    ARGS_EXPECT(p, "read_file", "{'path':'/./secrets/key'}", TG_DENY);
+    ARGS_EXPECT(p, "read_file", "{'path':'\\\\.\\\\secrets'}", TG_DENY); /* a Windows-style "." segment */
+    /* URLs: the scheme's "//" is not a segment; one after it is */
+    ARGS_EXPECT(p, "fetch", "{'url':'https://api.example.com/v1/x'}", TG_ALLOW);
+    ARGS_EXPECT(p, "fetch", "{'url':'https://api.example.com//v1/x'}", TG_DENY);
+    ARGS_EXPECT(p, "fetch", "{'url':'https://api.example.com/./v1'}", TG_DENY);
+    ARGS_EXPECT(p, "fetch", "{'url':'https://evil.example/api.example.com/'}", TG_DENY);
     /* fail closed the other way too: a deny rule's prefix that cannot be
      * judged matches, so traversal cannot dodge a deny */
     CHECK(with_args(p, "read_file", "{'path':'/public/../secrets/key'}", &res) == TG_DENY);
