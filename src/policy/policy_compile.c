@@ -161,8 +161,8 @@ static long tool_patterns(cc *c, const cJSON *arr, const char *ptr, pvec *v, uin
         size_t len = tg_json_strlen(it->valuestring);
         if (!tool_pattern_ok(it->valuestring, len)) {
             diag_line(c, p,
-                      "tool-name pattern must be 1-256 characters of A-Z a-z 0-9 _ . - and * (exact bytes, "
-                      "case-sensitive)");
+                      "tool-name pattern must be 1-256 characters of A-Z a-z 0-9 _ . - and * (grants and allow "
+                      "rules match exact bytes; what restricts matches up to ASCII case)");
             bad = 1;
             continue;
         }
@@ -252,6 +252,20 @@ typedef struct bundles {
 /* tg_patset_build, with running out of memory recorded. -1 on failure. */
 static int build_set(cc *c, tg_arena *a, const tg_pat_in *v, uint32_t n, int literal, tg_patset *out) {
     if (tg_patset_build(a, v, n, literal, out) == 0) return 0;
+    oom(c);
+    return -1;
+}
+
+/* build_set for patterns that restrict (deny and ask rules, privileged,
+ * scheduler.blocked, tenants, rate limits, budgets): they match tool names
+ * up to ASCII case, as the registry tells tools apart, so a source naming
+ * its tool "Delete_Repo" cannot dodge "mcp__*__delete_*". Patterns that let
+ * calls through (grants, defaults, allow rules) stay exact bytes: doubt
+ * moves a decision towards deny, never towards allow. The patterns are this
+ * policy's own copies (keep): folded in place. */
+static int build_restrictive_set(cc *c, tg_arena *a, tg_pat_in *v, uint32_t n, tg_patset *out) {
+    for (uint32_t i = 0; i < n; i++) tg_policy_fold_case((char *)v[i].s, v[i].len);
+    if (tg_patset_build(a, v, n, 0, out) == 0) return 0;
     oom(c);
     return -1;
 }
@@ -593,7 +607,15 @@ static int compile_rules(cc *c, const cJSON *arr) {
     p->n_rules = n;
     for (uint32_t k = 0; k < n; k++)
         if (p->rules[k].n_conds) p->uses_args = 1;
-    if (build_set(c, &p->arena, tools.v, tools.n, 0, &p->rule_tools)) return -1;
+    /* allow rules' patterns exact, deny and ask rules' folded (build_restrictive_set) */
+    pvec lets = {0}, holds = {0};
+    for (uint32_t k = 0; k < tools.n; k++) {
+        pvec *to = p->rules[tools.v[k].owner].effect == TG_ALLOW ? &lets : &holds;
+        if (pvec_push(c, to, tools.v[k].s, tools.v[k].len, tools.v[k].owner) != 0) return -1;
+    }
+    if (build_set(c, &p->arena, lets.v, lets.n, 0, &p->rule_tools) ||
+        build_restrictive_set(c, &p->arena, holds.v, holds.n, &p->rule_tools_fold))
+        return -1;
     /* duplicate ids make traces ambiguous */
     tg_patset idset;
     if (build_set(c, &c->scratch, ids.v, ids.n, 1, &idset)) return -1;
@@ -634,7 +656,7 @@ static int compile_named_patterns(cc *c, const cJSON *obj, const char *ptr, cons
         tool_patterns(c, k, p, &v, *count, 0);
         (*count)++;
     }
-    if (build_set(c, &c->p->arena, v.v, v.n, 0, set)) return -1;
+    if (build_restrictive_set(c, &c->p->arena, v.v, v.n, set)) return -1; /* (tenants) */
     return 0;
 }
 
@@ -701,7 +723,7 @@ static int compile_rates(cc *c, const cJSON *arr) {
         rl->per_ms = per_s / 1000.0;
     }
     p->n_rates = n;
-    if (build_set(c, &p->arena, tools.v, tools.n, 0, &p->rate_tools)) return -1;
+    if (build_restrictive_set(c, &p->arena, tools.v, tools.n, &p->rate_tools)) return -1;
     return 0;
 }
 
@@ -727,11 +749,12 @@ static int compile_budgets(cc *c, const cJSON *arr) {
             diag_line(c, ptr, "missing required member \"max_calls\"");
     }
     p->n_budgets = n;
-    if (build_set(c, &p->arena, tools.v, tools.n, 0, &p->budget_tools)) return -1;
+    if (build_restrictive_set(c, &p->arena, tools.v, tools.n, &p->budget_tools)) return -1;
     return 0;
 }
 
-static int compile_plain_patterns(cc *c, const cJSON *arr, const char *ptr, tg_patset *set, const char ***list) {
+static int compile_plain_patterns(cc *c, const cJSON *arr, const char *ptr, tg_patset *set, const char ***list,
+                                  int restrictive) {
     if (!arr) return 0;
     pvec v = {0};
     if (tool_patterns(c, arr, ptr, &v, 0, 0) < 0) return -1;
@@ -744,7 +767,8 @@ static int compile_plain_patterns(cc *c, const cJSON *arr, const char *ptr, tg_p
         }
         for (uint32_t i = 0; i < v.n; i++) (*list)[i] = v.v[i].s;
     }
-    if (build_set(c, &c->p->arena, v.v, v.n, 0, set)) return -1;
+    if (restrictive ? build_restrictive_set(c, &c->p->arena, v.v, v.n, set) : build_set(c, &c->p->arena, v.v, v.n, 0, set))
+        return -1;
     return 0;
 }
 
@@ -766,8 +790,8 @@ static void compile_doc(cc *c, const cJSON *doc) {
     v = tg_json_getz(doc, "description");
     if (v && !cJSON_IsString(v)) diag_line(c, "/description", "must be a string");
 
-    compile_plain_patterns(c, tg_json_getz(doc, "defaults"), "/defaults", &p->defaults, &p->default_list);
-    compile_plain_patterns(c, tg_json_getz(doc, "privileged"), "/privileged", &p->privileged, NULL);
+    compile_plain_patterns(c, tg_json_getz(doc, "defaults"), "/defaults", &p->defaults, &p->default_list, 0);
+    compile_plain_patterns(c, tg_json_getz(doc, "privileged"), "/privileged", &p->privileged, NULL, 1);
 
     bundles skills, projects;
     if (compile_bundles(c, tg_json_getz(doc, "skills"), "/skills", &skills) != 0) memset(&skills, 0, sizeof skills);
@@ -788,7 +812,7 @@ static void compile_doc(cc *c, const cJSON *doc) {
     if (v && expect_type(c, v, cJSON_Object, "/scheduler", "an object (blocked, auto_modes)")) {
         static const char *const sallowed[] = {"blocked", "auto_modes", NULL};
         only_keys(c, v, "/scheduler", sallowed);
-        compile_plain_patterns(c, tg_json_getz(v, "blocked"), "/scheduler/blocked", &p->sched_blocked, NULL);
+        compile_plain_patterns(c, tg_json_getz(v, "blocked"), "/scheduler/blocked", &p->sched_blocked, NULL, 1);
         get_bool(c, v, "auto_modes", "/scheduler", &p->sched_auto_modes);
     }
     compile_rules(c, tg_json_getz(doc, "rules"));

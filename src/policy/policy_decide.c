@@ -20,6 +20,7 @@ typedef struct dctx {
     int nsteps;
     const char *pname;        /* principal name or "" */
     const tg_principal *pr;   /* NULL: unknown */
+    char key[129];            /* the tool's name in ASCII lower case: what restricting patterns match */
 } dctx;
 
 static void ex_str(tg_buf *b, const char *s) {
@@ -305,7 +306,9 @@ static tg_decision decide_rules(dctx *d) {
         if (d->nsteps++) tg_buf_putc(d->ex, ',');
         tg_buf_puts(d->ex, "{\"step\":\"rules\",\"considered\":[");
     }
-    tg_patset_each(&d->p->rule_tools, t->name, t->name_len, rule_cb, &s);
+    /* allow rules by the exact name; deny and ask rules up to case */
+    if (!tg_patset_each(&d->p->rule_tools, t->name, t->name_len, rule_cb, &s))
+        tg_patset_each(&d->p->rule_tools_fold, d->key, t->name_len, rule_cb, &s);
     static const char *const eff[3] = {"allow", "ask", "deny"};
     char *rule = d->res->rule, *reason = d->res->reason;
     sb rb, sr;
@@ -373,7 +376,7 @@ static int decide_grants(dctx *d) {
     tg_policy *p = d->p;
     const tg_tool_facts *t = d->t;
     char reason[320];
-    int privileged = t->privileged || tg_patset_find(&p->privileged, t->name, t->name_len) != NULL;
+    int privileged = t->privileged || tg_patset_find(&p->privileged, d->key, t->name_len) != NULL;
     const tg_source_cfg *src = NULL;
     if (d->r->source) {
         const tg_pat *sp = tg_patset_exact(&p->source_index, d->r->source, strlen(d->r->source));
@@ -473,8 +476,8 @@ static int decide_limits(dctx *d) {
     const tg_tool_facts *t = d->t;
     const tg_authz_request *r = d->r;
     hits rh = {{0}, 0}, bh = {{0}, 0};
-    tg_patset_each(&p->rate_tools, t->name, t->name_len, hits_cb, &rh);
-    tg_patset_each(&p->budget_tools, t->name, t->name_len, hits_cb, &bh);
+    tg_patset_each(&p->rate_tools, d->key, t->name_len, hits_cb, &rh);
+    tg_patset_each(&p->budget_tools, d->key, t->name_len, hits_cb, &bh);
     if (!rh.n && !bh.n) return 1;
     char tool[129];
     memcpy(tool, t->name, t->name_len);
@@ -593,8 +596,11 @@ static tg_decision decide(dctx *d) {
     if (!tg_policy_name_ok(t->name, t->name_len)) {
         step_simple(d, "name", "deny", "not 1-128 bytes of [A-Za-z0-9_.-]");
         return finish(d, TG_DENY, "invalid_name",
-                      "tool names are matched on their exact registered bytes (1-128 of A-Z a-z 0-9 _ . -)");
+                      "tool names are matched on their registered bytes (1-128 of A-Z a-z 0-9 _ . -)");
     }
+    memcpy(d->key, t->name, t->name_len);
+    d->key[t->name_len] = '\0';
+    tg_policy_fold_case(d->key, t->name_len);
     d->mode = parse_mode(r->mode);
     if (d->mode < 0) {
         step_simple(d, "mode", "deny", "unknown mode");
@@ -617,7 +623,7 @@ static tg_decision decide(dctx *d) {
 
     /* 3 tenant */
     tenant_scan ts = {p, r->tenant, 0, 0, NULL};
-    tg_patset_each(&p->tenant_tools, t->name, t->name_len, tenant_cb, &ts);
+    tg_patset_each(&p->tenant_tools, d->key, t->name_len, tenant_cb, &ts);
     if (t->tenant) {
         if (!r->tenant || strcmp(t->tenant, r->tenant) != 0) {
             snprintf(reason, sizeof reason, "'%.*s' belongs to tenant '%s', not to this context's tenant", (int)t->name_len,
@@ -636,7 +642,7 @@ static tg_decision decide(dctx *d) {
 
     /* 4 scheduler */
     if (r->scheduler) {
-        const tg_pat *b = tg_patset_find(&p->sched_blocked, t->name, t->name_len);
+        const tg_pat *b = tg_patset_find(&p->sched_blocked, d->key, t->name_len);
         if (b) {
             snprintf(reason, sizeof reason, "'%.*s' is blocked in scheduler sessions (pattern '%s')", (int)t->name_len,
                      t->name, b->s);

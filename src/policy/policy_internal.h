@@ -58,6 +58,12 @@ const tg_pat *tg_patset_find(const tg_patset *set, const char *name, size_t len)
 /* An exact (no `*`) pattern equal to name, or NULL. */
 const tg_pat *tg_patset_exact(const tg_patset *set, const char *name, size_t len);
 /* Glob match of pattern p against s (exact bytes). */
+/* ASCII upper case to lower in place: tool names are told apart up to case
+ * (registry), so patterns that restrict match them so (policy_compile.c). */
+static inline void tg_policy_fold_case(char *s, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (s[i] >= 'A' && s[i] <= 'Z') s[i] = (char)(s[i] + ('a' - 'A'));
+}
 int tg_glob_match(const char *p, size_t plen, const char *s, size_t slen);
 uint64_t tg_hash_bytes(const void *p, size_t n);
 
@@ -185,7 +191,8 @@ struct tg_policy {
     int sched_auto_modes;
     tg_rule *rules;
     uint32_t n_rules;
-    tg_patset rule_tools;       /* owner: rule index */
+    tg_patset rule_tools;       /* allow rules' patterns, exact (owner: rule index) */
+    tg_patset rule_tools_fold;  /* deny and ask rules' patterns, ASCII lower case (owner: rule index) */
     tg_rate_limit *rates;
     uint32_t n_rates;
     tg_patset rate_tools;       /* owner: rate index */

@@ -1076,6 +1076,52 @@ static void allocation_failure_everywhere_is_clean(void) {
     CHECK(completed);
 }
 
+/* A source may register its tool as "Drop_Table": what restricts (deny and
+ * ask rules, privileged, scheduler.blocked, tenants, limits) matches names
+ * up to ASCII case, so the variant cannot dodge it; what lets a call through
+ * (grants, defaults, allow rules) stays exact bytes. */
+static void restricting_patterns_match_up_to_case(void) {
+    tg_policy *p = compile(
+        "{'version':1,'defaults':['*'],'privileged':['deploy_*'],'scheduler':{'blocked':['send_*']},"
+        " 'principals':{'ops':{'grants':['deploy_prod','*']}},"
+        " 'tenants':{'acme':['crm_*']},"
+        " 'rules':[{'id':'no-drop','effect':'deny','tools':['drop_*']},"
+        "          {'id':'confirm','effect':'ask','tools':['wire_money']},"
+        "          {'id':'reads','effect':'allow','tools':['read_file']},"
+        "          {'id':'ops','effect':'allow','tools':['deploy_*','send_*','crm_*']}],"
+        " 'rate_limits':[{'id':'crm','tools':['crm_*'],'capacity':1,'refill_per_second':0}]}");
+    if (!p) return;
+    EXPECT(p, "agent", "drop_table", TG_DENY, "rule:no-drop");
+    EXPECT(p, "agent", "Drop_Table", TG_DENY, "rule:no-drop");
+    EXPECT(p, "agent", "DROP_TABLE", TG_DENY, "rule:no-drop");
+    EXPECT(p, "agent", "Wire_Money", TG_ASK, "rule:confirm");
+    EXPECT(p, "agent", "read_file", TG_ALLOW, "rule:reads");
+    EXPECT(p, "agent", "Read_File", TG_DENY, "unmatched"); /* an allow is exact bytes */
+    EXPECT(p, "ops", "deploy_prod", TG_ALLOW, "rule:ops");
+    EXPECT(p, "ops", "Deploy_Prod", TG_DENY, "privileged"); /* privileged up to case; its grant must be exact */
+    tg_tool_facts t = tool("Send_Mail");
+    tg_authz_request r = req("agent");
+    tg_authz_result res;
+    r.scheduler = 1;
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_DENY && strcmp(res.rule, "scheduler") == 0);
+    t = tool("CRM_Export");
+    r = req("agent");
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_DENY && strcmp(res.rule, "tenant") == 0);
+    r.tenant = "acme"; /* in its tenant: past the scope, and then no allow rule names it exactly */
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_DENY && strcmp(res.rule, "unmatched") == 0);
+    tg_policy_free(p);
+    /* a rate limit holds a tool of any spelling (each tool its own bucket) */
+    p = compile("{'version':1,'defaults':['*'],'rules':[{'id':'all','effect':'allow','tools':['*']}],"
+                " 'rate_limits':[{'id':'crm','tools':['crm_*'],'capacity':1,'refill_per_second':0}]}");
+    if (!p) return;
+    t = tool("CRM_Export");
+    r = req("agent");
+    r.now_ms = 1000;
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_ALLOW);
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_DENY && strcmp(res.rule, "rate:crm") == 0);
+    tg_policy_free(p);
+}
+
 int main(void) {
     A.fn = count_alloc;
     A.ud = &counter;
@@ -1100,6 +1146,7 @@ int main(void) {
     allow_for_session_adds_a_session_rule();
     approval_tokens_refuse_forgery_tampering_expiry_and_replay();
     confusable_and_normalized_names_never_reach_a_denied_tool();
+    restricting_patterns_match_up_to_case();
     invalid_documents_are_rejected_with_pointers();
     embedded_schema_matches_docs();
     explain_returns_the_whole_trace_as_json();
