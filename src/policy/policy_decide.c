@@ -306,9 +306,13 @@ static tg_decision decide_rules(dctx *d) {
         if (d->nsteps++) tg_buf_putc(d->ex, ',');
         tg_buf_puts(d->ex, "{\"step\":\"rules\",\"considered\":[");
     }
-    /* allow rules by the exact name; deny and ask rules up to case */
-    if (!tg_patset_each(&d->p->rule_tools, t->name, t->name_len, rule_cb, &s))
-        tg_patset_each(&d->p->rule_tools_fold, d->key, t->name_len, rule_cb, &s);
+    /* deny and ask rules up to case, first: a matched deny ends the scan,
+     * and after a matched deny or ask no allow rule can change the outcome,
+     * so the allow rules (exact names) are read only when it can (or for a
+     * trace, which lists every rule considered) */
+    if (!tg_patset_each(&d->p->rule_tools_fold, d->key, t->name_len, rule_cb, &s) &&
+        (d->ex || (s.best[TG_DENY] == TG_NONE && s.best[TG_ASK] == TG_NONE)))
+        tg_patset_each(&d->p->rule_tools, t->name, t->name_len, rule_cb, &s);
     static const char *const eff[3] = {"allow", "ask", "deny"};
     char *rule = d->res->rule, *reason = d->res->reason;
     sb rb, sr;
