@@ -18,6 +18,7 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: false });
 const VALID = Object.freeze({ valid: true, errors: Object.freeze([]) });
 const MAX_TIMER_MS = 2 ** 31 - 1;
+const APPROVALS_SWEEP_AT = 1024; // pending approvals held before the expired ones are dropped
 
 // The module's linear memory is the host's (env.memory), so a disposed
 // runtime's memory can serve the next one: the first touch of a fresh page
@@ -499,6 +500,14 @@ export class ToolRuntime {
     return result;
   }
 
+  #sweepApprovals() {
+    const now = this.#clock();
+    for (const [id, a] of this.#approvals) if (!(a.record.expiresAt > now)) this.#approvals.delete(id);
+  }
+
+  /** @internal how many pending approvals the host side holds (tests of their bound). */
+  _pendingApprovals() { return this.#approvals.size; }
+
   /** Ends a session: its budgets and session rules are forgotten. */
   endSession(session) {
     const len = this.#write(String(session))[0];
@@ -569,6 +578,10 @@ export class ToolRuntime {
     if (status === TG_PENDING_APPROVAL) {
       const out = this.#hotOutput();
       const record = { id: out.approvalId, tool: out.tool, argsText: out.argsText, principal: ctx.principal, session: ctx.session, expiresAt: out.expiresAt };
+      // kept to run the call once approved (and to restore it after a trap):
+      // the expired ones go once there are many, so approvals nobody answers
+      // (each holding its arguments) cannot pile up in the host
+      if (this.#approvals.size >= APPROVALS_SWEEP_AT) this.#sweepApprovals();
       this.#approvals.set(out.approvalId, { record, name: out.tool, argsText: out.argsText, ctx: { ...ctx, signal: undefined } });
       delete out.argsText;
       return out;

@@ -117,6 +117,20 @@ test('an approval answers an ask; it cannot lift a deny of a policy set since', 
   rt.dispose();
 });
 
+test('approvals nobody answers do not pile up in the host: expired ones are dropped', async () => {
+  let now = 1_000_000;
+  const rt = await createToolRuntime({ clock: () => now, policy: { version: 1, defaults: ['*'], limits: { max_approvals: 4096 }, rules: [{ id: 'ask', effect: 'ask', tools: ['*'] }] } });
+  rt.registerTool({ name: 'send', inputSchema: obj({ body: { type: 'string' } }) }, () => 'sent');
+  const body = 'x'.repeat(10_000);
+  for (let i = 0; i < 1100; i++) assert.equal((await rt.callTool('send', { body: `${i}${body}` })).status, 'pending_approval');
+  assert.equal(rt._pendingApprovals(), 1100);
+  now += 24 * 3600 * 1000; // long past any approval's expiry
+  const fresh = await rt.callTool('send', { body: 'new' });
+  assert.equal(rt._pendingApprovals(), 1);
+  assert.equal((await rt.resolveApproval(fresh.approvalId, 'approve')).content[0].text, 'sent');
+  rt.dispose();
+});
+
 test('approvals: ask pauses the call; approving runs exactly that call once; denied or changed cannot run', async () => {
   const { rt, ran } = await policyRuntime();
   const p = await rt.callTool('send_email', { to: 'ceo@corp.com', q: 'hi' }, { principal: 'intern', session: 's1' });
