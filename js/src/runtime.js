@@ -254,7 +254,6 @@ export class ToolRuntime {
   #write(a, b, c) {
     if (this.#inModule) throw reentered(); // (tga_input may move the input the running call reads)
     const n = c !== undefined ? 3 : b !== undefined ? 2 : 1;
-    if (!wellFormed(a) || (n > 1 && !wellFormed(b)) || (n > 2 && !wellFormed(c))) throw loneSurrogate();
     const max = size(a) + (n > 1 ? size(b) : 0) + (n > 2 ? size(c) : 0);
     if (max > this.#inCap) {
       const ptr = this.#exports.tga_input(this.#handle, max);
@@ -335,7 +334,7 @@ export class ToolRuntime {
    */
   registerTool(descriptor, handler, options) {
     if (typeof handler !== 'function') throw new TypeError('handler must be a function');
-    const text = typeof descriptor === 'string' ? descriptor : JSON.stringify(descriptor);
+    const text = typeof descriptor === 'string' ? checkedText(descriptor) : JSON.stringify(descriptor);
     const id = this.#nextHandler++;
     this.#check(this.#journaled('tga_register', [text, options === undefined ? '' : JSON.stringify(options)], [id]));
     this.#handlers.set(id, handler);
@@ -452,7 +451,7 @@ export class ToolRuntime {
 
   /** Sets the policy document (see docs/policy.md). Throws invalid_policy with diagnostics. */
   setPolicy(policy) {
-    this.#check(this.#journaled('tga_set_policy', [typeof policy === 'string' ? policy : JSON.stringify(policy)], [], 'policy'));
+    this.#check(this.#journaled('tga_set_policy', [typeof policy === 'string' ? checkedText(policy) : JSON.stringify(policy)], [], 'policy'));
   }
 
   /** Sets the HMAC key for self-contained approval tokens (16-1024 bytes). */
@@ -542,7 +541,11 @@ export class ToolRuntime {
    */
   async callTool(name, args = {}, ctx = NO_CONTEXT) {
     let argBytes;
-    if (typeof args === 'string' || args instanceof Uint8Array) argBytes = args;
+    if (typeof args === 'string') {
+      // (JSON.stringify never makes a lone surrogate; a caller's string may)
+      if (!wellFormed(args)) return gateError('invalid_json', `Arguments for tool "${name}" are not valid JSON: ${loneSurrogate().message}`);
+      argBytes = args;
+    } else if (args instanceof Uint8Array) argBytes = args;
     else {
       try { argBytes = JSON.stringify(args) ?? 'null'; } catch (e) {
         return gateError('invalid_json', `Arguments cannot be written as JSON: ${e.message}`);
@@ -695,7 +698,7 @@ export class ToolRuntime {
    * @returns {Validator}
    */
   compileSchema(schema, options = {}) {
-    const text = typeof schema === 'string' ? schema : JSON.stringify(schema);
+    const text = typeof schema === 'string' ? checkedText(schema) : JSON.stringify(schema);
     const opts = pick({ dialect: options.dialect, formats: options.formats, resources: options.resources });
     const optText = Object.keys(opts).length ? JSON.stringify(opts) : '';
     const id = this.#compileSchema(text, optText);
@@ -799,8 +802,16 @@ function deepFreeze(v) {
 
 /** False for a string holding a lone surrogate: not Unicode text, so not
  * UTF-8, and encoding it would silently turn it into U+FFFD (the module would
- * then judge other text than the caller's). One-byte strings answer at once. */
+ * then judge other text than the caller's). Checked where a caller's string
+ * enters (arguments, instances, schemas, descriptors, policies); text made
+ * by JSON.stringify never holds one. */
 function wellFormed(p) { return typeof p !== 'string' || p.isWellFormed?.() !== false; }
+
+/** Text the host gave as a string, refused when it holds a lone surrogate. */
+function checkedText(s) {
+  if (!wellFormed(s)) throw loneSurrogate();
+  return s;
+}
 
 function loneSurrogate() {
   return new ToolgateError('invalid_json', 'the text holds a lone surrogate (a JS string that is not Unicode text), so it cannot be UTF-8 JSON');
