@@ -251,6 +251,19 @@ tg_status tg_register_batch(tg_runtime *rt, const char *request, size_t len) {
     tg_batch b = {source->valuestring, slen,
                   tmpl ? tmpl->valuestring : (slen ? "mcp__{source}__{tool}" : "{tool}"),
                   cJSON_IsTrue(atomic), cJSON_IsTrue(replace), entries, n};
+    /* "mcp__{source}__{tool}" reads back only when the mapped source holds no
+     * "__" and does not end in "_": else source "git" with tool "hub__x" and
+     * source "git__hub" with tool "x" share a prefix, and a grant or deny
+     * written for one namespace reaches the other */
+    if (slen && strstr(b.name_template, "{source}__")) {
+        char ms[TG_NAME_MAX + 1];
+        size_t ml = tg_name_map("{source}", b.source, slen, "", 0, ms);
+        if (strstr(ms, "__") || (ml && ms[ml - 1] == '_'))
+            return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST,
+                              "a source name must not hold \"__\" or end in \"_\" (after mapping): "
+                              "mcp__{source}__{tool} would not tell its tools from another source's",
+                              -1);
+    }
     return apply(rt, &b, 0);
 }
 

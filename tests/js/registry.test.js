@@ -182,6 +182,21 @@ test('a source imported again with stricter host options: the new options hold a
   rt.dispose();
 });
 
+test('source names that would make mcp__{source}__{tool} ambiguous are refused', async () => {
+  const rt = await createToolRuntime();
+  const call = () => 'ok';
+  const one = (name) => [{ name, inputSchema: obj() }];
+  assert.deepEqual(rt.importTools('git', one('hub__delete'), { call }).registered.map((r) => r.name), ['mcp__git__hub__delete']);
+  for (const source of ['git__hub', 'srv_', 'a..b']) {
+    assert.throws(() => rt.importTools(source, one('read'), { call }),
+      (e) => e instanceof ToolgateError && e.code === 'invalid_request' && /must not hold "__" or end in "_"/.test(e.message), source);
+  }
+  assert.deepEqual(rt.importTools('my.server', one('read'), { call }).registered.map((r) => r.name), ['mcp__my_server__read']);
+  // a template without the separator is the host's own business
+  assert.deepEqual(rt.importTools('x__y', one('z'), { call, nameTemplate: '{source}_{tool}' }).registered.map((r) => r.name), ['x__y_z']);
+  rt.dispose();
+});
+
 test('snapshots: a session keeps its tool list across list_changed and plugin loads', async () => {
   const rt = await createToolRuntime();
   rt.registerTool({ name: 'a', inputSchema: obj() }, () => 'a');
