@@ -397,7 +397,12 @@ export class ToolRuntime {
   /** Removes every tool of a source. @returns {number} how many */
   removeSource(source) {
     this.#journaled('tga_remove_source', [String(source)], [], `source:${source}`);
-    return this.#output().removed;
+    const removed = this.#output().removed;
+    // the source's handlers go with its tools (as a re-listing drops those it no longer lists)
+    const ids = this.#sourceHandlers.get(source);
+    if (ids) for (const id of ids.values()) this.#handlers.delete(id);
+    this.#sourceHandlers.delete(source);
+    return removed;
   }
 
   /**

@@ -208,6 +208,10 @@ test('snapshots: a session keeps its tool list across list_changed and plugin lo
   assert.deepEqual(await rt.callTool('b', {}), { content: [{ type: 'text', text: 'b' }] });
   rt.removeSource('up');
   assert.deepEqual(rt.listTools().tools.map((t) => t.name), ['a', 'b']);
+  assert.equal(gateCode(await rt.callTool('mcp__up__c', {})), 'unknown_tool');
+  // imported again after its removal: new tools, new handlers
+  rt.importTools('up', [{ name: 'c', inputSchema: obj() }], { call: () => 'c again' });
+  assert.equal((await rt.callTool('mcp__up__c', {})).content[0].text, 'c again');
   s.release();
   assert.throws(() => rt.listTools({ snapshot: s }), (e) => e.code === 'unknown_snapshot');
   rt.dispose();
