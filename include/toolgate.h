@@ -129,9 +129,13 @@ tg_status tg_register_tool(tg_runtime *rt, const char *descriptor, size_t len, c
  * "atomic": all or nothing (plugins). "replace": the list is the source's
  * whole tools/list (imports): tools it no longer lists are removed, and a
  * tool whose definition changed is held out of new snapshots until
- * tg_accept_change. tg_output holds {"applied","epoch","registered",
- * "unchanged","changed","removed","rejected"} (see registry.h). TG_OK even
- * when tools were rejected; errors only for a malformed request or memory. */
+ * tg_accept_change; the same definition with other options or handler
+ * replaces the live tool at once ("updated"). tg_output holds {"applied",
+ * "epoch","registered","unchanged","updated","changed","removed","rejected"}
+ * (see registry.h). TG_OK even when tools were rejected; errors only for a
+ * malformed request, memory, or (TG_ERR_INVALID_REQUEST) a source name that
+ * holds "__" or ends in "_" after mapping under a template with
+ * "{source}__" (its tools would read as another source's). */
 tg_status tg_register_batch(tg_runtime *rt, const char *request, size_t len);
 
 /* Lets a held (changed) definition into new snapshots. */
@@ -216,7 +220,9 @@ tg_status tg_set_approval_key(tg_runtime *rt, const unsigned char *key, size_t l
 /* Decides without calling (a dry run: no rate or budget is charged). request:
  * {"tool","args"?,"principal"?,"mode"?,"scheduler"?,"source"?,"tenant"?,
  *  "session"?,"snapshot"?,"explain"?}. tg_output holds
- * {"decision","rule","reason"[,"trace"]}. */
+ * {"decision","rule","reason"[,"trace"]}. With no policy set every tool is
+ * allowed but what the host restricted: a needs-approval tool is denied
+ * (nothing holds approvals) and plan mode allows only read-only tools. */
 tg_status tg_authorize(tg_runtime *rt, const char *request, size_t len);
 
 /* A person's answer to a pending approval: "approve", "approve_session"
