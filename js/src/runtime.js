@@ -334,9 +334,9 @@ export class ToolRuntime {
    */
   registerTool(descriptor, handler, options) {
     if (typeof handler !== 'function') throw new TypeError('handler must be a function');
-    const text = typeof descriptor === 'string' ? checkedText(descriptor) : JSON.stringify(descriptor);
+    const text = typeof descriptor === 'string' ? checkedText(descriptor) : jsonText(descriptor, 'invalid_descriptor', 'the descriptor');
     const id = this.#nextHandler++;
-    this.#check(this.#journaled('tga_register', [text, options === undefined ? '' : JSON.stringify(options)], [id]));
+    this.#check(this.#journaled('tga_register', [text, options === undefined ? '' : jsonText(options, 'invalid_request', 'the options')], [id]));
     this.#handlers.set(id, handler);
     return this.#output();
   }
@@ -381,6 +381,7 @@ export class ToolRuntime {
    */
   importTools(source, tools, { call, options, nameTemplate } = {}) {
     if (typeof call !== 'function') throw new TypeError('importTools needs a call(toolName, args, info) function');
+    if (!Array.isArray(tools)) throw new TypeError('importTools needs the array of tools a tools/list returned');
     const entries = tools.map((t) => ({
       descriptor: t,
       handler: (args, info) => call(t.name, args, info),
@@ -456,7 +457,7 @@ export class ToolRuntime {
 
   /** Sets the policy document (see docs/policy.md). Throws invalid_policy with diagnostics. */
   setPolicy(policy) {
-    this.#check(this.#journaled('tga_set_policy', [typeof policy === 'string' ? checkedText(policy) : JSON.stringify(policy)], [], 'policy'));
+    this.#check(this.#journaled('tga_set_policy', [typeof policy === 'string' ? checkedText(policy) : jsonText(policy, 'invalid_policy', 'the policy')], [], 'policy'));
   }
 
   /** Sets the HMAC key for self-contained approval tokens (16-1024 bytes). */
@@ -703,7 +704,7 @@ export class ToolRuntime {
    * @returns {Validator}
    */
   compileSchema(schema, options = {}) {
-    const text = typeof schema === 'string' ? checkedText(schema) : JSON.stringify(schema);
+    const text = typeof schema === 'string' ? checkedText(schema) : jsonText(schema, 'invalid_schema', 'the schema');
     const opts = pick({ dialect: options.dialect, formats: options.formats, resources: options.resources });
     const optText = Object.keys(opts).length ? JSON.stringify(opts) : '';
     const id = this.#compileSchema(text, optText);
@@ -722,7 +723,11 @@ export class ToolRuntime {
     if (v.generation !== this.#generation) { v.id = this.#compileSchema(v.text, v.optText); v.generation = this.#generation; }
     let input = instance;
     if (typeof input !== 'string' && !(input instanceof Uint8Array)) {
-      input = JSON.stringify(input);
+      try {
+        input = JSON.stringify(input);
+      } catch (e) { // a BigInt, a cycle, a throwing toJSON: not JSON, so not valid
+        return { valid: false, errors: [], jsonError: { message: `the value cannot be written as JSON: ${String(e?.message ?? e)}`, offset: 0 } };
+      }
       if (input === undefined) return { valid: false, errors: [], jsonError: { message: 'the value cannot be written as JSON', offset: 0 } };
     }
     if (input.length > this.#argsLimit) {
@@ -748,6 +753,9 @@ export class ToolRuntime {
    * @returns {{ ok: true } | { ok: false, code: string, message: string, offset?: number }}
    */
   checkJSON(text, { allowDuplicateKeys = false } = {}) {
+    if (typeof text !== 'string' && !(text instanceof Uint8Array)) {
+      return { ok: false, code: 'invalid_request', message: 'checkJSON takes JSON text or its UTF-8 bytes' };
+    }
     if (!wellFormed(text)) return { ok: false, code: 'invalid_json', message: loneSurrogate().message, offset: loneSurrogateOffset(text) };
     const len = this.#write(text)[0];
     const status = this.#call('tga_check_json', len, allowDuplicateKeys ? 1 : 0);
@@ -811,6 +819,19 @@ function deepFreeze(v) {
  * enters (arguments, instances, schemas, descriptors, policies); text made
  * by JSON.stringify never holds one. */
 function wellFormed(p) { return typeof p !== 'string' || p.isWellFormed?.() !== false; }
+
+/** A host value as JSON text, or a ToolgateError(code) saying why it cannot be
+ * (undefined, a function, a BigInt, a cycle, a throwing toJSON). */
+function jsonText(value, code, what) {
+  let text;
+  try {
+    text = JSON.stringify(value);
+  } catch (e) {
+    throw new ToolgateError(code, `${what} cannot be written as JSON: ${String(e?.message ?? e)}`);
+  }
+  if (text === undefined) throw new ToolgateError(code, `${what} cannot be written as JSON`);
+  return text;
+}
 
 /** Text the host gave as a string, refused when it holds a lone surrogate. */
 function checkedText(s) {

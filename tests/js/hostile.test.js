@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { createToolRuntime } from 'toolgate';
+import { createToolRuntime, ToolgateError } from 'toolgate';
 import { repoRoot } from './helpers.js';
 
 const obj = (properties = {}, required = []) => ({ type: 'object', properties, required });
@@ -97,6 +97,26 @@ test('a JS string holding a lone surrogate is refused at the boundary, never jud
   // a pair is fine, and so is every escape the strict reader allows
   assert.equal((await rt.callTool('echo', '{"a":"\ud83d\ude00"}')).content[0].text, 'ran');
   assert.deepEqual(got, [{ a: '\u{1F600}' }]);
+  rt.dispose();
+});
+
+test('host mistakes come back as ToolgateErrors or values with codes, not stray TypeErrors', async () => {
+  const rt = await createToolRuntime();
+  const code = (c) => (e) => e instanceof ToolgateError && e.code === c;
+  assert.throws(() => rt.compileSchema(undefined), code('invalid_schema'));
+  assert.throws(() => rt.compileSchema({ n: 10n }), code('invalid_schema'));
+  assert.throws(() => rt.registerTool(undefined, () => 1), code('invalid_descriptor'));
+  assert.throws(() => rt.registerTool({ name: 't', inputSchema: obj() }, () => 1, { timeoutMs: 10n }), code('invalid_request'));
+  assert.throws(() => rt.setPolicy(undefined), code('invalid_policy'));
+  const cyclic = {};
+  cyclic.self = cyclic;
+  assert.match(rt.compileSchema({}).validate(10n).jsonError.message, /cannot be written as JSON/);
+  assert.match(rt.compileSchema({}).validate(cyclic).jsonError.message, /cannot be written as JSON/);
+  assert.deepEqual(rt.checkJSON(undefined), { ok: false, code: 'invalid_request', message: 'checkJSON takes JSON text or its UTF-8 bytes' });
+  assert.throws(() => rt.importTools('s', null, { call: () => 1 }), TypeError);
+  // and the runtime still works
+  rt.registerTool({ name: 'ok', inputSchema: obj() }, () => 'fine');
+  assert.equal((await rt.callTool('ok', '{}')).content[0].text, 'fine');
   rt.dispose();
 });
 
