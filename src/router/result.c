@@ -60,7 +60,33 @@ int tg_result_normalize(tg_buf *out, const cJSON *v, char *why, size_t why_len) 
             snprintf(why, why_len, "%s", bad);
             return -1;
         }
-        return tg_json_write(out, v);
+        /* the CallToolResult members only: another top-level member (an
+         * upstream's "status":"pending_approval" would pass for the gate's
+         * own answer) is dropped, and so is the gate's own _meta key, which
+         * only the gate sets */
+        tg_buf_puts(out, "{\"content\":");
+        tg_json_write(out, content);
+        if (sc) {
+            tg_buf_puts(out, ",\"structuredContent\":");
+            tg_json_write(out, sc);
+        }
+        if (is_error) tg_buf_puts(out, cJSON_IsTrue(is_error) ? ",\"isError\":true" : ",\"isError\":false");
+        if (meta) {
+            static const char GATE_KEY[] = "dev.toolgate/error";
+            int first = 1;
+            tg_buf_puts(out, ",\"_meta\":{");
+            for (const cJSON *m = meta->child; m; m = m->next) {
+                size_t kl = tg_json_strlen(m->string);
+                if (kl == sizeof GATE_KEY - 1 && memcmp(m->string, GATE_KEY, kl) == 0) continue;
+                if (!first) tg_buf_putc(out, ',');
+                first = 0;
+                tg_json_write_string(out, m->string, kl);
+                tg_buf_putc(out, ':');
+                tg_json_write(out, m);
+            }
+            tg_buf_putc(out, '}');
+        }
+        return tg_buf_putc(out, '}');
     }
     /* any other value: its JSON text as content; objects are structured too */
     tg_buf text;
