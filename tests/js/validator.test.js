@@ -73,3 +73,47 @@ test('text, UTF-8 bytes and JS values validate alike; malformed text is a jsonEr
   assert.equal(typeof bad.jsonError.message, 'string');
   assert.equal(bad.jsonError.offset, 9);
 });
+
+test('the verdicts agree with ajv, an independent validator, on 5,000 mutated tool arguments', async () => {
+  const { Ajv2020 } = await import('ajv/dist/2020.js');
+  const schema = {
+    type: 'object',
+    properties: {
+      owner: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9-]+$' },
+      title: { type: 'string', maxLength: 8 },
+      labels: { type: 'array', items: { type: 'string' }, maxItems: 3, uniqueItems: true },
+      priority: { type: 'integer', minimum: 1, maximum: 5 },
+      ratio: { type: 'number', exclusiveMinimum: 0, multipleOf: 0.25 },
+      kind: { enum: ['bug', 'feature', null] },
+      draft: { type: 'boolean' },
+    },
+    required: ['owner', 'title'],
+    additionalProperties: false,
+  };
+  const ours = rt.compileSchema(schema);
+  const theirs = new Ajv2020({ strict: false }).compile(schema);
+  // deterministic: a small LCG, values at and around every limit
+  let seed = 20261123;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+  const pick = (a) => a[Math.floor(rnd() * a.length)];
+  const values = [0, -1, 0.25, 0.3, 1, 1.0, 5, 5.5, 6, 1e3, '', 'a', 'tool-gate', 'tool gate', 'x'.repeat(8), 'x'.repeat(9),
+    '😀'.repeat(8), '😀'.repeat(9), 'é'.repeat(8), true, false, null, [], ['a'], ['a', 'a'], ['a', 'b', 'c', 'd'], ['a', 1],
+    {}, { a: 1 }, 'bug', 'feature', 'Bug'];
+  const keys = [...Object.keys(schema.properties), 'extra', '__proto__', 'constructor'];
+  let disagreements = 0, valid = 0;
+  for (let i = 0; i < 5000; i++) {
+    const o = { owner: 'toolgate', title: 'fix' };
+    for (let k = 1 + Math.floor(rnd() * 3); k > 0; k--) {
+      const key = pick(keys);
+      if (rnd() < 0.2) delete o[key];
+      else Object.defineProperty(o, key, { value: pick(values), enumerable: true, writable: true, configurable: true });
+    }
+    const text = JSON.stringify(o);
+    const a = theirs(JSON.parse(text));
+    const t = ours.validate(text).valid;
+    valid += t;
+    if (a !== t && disagreements++ < 3) console.log('disagree:', { ajv: a, toolgate: t, text });
+  }
+  assert.equal(disagreements, 0);
+  assert.ok(valid > 500 && valid < 4500, `both sides exercised (${valid} valid)`);
+});
