@@ -274,6 +274,12 @@ typedef struct item {
 
 static void put_str(tg_buf *b, const char *s) { tg_json_write_string(b, s, strlen(s)); }
 
+/* The ',' before every member of a result list but its first. */
+static void sep(tg_buf *out, int *first) {
+    if (!*first) tg_buf_putc(out, ',');
+    *first = 0;
+}
+
 static void reject(item *it, const char *code, const char *msg) {
     snprintf(it->err.code, sizeof it->err.code, "%s", code);
     snprintf(it->err.message, sizeof it->err.message, "%s", msg);
@@ -290,9 +296,14 @@ static int same_tool(const tg_tool *same, const tg_batch *bt, const tg_tool *t) 
            (bt->replace_source || bt->source_len);
 }
 
+/* live tool t has these host settings (handler, options) */
+static int has_host_settings(const tg_tool *t, uint32_t handler_id, const cJSON *options) {
+    return t->handler_id == handler_id && tg_json_same(t->options_doc, options);
+}
+
 /* the host's own settings of two listings of a tool: handler and options */
 static int same_host_settings(const tg_tool *a, const tg_tool *b) {
-    return a->handler_id == b->handler_id && tg_json_same(a->options_doc, b->options_doc);
+    return has_host_settings(a, b->handler_id, b->options_doc);
 }
 
 /* t is listed again with the definition and host settings the registry
@@ -319,9 +330,8 @@ static tg_tool *relisted_exactly(const tg_registry *r, const tg_batch *bt, const
     tg_name_skeleton(mapped, n, skeleton);
     tg_tool *same = tmap_get(&r->skeletons, skeleton, strlen(skeleton));
     if (!same || !same_source(same, bt->source, bt->source_len) || same->name_len != n ||
-        memcmp(same->name, mapped, n) != 0 || same->handler_id != e->handler_id ||
-        (same->sanitized && same->sanitized->child) || !tg_json_same(same->descriptor, e->descriptor) ||
-        !tg_json_same(same->options_doc, e->options))
+        memcmp(same->name, mapped, n) != 0 || !has_host_settings(same, e->handler_id, e->options) ||
+        (same->sanitized && same->sanitized->child) || !tg_json_same(same->descriptor, e->descriptor))
         return NULL;
     tg_tool_retain(same);
     return same;
@@ -473,8 +483,7 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
         for (size_t i = 0; i < r->live.cap;) {
             tg_tool *t = r->live.slots[i];
             if (t && same_source(t, bt->source, bt->source_len) && !t->listed) {
-                if (!first) tg_buf_putc(out, ',');
-                first = 0;
+                sep(out, &first);
                 put_str(out, t->name);
                 unlink_live(r, t);
                 mutated = 1;
@@ -488,8 +497,7 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
     for (size_t i = 0; i < bt->n && apply; i++) {
         item *it = &items[i];
         if (it->state != ST_CHANGED) continue;
-        if (!first) tg_buf_putc(out, ',');
-        first = 0;
+        sep(out, &first);
         tg_buf_puts(out, "{\"name\":");
         put_str(out, it->tool->name);
         tg_buf_puts(out, ",\"fields\":");
@@ -514,8 +522,7 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
     for (size_t i = 0; i < bt->n && apply; i++) {
         item *it = &items[i];
         if (it->state != ST_UPDATED) continue;
-        if (!first) tg_buf_putc(out, ',');
-        first = 0;
+        sep(out, &first);
         put_str(out, it->tool->name);
         unlink_live(r, it->old);
         it->old = NULL;
@@ -528,8 +535,7 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
     first = 1;
     for (size_t i = 0; i < bt->n && apply; i++)
         if (items[i].state == ST_UNCHANGED) {
-            if (!first) tg_buf_putc(out, ',');
-            first = 0;
+            sep(out, &first);
             put_str(out, items[i].old->name);
         }
     tg_buf_puts(out, "],\"registered\":[");
@@ -547,8 +553,7 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
         }
         it->tool = NULL; /* owned by the table now */
         mutated = 1;
-        if (!first) tg_buf_putc(out, ',');
-        first = 0;
+        sep(out, &first);
         tg_buf_puts(out, "{\"name\":");
         put_str(out, t->name);
         tg_buf_puts(out, ",\"tool\":");
@@ -566,8 +571,7 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
     for (size_t i = 0; i < bt->n; i++) {
         item *it = &items[i];
         if (it->state != ST_REJECTED) continue;
-        if (!first) tg_buf_putc(out, ',');
-        first = 0;
+        sep(out, &first);
         tg_buf_puts(out, "{\"tool\":");
         put_str(out, it->err.tool);
         if (it->err.name[0]) {

@@ -65,15 +65,20 @@ static inline uint64_t tg_sc_bloom(const cJSON *n) {
     for (m = n->child; m; m = m->next) b |= 1ull << tg_sc_kbit(m->string, tg_json_strlen(m->string));
     return b;
 }
-/* tg_json_getz(n, k) for n whose filter is bloom. Always inlined: k is a
- * literal at every call, so its length and filter bit fold to constants. */
+/* tg_json_get(n, k, l) for n whose filter is bloom; tg_sc_kw for a literal
+ * k (always inlined: its length and filter bit fold to constants). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline const cJSON *tg_sc_kwn(const cJSON *n, uint64_t bloom, const char *k, size_t l) {
+    if (!((bloom >> tg_sc_kbit(k, l)) & 1)) return NULL;
+    return tg_json_get(n, k, l);
+}
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((always_inline))
 #endif
 static inline const cJSON *tg_sc_kw(const cJSON *n, uint64_t bloom, const char *k) {
-    size_t l = strlen(k);
-    if (!((bloom >> tg_sc_kbit(k, l)) & 1)) return NULL;
-    return tg_json_get(n, k, l);
+    return tg_sc_kwn(n, bloom, k, strlen(k));
 }
 
 /* schema_resolve.c */

@@ -201,12 +201,6 @@ static const sc_kwname map_kw[] = {KWN("properties"), KWN("patternProperties"), 
                                    KWN("dependentSchemas"), KWN("dependencies"), {NULL, 0}};
 #undef KWN
 
-/* tg_sc_kw for a keyword whose length is known */
-static const cJSON *kw_of(const cJSON *n, uint64_t bloom, const sc_kwname *k) {
-    if (!((bloom >> tg_sc_kbit(k->s, k->len)) & 1)) return NULL;
-    return tg_json_get(n, k->s, k->len);
-}
-
 int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, const char *loc, size_t depth,
                 int is_root, uint32_t *out_ent) {
     uint32_t e, i;
@@ -293,7 +287,7 @@ int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, cons
     }
     /* children */
     for (i = 0; single_kw[i].s; i++) {
-        v = kw_of(n, kb, &single_kw[i]);
+        v = tg_sc_kwn(n, kb, single_kw[i].s, single_kw[i].len);
         if (v && (tg_sj_IsObject(v) || tg_sj_IsBool(v))) {
             char *l = tg_sc_loc_join(c, loc, single_kw[i].s, single_kw[i].len);
             if (!l) { tg_sc_oom(c); return -1; }
@@ -302,7 +296,7 @@ int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, cons
     }
     for (i = 0; array_kw[i].s; i++) {
         size_t k = 0;
-        v = kw_of(n, kb, &array_kw[i]);
+        v = tg_sc_kwn(n, kb, array_kw[i].s, array_kw[i].len);
         if (!tg_sj_IsArray(v)) continue;
         for (it = v->child; it; it = it->next, k++) {
             char *l = tg_sc_loc_join(c, loc, array_kw[i].s, array_kw[i].len);
@@ -311,7 +305,7 @@ int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, cons
         }
     }
     for (i = 0; map_kw[i].s; i++) {
-        v = kw_of(n, kb, &map_kw[i]);
+        v = tg_sc_kwn(n, kb, map_kw[i].s, map_kw[i].len);
         if (!tg_sj_IsObject(v)) continue;
         for (it = v->child; it; it = it->next) {
             char *l;
