@@ -549,7 +549,7 @@ export class ToolRuntime {
     let argBytes;
     if (typeof args === 'string') {
       // (JSON.stringify never makes a lone surrogate; a caller's string may)
-      if (!wellFormed(args)) return gateError('invalid_json', `Arguments for tool "${name}" are not valid JSON: ${loneSurrogate().message}`);
+      if (!wellFormed(args)) return gateError('invalid_json', `Arguments for tool "${name}" are not valid JSON: ${LONE_SURROGATE}`);
       argBytes = args;
     } else if (args instanceof Uint8Array) argBytes = args;
     else {
@@ -733,7 +733,7 @@ export class ToolRuntime {
     if (input.length > this.#argsLimit) {
       return { valid: false, errors: [], jsonError: { message: `input of at least ${input.length} bytes is over the limit of ${this.#argsLimit}`, offset: this.#argsLimit } };
     }
-    if (!wellFormed(input)) return { valid: false, errors: [], jsonError: { message: loneSurrogate().message, offset: loneSurrogateOffset(input) } };
+    if (!wellFormed(input)) return { valid: false, errors: [], jsonError: { message: LONE_SURROGATE, offset: loneSurrogateOffset(input) } };
     const len = this.#write(input)[0];
     const r = this.#hot(this.#validateFn, v.id, len, maxErrors);
     if (r === 1) return VALID;
@@ -756,7 +756,7 @@ export class ToolRuntime {
     if (typeof text !== 'string' && !(text instanceof Uint8Array)) {
       return { ok: false, code: 'invalid_request', message: 'checkJSON takes JSON text or its UTF-8 bytes' };
     }
-    if (!wellFormed(text)) return { ok: false, code: 'invalid_json', message: loneSurrogate().message, offset: loneSurrogateOffset(text) };
+    if (!wellFormed(text)) return { ok: false, code: 'invalid_json', message: LONE_SURROGATE, offset: loneSurrogateOffset(text) };
     const len = this.#write(text)[0];
     const status = this.#call('tga_check_json', len, allowDuplicateKeys ? 1 : 0);
     if (status === TG_OK) return { ok: true };
@@ -835,13 +835,11 @@ function jsonText(value, code, what) {
 
 /** Text the host gave as a string, refused when it holds a lone surrogate. */
 function checkedText(s) {
-  if (!wellFormed(s)) throw loneSurrogate();
+  if (!wellFormed(s)) throw new ToolgateError('invalid_json', LONE_SURROGATE);
   return s;
 }
 
-function loneSurrogate() {
-  return new ToolgateError('invalid_json', 'the text holds a lone surrogate (a JS string that is not Unicode text), so it cannot be UTF-8 JSON');
-}
+const LONE_SURROGATE = 'the text holds a lone surrogate (a JS string that is not Unicode text), so it cannot be UTF-8 JSON';
 
 /** The UTF-8 byte offset of a string's first lone surrogate. */
 function loneSurrogateOffset(s) {

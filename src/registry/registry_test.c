@@ -64,6 +64,19 @@ typedef struct fixture {
     tg_buf out;
 } fixture;
 
+/* A registry whose allocations go through alloc, and a test arena and buffer. */
+static void fixture_open(fixture *f, tg_allocator alloc, const tg_registry_config *cfg) {
+    f->r = tg_registry_new(&alloc, cfg);
+    tg_arena_init(&f->a, A);
+    tg_buf_init(&f->out, A, 0);
+}
+
+static void fixture_close(fixture *f) {
+    tg_buf_free(&f->out);
+    tg_arena_free(&f->a);
+    tg_registry_free(f->r);
+}
+
 static cJSON *J(fixture *f, const char *text) {
     tg_json_error e;
     cJSON *d = tg_json_parse(&f->a, text, strlen(text), NULL, &e);
@@ -94,9 +107,7 @@ static size_t count(const cJSON *res, const char *key) {
 
 static void batches(void) {
     fixture f;
-    f.r = tg_registry_new(&A, NULL);
-    tg_arena_init(&f.a, A);
-    tg_buf_init(&f.out, A, 0);
+    fixture_open(&f, A, NULL);
 
     const char *host[] = {TOOL("search", "find")};
     cJSON *res = apply(&f, "", 1, 0, host, 1);
@@ -150,9 +161,7 @@ static void batches(void) {
     CHECK(count(res, "removed") == 2);
     CHECK(tg_registry_remove_source(f.r, "fs", 2) == 1);
     tg_toolset_release(pinned);
-    tg_buf_free(&f.out);
-    tg_arena_free(&f.a);
-    tg_registry_free(f.r);
+    fixture_close(&f);
 }
 
 /* Bytes asked of the allocator (an allocator hook that counts). */
@@ -169,9 +178,7 @@ static void *counting(void *ud, void *ptr, size_t osize, size_t nsize) {
 static void relisting_exactly(void) {
     fixture f;
     tg_allocator counted = {counting, NULL};
-    f.r = tg_registry_new(&counted, NULL);
-    tg_arena_init(&f.a, A);
-    tg_buf_init(&f.out, A, 0);
+    fixture_open(&f, counted, NULL);
     const char *list[] = {
         TOOL("read", "Reads a file."), TOOL("write", "Writes a file."),
         "{\"name\":\"tidy\",\"description\":\"Cleans\xe2\x80\xae up.\",\"inputSchema\":{\"type\":\"object\"}}",
@@ -210,18 +217,14 @@ static void relisting_exactly(void) {
                                "{\"description\":\"Reads a file.\",\"name\":\"read\",\"inputSchema\":{\"type\":\"object\"}}"};
     res = apply(&f, "fs", 0, 1, reordered, 4);
     CHECK(count(res, "unchanged") == 3);
-    tg_buf_free(&f.out);
-    tg_arena_free(&f.a);
-    tg_registry_free(f.r);
+    fixture_close(&f);
 }
 
 /* Host options given again with a definition the source did not change:
  * they replace the live tool's at once ("updated"), never kept stale. */
 static void options_on_relisting(void) {
     fixture f;
-    f.r = tg_registry_new(&A, NULL);
-    tg_arena_init(&f.a, A);
-    tg_buf_init(&f.out, A, 0);
+    fixture_open(&f, A, NULL);
     tg_tool_entry e = {J(&f, TOOL("drop", "Drops a table.")), J(&f, "{\"needsApproval\":false}"), 7};
     tg_batch b = {"db", 2, "mcp__{source}__{tool}", 0, 1, &e, 1};
     CHECK(tg_registry_apply(f.r, &b, &f.out) == 0);
@@ -242,16 +245,12 @@ static void options_on_relisting(void) {
     CHECK(count(res, "updated") == 1);
     t = tg_toolset_find(tg_registry_current(f.r), "mcp__db__drop", 13);
     CHECK(t && t->handler_id == 8 && t->opts.needs_approval);
-    tg_buf_free(&f.out);
-    tg_arena_free(&f.a);
-    tg_registry_free(f.r);
+    fixture_close(&f);
 }
 
 static void untrusted_metadata(void) {
     fixture f;
-    f.r = tg_registry_new(&A, NULL);
-    tg_arena_init(&f.a, A);
-    tg_buf_init(&f.out, A, 0);
+    fixture_open(&f, A, NULL);
     size_t big = 1 << 20;
     char *d = malloc(big + 200);
     strcpy(d, "{\"name\":\"huge\",\"title\":\"T\\u202eitle\",\"description\":\"");
@@ -267,9 +266,7 @@ static void untrusted_metadata(void) {
     CHECK(t && strcmp(tg_json_getz(t->descriptor, "title")->valuestring, "Title") == 0);
     CHECK(t && t->opts.read_only == 0); /* a hint, never a grant */
     free(d);
-    tg_buf_free(&f.out);
-    tg_arena_free(&f.a);
-    tg_registry_free(f.r);
+    fixture_close(&f);
 }
 
 static void capabilities_and_options(void) {
@@ -292,9 +289,7 @@ static void capabilities_and_options(void) {
     tg_buf_reset(&f.out);
     tg_registry_apply(f.r, &b2, &f.out);
     CHECK(strstr(f.out.data, "invalid_options") != NULL);
-    tg_buf_free(&f.out);
-    tg_arena_free(&f.a);
-    tg_registry_free(f.r);
+    fixture_close(&f);
 }
 
 static void ten_thousand_tools(void) {
