@@ -64,12 +64,18 @@ export function table(title, rows, baseLabel = 'toolgate', timed = null) {
 export function interleave(cases, { budgetMs = 300, batchMs = 2, minRounds = 7 } = {}) {
   const live = cases.filter(([, fn]) => fn);
   const batch = live.map(([, fn]) => calibrate(fn, batchMs));
-  return rounds(live, budgetMs, minRounds, (k) => {
-    const fn = live[k][1], n = batch[k];
-    const t0 = performance.now();
-    for (let i = 0; i < n; i++) fn(i);
-    return ((performance.now() - t0) * 1e6) / n;
-  }, cases);
+  const samples = live.map(() => []);
+  const end = performance.now() + budgetMs * live.length;
+  for (let r = 0; performance.now() < end || r < minRounds; r++) {
+    for (let j = 0; j < live.length; j++) {
+      const k = (j + r) % live.length;
+      const fn = live[k][1], n = batch[k];
+      const t0 = performance.now();
+      for (let i = 0; i < n; i++) fn(i);
+      samples[k].push(((performance.now() - t0) * 1e6) / n);
+    }
+  }
+  return summarize(live, samples, cases);
 }
 
 function calibrate(fn, batchMs) {
@@ -82,20 +88,6 @@ function calibrate(fn, batchMs) {
     if (dt >= batchMs || n >= 1 << 24) return n;
     n *= dt < batchMs / 10 ? 8 : 2;
   }
-}
-
-/** Rounds of one batch of every live case, the order rotating, until the
- * budget is spent; run(k) times a batch of case k (ns per op). */
-function rounds(live, budgetMs, minRounds, run, cases) {
-  const samples = live.map(() => []);
-  const end = performance.now() + budgetMs * live.length;
-  for (let r = 0; performance.now() < end || r < minRounds; r++) {
-    for (let j = 0; j < live.length; j++) {
-      const k = (j + r) % live.length;
-      samples[k].push(run(k));
-    }
-  }
-  return summarize(live, samples, cases);
 }
 
 /** Medians and paired ratios of interleaved samples (also lib-async.mjs's). */

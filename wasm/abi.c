@@ -167,7 +167,7 @@ int tga_call_begin(tga_handle *h, uint32_t name_len, uint32_t args_len, uint32_t
     int st = tg_call_begin(h->rt, h->input, name_len, h->input + name_len, args_len, h->input + name_len + args_len,
                            ctx_len, &id);
     h->has_now = 0;
-    publish(h);
+    if (st != TG_PENDING) publish(h); /* (a dispatched call has no output to read) */
     return st;
 }
 
@@ -182,7 +182,7 @@ int tga_call_complete(tga_handle *h, uint32_t call_id, uint32_t len, uint32_t ki
     if (kind == 2) st = tg_call_complete_text(h->rt, call_id, h->input, len);
     else st = tg_call_complete(h->rt, call_id, h->input, len, (int)kind);
     h->has_now = 0;
-    publish(h);
+    if (st != TG_OK_TEXT) publish(h); /* (the host builds a plain text result itself) */
     return st;
 }
 

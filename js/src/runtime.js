@@ -84,7 +84,7 @@ export class ToolRuntime {
   #approvals = new Map(); // approvalId -> { record, name, argsText, ctx }
   #auditSubscribers = new Set();
   #auditQueue = []; // events of module calls still on the stack (#onAudit)
-  #inModule = 0; // > 0 while a module call runs: a call from inside it (a clock option) is refused
+  #inModule = 0; // 1 while a module call runs: a call from inside it (a clock option) is refused
   #inFlight = new Map(); // callId -> { abort: AbortController, timer }
   #restarts = 0;
   #argsLimit;
@@ -724,11 +724,10 @@ export class ToolRuntime {
     let input = instance;
     if (typeof input !== 'string' && !(input instanceof Uint8Array)) {
       try {
-        input = JSON.stringify(input);
-      } catch (e) { // a BigInt, a cycle, a throwing toJSON: not JSON, so not valid
-        return { valid: false, errors: [], jsonError: { message: `the value cannot be written as JSON: ${String(e?.message ?? e)}`, offset: 0 } };
+        input = jsonText(input, 'invalid_json', 'the value');
+      } catch (e) { // undefined, a BigInt, a cycle, a throwing toJSON: not JSON, so not valid
+        return { valid: false, errors: [], jsonError: { message: e.message, offset: 0 } };
       }
-      if (input === undefined) return { valid: false, errors: [], jsonError: { message: 'the value cannot be written as JSON', offset: 0 } };
     }
     if (input.length > this.#argsLimit) {
       return { valid: false, errors: [], jsonError: { message: `input of at least ${input.length} bytes is over the limit of ${this.#argsLimit}`, offset: this.#argsLimit } };

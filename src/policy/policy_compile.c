@@ -265,9 +265,7 @@ static int build_set(cc *c, tg_arena *a, const tg_pat_in *v, uint32_t n, int lit
  * policy's own copies (keep): folded in place. */
 static int build_restrictive_set(cc *c, tg_arena *a, tg_pat_in *v, uint32_t n, tg_patset *out) {
     for (uint32_t i = 0; i < n; i++) tg_policy_fold_case((char *)v[i].s, v[i].len);
-    if (tg_patset_build(a, v, n, 0, out) == 0) return 0;
-    oom(c);
-    return -1;
+    return build_set(c, a, v, n, 0, out);
 }
 
 static int compile_bundles(cc *c, const cJSON *obj, const char *ptr, bundles *out) {
@@ -767,9 +765,8 @@ static int compile_plain_patterns(cc *c, const cJSON *arr, const char *ptr, tg_p
         }
         for (uint32_t i = 0; i < v.n; i++) (*list)[i] = v.v[i].s;
     }
-    if (restrictive ? build_restrictive_set(c, &c->p->arena, v.v, v.n, set) : build_set(c, &c->p->arena, v.v, v.n, 0, set))
-        return -1;
-    return 0;
+    return restrictive ? build_restrictive_set(c, &c->p->arena, v.v, v.n, set)
+                       : build_set(c, &c->p->arena, v.v, v.n, 0, set);
 }
 
 static void compile_doc(cc *c, const cJSON *doc) {
