@@ -1,9 +1,12 @@
-/* crypto_test.c - SHA-256 (FIPS 180-2 vectors), HMAC-SHA256 (RFC 4231
- * cases 1-7), constant-time compare and strict base64url. */
+/* crypto_test.c - SHA-256 (FIPS 180-2 vectors), BLAKE2s-256 (RFC 7693
+ * appendix B, and lengths around its block edges checked against Python's
+ * hashlib.blake2s), HMAC-SHA256 (RFC 4231 cases 1-7), constant-time compare
+ * and strict base64url. */
 #include <stdio.h>
 #include <string.h>
 
 #include "base64url.h"
+#include "blake2s.h"
 #include "hmac.h"
 #include "sha256.h"
 #include "../../tests/tg_test.h"
@@ -60,6 +63,36 @@ static void test_sha256_boundaries(void) {
         tg_sha256_final(&c, b);
         CHECK_MSG(memcmp(a, b, 32) == 0, "length %zu", len);
     }
+}
+
+static void blake2s_is(const void *data, size_t len, const char *expect) {
+    unsigned char d[TG_BLAKE2S_SIZE];
+    char h[65];
+    tg_blake2s(data, len, d);
+    hex(d, 32, h);
+    CHECK_MSG(strcmp(h, expect) == 0, "length %zu: %s", len, h);
+}
+
+static void test_blake2s(void) {
+    blake2s_is("abc", 3, "508c5e8c327c14e2e1a72ba34eeb452f37458b209ed63a294d999b4c86675982"); /* RFC 7693 B */
+    blake2s_is("", 0, "69217a3079908094e11121d042354a7c1f55b6482ca1a51e1b250dfd1ed0eef9");
+    /* byte i is i*7+3: one byte, around one and two blocks (the last block,
+     * even a full one, is the one with the final flag), and many blocks */
+    static const struct { size_t len; const char *hex; } v[] = {
+        {1, "a28ac19d6bcbe2cd1d7de183485768d598e996b07889b9b11f418cb1b4a4fb0d"},
+        {55, "691697264a9ff7f6f5605335fc509f137845246ce7169d30fbf71574102ffb63"},
+        {56, "5cbb7d8e7b6c8e857af099e6b539e63e1df9185042fb3543ba0d18c1e2834093"},
+        {63, "de27df0e375d83c49f1af9ca8270f9f2fe7b70bf800fc01672db0e9746021ebf"},
+        {64, "5377e4ff957bda4d4535f4879876b71a61056c4cec31e78397c66ec47a86a130"},
+        {65, "19b1b26fba093f4a670d8913e1b71cbb2916dfa701018cc6b05785c966593374"},
+        {127, "6846f99493436241d0a6f289c9a911b1d0f4860db8f2b5df5295ffd37d03a3c4"},
+        {128, "83470c75afa23d90cd7659906e4b47daa278131fbb225241dd37a40fd5355ac7"},
+        {129, "26fd8892ab0a5f12d4acbff1efd7dcd92b99e2d377f888f07e3cb81b232b11cf"},
+        {1000, "02a016193469710efadf8fb005ca19b509331cb847df5598cc0794bded669681"},
+    };
+    unsigned char msg[1000];
+    for (size_t i = 0; i < sizeof msg; i++) msg[i] = (unsigned char)(i * 7 + 3);
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) blake2s_is(msg, v[i].len, v[i].hex);
 }
 
 static void hmac_is(const unsigned char *key, size_t klen, const void *data, size_t dlen, const char *expect) {
@@ -142,6 +175,7 @@ static void test_base64url(void) {
 int main(void) {
     test_sha256_fips();
     test_sha256_boundaries();
+    test_blake2s();
     test_hmac_rfc4231();
     test_ct_equal();
     test_base64url();

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../crypto/sha256.h"
+#include "../crypto/blake2s.h"
 #include "../base/utf8.h"
 #include "sanitize.h"
 
@@ -135,7 +135,7 @@ static int clean_field(tg_arena *a, cJSON *obj, const char *key, size_t cap, con
     return 0;
 }
 
-/* SHA-256 over the canonical text of the model-relevant fields; the
+/* BLAKE2s-256 over the canonical text of the model-relevant fields; the
  * canonical sizes of inputSchema and outputSchema come back in sizes[0..1]
  * (the schema size limit is checked on them: the text is written once). */
 static int digest(tg_arena *a, const cJSON *d, char hex[65], size_t sizes[2], size_t hint) {
@@ -161,8 +161,8 @@ static int digest(tg_arena *a, const cJSON *d, char hex[65], size_t sizes[2], si
         tg_buf_free(&b);
         return -1;
     }
-    unsigned char h[32];
-    tg_sha256(b.data, b.len, h);
+    unsigned char h[TG_BLAKE2S_SIZE];
+    tg_blake2s(b.data, b.len, h);
     tg_buf_free(&b);
     static const char x[] = "0123456789abcdef";
     for (int i = 0; i < 32; i++) hex[2 * i] = x[h[i] >> 4], hex[2 * i + 1] = x[h[i] & 15];

@@ -317,7 +317,7 @@ static int relisted(const tg_registry *r, const tg_batch *bt, const tg_tool *t) 
 /* The live tool a source lists again exactly as the registry holds it (the
  * same descriptor to the byte, none of it cleaned, the same options and
  * handler, the same model-visible name), retained; else NULL. Building a copy
- * only to find its digest unchanged (clone, canonical text, SHA-256) was
+ * only to find its digest unchanged (clone, canonical text, BLAKE2s) was
  * most of a list_changed re-import. Options naming capabilities take the
  * full path (the runtime's capabilities may have changed since). */
 static tg_tool *relisted_exactly(const tg_registry *r, const tg_batch *bt, const tg_tool_entry *e) {

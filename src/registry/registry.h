@@ -58,7 +58,7 @@ typedef struct tg_tool {
     tg_schema *output;          /* compiled outputSchema, or NULL */
     size_t schema_bytes[2];     /* canonical sizes of inputSchema, outputSchema (limits) */
     tg_tool_opts opts;
-    char digest[65]; /* hex SHA-256 of the canonical definition */
+    char digest[65]; /* hex BLAKE2s-256 of the canonical definition */
     size_t refs;
     int listed;     /* scratch mark while a batch is applied */
     size_t in_flight; /* calls of this tool waiting for their handler */
