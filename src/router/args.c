@@ -47,7 +47,7 @@ tg_args_status tg_check_schema(tg_arena *arena, const tg_schema *schema, const c
     tg_arena_rewind(arena, m);
     if (v == 1) return TG_ARGS_OK;
     if (v < 0) {
-        tg_buf_puts(msg, "- (root): the value is too deeply nested to check\n");
+        tg_buf_puts(msg, "- (root): the value could not be checked within the limits (nesting depth, evaluation steps, memory)\n");
         return TG_ARGS_LIMIT;
     }
     return tg_schema_error_lines(arena, schema, value, max_errors, msg);

@@ -104,7 +104,7 @@ static int validate(tg_runtime *rt, uint32_t id, const char *instance, size_t le
     if (!doc) return tg_rt_fail(rt, tg_rt_json_status(jerr.status), jerr.message, (long long)jerr.offset);
     if (v < 0) v = tg_schema_validate(s, doc, &rt->call_arena, TG_OUTPUT_FLAG, 0, NULL);
     if (v == 0 && max_errors) v = tg_schema_validate_into(s, doc, &rt->call_arena, max_errors, &to);
-    if (v < 0) return tg_rt_fail(rt, TG_ERR_TOO_LARGE, "the instance could not be checked: nested too deeply or out of memory", -1);
+    if (v < 0) return tg_rt_fail(rt, TG_ERR_TOO_LARGE, "the instance could not be checked within the limits (nesting depth, evaluation steps, memory)", -1);
     if (rt->out.failed || rt->lens.failed) return tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory writing the errors", -1);
     return v;
 }

@@ -188,6 +188,17 @@ TG_NOINLINE static int multiple_of(const cJSON *x, double md, const char *mlex) 
     }
 }
 
+/* Every bit of x moves every bit of the result (MurmurHash3's fmix64): a
+ * number's bits or a product's low bits alone leave integers (whose doubles
+ * end in zero bits) in one bucket. */
+static uint64_t mix64(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xFF51AFD7ED558CCDull;
+    x ^= x >> 33;
+    x *= 0xC4CEB9FE1A85EC53ull;
+    return x ^ (x >> 33);
+}
+
 /* A hash consistent with tg_json_equal: numbers by value, objects
  * regardless of key order. */
 static uint64_t value_hash(const cJSON *v) {
@@ -198,25 +209,27 @@ static uint64_t value_hash(const cJSON *v) {
         uint64_t bits;
         if (d == 0) d = 0; /* -0 == 0 */
         memcpy(&bits, &d, sizeof bits);
-        return h ^ (bits * 0xFF51AFD7ED558CCDull);
+        return mix64(h ^ bits);
     }
-    if (tg_sj_IsString(v)) return h ^ tg_shash(v->valuestring, tg_json_strlen(v->valuestring));
+    if (tg_sj_IsString(v)) return mix64(h ^ tg_shash(v->valuestring, tg_json_strlen(v->valuestring)));
     if (tg_sj_IsArray(v)) {
-        for (c = v->child; c; c = c->next) h = (h ^ value_hash(c)) * 0x100000001B3ull;
+        for (c = v->child; c; c = c->next) h = mix64(h ^ value_hash(c));
         return h;
     }
     if (tg_sj_IsObject(v)) {
         uint64_t sum = 0;
         for (c = v->child; c; c = c->next)
-            sum += (tg_shash(c->string, tg_json_strlen(c->string)) | 1ull) * (value_hash(c) | 1ull);
-        return h ^ sum;
+            sum += mix64(tg_shash(c->string, tg_json_strlen(c->string)) ^ value_hash(c));
+        return mix64(h ^ sum);
     }
     return h;
 }
 
 /* 1 and the indices of two equal items, 0 when all are distinct, -1 out of
- * scratch memory. Small arrays: pairwise; larger ones: a hash table in the
- * scratch arena (linear expected time, whatever the array's size). */
+ * scratch memory or steps. Small arrays: pairwise; larger ones: a hash table
+ * in the scratch arena (linear expected time, whatever the array's size).
+ * Each probe past the first is a step of the evaluation's budget: values
+ * made to collide end in a bounded error, not quadratic time. */
 TG_NOINLINE static int find_duplicate(ev *e, const cJSON *arr, size_t *ia, size_t *ib) {
     const cJSON *a, *b;
     size_t n = n_children(arr), i, cap, mask;
@@ -237,6 +250,11 @@ TG_NOINLINE static int find_duplicate(ev *e, const cJSON *arr, size_t *ia, size_
         uint64_t h = value_hash(a);
         size_t j;
         for (j = (size_t)h & mask; tab[j].v; j = (j + 1) & mask) {
+            if (++e->steps > e->max_steps) {
+                tg_arena_rewind(e->scratch, am);
+                e->fatal = 1;
+                return -1;
+            }
             if (tab[j].h == h && tg_json_equal(tab[j].v, a)) {
                 *ia = tab[j].idx;
                 *ib = i;

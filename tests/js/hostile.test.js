@@ -45,6 +45,25 @@ test('a hostile regex cannot stall the host: ^(a+)+$ against 100,000 "a"s and "!
   rt.dispose();
 });
 
+test('uniqueItems over 60,000 model-written items stays within the step budget (no quadratic probing)', async () => {
+  // Every probe of the uniqueness table is a step of the 10^7 budget, so a
+  // hash that put integers (whose doubles end in zero bits) in one bucket
+  // fails here with too_large instead of taking seconds (120,000 took 15 s)
+  const rt = await createToolRuntime();
+  const v = rt.compileSchema({ type: 'array', uniqueItems: true });
+  const n = 60_000;
+  const ints = Array.from({ length: n }, (_, i) => i);
+  for (const [label, items] of [['integers', ints], ['halves', ints.map((i) => i + 0.5)], ['[i]', ints.map((i) => [i])],
+    ['{k: i}', ints.map((i) => ({ k: i }))], ['strings', ints.map((i) => `s${i}`)], ['2^a x odd', ints.map((i) => 2 ** (i % 50) * (2 * Math.floor(i / 50) + 1))]]) {
+    assert.deepEqual(v.validate(JSON.stringify(items)), { valid: true, errors: [] }, label);
+    const dup = JSON.stringify([...items, items[n >> 1]]);
+    const r = v.validate(dup, { maxErrors: 1 });
+    assert.equal(r.valid, false, label);
+    assert.match(r.errors[0].message, new RegExp(`items ${n >> 1} and ${n} are equal`), label);
+  }
+  rt.dispose();
+});
+
 test('a $ref bomb is refused at compile time or evaluated without expansion', async () => {
   const rt = await createToolRuntime();
   const defs = { a0: { type: 'string' } };
