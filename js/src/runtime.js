@@ -595,7 +595,12 @@ export class ToolRuntime {
       delete out.argsText;
       return out;
     }
-    if (status !== TG_PENDING) return this.#hotOutput();
+    if (status !== TG_PENDING) {
+      const text = this.#hotText();
+      if (text) return JSON.parse(text);
+      const e = this.#lastError(status); // (every refusal leaves a result; this is a second line)
+      return gateError(e.code, e.message);
+    }
     const job = this.#invoked;
     this.#invoked = null;
     return this.#run(job, name, ctx);

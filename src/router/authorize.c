@@ -6,9 +6,45 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *str_or_null(const cJSON *ctx, const char *key) {
+/* A name of the call's context (principal, tenant, session, source): absent
+ * or null, or a string of 1-128 bytes without control characters (policy.md),
+ * so what the policy compares as C text is all that was sent: "admin\u0000x"
+ * must never be read as "admin". 0, or -1 with the error set. */
+static int name_of(tg_runtime *rt, const cJSON *ctx, const char *key, const char **out) {
     const cJSON *v = tg_json_getz(ctx, key);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
+    char msg[120];
+    *out = NULL;
+    if (!v || cJSON_IsNull(v)) return 0;
+    if (cJSON_IsString(v)) {
+        size_t n = tg_json_strlen(v->valuestring), i;
+        for (i = 0; i < n; i++) {
+            unsigned char ch = (unsigned char)v->valuestring[i];
+            if (ch < 0x20 || ch == 0x7F) break;
+        }
+        if (n >= 1 && n <= 128 && i == n) {
+            *out = v->valuestring;
+            return 0;
+        }
+    }
+    snprintf(msg, sizeof msg, "\"%s\" must be a string of 1-128 bytes without control characters", key);
+    tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, msg, -1);
+    return -1;
+}
+
+/* An optional string (mode, format, approval): absent, null or a string
+ * without U+0000. */
+static int text_of(tg_runtime *rt, const cJSON *ctx, const char *key, const char **out) {
+    const cJSON *v = tg_json_getz(ctx, key);
+    char msg[120];
+    *out = NULL;
+    if (!v || cJSON_IsNull(v)) return 0;
+    if (cJSON_IsString(v) && strlen(v->valuestring) == tg_json_strlen(v->valuestring)) {
+        *out = v->valuestring;
+        return 0;
+    }
+    snprintf(msg, sizeof msg, "\"%s\" must be a string without U+0000", key);
+    tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, msg, -1);
+    return -1;
 }
 
 int tg_call_request_read(struct tg_runtime *rt, const cJSON *ctx, tg_call_request *req) {
@@ -23,16 +59,26 @@ int tg_call_request_read(struct tg_runtime *rt, const cJSON *ctx, tg_call_reques
         tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "\"context\" must be a JSON object", -1);
         return -1;
     }
-    const char *f = str_or_null(ctx, "format");
+    const char *f;
+    /* a value of the wrong type is refused, never read as "not given": a
+     * scheduler of 1 or a mode of ["plan"] would otherwise lift a block */
+    if (text_of(rt, ctx, "format", &f) || text_of(rt, ctx, "mode", &req->mode) ||
+        text_of(rt, ctx, "approval", &req->approval) || name_of(rt, ctx, "principal", &req->principal) ||
+        name_of(rt, ctx, "source", &req->source) || name_of(rt, ctx, "tenant", &req->tenant) ||
+        name_of(rt, ctx, "session", &req->session))
+        return -1;
     req->strict_nulls = f && strcmp(f, "openai-strict") == 0;
-    req->principal = str_or_null(ctx, "principal");
-    req->mode = str_or_null(ctx, "mode");
-    req->source = str_or_null(ctx, "source");
-    req->tenant = str_or_null(ctx, "tenant");
-    req->session = str_or_null(ctx, "session");
-    req->scheduler = cJSON_IsTrue(tg_json_getz(ctx, "scheduler"));
-    req->approval = str_or_null(ctx, "approval");
+    const cJSON *sch = tg_json_getz(ctx, "scheduler");
+    if (sch && !cJSON_IsBool(sch) && !cJSON_IsNull(sch)) {
+        tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "\"scheduler\" must be true or false", -1);
+        return -1;
+    }
+    req->scheduler = cJSON_IsTrue(sch);
     const cJSON *tok = tg_json_getz(ctx, "approvalToken");
+    if (tok && !cJSON_IsNull(tok) && !cJSON_IsString(tok)) {
+        tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "\"approvalToken\" must be a string", -1);
+        return -1;
+    }
     if (cJSON_IsString(tok)) {
         req->approval_token = tok->valuestring;
         req->approval_token_len = tg_json_strlen(tok->valuestring);

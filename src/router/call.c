@@ -44,6 +44,20 @@ static tg_status refused(tg_runtime *rt, tg_audit_event *ev, tg_status st) {
     return st;
 }
 
+/* refused() for a failure recorded by tg_rt_fail (an invalid context, an
+ * unknown snapshot): its message becomes the caller's error result too, so
+ * every refusal at begin leaves a result to read. */
+static tg_status refused_recorded(tg_runtime *rt, tg_audit_event *ev, tg_status st) {
+    size_t n;
+    const char *e = tg_last_error(rt, &n);
+    tg_json_error jerr;
+    const cJSON *j = tg_json_parse(&rt->call_arena, e, n, NULL, &jerr);
+    const cJSON *m = j ? tg_json_getz(j, "message") : NULL;
+    const char *text = cJSON_IsString(m) ? m->valuestring : tg_status_code(st);
+    call_fail(rt, st, text, strlen(text), -1);
+    return refused(rt, ev, st);
+}
+
 /* Step 4 on the tree: context parameters refused / injected, then the
  * inputSchema; on failure rt's output holds the model's error result. */
 static tg_status prepare(tg_runtime *rt, const tg_tool *tool, cJSON *parsed, const tg_call_request *req,
@@ -92,14 +106,18 @@ tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const
     if (ctx_len) {
         tg_json_limits jl = tg_rt_json_limits(rt, rt->limits.args_bytes);
         const cJSON *ctx = tg_json_parse(&rt->call_arena, ctx_text, ctx_len, &jl, &jerr);
-        if (tg_call_request_read(rt, ctx, &req)) return refused(rt, &ev, TG_ERR_INVALID_REQUEST);
+        if (!ctx) {
+            tg_rt_fail(rt, tg_rt_json_status(jerr.status), jerr.message, (long long)jerr.offset);
+            return refused_recorded(rt, &ev, TG_ERR_INVALID_REQUEST);
+        }
+        if (tg_call_request_read(rt, ctx, &req)) return refused_recorded(rt, &ev, TG_ERR_INVALID_REQUEST);
     }
     ev.principal = req.principal;
 
     /* 1 resolve */
     tg_status st;
     tg_toolset *set = tg_rt_toolset(rt, req.snapshot, &st);
-    if (!set) return refused(rt, &ev, st);
+    if (!set) return refused_recorded(rt, &ev, st);
     const tg_tool *tool = tg_toolset_find(set, name, name_len);
     if (!tool) {
         char shown[140];

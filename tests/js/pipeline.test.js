@@ -58,6 +58,31 @@ test('policy: decisions with the rule that decided and a reason; deny before the
   rt.dispose();
 });
 
+test('a call context of the wrong type or with hidden bytes is refused, never read as "not given" or cut short', async () => {
+  const { rt, ran } = await policyRuntime();
+  // "admin\0..." was read as "admin" by the C side; a scheduler of 1 or a
+  // mode of ["plan"] as no scheduler and the default mode: each lifted a deny
+  for (const ctx of [{ principal: 'ops\u0000-but-really-intern' }, { principal: 'intern', scheduler: 1 }, { principal: 'intern', scheduler: 'true' },
+    { principal: 'intern', mode: ['plan'] }, { principal: 'intern', mode: 3 }, { principal: 'ops', tenant: 'acme\u0000' },
+    { principal: 'ops', session: 's1\u0000b' }, { principal: 'o'.repeat(129) }, { principal: '' }, { principal: 'ops\n' },
+    { principal: 'ops', mode: 'plan\u0000x' }, { principal: 'ops', approvalToken: 7 }]) {
+    const r = await rt.callTool('deploy_production', {}, ctx);
+    assert.equal(gateCode(r), 'invalid_request', JSON.stringify(ctx));
+    assert.match(r.content[0].text, /must be/);
+    if ('approvalToken' in ctx) continue; // (a call's own field)
+    assert.throws(() => rt.authorize({ tool: 'deploy_production', ...ctx }), (e) => e.code === 'invalid_request', JSON.stringify(ctx));
+    assert.throws(() => rt.listTools(ctx), (e) => e.code === 'invalid_request', JSON.stringify(ctx));
+  }
+  assert.deepEqual(ran, []);
+  // null stays "not given"; booleans and plain names pass
+  assert.equal((await rt.callTool('deploy_production', {}, { principal: 'ops', scheduler: false, mode: null, tenant: null })).content[0].text, 'deploy_production ran');
+  // a snapshot that is gone is an error result, not a thrown SyntaxError
+  const s = rt.snapshot();
+  s.release();
+  for (const snapshot of [s, 99999]) assert.equal(gateCode(await rt.callTool('read_file', {}, { principal: 'ops', snapshot })), 'unknown_snapshot');
+  rt.dispose();
+});
+
 test('policy: listTools shows a principal only what it can ever call', async () => {
   const { rt } = await policyRuntime();
   assert.deepEqual(rt.listTools({ principal: 'intern' }).tools.map((t) => t.name), ['deploy_staging', 'read_file', 'search', 'send_email']);
