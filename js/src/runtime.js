@@ -467,11 +467,13 @@ export class ToolRuntime {
   }
 
   /**
-   * Decides without calling (no rate or budget is charged).
+   * Decides without calling (no rate or budget is charged). args are judged
+   * as a call's would be: given context, each of the tool's context
+   * parameters holds the context's value.
    * @returns {{ decision: 'allow'|'ask'|'deny', rule: string, reason: string, trace?: object }}
    */
-  authorize({ tool, args, principal, mode, source, tenant, session, scheduler, explain, snapshot } = {}) {
-    const req = { tool: String(tool), ...pick({ args, principal, mode, source, tenant, session, scheduler, explain }) };
+  authorize({ tool, args, principal, mode, source, tenant, session, scheduler, explain, snapshot, context } = {}) {
+    const req = { tool: String(tool), ...pick({ args, principal, mode, source, tenant, session, scheduler, explain, context }) };
     if (snapshot) req.snapshot = snapshot.id ?? snapshot;
     const len = this.#write(JSON.stringify(req))[0];
     this.#check(this.#call('tga_authorize', len));

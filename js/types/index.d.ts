@@ -229,7 +229,8 @@ export declare class ToolRuntime {
     { tools: any[]; nextCursor?: string; report: { tool: string; path: string; issue?: string; nullable?: boolean }[]; epoch: number };
   setPolicy(policy: object | string): void;
   setApprovalKey(key: Uint8Array | string): void;
-  authorize(request: { tool: string; args?: unknown; explain?: boolean; snapshot?: Snapshot | number } & Principal): Decision;
+  /** args are judged as a call's would be: with `context`, each context parameter holds the context's value. */
+  authorize(request: { tool: string; args?: unknown; context?: Record<string, unknown>; explain?: boolean; snapshot?: Snapshot | number } & Principal): Decision;
   resolveApproval(approvalId: string, answer: 'approve' | 'approve_session' | 'deny'): Promise<CallToolResult | { status: string; approvalId: string }>;
   endSession(session: string): void;
   /** Subscribes to audit events (one per decision and outcome). Events are

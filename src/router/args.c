@@ -69,6 +69,25 @@ tg_args_status tg_schema_error_lines(tg_arena *arena, const tg_schema *schema, c
     return v == 0 ? TG_ARGS_INVALID : v < 0 ? TG_ARGS_LIMIT : TG_ARGS_OK;
 }
 
+const cJSON *tg_args_judged(tg_arena *arena, const tg_tool *tool, const cJSON *args, const cJSON *context) {
+    const cJSON *ctxmap = tool->opts.context;
+    if (!ctxmap || !cJSON_IsObject(args)) return args;
+    cJSON *j = tg_json_clone(arena, args);
+    if (!j) return NULL;
+    for (const cJSON *p = ctxmap->child; p; p = p->next) {
+        const cJSON *val = context ? tg_json_get(context, p->valuestring, tg_json_strlen(p->valuestring)) : NULL;
+        /* without the context's value a call is refused (tg_args_prepare);
+         * tg_authorize then judges what it was given */
+        if (!val) continue;
+        cJSON *given = tg_json_get(j, p->string, tg_json_strlen(p->string));
+        if (given) remove_child(j, given); /* a model's value never counts (dropped, or the call refused) */
+        cJSON *copy = tg_json_clone(arena, val);
+        if (!copy || tg_json_set_key(arena, copy, p->string, tg_json_strlen(p->string))) return NULL;
+        tg_json_append(j, copy);
+    }
+    return j;
+}
+
 tg_args_status tg_args_prepare(tg_arena *arena, const tg_tool *tool, cJSON *args, const cJSON *context,
                                int known_invalid, size_t max_errors, tg_buf *msg) {
     if (!cJSON_IsObject(args)) {

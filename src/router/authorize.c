@@ -123,8 +123,9 @@ static tg_status refuse(tg_runtime *rt, tg_status st, const tg_tool *tool, const
     return tg_rt_fail(rt, st, text, -1);
 }
 
-tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJSON *args, const char *text,
-                            size_t text_len, const tg_call_request *req, double now_ms, tg_authz_outcome *out) {
+tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJSON *args, const cJSON *judged,
+                            const char *text, size_t text_len, const tg_call_request *req, double now_ms,
+                            tg_authz_outcome *out) {
     out->decision = "allow";
     out->rule[0] = '\0';
     /* tenant scope holds with or without a policy */
@@ -151,7 +152,7 @@ tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJ
         /* an approval answers an ask; it never lifts a deny of the policy in
          * force now (one set since the ask, perhaps): decided first, without
          * charging limits, and the approval is left unspent */
-        tg_authz_request now_req = request_of(req, args, now_ms);
+        tg_authz_request now_req = request_of(req, judged, now_ms);
         tg_authz_result now_res;
         now_req.dry_run = 1;
         if (tg_policy_authorize(rt->policy, &facts, &now_req, &now_res, NULL) == TG_DENY) {
@@ -186,7 +187,7 @@ tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJ
         return TG_OK;
     }
 
-    tg_authz_request ar = request_of(req, args, now_ms);
+    tg_authz_request ar = request_of(req, judged, now_ms);
     tg_authz_result res;
     tg_decision d = tg_policy_authorize(rt->policy, &facts, &ar, &res, NULL);
     out->decision = tg_decision_name(d);
@@ -204,7 +205,7 @@ tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJ
         tg_json_error jerr;
         if (!(args = tg_json_parse(&rt->call_arena, text, text_len, &jl, &jerr)))
             return refuse(rt, TG_ERR_DENIED, tool, "approval needed, but the arguments could not be read again");
-        ar.args = args;
+        if (!ar.args) ar.args = args; /* (one pass: no context parameters, nothing judged) */
     }
     tg_buf canon;
     tg_buf_init(&canon, rt->alloc, 0);

@@ -159,7 +159,13 @@ tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const
 
     /* 2 authorize */
     tg_authz_outcome az;
-    st = tg_call_authorize(rt, tool, parsed, args, args_len, &req, started, &az);
+    /* argument conditions judge what the handler will get: context
+     * parameters in, a model's value for one out */
+    const cJSON *judged = parsed;
+    if (parsed && tool->opts.context && tg_policy_uses_args(rt->policy) &&
+        !(judged = tg_args_judged(&rt->call_arena, tool, parsed, req.context)))
+        return refused(rt, &ev, call_fail(rt, TG_ERR_NOMEM, "out of memory", 13, -1));
+    st = tg_call_authorize(rt, tool, parsed, judged, args, args_len, &req, started, &az);
     ev.decision = az.decision;
     ev.rule = az.rule;
     if (st != TG_OK) return refused(rt, &ev, st); /* denied, pending approval, or rate limited */

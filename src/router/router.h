@@ -47,6 +47,12 @@ typedef enum tg_args_status { TG_ARGS_OK = 0, TG_ARGS_INVALID, TG_ARGS_MISSING_C
  * max_errors); on TG_ARGS_MISSING_CONTEXT it names the parameter.
  * known_invalid: the one-pass check refused these arguments already, so
  * only their errors are collected (no second verdict). */
+/* The arguments the handler would receive, as the policy's argument
+ * conditions must judge them: a copy of args (in arena) in which each
+ * context parameter the context has a value for holds that value, as
+ * tg_args_prepare will put it (a model's value for it removed). args itself when the tool has no context parameters
+ * or args is not an object; NULL out of memory. */
+const cJSON *tg_args_judged(tg_arena *arena, const tg_tool *tool, const cJSON *args, const cJSON *context);
 tg_args_status tg_args_prepare(tg_arena *arena, const tg_tool *tool, cJSON *args, const cJSON *context,
                                int known_invalid, size_t max_errors, tg_buf *msg);
 
@@ -100,9 +106,13 @@ const char *tg_no_policy_refusal(const tg_tool *tool, const tg_call_request *req
  * go on; otherwise rt's output holds what the caller gets (an error result,
  * or a pending approval for TG_PENDING_APPROVAL). args may be NULL when the
  * caller checked the text in one pass and no rule looks at arguments; an
- * approval then parses text[0..text_len) for the digest it binds to. */
-tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJSON *args, const char *text,
-                            size_t text_len, const tg_call_request *req, double now_ms, tg_authz_outcome *out);
+ * approval then parses text[0..text_len) for the digest it binds to.
+ * judged: what the policy's argument conditions see (tg_args_judged: the
+ * arguments as the handler will get them); approvals bind to args, what the
+ * model sent, so no context value is shown or bound in them. */
+tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJSON *args, const cJSON *judged,
+                            const char *text, size_t text_len, const tg_call_request *req, double now_ms,
+                            tg_authz_outcome *out);
 
 /* ---- results ---- */
 /* Writes {"content":[{"type":"text","text":text}],"isError":true,

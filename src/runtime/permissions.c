@@ -71,6 +71,9 @@ tg_status tg_authorize(tg_runtime *rt, const char *request, size_t len) {
     }
     tg_tool_facts f;
     if (t) f = tg_tool_facts_of(t);
+    /* as a call would be judged: with the tool's context parameters from "context" */
+    if (t && args && !(args = tg_args_judged(&rt->call_arena, t, args, req.context)))
+        return tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1);
     tg_authz_request ar = {req.principal, req.mode, req.scheduler, req.source, req.tenant, req.session, args, now(rt), 1};
     tg_authz_result res;
     tg_buf trace;

@@ -83,6 +83,38 @@ test('a call context of the wrong type or with hidden bytes is refused, never re
   rt.dispose();
 });
 
+test('argument conditions judge what the handler gets: context parameters injected, a model\'s value for one ignored', async () => {
+  const rt = await createToolRuntime({ policy: { version: 1, defaults: ['*'], rules: [
+    { id: 'no-prod', effect: 'deny', tools: ['query'], args: { db: { equals: 'prod' } } },
+    { id: 'staging-only', effect: 'allow', tools: ['query_drop'], args: { db: { equals: 'staging' } } },
+    { id: 'ask-big', effect: 'ask', tools: ['query'], args: { db: { equals: 'big' } } },
+    { id: 'rest', effect: 'allow', tools: ['query'] },
+  ] } });
+  const schema = obj({ sql: { type: 'string' }, db: { type: 'string' } }, ['sql', 'db']);
+  const ran = [];
+  const handler = (a) => { ran.push(a.db); return `ran on ${a.db}`; };
+  rt.registerTool({ name: 'query', inputSchema: schema }, handler, { context: { db: 'database' } });
+  rt.registerTool({ name: 'query_drop', inputSchema: schema }, handler, { context: { db: 'database' }, contextParams: 'drop' });
+  const ctx = (database) => ({ context: { database } });
+  // the deny on db=prod held only for the model's arguments, which never carry db
+  assert.equal(gateCode(await rt.callTool('query', { sql: 'drop table t' }, ctx('prod'))), 'denied');
+  // drop mode: the model's "staging" satisfied the allow rule, then the handler got "prod"
+  assert.equal(gateCode(await rt.callTool('query_drop', { sql: 'x', db: 'staging' }, ctx('prod'))), 'denied');
+  assert.equal((await rt.callTool('query_drop', { sql: 'x', db: 'prod' }, ctx('staging'))).content[0].text, 'ran on staging');
+  assert.equal((await rt.callTool('query', { sql: 'x' }, ctx('dev'))).content[0].text, 'ran on dev');
+  // authorize judges the same way given the context, and the args as given without it
+  assert.equal(rt.authorize({ tool: 'query', args: { sql: 'x' }, ...ctx('prod') }).decision, 'deny');
+  assert.equal(rt.authorize({ tool: 'query', args: { sql: 'x', db: 'prod' } }).decision, 'deny');
+  assert.equal(rt.authorize({ tool: 'query', args: { sql: 'x', db: 'prod' }, ...ctx('dev') }).decision, 'allow');
+  // an ask on the injected value: the approval shows and binds the model's arguments, never the context value
+  const pending = await rt.callTool('query', { sql: 'x' }, ctx('big'));
+  assert.equal(pending.status, 'pending_approval');
+  assert.deepEqual(pending.args, { sql: 'x' });
+  assert.equal((await rt.resolveApproval(pending.approvalId, 'approve')).content[0].text, 'ran on big');
+  assert.deepEqual(ran, ['staging', 'dev', 'big']);
+  rt.dispose();
+});
+
 test('policy: listTools shows a principal only what it can ever call', async () => {
   const { rt } = await policyRuntime();
   assert.deepEqual(rt.listTools({ principal: 'intern' }).tools.map((t) => t.name), ['deploy_staging', 'read_file', 'search', 'send_email']);
