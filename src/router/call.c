@@ -119,6 +119,7 @@ tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const
     tg_toolset *set = tg_rt_toolset(rt, req.snapshot, &st);
     if (!set) return refused_recorded(rt, &ev, st);
     const tg_tool *tool = tg_toolset_find(set, name, name_len);
+    if (tool && req.snapshot && !(tool = tg_rt_pinned(rt, set, tool))) return refused_recorded(rt, &ev, TG_ERR_UNKNOWN_SNAPSHOT);
     if (!tool) {
         char shown[140];
         tg_buf q;

@@ -148,6 +148,12 @@ tg_status tg_list_tools(tg_runtime *rt, const char *request, size_t len) {
     size_t end = start, count = 0;
     for (; end < n && (!limit || count < limit); end++) {
         const tg_tool *t = tg_toolset_at(set, end);
+        /* in a pinned snapshot, the host's options in force now (a tool
+         * redefined since is not shown: its calls are refused) */
+        if (snapshot && !(t = tg_rt_pinned(rt, set, t))) {
+            shown[end] = 0;
+            continue;
+        }
         /* tenant scope holds with or without a policy */
         int ok = !t->opts.tenant || (who.tenant && strcmp(who.tenant, t->opts.tenant) == 0);
         const char *rule;

@@ -55,6 +55,7 @@ tg_status tg_authorize(tg_runtime *rt, const char *request, size_t len) {
     tg_toolset *set = tg_rt_toolset(rt, req.snapshot, &st);
     if (!set) return st;
     const tg_tool *t = tg_toolset_find(set, name->valuestring, tg_json_strlen(name->valuestring));
+    if (t && req.snapshot && !(t = tg_rt_pinned(rt, set, t))) return TG_ERR_UNKNOWN_SNAPSHOT;
     tg_buf *o = &rt->out;
     if (!rt->policy) {
         const char *rule = NULL, *why = t ? tg_no_policy_refusal(t, &req, &rule) : NULL;

@@ -380,6 +380,21 @@ tg_toolset *tg_rt_toolset(tg_runtime *rt, uint32_t id, tg_status *status) {
     return NULL;
 }
 
+const tg_tool *tg_rt_pinned(tg_runtime *rt, const tg_toolset *set, const tg_tool *t) {
+    tg_toolset *live = tg_registry_current(rt->registry);
+    if (!live) {
+        tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1);
+        return NULL;
+    }
+    if (live == set) return t;
+    const tg_tool *now = tg_toolset_find(live, t->name, t->name_len);
+    if (!now || now == t) return t;
+    if (strcmp(now->digest, t->digest) == 0) return now;
+    tg_rt_fail(rt, TG_ERR_UNKNOWN_SNAPSHOT,
+               "the tool was redefined after this snapshot was pinned: list the tools again (pin a new snapshot)", -1);
+    return NULL;
+}
+
 const char *tg_output(const tg_runtime *rt, size_t *len) {
     if (len) *len = rt->out.len;
     return rt->out.data ? rt->out.data : "";

@@ -56,6 +56,14 @@ void tg_rt_begin(tg_runtime *rt);
 /* The set a call or listing sees: the pinned snapshot `id`, or the current
  * set when id is 0. NULL with rt->err set when unknown or out of memory. */
 tg_toolset *tg_rt_toolset(tg_runtime *rt, uint32_t id, tg_status *status);
+/* A tool found in toolset set, as a call, decision or listing through it
+ * must see it. Outside the live set (a pinned snapshot): the live tool of
+ * that name when its definition is the same, so host options changed since
+ * (needsApproval, tenant, privileged, ...) hold at once; the snapshot's own
+ * when no live tool has the name; NULL, with TG_ERR_UNKNOWN_SNAPSHOT
+ * recorded, when the live tool's definition differs (the snapshot's copy
+ * is stale: the session lists the tools again). */
+const tg_tool *tg_rt_pinned(tg_runtime *rt, const tg_toolset *set, const tg_tool *t);
 /* Parses one input of the API (what: its name in messages) into the call
  * arena under max bytes and the runtime's depth; on failure records the
  * error (with offset) and returns its status. */

@@ -228,6 +228,35 @@ test('snapshots: a session keeps its tool list across list_changed and plugin lo
   rt.dispose();
 });
 
+test('a pinned snapshot keeps its definitions, not old host options; a tool redefined since is refused in it', async () => {
+  const rt = await createToolRuntime({ policy: { version: 1, defaults: ['*'], rules: [{ id: 'all', effect: 'allow', tools: ['*'] }] } });
+  const call = (n) => `${n} ran`;
+  const v1 = [{ name: 'delete_repo', description: 'Deletes a repository.', inputSchema: obj() }];
+  rt.importTools('gh', v1, { call });
+  const s = rt.snapshot();
+  // new host options for the same definition: the session's calls ran without them
+  assert.deepEqual(rt.importTools('gh', v1, { call, options: { needsApproval: true, tenant: 'acme' } }).updated, ['mcp__gh__delete_repo']);
+  for (const snapshot of [undefined, s]) {
+    assert.equal(gateCode(await rt.callTool('mcp__gh__delete_repo', {}, { snapshot })), 'denied', 'tenant');
+    assert.equal((await rt.callTool('mcp__gh__delete_repo', {}, { snapshot, tenant: 'acme' })).status, 'pending_approval');
+    assert.equal(rt.authorize({ tool: 'mcp__gh__delete_repo', snapshot, tenant: 'acme' }).decision, 'ask');
+    assert.deepEqual(rt.listTools({ snapshot, tenant: 'globex' }).tools, []);
+  }
+  // a changed definition, held, leaves the session's as it was; once accepted, the session must list again
+  const v2 = [{ ...v1[0], description: 'Deletes a repository and its forks.' }];
+  assert.deepEqual(rt.importTools('gh', v2, { call, options: { tenant: 'acme' } }).changed.map((c) => c.name), ['mcp__gh__delete_repo']);
+  assert.equal((await rt.callTool('mcp__gh__delete_repo', {}, { snapshot: s, tenant: 'acme' })).content[0].text, 'delete_repo ran');
+  rt.acceptChange('mcp__gh__delete_repo');
+  const stale = await rt.callTool('mcp__gh__delete_repo', {}, { snapshot: s, tenant: 'acme' });
+  assert.equal(gateCode(stale), 'unknown_snapshot');
+  assert.match(stale.content[0].text, /redefined after this snapshot/);
+  assert.deepEqual(rt.listTools({ snapshot: s, tenant: 'acme' }).tools, []);
+  assert.throws(() => rt.authorize({ tool: 'mcp__gh__delete_repo', snapshot: s, tenant: 'acme' }), (e) => e.code === 'unknown_snapshot');
+  assert.equal((await rt.callTool('mcp__gh__delete_repo', {}, { tenant: 'acme' })).content[0].text, 'delete_repo ran');
+  s.release();
+  rt.dispose();
+});
+
 test('context parameters: hidden from every format, injected from the context, never taken from the model', async () => {
   const rt = await createToolRuntime();
   let seen;
