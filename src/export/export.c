@@ -685,6 +685,28 @@ static cJSON *normalize_root(ex_ctx *c, const cJSON *in, const cJSON *hidden, co
     return c->oom ? NULL : s;
 }
 
+/* OpenAI refuses an array schema without "items", at any depth and in a
+ * type union ("array schema missing items": the whole request fails): each
+ * such schema of a rendering gets "items": {} (exact: any item). Only the
+ * places that hold schemas are walked, never enum/const/default values. */
+static void fill_items(ex_ctx *c, cJSON *s, int depth) {
+    static const char *const one[] = {"items", "not", "additionalProperties", "unevaluatedProperties", "unevaluatedItems",
+                                      "additionalItems", "contains", "propertyNames", "if", "then", "else", NULL};
+    static const char *const list[] = {"anyOf", "oneOf", "allOf", "prefixItems", "items", NULL};
+    static const char *const map[] = {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", NULL};
+    if (!cJSON_IsObject(s) || depth > EX_MAX_DEPTH || c->oom) return;
+    const cJSON *t = tg_json_getz(s, "type");
+    if ((str_is(t, "array") || (cJSON_IsArray(t) && type_has(t, "array"))) && !tg_json_getz(s, "items"))
+        jput(c, s, "items", jnew(c, cJSON_Object));
+    for (cJSON *kw = s->child; kw; kw = kw->next) {
+        if (in_list(kw, one) && cJSON_IsObject(kw)) fill_items(c, kw, depth + 1);
+        else if (in_list(kw, list) && cJSON_IsArray(kw))
+            for (cJSON *b = kw->child; b; b = b->next) fill_items(c, b, depth + 1);
+        else if (in_list(kw, map) && cJSON_IsObject(kw))
+            for (cJSON *b = kw->child; b; b = b->next) fill_items(c, b, depth + 1);
+    }
+}
+
 /* ---------------------------------------------------------------- OpenAI strict */
 
 static const char *const k_strict_fail[] = {"patternProperties", "propertyNames", "if", "then", "else", "not",
@@ -928,6 +950,8 @@ static cJSON *strict_node(ex_ctx *c, const cJSON *s, ex_spath p, int depth, int 
             notek(c, &rk, "\"%.*s\" is not supported in strict mode; dropped", kw);
         /* annotations and unknown keywords: dropped (they do not constrain) */
     }
+    if (type && type_has(type, "array") && !tg_json_getz(s, "items"))
+        strict_fail(c, p.rep, "array without \"items\" cannot be expressed in strict mode (any item)", NULL, 0);
     if (is_object && !c->oom) {
         cJSON *np = jput(c, out, "properties", jnew(c, cJSON_Object));
         cJSON *req = jnew(c, cJSON_Array);
@@ -1137,6 +1161,7 @@ static cJSON *gem_node(ex_ctx *c, const cJSON *s, const ex_path *p, int depth, c
                     if (str_is(t, "null") || !cJSON_IsString(t)) continue;
                     cJSON *b = jnew(c, cJSON_Object);
                     jput(c, b, "type", jclone(c, t));
+                    if (str_is(t, "array")) jput(c, b, "items", jnew(c, cJSON_Object)); /* (see below) */
                     if (b) tg_json_append(arr, b);
                 }
             } else if (n_types >= 2) {
@@ -1252,6 +1277,9 @@ static cJSON *gem_node(ex_ctx *c, const cJSON *s, const ex_path *p, int depth, c
         /* $schema, $id, $defs, definitions, title, default, examples,
          * $comment and unknown keywords: dropped (they do not constrain) */
     }
+    /* Gemini refuses an array schema without "items" (the whole request:
+     * "...items: missing field"); unconstrained items are {} (exact) */
+    if (str_is(tg_json_getz(out, "type"), "array") && !tg_json_getz(out, "items")) jput(c, out, "items", jnew(c, cJSON_Object));
     if (nullable) set_bool(c, out, "nullable");
     return c->oom ? NULL : out;
 }
@@ -1264,6 +1292,19 @@ static int gemini_name_ok(const char *s, size_t n) {
         char ch = s[i];
         int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_' || (i > 0 && ch >= '0' && ch <= '9');
         if (!ok) return 0;
+    }
+    return 1;
+}
+
+/* Anthropic's (and Bedrock's) rule for the keys of input_schema.properties:
+ * ^[a-zA-Z0-9_.-]{1,64}$ (one key outside it fails the whole request). */
+static int anthropic_key_ok(const char *s, size_t n) {
+    if (n == 0 || n > 64) return 0;
+    for (size_t i = 0; i < n; i++) {
+        char ch = s[i];
+        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_' ||
+              ch == '.' || ch == '-'))
+            return 0;
     }
     return 1;
 }
@@ -1329,6 +1370,17 @@ cJSON *tg_export_tool(tg_arena *arena, tg_export_format fmt, const char *name, s
     if (!out) return NULL;
 
     if (fmt == TG_EXPORT_ANTHROPIC) {
+        /* a key Anthropic refuses would fail every tool of the request: this
+         * one is left out (a JSON null), and the report says why */
+        const cJSON *props = tg_json_getz(schema, "properties");
+        for (const cJSON *pr = cJSON_IsObject(props) ? props->child : NULL; pr; pr = pr->next)
+            if (!anthropic_key_ok(pr->string, tg_json_strlen(pr->string))) {
+                ex_path pp = {&root, "properties", 10, 0};
+                ex_path px = {&pp, pr->string, tg_json_strlen(pr->string), 0};
+                note(&c, &px, "property name is not accepted by Anthropic (^[a-zA-Z0-9_.-]{1,64}$, and one such name fails "
+                              "the whole request): the tool is left out of this list");
+                return c.oom ? NULL : jnew(&c, cJSON_NULL);
+            }
         jput(&c, out, "name", jstr(&c, c.name, c.name_len));
         put_description(&c, out, descriptor);
         jput(&c, out, "input_schema", schema);
@@ -1354,6 +1406,7 @@ cJSON *tg_export_tool(tg_arena *arena, tg_export_format fmt, const char *name, s
             }
             if (strict_ok) *strict_ok = strict;
         }
+        if (!strict) fill_items(&c, params, 0);
         jput(&c, out, "type", jstr(&c, "function", 8));
         cJSON *fn = jput(&c, out, "function", jnew(&c, cJSON_Object));
         jput(&c, fn, "name", jstr(&c, c.name, c.name_len));
@@ -1392,7 +1445,7 @@ int tg_export_list(tg_arena *arena, tg_export_format fmt, const cJSON *const *de
         int ok;
         cJSON *t = tg_export_tool(arena, fmt, names[i], name_lens[i], descriptors[i], NULL, report, &ok);
         if (!t) return -1;
-        tg_json_append(arr, t);
+        if (!cJSON_IsNull(t)) tg_json_append(arr, t); /* (null: left out, reported) */
     }
     cJSON *top = arr;
     if (fmt == TG_EXPORT_MCP || fmt == TG_EXPORT_GEMINI) {

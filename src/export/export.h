@@ -45,7 +45,10 @@ typedef enum tg_export_format {
      * icons, execution, _meta, unknown fields). Never lossy. */
     TG_EXPORT_MCP,
     /* {"name","description","input_schema"}; input_schema is the root
-     * normalised (see below), nested schemas untouched. */
+     * normalised (see below), nested schemas untouched. A tool whose root
+     * has a property name outside ^[a-zA-Z0-9_.-]{1,64}$ (which Anthropic
+     * refuses, failing the whole request) renders as JSON null: left out of
+     * the list, with a report entry. */
     TG_EXPORT_ANTHROPIC,
     /* {"type":"function","function":{"name","description","parameters",
      * "strict":false}} with the normalised root. */
@@ -57,7 +60,9 @@ typedef enum tg_export_format {
      * "strict":false, *strict_ok = 0 and report entries saying why. */
     TG_EXPORT_OPENAI_STRICT,
     /* {"name","description","parameters"} in Gemini's OpenAPI 3.0 subset;
-     * "parameters" omitted when the tool takes no arguments. */
+     * "parameters" omitted when the tool takes no arguments; every array
+     * schema carries "items" ({} when unconstrained: Gemini refuses one
+     * without). */
     TG_EXPORT_GEMINI
 } tg_export_format;
 
@@ -83,7 +88,8 @@ typedef enum tg_export_format {
  * report: NULL or an array node that receives the entries described above.
  * strict_ok: may be NULL; for TG_EXPORT_OPENAI_STRICT set to 1 when the
  * output says "strict":true, else 0; for other formats set to 0.
- * Returns the rendered node (owned by arena) or NULL on out-of-memory. */
+ * Returns the rendered node (owned by arena; a JSON null when the tool is
+ * left out of this format, reported) or NULL on out-of-memory. */
 cJSON *tg_export_tool(tg_arena *arena, tg_export_format fmt, const char *name, size_t name_len,
                       const cJSON *descriptor, const cJSON *hidden, cJSON *report, int *strict_ok);
 

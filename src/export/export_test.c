@@ -35,7 +35,27 @@ static int has_key_anywhere(const cJSON *x, const char *key) {
     return 0;
 }
 
+/* OpenAI and Gemini refuse an array schema without "items" anywhere
+ * ("array schema missing items", "...items: missing field"). Walks every
+ * object node but values (enum, const, default, examples). */
+static void check_array_items(const cJSON *x, int depth) {
+    if (!x || depth > 200) return;
+    if (cJSON_IsObject(x)) {
+        const cJSON *t = tg_json_getz(x, "type");
+        int arr = cJSON_IsString(t) && !strcmp(t->valuestring, "array");
+        for (const cJSON *e = cJSON_IsArray(t) ? t->child : NULL; e; e = e->next)
+            if (cJSON_IsString(e) && !strcmp(e->valuestring, "array")) arr = 1;
+        CHECK_MSG(!arr || tg_json_getz(x, "items"), "an array schema without items");
+    }
+    for (const cJSON *c = x->child; c; c = c->next) {
+        int value = c->string && (!strcmp(c->string, "enum") || !strcmp(c->string, "const") ||
+                                  !strcmp(c->string, "default") || !strcmp(c->string, "examples"));
+        if (!value || !cJSON_IsObject(x)) check_array_items(c, depth + 1);
+    }
+}
+
 static void check_gemini(const cJSON *decl) {
+    check_array_items(decl, 0);
     static const char *const banned[] = {"$ref", "$defs", "definitions", "additionalProperties", "const",
                                          "oneOf", "allOf", "$schema", "patternProperties", NULL};
     for (int i = 0; banned[i]; i++) CHECK_MSG(!has_key_anywhere(decl, banned[i]), "gemini output has %s", banned[i]);
@@ -53,6 +73,14 @@ static void check_anthropic(const cJSON *tool) {
     const cJSON *t = tg_json_getz(s, "type");
     CHECK(cJSON_IsString(t) && !strcmp(t->valuestring, "object"));
     CHECK(!tg_json_getz(s, "anyOf") && !tg_json_getz(s, "oneOf") && !tg_json_getz(s, "allOf"));
+    /* property keys: ^[a-zA-Z0-9_.-]{1,64}$ */
+    const cJSON *props = tg_json_getz(s, "properties");
+    for (const cJSON *pr = props ? props->child : NULL; pr; pr = pr->next) {
+        size_t n = strlen(pr->string), ok = n >= 1 && n <= 64;
+        for (size_t i = 0; i < n; i++)
+            if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-", pr->string[i])) ok = 0;
+        CHECK_MSG(ok, "anthropic property key \"%s\"", pr->string);
+    }
 }
 
 /* Every object schema: additionalProperties false, required == property keys. */
@@ -92,6 +120,10 @@ static void check_strict_node(const cJSON *s, int depth) {
 }
 
 static void check_rules(tg_export_format fmt, const cJSON *out, int strict_ok) {
+    if (cJSON_IsNull(out)) { /* left out of the list: Anthropic only */
+        CHECK(fmt == TG_EXPORT_ANTHROPIC);
+        return;
+    }
     if (fmt == TG_EXPORT_ANTHROPIC) check_anthropic(out);
     if (fmt == TG_EXPORT_GEMINI) check_gemini(out);
     if (fmt == TG_EXPORT_OPENAI || fmt == TG_EXPORT_OPENAI_STRICT) {
@@ -99,6 +131,7 @@ static void check_rules(tg_export_format fmt, const cJSON *out, int strict_ok) {
         const cJSON *p = tg_json_getz(fn, "parameters");
         CHECK(p && !strcmp(tg_json_getz(p, "type")->valuestring, "object"));
         CHECK(!tg_json_getz(p, "anyOf") && !tg_json_getz(p, "oneOf") && !tg_json_getz(p, "allOf"));
+        check_array_items(p, 0);
         if (strict_ok) {
             CHECK(cJSON_IsTrue(tg_json_getz(fn, "strict")));
             check_strict_node(p, 0);
@@ -489,7 +522,35 @@ static void out_of_memory(void) {
     CHECK(completed == 5);
 }
 
+/* What makes a provider refuse the whole request: Anthropic a property name
+ * outside ^[a-zA-Z0-9_.-]{1,64}$ (the tool is left out, reported); OpenAI
+ * and Gemini an array without items, at any depth (given items {}). */
+static void provider_refusals(void) {
+    const char *bad_keys = "{\"name\":\"t\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"a b\":{\"type\":\"string\"}}}}";
+    expect(TG_EXPORT_ANTHROPIC, bad_keys, NULL, "null",
+           "[{\"tool\":\"t\",\"path\":\"/inputSchema/properties/a b\",\"issue\":\"property name is not accepted by Anthropic "
+           "(^[a-zA-Z0-9_.-]{1,64}$, and one such name fails the whole request): the tool is left out of this list\"}]");
+    const char *long_key = "{\"name\":\"t\",\"inputSchema\":{\"properties\":{\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\":{}}}}";
+    expect(TG_EXPORT_ANTHROPIC, long_key, NULL, "null", NULL); /* 65 characters */
+    const char *ok_keys = "{\"name\":\"t\",\"inputSchema\":{\"properties\":{\"a.b-c_D9\":{}}}}";
+    expect(TG_EXPORT_ANTHROPIC, ok_keys, NULL,
+           "{\"name\":\"t\",\"input_schema\":{\"type\":\"object\",\"properties\":{\"a.b-c_D9\":{}}}}", "[]");
+    const char *arrays = "{\"name\":\"t\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"array\"},"
+                         "\"u\":{\"type\":[\"string\",\"array\"]},\"o\":{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"array\","
+                         "\"items\":{\"type\":\"array\"}}}},\"e\":{\"enum\":[{\"type\":\"array\"}]}}}}";
+    expect(TG_EXPORT_OPENAI, arrays, NULL,
+           "{\"type\":\"function\",\"function\":{\"name\":\"t\",\"parameters\":{\"type\":\"object\",\"properties\":{"
+           "\"a\":{\"type\":\"array\",\"items\":{}},\"u\":{\"type\":[\"string\",\"array\"],\"items\":{}},"
+           "\"o\":{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"array\",\"items\":{\"type\":\"array\",\"items\":{}}}}},"
+           "\"e\":{\"enum\":[{\"type\":\"array\"}]}}},\"strict\":false}}", "[]");
+    CHECK(render(TG_EXPORT_OPENAI_STRICT, arrays, NULL) == 0);
+    CHECK(rep_has("array without \\\"items\\\" cannot be expressed in strict mode"));
+    render(TG_EXPORT_GEMINI, arrays, NULL);
+    CHECK(strstr(out_text, "\"a\":{\"type\":\"array\",\"items\":{}}") != NULL);
+}
+
 int main(void) {
+    provider_refusals();
     simple_tool();
     hidden_params();
     anthropic_root();

@@ -83,7 +83,7 @@ static rendering *render(tg_runtime *rt, tg_toolset *set, tg_export_format fmt) 
             return NULL;
         }
         r->tools[i].off = r->text.len;
-        tg_json_write(&r->text, out);
+        if (!cJSON_IsNull(out)) tg_json_write(&r->text, out); /* (null: left out of this format; len 0) */
         r->tools[i].len = r->text.len - r->tools[i].off;
         r->report[i].off = r->reports.len;
         for (const cJSON *e = report->child; e; e = e->next) {
@@ -163,15 +163,17 @@ tg_status tg_list_tools(tg_runtime *rt, const char *request, size_t len) {
             tg_authz_request ar = {who.principal, who.mode, who.scheduler, who.source, who.tenant, who.session, NULL, 0, 1};
             ok = tg_policy_visible(rt->policy, &f, &ar);
         }
-        shown[end] = (unsigned char)ok;
-        count += (size_t)ok;
+        /* 1 listed; 2 visible but left out by the format (rendered empty):
+         * its report entry says why */
+        shown[end] = (unsigned char)(ok ? (r->tools[end].len ? 1 : 2) : 0);
+        count += (size_t)(shown[end] == 1);
     }
 
     tg_buf *o = &rt->out;
     tg_buf_puts(o, fmt == TG_EXPORT_GEMINI ? "{\"tools\":[{\"functionDeclarations\":[" : "{\"tools\":[");
     int first = 1;
     for (size_t i = start; i < end; i++) {
-        if (!shown[i]) continue;
+        if (shown[i] != 1) continue;
         if (!first) tg_buf_putc(o, ',');
         first = 0;
         tg_buf_append(o, r->text.data + r->tools[i].off, r->tools[i].len);

@@ -305,8 +305,13 @@ test('export formats follow each provider\'s rules', async () => {
     { name: 'merged', inputSchema: { type: 'object', allOf: [obj({ a: { type: 'string' } }, ['a']), obj({ b: { type: 'integer' } })] } },
     { name: 'openmap', inputSchema: { type: 'object', additionalProperties: { type: 'string' } } },
     { name: 'zodish', inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { n: { anyOf: [{ type: 'number' }, { type: 'null' }] }, k: { const: 'x' }, r: { $ref: '#/definitions/R' } }, definitions: { R: { type: 'string' } }, additionalProperties: false } },
+    // one key Anthropic refuses (^[a-zA-Z0-9_.-]{1,64}$) fails the whole request; arrays without items fail OpenAI's and Gemini's
+    { name: 'spaced', inputSchema: obj({ 'Account Number': { type: 'string' } }) },
+    { name: 'bare_arrays', inputSchema: obj({ tags: { type: 'array' }, nested: obj({ ids: { type: ['array', 'null'] } }) }) },
   ];
   for (const t of tools) rt.registerTool(t, () => 'x');
+  const arraysHaveItems = (x) => !x || typeof x !== 'object' || ((![x.type].flat().includes('array') || 'items' in x) &&
+    Object.entries(x).every(([k, v]) => ['enum', 'const', 'default', 'examples'].includes(k) || arraysHaveItems(v)));
   const anth = rt.listTools({ format: 'anthropic' });
   for (const t of anth.tools) {
     assert.deepEqual(Object.keys(t).filter((k) => !['name', 'description', 'input_schema'].includes(k)), []);
@@ -314,6 +319,11 @@ test('export formats follow each provider\'s rules', async () => {
     assert.equal(t.input_schema.type, 'object');
     for (const k of ['oneOf', 'anyOf', 'allOf']) assert.equal(t.input_schema[k], undefined, `${t.name} has top-level ${k}`);
   }
+  assert.equal(anth.tools.some((t) => t.name === 'spaced'), false);
+  assert.ok(anth.report.some((r) => r.tool === 'spaced' && r.path === '/inputSchema/properties/Account Number' && /left out/.test(r.issue)));
+  assert.equal(rt.listTools({ format: 'openai' }).tools.some((t) => t.function.name === 'spaced'), true); // only Anthropic's rule
+  for (const t of anth.tools) for (const k of Object.keys(t.input_schema.properties ?? {})) assert.match(k, /^[a-zA-Z0-9_.-]{1,64}$/);
+  for (const format of ['openai', 'openai-strict', 'gemini']) assert.ok(arraysHaveItems(rt.listTools({ format }).tools), format);
   assert.deepEqual(anth.tools.find((t) => t.name === 'merged').input_schema.required, ['a']); // exact merge
   assert.ok(anth.report.some((r) => r.tool === 'either' && /oneOf/.test(r.issue))); // loosened, and said so
   const strict = rt.listTools({ format: 'openai-strict' });
