@@ -236,6 +236,23 @@ tg_tool *tg_tool_build(const tg_registry_config *cfg, const tg_allocator *alloc,
         goto nomem;
     cJSON *ann = tg_json_getz(d, "annotations");
     if (ann && clean_field(&a, ann, "title", TITLE_BYTES, "annotations.title", sanitized)) goto nomem;
+    /* the schemas' own text reaches the model too (every format shows it) */
+    static const char *const SCHEMAS[] = {"inputSchema", "outputSchema"};
+    for (int i = 0; i < 2; i++) {
+        cJSON *sch = tg_json_getz(d, SCHEMAS[i]);
+        char why[sizeof e->message - 16];
+        int changed = 0, r = sch ? tg_sanitize_schema(&a, sch, cfg->description_bytes, TITLE_BYTES, &changed, why, sizeof why) : 0;
+        if (r < 0) goto nomem;
+        if (r > 0) {
+            char msg[sizeof e->message];
+            snprintf(msg, sizeof msg, "%s: %s", SCHEMAS[i], why);
+            fail(e, "invalid_descriptor", msg);
+            goto fail;
+        }
+        cJSON *note = changed ? tg_json_new_string(&a, SCHEMAS[i], strlen(SCHEMAS[i])) : NULL;
+        if (changed && !note) goto nomem;
+        if (note) tg_json_append(sanitized, note);
+    }
 
     const cJSON *name = tg_json_getz(d, "name");
     t->tool_name = name->valuestring;

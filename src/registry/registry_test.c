@@ -58,6 +58,41 @@ static void sanitizing(void) {
     CHECK(n == 5 && !changed);
 }
 
+/* A schema's own text: annotations cleaned in place at any depth; names and
+ * data refused with the place named (in printable ASCII). */
+static void sanitizing_schemas(void) {
+    tg_allocator al = {tg_alloc_libc, NULL};
+    tg_arena a;
+    tg_arena_init(&a, al);
+    tg_json_error je;
+    const char *ok = "{\"description\":\"a\u202eb\",\"properties\":{\"p\":{\"title\":\"t\u200bi\u200dt\",\"enum\":[\"x\u200dy\"]}},"
+                     "\"items\":[{\"$comment\":\"c\\u0007\"}]}";
+    cJSON *s = tg_json_parse(&a, ok, strlen(ok), NULL, &je);
+    char why[300], text[300];
+    int changed = 0;
+    CHECK(s && tg_sanitize_schema(&a, s, 100, 100, &changed, why, sizeof why) == 0 && changed);
+    tg_buf b;
+    tg_buf_init(&b, al, 0);
+    tg_json_write(&b, s);
+    tg_buf_putc(&b, '\0');
+    snprintf(text, sizeof text, "%s", b.data ? b.data : "");
+    tg_buf_free(&b);
+    CHECK_STR(text, "{\"description\":\"ab\",\"properties\":{\"p\":{\"title\":\"tit\",\"enum\":[\"x\xe2\x80\x8dy\"]}},"
+                    "\"items\":[{\"$comment\":\"c\"}]}");
+    static const struct { const char *schema, *why; } refused[] = {
+        {"{\"properties\":{\"a\u202eb\":{}}}", "a name at /properties/a???b holds U+202E"},
+        {"{\"enum\":[1,\"\\u0000\"]}", "a value at /enum/1 holds U+0000"},
+        {"{\"default\":{\"description\":\"\u2066\"}}", "a value at /default/description holds U+2066"},
+        {"{\"x-tag\":\"\xf3\xa0\x81\x81\"}", "a string at /x-tag holds U+E0041"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        s = tg_json_parse(&a, refused[i].schema, strlen(refused[i].schema), NULL, &je);
+        CHECK_MSG(s && tg_sanitize_schema(&a, s, 100, 100, &changed, why, sizeof why) == 1, "%s", refused[i].schema);
+        CHECK_MSG(strncmp(why, refused[i].why, strlen(refused[i].why)) == 0 || strstr(why, refused[i].why), "%s", why);
+    }
+    tg_arena_free(&a);
+}
+
 typedef struct fixture {
     tg_registry *r;
     tg_arena a;
@@ -331,6 +366,7 @@ static void ten_thousand_tools(void) {
 int main(void) {
     names();
     sanitizing();
+    sanitizing_schemas();
     batches();
     relisting_exactly();
     options_on_relisting();

@@ -2,6 +2,7 @@
 #include "sanitize.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../base/utf8.h"
@@ -45,4 +46,135 @@ size_t tg_sanitize_text(const char *s, size_t len, size_t max_bytes, char *out, 
         i += k;
     }
     return w;
+}
+
+/* The first code point of s[0..len) that tg_sanitize_text would drop and
+ * that cannot be text a tool depends on (ZWJ, ZWNJ pass), or 0. */
+static uint32_t hidden_in(const char *s, size_t len) {
+    const unsigned char *u = (const unsigned char *)s;
+    size_t i = 0;
+    while (i < len && u[i] >= 0x20 && u[i] < 0x7F) i++; /* printable ASCII: the usual text */
+    while (i < len) {
+        uint32_t cp;
+        size_t k = tg_utf8_decode(u + i, len - i, &cp);
+        if (!k) return 0xFFFD;
+        if (hidden(cp) && cp != 0x200C && cp != 0x200D) return cp ? cp : 0x2400; /* (U+0000 named as such) */
+        i += k;
+    }
+    return 0;
+}
+
+typedef struct sctx {
+    tg_arena *a;
+    size_t desc_cap, title_cap;
+    int changed;
+    char *why;
+    size_t why_cap;
+} sctx;
+
+static int refuse(sctx *c, const char *what, const char *path, uint32_t cp) {
+    snprintf(c->why, c->why_cap, "%s at %s holds U+%04X, a control, bidi, invisible or tag character: names and values "
+             "a model must reproduce cannot be cleaned, so the tool is refused", what, *path ? path : "/", cp == 0x2400 ? 0 : cp);
+    return 1;
+}
+
+static int clean_string(sctx *c, cJSON *v, size_t cap) {
+    const unsigned char *u = (const unsigned char *)v->valuestring;
+    size_t len = tg_json_strlen(v->valuestring), i = 0;
+    while (i < len && u[i] >= 0x20 && u[i] < 0x7F) i++;
+    if (i == len && len <= cap) return 0; /* printable ASCII within the cap: as it is */
+    char *tmp = tg_arena_alloc(c->a, (len < cap ? len : cap) + 8);
+    if (!tmp) return -1;
+    int changed;
+    size_t n = tg_sanitize_text(v->valuestring, len, cap, tmp, &changed);
+    if (!changed) return 0;
+    cJSON *s = tg_json_new_string(c->a, tmp, n);
+    if (!s) return -1;
+    v->valuestring = s->valuestring;
+    c->changed = 1;
+    return 0;
+}
+
+/* The way down to the node being walked (on the C stack): rendered only
+ * for a refusal's message. */
+typedef struct frame {
+    const struct frame *up;
+    const char *key; /* NULL: an array index */
+    size_t idx;
+} frame;
+
+/* "/properties/p": keys cut at 40 bytes, bytes other than printable ASCII
+ * shown as '?' (the path goes into an error message). */
+static size_t render_path(const frame *f, char *out, size_t cap) {
+    size_t n = f && f->up ? render_path(f->up, out, cap) : 0;
+    if (!f || !f->up || n + 2 >= cap) return n;
+    out[n++] = '/';
+    if (f->key) {
+        size_t kl = tg_json_strlen(f->key);
+        for (size_t i = 0; i < kl && i < 40 && n + 1 < cap; i++)
+            out[n++] = (unsigned char)f->key[i] >= 0x20 && (unsigned char)f->key[i] < 0x7F ? f->key[i] : '?';
+    } else
+        n += (size_t)snprintf(out + n, cap - n, "%zu", f->idx);
+    if (n >= cap) n = cap - 1;
+    out[n] = '\0';
+    return n;
+}
+
+static int refuse_at(sctx *c, const char *what, const frame *f, uint32_t cp) {
+    char path[200] = "";
+    render_path(f, path, sizeof path);
+    return refuse(c, what, path, cp);
+}
+
+/* keys whose values are data (nothing cleaned beneath) or annotations */
+static int is_data_kw(const char *k, size_t n) {
+    return (n == 4 && memcmp(k, "enum", 4) == 0) || (n == 5 && memcmp(k, "const", 5) == 0) ||
+           (n == 7 && memcmp(k, "default", 7) == 0) || (n == 8 && memcmp(k, "examples", 8) == 0);
+}
+
+static size_t annotation_cap(const sctx *c, const char *k, size_t n) {
+    if (n == 11 && memcmp(k, "description", 11) == 0) return c->desc_cap;
+    if (n == 5 && memcmp(k, "title", 5) == 0) return c->title_cap;
+    if (n == 8 && memcmp(k, "$comment", 8) == 0) return c->desc_cap;
+    return 0;
+}
+
+/* data: inside enum, const, default or examples (nothing cleaned there) */
+static int walk(sctx *c, cJSON *node, const frame *at, int data) {
+    if (cJSON_IsString(node)) {
+        uint32_t cp = hidden_in(node->valuestring, tg_json_strlen(node->valuestring));
+        return cp ? refuse_at(c, data ? "a value" : "a string", at, cp) : 0;
+    }
+    int obj = cJSON_IsObject(node);
+    if (!obj && !cJSON_IsArray(node)) return 0;
+    frame f = {at, NULL, 0};
+    for (cJSON *m = node->child; m; m = m->next, f.idx++) {
+        int into = data;
+        if (obj) {
+            size_t kl = tg_json_strlen(m->string);
+            uint32_t cp;
+            f.key = m->string;
+            if ((cp = hidden_in(m->string, kl)) != 0) return refuse_at(c, "a name", &f, cp);
+            size_t cap = !data && cJSON_IsString(m) ? annotation_cap(c, m->string, kl) : 0;
+            if (cap) {
+                if (clean_string(c, m, cap)) return -1;
+                continue;
+            }
+            into = data || is_data_kw(m->string, kl);
+        }
+        if (!cJSON_IsNumber(m) && !cJSON_IsBool(m) && !cJSON_IsNull(m)) {
+            int r = walk(c, m, &f, into);
+            if (r) return r;
+        }
+    }
+    return 0;
+}
+
+int tg_sanitize_schema(tg_arena *arena, cJSON *schema, size_t description_cap, size_t title_cap, int *changed,
+                       char *why, size_t why_cap) {
+    sctx c = {arena, description_cap, title_cap, 0, why, why_cap};
+    frame root = {NULL, NULL, 0};
+    int r = walk(&c, schema, &root, 0);
+    *changed = c.changed;
+    return r;
 }

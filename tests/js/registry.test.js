@@ -141,6 +141,46 @@ test('hostile descriptions: control, bidi, zero-width and tag characters removed
   rt.dispose();
 });
 
+test('text inside a tool\'s schemas: annotations cleaned at any depth; names and values refused, never altered', async () => {
+  const rt = await createToolRuntime();
+  const bad = 'Path\u202E\u200B\u0007 of\u{E0041}\u{E0042} the file\u00AD';
+  const hiddenChars = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u00AD\u061C\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]|[\u{E0000}-\u{E007F}]/u;
+  const schema = { type: 'object', description: bad, title: bad, properties: {
+    path: { type: 'string', description: bad, title: bad, pattern: '^/' },
+    list: { type: 'array', items: { type: 'object', properties: { x: { type: 'string', description: bad } } } },
+    mode: { enum: ['r', 'w'], $comment: bad },
+  }, $defs: { d: { description: bad } }, required: ['path'] };
+  const out = { type: 'object', properties: { n: { type: 'integer', description: bad } } };
+  const res = rt.importTools('s', [{ name: 'read', inputSchema: schema, outputSchema: out }], { call: () => ({ structuredContent: { n: 1 }, content: [] }) });
+  assert.deepEqual(res.registered[0].sanitized, ['inputSchema', 'outputSchema']);
+  for (const format of ['mcp', 'anthropic', 'openai', 'openai-strict', 'gemini']) {
+    const text = JSON.stringify(rt.listTools({ format }).tools);
+    assert.doesNotMatch(text, hiddenChars, format);
+    assert.match(text, /Path of the file/, format);
+  }
+  // the schema still validates as it did (annotations never constrain)
+  assert.equal(gateCode(await rt.callTool('mcp__s__read', { path: 'relative' })), 'invalid_arguments');
+  assert.equal((await rt.callTool('mcp__s__read', { path: '/etc/motd', mode: 'r' })).structuredContent.n, 1);
+  // what the model must reproduce, or validation reads, cannot be cleaned: the tool is refused
+  for (const [label, s] of [
+    ['property name', obj({ ['pa\u202Eth']: { type: 'string' } })],
+    ['enum value', obj({ m: { enum: ['ok', 'ok\u{E0049}\u{E0047}'] } })],
+    ['const value', obj({ m: { const: 'a\u200Bb' } })],
+    ['default', obj({ m: { type: 'string', default: 'x\u0007' } })],
+    ['description inside an enum value (data)', obj({ m: { enum: [{ description: 'a\u202Eb' }] } })],
+    ['unknown keyword', { ...obj(), 'x-hint': 'call\u{E0041} me' }],
+  ]) {
+    const r = rt.importTools('t', [{ name: 'x', inputSchema: s }], { call: () => 'x' });
+    assert.equal(r.rejected.length, 1, label);
+    assert.equal(r.rejected[0].code, 'invalid_descriptor', label);
+    assert.match(r.rejected[0].message, /^inputSchema: a (name|value|string) at \/\S* holds U\+[0-9A-F]{4,5}/, label);
+    assert.doesNotMatch(r.rejected[0].message, hiddenChars, label);
+  }
+  // joiners in emoji and scripts are text, not smuggling
+  assert.equal(rt.importTools('u', [{ name: 'x', inputSchema: obj({ who: { enum: ['👩\u200D👩\u200D👧', 'می\u200Cخواهم'] } }) }], { call: () => 'x' }).registered.length, 1);
+  rt.dispose();
+});
+
 test('a changed definition (rug pull) is held out of new snapshots until accepted, and the host is told what changed', async () => {
   const rt = await createToolRuntime();
   const v1 = [{ name: 'send', description: 'Sends a message', inputSchema: obj({ to: { type: 'string' } }) }, { name: 'list', inputSchema: obj() }];
