@@ -272,7 +272,9 @@ const uint32_t *tg_output_lengths(const tg_runtime *rt, size_t *n);
 
 tg_status tg_schema_release(tg_runtime *rt, uint32_t id);
 
-/* Ends a pending call without a result: reason "timeout" or "cancelled".
+/* Ends a pending call without a result: reason "timeout", "cancelled", or
+ * "too_large" (the host did not copy in a result whose size alone is over
+ * limits.result_bytes).
  * tg_output holds the error CallToolResult; a late tg_call_complete for it
  * gets TG_ERR_UNKNOWN_CALL. */
 tg_status tg_call_cancel(tg_runtime *rt, uint32_t call_id, const char *reason);

@@ -252,10 +252,10 @@ int tga_end_session(tga_handle *h, uint32_t len) { return tg_end_session(h->rt, 
 TG_EXPORT(tga_set_audit)
 void tga_set_audit(tga_handle *h, uint32_t on) { tg_set_audit(h->rt, on ? host_audit : NULL); }
 
-/* reason: 0 cancelled, 1 timeout. */
+/* reason: 0 cancelled, 1 timeout, 2 too_large (a result the host did not copy in). */
 TG_EXPORT(tga_call_cancel)
 int tga_call_cancel(tga_handle *h, uint32_t call_id, uint32_t reason) {
-    return tg_call_cancel(h->rt, call_id, reason ? "timeout" : "cancelled");
+    return tg_call_cancel(h->rt, call_id, reason == 2 ? "too_large" : reason ? "timeout" : "cancelled");
 }
 
 /* Traps on purpose: the JS layer's tests use it to prove that a trapped

@@ -19,6 +19,7 @@ const decoder = new TextDecoder('utf-8', { fatal: false });
 const VALID = Object.freeze({ valid: true, errors: Object.freeze([]) });
 const MAX_TIMER_MS = 2 ** 31 - 1;
 const APPROVALS_SWEEP_AT = 1024; // pending approvals held before the expired ones are dropped
+const ERROR_TEXT_COPY = 1 << 16; // handler error text copied in (the module keeps 4 KiB of it)
 
 // The module's linear memory is the host's (env.memory), so a disposed
 // runtime's memory can serve the next one: the first touch of a fresh page
@@ -88,6 +89,7 @@ export class ToolRuntime {
   #inFlight = new Map(); // callId -> { abort: AbortController, timer }
   #restarts = 0;
   #argsLimit;
+  #resultLimit;
   #version = 0; // bumped by every change to tools or policy: keys the list cache
   #listCache = new Map();
   #lens = [0, 0, 0];
@@ -106,6 +108,7 @@ export class ToolRuntime {
     this.#options = options;
     this.#clock = options.clock ?? Date.now;
     this.#argsLimit = options.limits?.argsBytes ?? 1 << 20;
+    this.#resultLimit = options.limits?.resultBytes ?? 4 << 20;
     this.#instantiate();
   }
 
@@ -634,6 +637,7 @@ export class ToolRuntime {
     const timer = setTimeout(() => settle('timeout'), remaining);
     const onCancel = () => settle('cancelled');
     ctx.signal?.addEventListener('abort', onCancel, { once: true });
+    if (ctx.signal?.aborted) settle('cancelled'); // (aborted while the handler's synchronous part ran)
     this.#inFlight.set(job.callId, { timer });
     // Promise.resolve adopts any thenable safely: a then() that throws,
     // answers twice or calls back at once settles this promise only once
@@ -646,9 +650,9 @@ export class ToolRuntime {
       info._abort(new Error(first === 'timeout' ? 'deadline passed' : 'cancelled'));
       if (generation !== this.#generation) return gateError('module_trap', `The module was replaced while tool "${name}" ran.`);
       try {
-        const status = this.#call('tga_call_cancel', job.callId, first === 'timeout' ? 1 : 0);
-        return status === TG_OK ? this.#output() : gateError(first, `The call to tool "${name}" ended: ${first}.`);
+        return this.#endCall(job, first === 'timeout' ? 1 : 0);
       } catch (e) {
+        if (e instanceof ToolgateError && e.code === 'unknown_call') return gateError(first, `The call to tool "${name}" ended: ${first}.`);
         if (e instanceof ToolgateError) return gateError(e.code, e.message);
         throw e;
       }
@@ -687,8 +691,19 @@ export class ToolRuntime {
         kind = 1;
       }
     }
+    // error text is cut in the module to a few KiB: a longer one need not be copied in
+    if (kind === 1 && text.length > ERROR_TEXT_COPY) text = text.slice(0, ERROR_TEXT_COPY);
     try {
-      const len = this.#write(text)[0];
+      // a text of more UTF-16 units than the cap has more bytes too: refused
+      // unread, and ended in the module (its slots freed) all the same
+      if (kind !== 1 && text.length > this.#resultLimit) return this.#endCall(job, 2);
+      let len;
+      try {
+        len = this.#write(text)[0];
+      } catch (e) {
+        if (e instanceof ToolgateError && e.code === 'out_of_memory') return this.#endCall(job, 2);
+        throw e;
+      }
       const done = this.#hot(this.#completeFn, job.callId, len, kind, this.#clock());
       if (done === TG_OK_TEXT) return { content: [{ type: 'text', text: value }] };
       if (done !== TG_OK) throw this.#lastError(done);
@@ -697,6 +712,15 @@ export class ToolRuntime {
       if (e instanceof ToolgateError) return gateError(e.code, e.message);
       throw e;
     }
+  }
+
+  /** Ends a dispatched call in the module without its result (reason: 0
+   * cancelled, 1 timeout, 2 too large): every call the module dispatched is
+   * ended there, or its pending and concurrency slots would stay taken. */
+  #endCall(job, reason) {
+    const status = this.#call('tga_call_cancel', job.callId, reason);
+    if (status !== TG_OK) throw this.#lastError(status);
+    return this.#output();
   }
 
   // ---- the validator on its own ----

@@ -242,6 +242,14 @@ static void error_result(tg_runtime *rt, const tg_tool *tool, const char *text, 
     tg_buf_free(&t);
 }
 
+/* A result over limits.result_bytes, whichever side saw it. */
+static void too_large_result(tg_runtime *rt, const tg_tool *tool) {
+    char line[240];
+    int n = snprintf(line, sizeof line, "Tool \"%s\" returned a result larger than the limit of %zu bytes.", tool->name,
+                     rt->limits.result_bytes);
+    tg_result_gate_error(&rt->out, "too_large", line, (size_t)n);
+}
+
 /* Shapes the handler's outcome into rt->out; returns the audit outcome. */
 static const char *complete(tg_runtime *rt, const tg_tool *tool, const char *result, size_t len, int is_error) {
     char why[300];
@@ -252,6 +260,10 @@ static const char *complete(tg_runtime *rt, const tg_tool *tool, const char *res
     tg_json_limits jl = tg_rt_json_limits(rt, rt->limits.result_bytes);
     tg_json_error jerr;
     cJSON *value = tg_json_parse(&rt->call_arena, result, len, &jl, &jerr);
+    if (!value && jerr.status == TG_JSON_TOO_LARGE && len > rt->limits.result_bytes) {
+        too_large_result(rt, tool);
+        return "too_large";
+    }
     if (!value) {
         int n = snprintf(why, sizeof why, "Tool \"%s\" returned an unusable result: %s", tool->name, jerr.message);
         tg_result_gate_error(&rt->out, "invalid_result", why, (size_t)n < sizeof why ? (size_t)n : sizeof why - 1);
@@ -320,7 +332,7 @@ static const char *complete_text(tg_runtime *rt, const tg_tool *tool, const char
     return outcome;
 }
 
-enum { FINISH_RESULT, FINISH_ERROR, FINISH_TEXT, FINISH_CANCEL, FINISH_TIMEOUT };
+enum { FINISH_RESULT, FINISH_ERROR, FINISH_TEXT, FINISH_CANCEL, FINISH_TIMEOUT, FINISH_TOO_LARGE };
 
 /* Takes call_id off the pending table and shapes its end into rt->out: a
  * passed deadline first, then the handler's outcome (kind). */
@@ -338,6 +350,9 @@ static tg_status finish(tg_runtime *rt, uint32_t call_id, const char *result, si
         int n = snprintf(line, sizeof line, "Tool \"%s\" did not finish before its deadline.", info.tool->name);
         tg_result_gate_error(&rt->out, "timeout", line, (size_t)n);
         outcome = "timeout";
+    } else if (kind == FINISH_TOO_LARGE) { /* the host did not copy it in: its size alone is over the cap */
+        too_large_result(rt, info.tool);
+        outcome = "too_large";
     } else if (kind == FINISH_CANCEL) {
         char line[200];
         int n = snprintf(line, sizeof line, "The call to tool \"%s\" was cancelled.", info.tool->name);
@@ -363,5 +378,9 @@ tg_status tg_call_complete_text(tg_runtime *rt, uint32_t call_id, const char *te
 }
 
 tg_status tg_call_cancel(tg_runtime *rt, uint32_t call_id, const char *reason) {
-    return finish(rt, call_id, NULL, 0, reason && strcmp(reason, "timeout") == 0 ? FINISH_TIMEOUT : FINISH_CANCEL);
+    return finish(rt, call_id, NULL, 0,
+                  !reason                            ? FINISH_CANCEL
+                  : strcmp(reason, "timeout") == 0   ? FINISH_TIMEOUT
+                  : strcmp(reason, "too_large") == 0 ? FINISH_TOO_LARGE
+                                                     : FINISH_CANCEL);
 }

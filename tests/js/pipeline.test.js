@@ -298,6 +298,28 @@ test('cancellation through an AbortSignal; a handler that never settles cannot b
   rt.dispose();
 });
 
+test('results refused for their size, or too big to copy in, still end their call: no slot is left taken', async () => {
+  const rt = await createToolRuntime({ limits: { pendingCalls: 2 } });
+  let size = 5 << 20;
+  rt.registerTool({ name: 'big', inputSchema: obj() }, async () => 'x'.repeat(size), { concurrency: 1 });
+  rt.registerTool({ name: 'loud', inputSchema: obj() }, async () => { throw new Error('e'.repeat(50 << 20)); });
+  for (let i = 0; i < 3; i++) assert.equal(gateCode(await rt.callTool('big', {})), 'too_large');
+  const loud = await rt.callTool('loud', {});
+  assert.match(loud.content[0].text, /failed: e+ \[truncated\]$/);
+  assert.ok(loud.content[0].text.length < 5000);
+  size = 2;
+  assert.equal((await rt.callTool('big', {})).content[0].text, 'xx'); // its concurrency slot and the two pending slots are free
+  rt.dispose();
+});
+
+test('an AbortSignal fired while the handler\'s synchronous part runs cancels the call at once', async () => {
+  const rt = await createToolRuntime();
+  const ac = new AbortController();
+  rt.registerTool({ name: 'slow', inputSchema: obj() }, () => { ac.abort(); return new Promise(() => {}); }, { timeoutMs: 60_000 });
+  assert.equal(gateCode(await rt.callTool('slow', {}, { signal: ac.signal })), 'cancelled');
+  rt.dispose();
+});
+
 test('per-tool concurrency limits', async () => {
   const rt = await createToolRuntime();
   rt.registerTool({ name: 'one_at_a_time', inputSchema: obj() }, async () => { await sleep(20); return 'ok'; }, { concurrency: 1 });
@@ -319,10 +341,13 @@ test('structuredContent is checked against outputSchema; results have a size cap
   assert.match(bad.content[0].text, /\/temp: expected number, got string "warm"/);
   assert.equal(gateCode(await rt.callTool('typed', {})), 'invalid_result');
   assert.equal((await rt.callTool('typed', {})).isError, undefined);
-  rt.registerTool({ name: 'huge', inputSchema: obj() }, () => 'x'.repeat(5000));
-  const huge = await rt.callTool('huge', {});
-  assert.equal(gateCode(huge), 'invalid_result');
-  assert.match(huge.content[0].text, /over the limit of 1000/);
+  // over the cap, whether the host sees it by its length alone or the module by its bytes
+  for (const [i, big] of ['x'.repeat(5000), '\u00e9'.repeat(600), { content: [{ type: 'text', text: 'y'.repeat(2000) }] }].entries()) {
+    rt.registerTool({ name: `huge${i}`, inputSchema: obj() }, () => big);
+    const huge = await rt.callTool(`huge${i}`, {});
+    assert.equal(gateCode(huge), 'too_large', String(i));
+    assert.match(huge.content[0].text, /larger than the limit of 1000 bytes/);
+  }
   // a string is its text result as it is: quotes, new lines, U+0000, astral characters
   const text = 'line "one"\nline\u0000two \u00e9 \u{1F600}';
   rt.registerTool({ name: 'say', inputSchema: obj() }, () => text);
