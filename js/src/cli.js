@@ -217,7 +217,7 @@ async function gateway(args, log) {
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const { StdioClientTransport, getDefaultEnvironment } = await import('@modelcontextprotocol/sdk/client/stdio.js');
   const types = await import('@modelcontextprotocol/sdk/types.js');
-  const { importFromClient } = await import('./mcp.js');
+  const { importFromClient, approvalRequired } = await import('./mcp.js');
 
   const ver = await version();
   const rt = await createToolRuntime({ policy: cfg.policy });
@@ -299,10 +299,3 @@ function toolOptions(up) {
   return (t) => ({ ...up.options, ...up.tools?.[t.name] });
 }
 
-/** A call the policy says a person must approve: MCP has no way to ask here. */
-function approvalRequired(p) {
-  const text = `The call to tool "${p.tool}" needs a person's approval before it can run (${p.reason}). ` +
-    'This gateway cannot collect approvals over MCP, so the call was not made. ' +
-    'Tell the user what you wanted to do and why; do not retry the same call.';
-  return { content: [{ type: 'text', text }], isError: true, _meta: { 'dev.toolgate/error': { code: 'pending_approval', approvalId: p.approvalId } } };
-}

@@ -41,16 +41,33 @@ function boundError(what) {
 
 /**
  * Serves rt's tools from an official SDK (low-level) Server: tools/list from
- * the runtime's MCP rendering (paged), tools/call through the gate.
+ * the runtime's MCP rendering (paged), tools/call through the gate with the
+ * client's cancellation (extra.signal). A call the policy answers with "ask"
+ * is never reported as done: onApproval(pending, extra) may collect the
+ * answer (and return rt.resolveApproval's result); without it the client
+ * gets an error result saying a person's approval is needed.
  * @param {import('./runtime.js').ToolRuntime} rt
  * @param {import('@modelcontextprotocol/sdk/server/index.js').Server} server
- * @param {{ pageSize?: number, context?: (extra: object) => object }} [opts]
+ * @param {{ pageSize?: number, context?: (extra: object) => object, onApproval?: (pending: object, extra: object) => object|Promise<object> }} [opts]
  */
-export function serveTools(rt, server, { pageSize = 100, context } = {}) {
+export function serveTools(rt, server, { pageSize = 100, context, onApproval } = {}) {
   server.setRequestHandler(ListToolsRequestSchema, async (req) => {
     const { tools, nextCursor } = rt.listTools({ format: 'mcp', cursor: req.params?.cursor, limit: pageSize });
     return nextCursor ? { tools, nextCursor } : { tools };
   });
-  server.setRequestHandler(CallToolRequestSchema, async (req, extra) =>
-    rt.callTool(req.params.name, req.params.arguments ?? {}, context ? { context: context(extra) } : {}));
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+    const res = await rt.callTool(req.params.name, req.params.arguments ?? {},
+      context ? { context: context(extra), signal: extra?.signal } : { signal: extra?.signal });
+    if (res.status !== 'pending_approval') return res;
+    return onApproval ? onApproval(res, extra) : approvalRequired(res);
+  });
+}
+
+/** The error result an MCP client gets for a call waiting on a person's
+ * approval that this server cannot collect: the model is told not to retry. */
+export function approvalRequired(p) {
+  const text = `The call to tool "${p.tool}" needs a person's approval before it can run (${p.reason}). ` +
+    'This gateway cannot collect approvals over MCP, so the call was not made. ' +
+    'Tell the user what you wanted to do and why; do not retry the same call.';
+  return { content: [{ type: 'text', text }], isError: true, _meta: { 'dev.toolgate/error': { code: 'pending_approval', approvalId: p.approvalId } } };
 }

@@ -1,4 +1,4 @@
-import type { ToolRuntime, ToolDescriptor } from './index.js';
+import type { ToolRuntime, ToolDescriptor, CallToolResult, PendingApproval } from './index.js';
 
 export interface ImportResult {
   applied: boolean;
@@ -20,4 +20,12 @@ export declare function importFromClient(
 ): Promise<ImportResult>;
 
 /** Serves rt's tools from an official SDK low-level Server. */
-export declare function serveTools(rt: ToolRuntime, server: unknown, opts?: { pageSize?: number; context?: (extra: unknown) => Record<string, unknown> }): void;
+/** tools/list and tools/call (with the client's cancellation) through the gate. A call the policy
+ * answers with "ask" goes to onApproval when given, else the client gets an error result (never a success). */
+export declare function serveTools(rt: ToolRuntime, server: unknown, opts?: {
+  pageSize?: number;
+  context?: (extra: unknown) => Record<string, unknown>;
+  onApproval?: (pending: PendingApproval, extra: unknown) => CallToolResult | Promise<CallToolResult>;
+}): void;
+/** The error result for a call that waits on an approval this server cannot collect. */
+export declare function approvalRequired(pending: PendingApproval): CallToolResult;

@@ -414,6 +414,43 @@ test('serves the runtime to an official SDK client (a policy-enforcing gateway i
   rt.dispose();
 });
 
+test('serveTools: an approval is never reported as done; a client\'s cancellation reaches the handler', async () => {
+  const rt = await createToolRuntime({ policy: { version: 1, defaults: ['*'], rules: [{ id: 'confirm', effect: 'ask', tools: ['send'] }, { id: 'rest', effect: 'allow', tools: ['*'] }] } });
+  let sent = 0;
+  let aborted;
+  rt.registerTool({ name: 'send', inputSchema: obj({ to: { type: 'string' } }) }, () => { sent++; return 'sent'; });
+  rt.registerTool({ name: 'wait', inputSchema: obj() }, (_, info) => new Promise((resolve) => info.signal.addEventListener('abort', () => { aborted = true; resolve('stopped'); })));
+  const connect = async (opts) => {
+    const server = new Server({ name: 'toolgate', version: '0.1.0' }, { capabilities: { tools: {} } });
+    serveTools(rt, server, opts);
+    const [x, y] = InMemoryTransport.createLinkedPair();
+    await server.connect(x);
+    const client = new Client({ name: 'c', version: '1' });
+    await client.connect(y);
+    return client;
+  };
+  const plain = await connect();
+  const asked = await plain.callTool({ name: 'send', arguments: { to: 'a@b.c' } });
+  assert.equal(asked.isError, true); // it was an empty success, which a model reads as "done"
+  assert.equal(gateCode(asked), 'pending_approval');
+  assert.match(asked.content[0].text, /needs a person's approval/);
+  assert.equal(sent, 0);
+  const ac = new AbortController();
+  const waiting = plain.callTool({ name: 'wait', arguments: {} }, undefined, { signal: ac.signal });
+  await new Promise((r) => setTimeout(r, 20));
+  ac.abort();
+  await assert.rejects(waiting);
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(aborted, true);
+  // a host that can ask a person answers through onApproval
+  const approving = await connect({ onApproval: (p) => rt.resolveApproval(p.approvalId, 'approve') });
+  assert.equal((await approving.callTool({ name: 'send', arguments: { to: 'a@b.c' } })).content[0].text, 'sent');
+  assert.equal(sent, 1);
+  await plain.close();
+  await approving.close();
+  rt.dispose();
+});
+
 test('10,000 tools register and export', async () => {
   const rt = await createToolRuntime();
   for (let s = 0; s < 10; s++) {
