@@ -29,7 +29,8 @@ export type ContentBlock =
 /** An MCP CallToolResult. Gate errors carry _meta['dev.toolgate/error'].code. */
 export interface CallToolResult {
   content: ContentBlock[];
-  structuredContent?: Record<string, unknown>;
+  /** Any JSON value when the tool declares an outputSchema (any root type since MCP 2026-07-28); else an object. */
+  structuredContent?: unknown;
   isError?: boolean;
   _meta?: { 'dev.toolgate/error'?: { code: ErrorCode }; [k: string]: unknown };
   [field: string]: unknown;

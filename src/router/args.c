@@ -31,9 +31,10 @@ static void errors_to_lines(tg_arena *arena, const char *json, size_t len, tg_bu
             tg_buf_puts(msg, "(root)");
         tg_buf_puts(msg, ": ");
         if (cJSON_IsString(m)) tg_buf_append(msg, m->valuestring, tg_json_strlen(m->valuestring));
-        if (cJSON_IsString(kw)) {
+        if (cJSON_IsString(kw)) { /* (the root schema's own location is "": shown as "/") */
             tg_buf_puts(msg, " (schema ");
-            tg_buf_append(msg, kw->valuestring, tg_json_strlen(kw->valuestring));
+            if (tg_json_strlen(kw->valuestring)) tg_buf_append(msg, kw->valuestring, tg_json_strlen(kw->valuestring));
+            else tg_buf_putc(msg, '/');
             tg_buf_putc(msg, ')');
         }
         tg_buf_putc(msg, '\n');

@@ -270,8 +270,10 @@ static const char *complete(tg_runtime *rt, const tg_tool *tool, const char *res
         return "invalid_result";
     }
     /* structured results are checked against the tool's outputSchema */
-    const cJSON *content = cJSON_IsObject(value) ? tg_json_getz(value, "content") : NULL;
-    const cJSON *structured = content ? tg_json_getz(value, "structuredContent") : (cJSON_IsObject(value) ? value : NULL);
+    const cJSON *content = tg_result_content(value);
+    const cJSON *structured = content                                                     ? tg_json_getz(value, "structuredContent")
+                              : cJSON_IsObject(value) || (tool->output && !cJSON_IsString(value)) ? value
+                                                                                                  : NULL;
     const cJSON *is_err = content ? tg_json_getz(value, "isError") : NULL;
     if (tool->output && !cJSON_IsTrue(is_err)) {
         tg_buf msg;
@@ -292,7 +294,7 @@ static const char *complete(tg_runtime *rt, const tg_tool *tool, const char *res
         tg_buf_free(&msg);
     }
     char bad[120];
-    if (tg_result_normalize(&rt->out, value, bad, sizeof bad)) {
+    if (tg_result_normalize(&rt->out, value, tool->output != NULL, bad, sizeof bad)) {
         tg_buf_reset(&rt->out);
         int n = snprintf(why, sizeof why, "Tool \"%s\" returned a malformed CallToolResult: %s", tool->name, bad);
         tg_result_gate_error(&rt->out, "invalid_result", why, (size_t)n < sizeof why ? (size_t)n : sizeof why - 1);

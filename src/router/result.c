@@ -38,22 +38,27 @@ static const char *check_content_block(const cJSON *b) {
     return "unknown content block type";
 }
 
-int tg_result_normalize(tg_buf *out, const cJSON *v, char *why, size_t why_len) {
+const cJSON *tg_result_content(const cJSON *v) {
+    const cJSON *c = cJSON_IsObject(v) ? tg_json_getz(v, "content") : NULL;
+    return cJSON_IsArray(c) ? c : NULL;
+}
+
+int tg_result_normalize(tg_buf *out, const cJSON *v, int any_structured, char *why, size_t why_len) {
     if (cJSON_IsString(v)) {
         tg_buf_puts(out, "{\"content\":[");
         text_content(out, v->valuestring, tg_json_strlen(v->valuestring));
         return tg_buf_puts(out, "]}");
     }
-    const cJSON *content = cJSON_IsObject(v) ? tg_json_getz(v, "content") : NULL;
+    const cJSON *content = tg_result_content(v);
     if (content) {
         const char *bad = NULL;
-        if (!cJSON_IsArray(content)) bad = "\"content\" must be an array";
-        for (const cJSON *b = cJSON_IsArray(content) ? content->child : NULL; b && !bad; b = b->next)
+        for (const cJSON *b = content->child; b && !bad; b = b->next)
             bad = check_content_block(b);
         const cJSON *is_error = tg_json_getz(v, "isError");
         if (!bad && is_error && !cJSON_IsBool(is_error)) bad = "\"isError\" must be a boolean";
         const cJSON *sc = tg_json_getz(v, "structuredContent");
-        if (!bad && sc && !cJSON_IsObject(sc)) bad = "\"structuredContent\" must be an object";
+        if (!bad && sc && !any_structured && !cJSON_IsObject(sc))
+            bad = "\"structuredContent\" must be an object (the tool declares no outputSchema)";
         const cJSON *meta = tg_json_getz(v, "_meta");
         if (!bad && meta && !cJSON_IsObject(meta)) bad = "\"_meta\" must be an object";
         if (bad) {
@@ -88,7 +93,8 @@ int tg_result_normalize(tg_buf *out, const cJSON *v, char *why, size_t why_len) 
         }
         return tg_buf_putc(out, '}');
     }
-    /* any other value: its JSON text as content; objects are structured too */
+    /* any other value: its JSON text as content; objects are structured too,
+     * and so is any value but a string when the tool declares an outputSchema */
     tg_buf text;
     tg_buf_init(&text, out->alloc, out->max);
     tg_json_write(&text, v);
@@ -100,7 +106,7 @@ int tg_result_normalize(tg_buf *out, const cJSON *v, char *why, size_t why_len) 
     tg_buf_puts(out, "{\"content\":[");
     text_content(out, text.data, text.len);
     tg_buf_putc(out, ']');
-    if (cJSON_IsObject(v)) {
+    if (cJSON_IsObject(v) || (any_structured && !cJSON_IsString(v))) {
         tg_buf_puts(out, ",\"structuredContent\":");
         tg_buf_append(out, text.data, text.len);
     }

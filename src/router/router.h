@@ -118,11 +118,17 @@ tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJ
 /* Writes {"content":[{"type":"text","text":text}],"isError":true,
  * "_meta":{"dev.toolgate/error":{"code":code}}} to out. */
 int tg_result_gate_error(tg_buf *out, const char *code, const char *text, size_t text_len);
+/* The "content" array that makes value a CallToolResult, or NULL (a plain
+ * value: {"path": ..., "content": "text"} is data, not a malformed result). */
+const cJSON *tg_result_content(const cJSON *value);
 /* Normalizes a handler's JSON value into a CallToolResult written to out:
  * a string becomes text content; an object with a "content" array is
  * checked as a CallToolResult and kept; any other value becomes text content
- * (objects also become structuredContent). Returns 0, or -1 with a reason in
- * why when the value claims to be a CallToolResult but is malformed. */
-int tg_result_normalize(tg_buf *out, const cJSON *value, char *why, size_t why_len);
+ * (objects also become structuredContent, and with any_structured, set for a
+ * tool that declares an outputSchema, so does every value but a string;
+ * structuredContent may then be any JSON value, as outputSchema may have any
+ * root type since MCP 2026-07-28). Returns 0, or -1 with a reason in why
+ * when the value claims to be a CallToolResult but is malformed. */
+int tg_result_normalize(tg_buf *out, const cJSON *value, int any_structured, char *why, size_t why_len);
 
 #endif

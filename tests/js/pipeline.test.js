@@ -298,6 +298,28 @@ test('cancellation through an AbortSignal; a handler that never settles cannot b
   rt.dispose();
 });
 
+test('results: outputSchema of any root type (MCP 2026-07-28); data with a "content" member is data', async () => {
+  const rt = await createToolRuntime();
+  const out = [];
+  rt.registerTool({ name: 'list', inputSchema: obj(), outputSchema: { type: 'array', items: { type: 'integer' } } }, () => out.shift());
+  out.push([1, 2, 3], { content: [], structuredContent: [4] }, ['x'], 'just text');
+  assert.deepEqual(await rt.callTool('list', {}), { content: [{ type: 'text', text: '[1,2,3]' }], structuredContent: [1, 2, 3] });
+  assert.deepEqual((await rt.callTool('list', {})).structuredContent, [4]);
+  const bad = await rt.callTool('list', {});
+  assert.equal(gateCode(bad), 'invalid_result');
+  assert.match(bad.content[0].text, /\/0: expected integer, got string "x" \(schema \/items\/type\)/);
+  assert.match((await rt.callTool('list', {})).content[0].text, /no structuredContent/); // a string is text
+  rt.registerTool({ name: 'count', inputSchema: obj(), outputSchema: { type: 'integer' } }, () => 7);
+  assert.deepEqual(await rt.callTool('count', {}), { content: [{ type: 'text', text: '7' }], structuredContent: 7 });
+  // without an outputSchema, structuredContent stays an object (the 2025-11-25 shape)
+  rt.registerTool({ name: 'loose', inputSchema: obj() }, () => ({ content: [], structuredContent: [1] }));
+  assert.equal(gateCode(await rt.callTool('loose', {})), 'invalid_result');
+  // a file tool's {path, content: "text"} is a value, not a malformed CallToolResult
+  rt.registerTool({ name: 'read', inputSchema: obj() }, () => ({ path: '/a.txt', content: 'file text' }));
+  assert.deepEqual((await rt.callTool('read', {})).structuredContent, { path: '/a.txt', content: 'file text' });
+  rt.dispose();
+});
+
 test('results refused for their size, or too big to copy in, still end their call: no slot is left taken', async () => {
   const rt = await createToolRuntime({ limits: { pendingCalls: 2 } });
   let size = 5 << 20;
