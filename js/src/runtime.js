@@ -505,6 +505,7 @@ export class ToolRuntime {
     }
     pending.record.approved = true;
     pending.record.forSession = code === 2;
+    if (code === 2) this.#listCache.clear(); // (the session may now be shown the tool)
     const result = await this.callTool(pending.name, pending.argsText, { ...pending.ctx, approval: approvalId });
     this.#approvals.delete(approvalId);
     return result;
@@ -522,6 +523,7 @@ export class ToolRuntime {
   endSession(session) {
     const len = this.#write(String(session))[0];
     this.#call('tga_end_session', len);
+    this.#listCache.clear(); // (what the session was shown may change)
   }
 
   /** Subscribes to audit events (one per decision and outcome), delivered in

@@ -229,6 +229,23 @@ test('approvals expire; "approve_session" allows the tool for the rest of the se
   rt.dispose();
 });
 
+test('a session\'s listing follows its approvals and its end (no stale cached list)', async () => {
+  const rt = await createToolRuntime({ policy: { version: 1, defaults: ['*'], rules: [
+    { id: 'ask-mail', effect: 'ask', tools: ['mail'] }, { id: 'all', effect: 'allow', tools: ['*'] }] } });
+  rt.registerTool({ name: 'mail', inputSchema: obj() }, () => 'sent');
+  rt.registerTool({ name: 'read', inputSchema: obj() }, () => 'r');
+  // a scheduler session has nobody to ask: an ask tool is not listed, until a person allowed it for the session
+  const who = { principal: 'p', session: 's', scheduler: true };
+  const names = () => rt.listTools(who).tools.map((t) => t.name);
+  assert.deepEqual(names(), ['read']);
+  const pending = await rt.callTool('mail', {}, { principal: 'p', session: 's' });
+  assert.equal((await rt.resolveApproval(pending.approvalId, 'approve_session')).content[0].text, 'sent');
+  assert.deepEqual(names(), ['mail', 'read']);
+  rt.endSession('s');
+  assert.deepEqual(names(), ['read']);
+  rt.dispose();
+});
+
 test('approval tokens resume on another instance; forged, altered or replayed tokens are refused', async () => {
   const key = 'a shared secret of the agent servers';
   const a = await policyRuntime({ approvalKey: key });
