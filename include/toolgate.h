@@ -131,14 +131,18 @@ tg_status tg_register_tool(tg_runtime *rt, const char *descriptor, size_t len, c
  * tool whose definition changed is held out of new snapshots until
  * tg_accept_change; the same definition with other options or handler
  * replaces the live tool at once ("updated"). tg_output holds {"applied",
- * "epoch","registered","unchanged","updated","changed","removed","rejected"}
+ * "epoch","registered","unchanged","updated","changed","held","removed","rejected"}
+ * ("held": changes listed again as they are held, still waiting for
+ * tg_accept_change; a held change is never registered as a new tool)
  * (see registry.h). TG_OK even when tools were rejected; errors only for a
  * malformed request, memory, or (TG_ERR_INVALID_REQUEST) a source name that
  * holds "__" or ends in "_" after mapping under a template with
  * "{source}__" (its tools would read as another source's). */
 tg_status tg_register_batch(tg_runtime *rt, const char *request, size_t len);
 
-/* Lets a held (changed) definition into new snapshots. */
+/* Lets a held (changed) definition into new snapshots. On TG_OK tg_output
+ * is {"source": its source}; TG_ERR_UNKNOWN_TOOL when no change is held under
+ * name, TG_ERR_NAME_COLLISION when it now collides with a live tool. */
 tg_status tg_accept_change(tg_runtime *rt, const char *name, size_t len);
 
 /* Removes every tool of a source; tg_output holds {"removed":N}. */
@@ -236,6 +240,13 @@ tg_status tg_resolve_approval(tg_runtime *rt, const char *id, size_t len, const 
  * "principal"?,"session"?,"expiresAt","approved"?,"forSession"?}. The id is
  * kept, so the host's references stay valid. */
 tg_status tg_restore_approval(tg_runtime *rt, const char *record, size_t len);
+
+/* Records an approval token redeemed on an earlier instance as used here (a
+ * runtime rebuilt after a trap must not let it run a second call). An
+ * expired token, or one with no policy set, needs no record: TG_OK.
+ * TG_ERR_APPROVAL when it is not a token of the key set (or the used-token
+ * set is full). */
+tg_status tg_restore_spent_token(tg_runtime *rt, const char *token, size_t len);
 
 /* Ends a session: its budgets and session rules are forgotten. */
 tg_status tg_end_session(tg_runtime *rt, const char *session, size_t len);

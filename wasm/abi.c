@@ -244,6 +244,10 @@ int tga_resolve_approval(tga_handle *h, uint32_t len, uint32_t answer) {
 TG_EXPORT(tga_restore_approval)
 int tga_restore_approval(tga_handle *h, uint32_t len) { return tg_restore_approval(h->rt, h->input, len); }
 
+/* Input: an approval token redeemed before (a replaced instance). */
+TG_EXPORT(tga_restore_spent_token)
+int tga_restore_spent_token(tga_handle *h, uint32_t len) { return tg_restore_spent_token(h->rt, h->input, len); }
+
 /* Input: a session id. */
 TG_EXPORT(tga_end_session)
 int tga_end_session(tga_handle *h, uint32_t len) { return tg_end_session(h->rt, h->input, len); }

@@ -13,6 +13,7 @@ const TG_OK = 0;
 const TG_PENDING = 1;
 const TG_PENDING_APPROVAL = 2;
 const TG_OK_TEXT = 3;
+const TG_ERR_APPROVAL = -18; // (an approval id or token the module refused)
 const NO_CONTEXT = Object.freeze({});
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: false });
@@ -92,6 +93,7 @@ export class ToolRuntime {
   #resultLimit;
   #version = 0; // bumped by every change to tools or policy: keys the list cache
   #listCache = new Map();
+  #spentTokens = new Map(); // approval tokens presented to the module -> expiry (ms), for a replaced instance
   #lens = [0, 0, 0];
   #validateFn = null; // the hot exports, looked up once per instance
   #beginFn = null;
@@ -185,6 +187,8 @@ export class ToolRuntime {
       const len = this.#write(JSON.stringify(a.record))[0];
       this.#exports.tga_restore_approval(this.#handle, len);
     }
+    // single use survives too: tokens redeemed before are used here as well
+    for (const token of this.#spentTokens.keys()) this.#exports.tga_restore_spent_token(this.#handle, this.#write(token)[0]);
   }
 
   /** #write for a list of parts: their lengths, in an array of their own. */
@@ -196,17 +200,36 @@ export class ToolRuntime {
     this.#exports[op](this.#handle, ...this.#writeParts(parts), ...args);
   }
 
-  /** Runs an op and journals it when it changed the runtime. */
-  #journaled(op, parts, args = [], key) {
+  /** Runs an op and journals it when it changed the runtime. An entry with
+   * a key replaces the entries with that key; one with a group joins its
+   * group's entries (see #compactGroup). */
+  #journaled(op, parts, args = [], key, group) {
     const all = [...this.#writeParts(parts), ...args];
     const status = this.#call(op, all[0], all[1], all[2], all[3]);
     if (status === TG_OK) {
-      if (key) this.#journal = this.#journal.filter((e) => e.key !== key);
-      this.#journal.push({ op, parts, args, key });
+      if (key) this.#journal = this.#journal.filter((e) => e.key !== key && e.group !== key);
+      this.#journal.push({ op, parts, args, key, group });
       this.#version++;
       this.#listCache.clear();
     }
     return status;
+  }
+
+  /** A source's journal after an import: its entries replay to what the
+   * registry holds, held changes included. With nothing held, the last
+   * import alone says it all; while a change is held, the import that made
+   * the live definition and the accepts since must replay too (else a
+   * replaced instance would take the held definition as new and live). A
+   * listing identical to the one before it replays to nothing new: dropped. */
+  #compactGroup(group, held) {
+    const mine = this.#journal.filter((e) => e.group === group);
+    const last = mine[mine.length - 1];
+    if (!held) {
+      this.#journal = this.#journal.filter((e) => e.group !== group || e === last);
+      return;
+    }
+    const prev = mine[mine.length - 2];
+    if (prev && prev.op === last.op && prev.parts[0] === last.parts[0]) this.#journal = this.#journal.filter((e) => e !== last);
   }
 
   #onInvoke(handlerId, callId, ptr, len, deadline) {
@@ -363,8 +386,10 @@ export class ToolRuntime {
       return { tool: e.descriptor, handler: id, ...(e.options ? { options: e.options } : {}) };
     });
     const request = { source: String(source), atomic, replace, tools, ...(nameTemplate ? { nameTemplate } : {}) };
-    this.#check(this.#journaled('tga_register_batch', [JSON.stringify(request)], [], replace ? `source:${source}` : undefined));
+    const group = replace ? `source:${source}` : undefined;
+    this.#check(this.#journaled('tga_register_batch', [JSON.stringify(request)], [], undefined, group));
     const result = this.#output();
+    if (group) this.#compactGroup(group, result.changed?.length > 0 || result.held?.length > 0);
     if (result.applied) {
       if (replace) {
         const listed = new Set(staged.map(([k]) => k));
@@ -395,7 +420,11 @@ export class ToolRuntime {
 
   /** Lets a held (changed) tool definition into new snapshots. */
   acceptChange(name) {
-    this.#check(this.#journaled('tga_accept_change', [String(name)]));
+    // journaled with the imports of the tool's source, which it depends on
+    const status = this.#journaled('tga_accept_change', [String(name)]);
+    this.#check(status);
+    const last = this.#journal[this.#journal.length - 1];
+    last.group = `source:${this.#output().source}`;
   }
 
   /** Removes every tool of a source. @returns {number} how many */
@@ -511,6 +540,18 @@ export class ToolRuntime {
     return result;
   }
 
+  /** Remembers a token the module may have spent (its expiry read from its
+   * claims: tga1.<base64url(1, exp u64 big-endian, ...)>.<mac>); expired
+   * ones go once there are many. */
+  #spent(token) {
+    if (typeof token !== 'string' || this.#spentTokens.has(token)) return;
+    if (this.#spentTokens.size >= APPROVALS_SWEEP_AT) {
+      const now = this.#clock();
+      for (const [t, exp] of this.#spentTokens) if (!(exp > now)) this.#spentTokens.delete(t);
+    }
+    this.#spentTokens.set(token, tokenExpiry(token));
+  }
+
   #sweepApprovals() {
     const now = this.#clock();
     for (const [id, a] of this.#approvals) if (!(a.record.expiresAt > now)) this.#approvals.delete(id);
@@ -591,6 +632,7 @@ export class ToolRuntime {
       if (e instanceof ToolgateError) return gateError(e.code, e.message);
       throw e;
     }
+    if (ctx.approvalToken !== undefined && status !== TG_ERR_APPROVAL) this.#spent(ctx.approvalToken);
     if (status === TG_PENDING_APPROVAL) {
       const out = this.#hotOutput();
       const record = { id: out.approvalId, tool: out.tool, argsText: out.argsText, principal: ctx.principal, session: ctx.session, expiresAt: out.expiresAt };
@@ -922,6 +964,20 @@ class CallInfo {
 }
 
 /** The module's call context (JSON text) from callTool's ctx. */
+/** The expiry (ms) in an approval token's claims; Infinity when unreadable
+ * (kept: the module decides what it is). */
+function tokenExpiry(token) {
+  try {
+    const b64 = token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/');
+    const bytes = atob(b64.padEnd(Math.ceil(b64.length / 4) * 4, '='));
+    let exp = 0;
+    for (let i = 1; i <= 8; i++) exp = exp * 256 + bytes.charCodeAt(i);
+    return exp;
+  } catch {
+    return Infinity;
+  }
+}
+
 function contextText(ctx) {
   const c = pick({
     principal: ctx.principal, mode: ctx.mode, scheduler: ctx.scheduler, source: ctx.source, tenant: ctx.tenant,

@@ -90,6 +90,8 @@ export interface BatchResult {
   updated: string[];
   /** A new definition under a held name (a possible rug pull): held out of new snapshots until acceptChange. */
   changed: { name: string; fields: string[]; digest: string }[];
+  /** changes listed again as they are held: still waiting for acceptChange */
+  held: string[];
   removed: string[];
   rejected: { tool: string; name?: string; code: ErrorCode; message: string }[];
 }

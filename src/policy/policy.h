@@ -183,6 +183,12 @@ typedef struct tg_approval_claims {
 int tg_approval_token_mint(const unsigned char *key, size_t key_len, const tg_approval_claims *claims,
                            tg_buf *token_out);
 
+/* Records a token redeemed before as used again (a runtime rebuilt after a
+ * trap): its MAC is checked, and an expired one needs no record. 0, or -1
+ * (not a token of this key, or the used-token set is full). */
+int tg_approval_token_spent(tg_policy *p, const unsigned char *key, size_t key_len, const char *token, size_t token_len,
+                            double now_ms);
+
 /* 1: valid, unexpired, for exactly this tool, these argument bytes (and this
  * principal/session when non-NULL), and never seen before on p: its nonce is
  * now recorded as used. 0: refused, with why. */

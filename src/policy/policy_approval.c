@@ -204,56 +204,84 @@ static int str_eq(const char *a, size_t al, const char *b) {
     return al == bl && memcmp(a, b, al) == 0;
 }
 
-int tg_approval_token_verify(tg_policy *p, const unsigned char *key, size_t key_len, const char *token,
-                             size_t token_len, const char *tool, size_t tool_len, const char *args_canonical,
-                             size_t args_len, const char *principal, const char *session, double now_ms, char *why,
-                             size_t why_len) {
+/* A token's signed claims: the MAC checked, the payload decoded into pay
+ * (PAYLOAD_MAX + 3 bytes); 0, or -1 with why. */
+typedef struct token_claims {
+    uint64_t exp;
+    const unsigned char *nonce, *digest;
+    const char *tool, *principal, *session;
+    size_t tool_len, principal_len, session_len;
+} token_claims;
+
+static int token_open(const unsigned char *key, size_t key_len, const char *token, size_t token_len,
+                      unsigned char *pay, token_claims *c, char *why, size_t why_len) {
     size_t pre = sizeof TOKEN_PREFIX - 1;
     if (!key_len) {
         say(why, why_len, "no token key configured");
-        return 0;
+        return -1;
     }
     if (!token || token_len < pre + 2 || memcmp(token, TOKEN_PREFIX, pre) != 0) {
         say(why, why_len, "malformed token");
-        return 0;
+        return -1;
     }
     const char *dot = memchr(token + pre, '.', token_len - pre);
     size_t signed_len = dot ? (size_t)(dot - token) : 0;
     size_t mac_len = dot ? token_len - signed_len - 1 : 0;
     if (!dot || mac_len != 43 || signed_len - pre > (PAYLOAD_MAX + 2) / 3 * 4) {
         say(why, why_len, "malformed token");
-        return 0;
+        return -1;
     }
     unsigned char mac[33], want[32];
     if (tg_b64url_decode(dot + 1, mac_len, mac) != 32) {
         say(why, why_len, "malformed token");
-        return 0;
+        return -1;
     }
     tg_hmac_sha256(key, key_len, token, signed_len, want);
     if (!tg_ct_equal(mac, want, 32)) {
         say(why, why_len, "token signature does not verify (forged or altered)");
-        return 0;
+        return -1;
     }
-    unsigned char pay[PAYLOAD_MAX + 3];
     long pn = tg_b64url_decode(token + pre, signed_len - pre, pay);
     if (pn < 1 + 8 + 16 + 32 || pay[0] != 1) {
         say(why, why_len, "malformed token claims");
-        return 0;
+        return -1;
     }
     size_t n = (size_t)pn, pos = 1;
-    uint64_t exp = 0;
-    for (int i = 0; i < 8; i++) exp = exp << 8 | pay[pos++];
-    const unsigned char *nonce = pay + pos;
+    c->exp = 0;
+    for (int i = 0; i < 8; i++) c->exp = c->exp << 8 | pay[pos++];
+    c->nonce = pay + pos;
     pos += 16;
-    const unsigned char *digest = pay + pos;
+    c->digest = pay + pos;
     pos += 32;
-    const char *t, *pr, *se;
-    size_t tl, pl, sl;
-    if (get_str(pay, n, &pos, &t, &tl) || get_str(pay, n, &pos, &pr, &pl) || get_str(pay, n, &pos, &se, &sl) ||
-        pos != n) {
+    if (get_str(pay, n, &pos, &c->tool, &c->tool_len) || get_str(pay, n, &pos, &c->principal, &c->principal_len) ||
+        get_str(pay, n, &pos, &c->session, &c->session_len) || pos != n) {
         say(why, why_len, "malformed token claims");
-        return 0;
+        return -1;
     }
+    return 0;
+}
+
+int tg_approval_token_spent(tg_policy *p, const unsigned char *key, size_t key_len, const char *token, size_t token_len,
+                            double now_ms) {
+    unsigned char pay[PAYLOAD_MAX + 3];
+    token_claims c;
+    char why[80];
+    if (token_open(key, key_len, token, token_len, pay, &c, why, sizeof why)) return -1;
+    if (now_ms >= (double)c.exp || tg_smap_find(&p->state->used, c.nonce, 16)) return 0; /* (nothing to hold) */
+    return tg_smap_insert(&p->state->used, c.nonce, 16, 0, (double)c.exp, now_ms) ? 0 : -1;
+}
+
+int tg_approval_token_verify(tg_policy *p, const unsigned char *key, size_t key_len, const char *token,
+                             size_t token_len, const char *tool, size_t tool_len, const char *args_canonical,
+                             size_t args_len, const char *principal, const char *session, double now_ms, char *why,
+                             size_t why_len) {
+    unsigned char pay[PAYLOAD_MAX + 3];
+    token_claims c;
+    if (token_open(key, key_len, token, token_len, pay, &c, why, why_len)) return 0;
+    uint64_t exp = c.exp;
+    const unsigned char *nonce = c.nonce, *digest = c.digest;
+    const char *t = c.tool, *pr = c.principal, *se = c.session;
+    size_t tl = c.tool_len, pl = c.principal_len, sl = c.session_len;
     if (now_ms >= (double)exp) {
         say(why, why_len, "token expired");
         return 0;

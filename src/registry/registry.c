@@ -251,8 +251,8 @@ size_t tg_registry_remove_source(tg_registry *r, const char *source, size_t len)
                     tg_tool_release(t);
                 } else {
                     unlink_live(r, t);
-                    n++;
                 }
+                n++; /* (a held change counts: it is one of the source's tools) */
                 continue; /* the slot was refilled by the cluster: look again */
             }
             i++;
@@ -263,13 +263,14 @@ size_t tg_registry_remove_source(tg_registry *r, const char *source, size_t len)
 }
 
 /* ---- batches ---- */
-enum { ST_NEW, ST_UNCHANGED, ST_UPDATED, ST_CHANGED, ST_REJECTED };
+enum { ST_NEW, ST_UNCHANGED, ST_UPDATED, ST_CHANGED, ST_HELD, ST_REJECTED };
 
 typedef struct item {
     tg_tool *tool;
     tg_tool_error err;
     int state;
-    tg_tool *old; /* live tool of the same name and source */
+    tg_tool *old;  /* live tool of the same name and source */
+    tg_tool *held; /* else its changed definition held for the host (ST_HELD: this very one) */
 } item;
 
 static void put_str(tg_buf *b, const char *s) { tg_json_write_string(b, s, strlen(s)); }
@@ -288,6 +289,12 @@ static void reject(item *it, const char *code, const char *msg) {
 
 static int same_source(const tg_tool *t, const char *src, size_t len) {
     return strlen(t->source) == len && memcmp(t->source, src, len) == 0;
+}
+
+/* The change held under t's name when this batch re-lists t's source. */
+static tg_tool *held_of(tg_registry *r, const tg_batch *bt, const tg_tool *t) {
+    tg_tool *h = bt->replace_source ? tmap_get(&r->held, t->name, t->name_len) : NULL;
+    return h && same_source(h, bt->source, bt->source_len) ? h : NULL;
 }
 
 /* live tool `same` is t's earlier listing by the same source */
@@ -428,6 +435,12 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
             it->state = strcmp(same->digest, t->digest) != 0 ? ST_CHANGED
                         : same_host_settings(same, t)       ? ST_UNCHANGED
                                                             : ST_UPDATED;
+        } else if (!same && (it->held = held_of(r, bt, t)) != NULL) {
+            /* a change waiting for the host, listed again: it stays held (the
+             * same definition) or is replaced by a newer one; it never comes
+             * back as a new tool, which would skip the host's acceptance */
+            it->held->listed = 1;
+            it->state = strcmp(it->held->digest, t->digest) == 0 ? ST_HELD : ST_CHANGED;
         } else if (same && !(bt->replace_source && same_source(same, bt->source, bt->source_len))) {
             char msg[400];
             snprintf(msg, sizeof msg, "\"%s\" collides with the registered tool \"%s\" (source \"%s\")%s", t->name,
@@ -492,6 +505,19 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
             i++;
         }
     }
+    if (apply && bt->replace_source) { /* a held change the source no longer lists goes too */
+        for (size_t i = 0; i < r->held.cap;) {
+            tg_tool *t = r->held.slots[i];
+            if (t && same_source(t, bt->source, bt->source_len) && !t->listed) {
+                sep(out, &first);
+                put_str(out, t->name);
+                tmap_del(&r->held, t->name, t->name_len);
+                tg_tool_release(t);
+                continue; /* the slot was refilled from its cluster: look again */
+            }
+            i++;
+        }
+    }
     tg_buf_puts(out, "],\"changed\":[");
     first = 1;
     for (size_t i = 0; i < bt->n && apply; i++) {
@@ -501,7 +527,7 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
         tg_buf_puts(out, "{\"name\":");
         put_str(out, it->tool->name);
         tg_buf_puts(out, ",\"fields\":");
-        write_fields_changed(out, it->old, it->tool);
+        write_fields_changed(out, it->old ? it->old : it->held, it->tool);
         tg_buf_puts(out, ",\"digest\":");
         put_str(out, it->tool->digest);
         tg_buf_putc(out, '}');
@@ -511,12 +537,20 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
             tmap_del(&r->held, prev->name, prev->name_len);
             tg_tool_release(prev);
         }
-        unlink_live(r, it->old);
+        it->held = NULL; /* (released just above when it was the one held) */
+        if (it->old) unlink_live(r, it->old);
         it->old = NULL;
         tmap_put(&r->held, it->tool);
         it->tool = NULL;
         mutated = 1;
     }
+    tg_buf_puts(out, "],\"held\":[");
+    first = 1;
+    for (size_t i = 0; i < bt->n && apply; i++)
+        if (items[i].state == ST_HELD) {
+            sep(out, &first);
+            put_str(out, items[i].held->name);
+        }
     tg_buf_puts(out, "],\"updated\":[");
     first = 1;
     for (size_t i = 0; i < bt->n && apply; i++) {
@@ -590,10 +624,16 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
 done:
     for (size_t i = 0; i < bt->n; i++) {
         if (items[i].old) items[i].old->listed = 0;
+        if (items[i].held) items[i].held->listed = 0;
         if (items[i].tool) tg_tool_release(items[i].tool);
     }
     tg_free(&r->alloc, items, (bt->n ? bt->n : 1) * sizeof *items);
     return rc;
+}
+
+const char *tg_registry_held_source(tg_registry *r, const char *name, size_t len) {
+    const tg_tool *t = tmap_get(&r->held, name, len);
+    return t ? t->source : NULL;
 }
 
 int tg_registry_accept(tg_registry *r, const char *name, size_t len, char *why, size_t why_len) {

@@ -116,6 +116,8 @@ int tg_registry_apply(tg_registry *r, const tg_batch *batch, tg_buf *result);
 /* Lets a held (changed) tool in. 0, -1 when no change is held under name,
  * -2 when it now collides (message in why). */
 int tg_registry_accept(tg_registry *r, const char *name, size_t len, char *why, size_t why_len);
+/* The source of the changed definition held under name, or NULL. */
+const char *tg_registry_held_source(tg_registry *r, const char *name, size_t len);
 
 /* Removes every tool of a source (and its held changes); returns the count. */
 size_t tg_registry_remove_source(tg_registry *r, const char *source, size_t len);

@@ -120,6 +120,14 @@ tg_status tg_end_session(tg_runtime *rt, const char *session, size_t len) {
     return TG_OK;
 }
 
+tg_status tg_restore_spent_token(tg_runtime *rt, const char *token, size_t len) {
+    tg_rt_begin(rt);
+    if (!rt->policy) return TG_OK;
+    if (tg_approval_token_spent(rt->policy, rt->approval_key, rt->approval_key_len, token, len, now(rt)))
+        return tg_rt_fail(rt, TG_ERR_APPROVAL, "not an approval token of this key, or the used-token set is full", -1);
+    return TG_OK;
+}
+
 tg_status tg_restore_approval(tg_runtime *rt, const char *record, size_t len) {
     tg_rt_begin(rt);
     if (!rt->policy) return tg_rt_fail(rt, TG_ERR_APPROVAL, "no policy is set", -1);

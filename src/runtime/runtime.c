@@ -270,8 +270,12 @@ tg_status tg_register_batch(tg_runtime *rt, const char *request, size_t len) {
 tg_status tg_accept_change(tg_runtime *rt, const char *name, size_t len) {
     tg_rt_begin(rt);
     char why[200];
+    const char *src = tg_registry_held_source(rt->registry, name, len);
+    tg_buf_puts(&rt->out, "{\"source\":"); /* (the host journals the accept with its source's imports) */
+    tg_json_write_string(&rt->out, src ? src : "", src ? strlen(src) : 0);
+    tg_buf_putc(&rt->out, '}');
     int rc = tg_registry_accept(rt->registry, name, len, why, sizeof why);
-    if (rc == 0) return TG_OK;
+    if (rc == 0) return rt->out.failed ? tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1) : TG_OK;
     return tg_rt_fail(rt, rc == -1 ? TG_ERR_UNKNOWN_TOOL : rc == -2 ? TG_ERR_NAME_COLLISION : TG_ERR_NOMEM, why, -1);
 }
 
