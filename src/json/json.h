@@ -76,7 +76,8 @@ cJSON *tg_json_getz(const cJSON *object, const char *key);
 int tg_json_is_integer(const cJSON *number);
 
 /* JSON Schema equality: same type and value, numbers by mathematical value
- * (1 == 1.0), objects regardless of key order. */
+ * (1 == 1.0 == 1e0, exactly: 9007199254740993 != 9007199254740992 though
+ * they are one double), objects regardless of key order. */
 int tg_json_equal(const cJSON *a, const cJSON *b);
 
 /* The same document to the byte: same types, strings and number lexemes

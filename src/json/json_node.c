@@ -91,17 +91,69 @@ int tg_json_is_integer(const cJSON *num) {
     return 0;
 }
 
+/* A number lexeme as an integer of significant digits times a power of
+ * ten: digits are the lexeme's integer then fraction digits ([s, t] of
+ * them, leading and trailing zeros dropped), exponent the power. */
+typedef struct decimal {
+    int neg, zero;
+    const char *ip, *fp; /* integer and fraction digits */
+    size_t il, fl, s, t;
+    long long exp;
+} decimal;
+
+static char dec_digit(const decimal *d, size_t k) { return k < d->il ? d->ip[k] : d->fp[k - d->il]; }
+
+static void dec_read(const char *lex, size_t n, decimal *d) {
+    size_t i = 0;
+    memset(d, 0, sizeof *d);
+    if (i < n && lex[i] == '-') d->neg = 1, i++;
+    d->ip = lex + i;
+    while (i < n && lex[i] >= '0' && lex[i] <= '9') i++, d->il++;
+    if (i < n && lex[i] == '.') {
+        d->fp = lex + ++i;
+        while (i < n && lex[i] >= '0' && lex[i] <= '9') i++, d->fl++;
+    }
+    long long e = 0;
+    if (i < n && (lex[i] == 'e' || lex[i] == 'E')) {
+        int eneg = 0;
+        i++;
+        if (i < n && (lex[i] == '+' || lex[i] == '-')) eneg = lex[i++] == '-';
+        for (; i < n && lex[i] >= '0' && lex[i] <= '9'; i++) e = e < 100000000000000LL ? e * 10 + (lex[i] - '0') : e;
+        if (eneg) e = -e;
+    }
+    size_t len = d->il + d->fl;
+    for (d->s = 0; d->s < len && dec_digit(d, d->s) == '0'; d->s++) {}
+    d->zero = d->s == len;
+    if (d->zero) return;
+    for (d->t = len - 1; dec_digit(d, d->t) == '0'; d->t--) {}
+    d->exp = e - (long long)d->fl + (long long)(len - 1 - d->t);
+}
+
+/* Two number lexemes hold the same mathematical value (1 == 1.0 == 1e0;
+ * 9007199254740993 != 9007199254740992, which are one double). */
+static int same_decimal(const char *a, size_t an, const char *b, size_t bn) {
+    decimal x, y;
+    dec_read(a, an, &x);
+    dec_read(b, bn, &y);
+    if (x.zero || y.zero) return x.zero && y.zero; /* -0 == 0 */
+    if (x.neg != y.neg || x.exp != y.exp || x.t - x.s != y.t - y.s) return 0;
+    for (size_t k = 0; k <= x.t - x.s; k++)
+        if (dec_digit(&x, x.s + k) != dec_digit(&y, y.s + k)) return 0;
+    return 1;
+}
+
 int tg_json_equal(const cJSON *a, const cJSON *b) {
     if (!a || !b) return a == b;
     int ta = a->type & 0xFF, tb = b->type & 0xFF;
     if (ta != tb) return 0;
     switch (ta) {
     case cJSON_Number:
-        if (isinf(a->valuedouble) || isinf(b->valuedouble)) {
-            size_t la = tg_json_strlen(a->valuestring), lb = tg_json_strlen(b->valuestring);
-            return la == lb && memcmp(a->valuestring, b->valuestring, la) == 0;
-        }
-        return a->valuedouble == b->valuedouble;
+        /* different doubles: different values; the same double may still
+         * stand for two values (beyond 2^53, past 17 digits, or infinite):
+         * then the lexemes decide, by value */
+        if (a->valuedouble != b->valuedouble && !(isinf(a->valuedouble) && isinf(b->valuedouble))) return 0;
+        if (!a->valuestring || !b->valuestring) return a->valuedouble == b->valuedouble;
+        return same_decimal(a->valuestring, tg_json_strlen(a->valuestring), b->valuestring, tg_json_strlen(b->valuestring));
     case cJSON_String: {
         size_t la = tg_json_strlen(a->valuestring), lb = tg_json_strlen(b->valuestring);
         return la == lb && memcmp(a->valuestring, b->valuestring, la) == 0;

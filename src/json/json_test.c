@@ -188,6 +188,20 @@ static void equality(void) {
     CHECK(!equal("\"a\\u0000b\"", "\"a\\u0000c\""));
     CHECK(!equal("0", "false"));
     CHECK(!equal("{\"a\":1}", "{\"a\":1,\"b\":2}"));
+    /* numbers by exact value, not by double */
+    CHECK(!equal("9007199254740993", "9007199254740992"));
+    CHECK(!equal("1234567890123456789", "1234567890123456800"));
+    CHECK(!equal("0.1", "0.10000000000000000001"));
+    CHECK(equal("9007199254740993", "9007199254740993.000"));
+    CHECK(equal("9007199254740993", "90071992547409930e-1"));
+    CHECK(equal("1e400", "10E399"));
+    CHECK(!equal("1e400", "-1e400"));
+    CHECK(!equal("1e400", "2e400"));
+    CHECK(equal("-0", "0.0e7"));
+    CHECK(equal("100", "1e2"));
+    CHECK(equal("0.00012", "1.2e-4"));
+    CHECK(!equal("12", "1.2"));
+    CHECK(equal("[9007199254740993]", "[9.007199254740993e15]"));
 }
 
 static void building(void) {

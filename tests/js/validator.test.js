@@ -74,6 +74,25 @@ test('text, UTF-8 bytes and JS values validate alike; malformed text is a jsonEr
   assert.equal(bad.jsonError.offset, 9);
 });
 
+test('numbers compare by exact value in const, enum and uniqueItems, and in policy conditions', async () => {
+  // 9007199254740993 and 9007199254740992 are one double: a JS value cannot tell them apart, JSON text can
+  const id = rt.compileSchema('{"const": 9007199254740993}');
+  assert.equal(id.validate('9007199254740993').valid, true);
+  assert.equal(id.validate('9007199254740993.0').valid, true);
+  assert.equal(id.validate('9007199254740992').valid, false);
+  assert.equal(rt.compileSchema('{"enum": [1234567890123456789]}').validate('1234567890123456800').valid, false);
+  assert.equal(rt.compileSchema({ uniqueItems: true }).validate('[9007199254740993, 9007199254740992]').valid, true);
+  assert.equal(rt.compileSchema({ uniqueItems: true }).validate('[1e2, 100.0]').valid, false);
+  const gate = await createToolRuntime();
+  gate.setPolicy('{"version": 1, "defaults": ["*"], "rules": [{"id": "one-account", "effect": "allow", "tools": ["pay"], "args": {"account": {"one_of": [1234567890123456789]}}}]}');
+  let paid = 0;
+  gate.registerTool({ name: 'pay', inputSchema: { type: 'object', properties: { account: { type: 'integer' } } } }, () => { paid++; return 'paid'; });
+  assert.equal((await gate.callTool('pay', '{"account":1234567890123456789}')).content[0].text, 'paid');
+  assert.equal((await gate.callTool('pay', '{"account":1234567890123456800}'))._meta['dev.toolgate/error'].code, 'denied');
+  assert.equal(paid, 1);
+  gate.dispose();
+});
+
 test('the verdicts agree with ajv, an independent validator, on 5,000 mutated tool arguments', async () => {
   const { Ajv2020 } = await import('ajv/dist/2020.js');
   const schema = {
