@@ -631,6 +631,31 @@ done:
     return rc;
 }
 
+/* The mapped, case- and look-alike-folded form of a source name. */
+static void source_key(const char *source, size_t len, char out[TG_NAME_MAX + 1]) {
+    char mapped[TG_NAME_MAX + 1];
+    size_t ml = tg_name_map("{source}", source, len, "", 0, mapped);
+    tg_name_skeleton(mapped, ml, out);
+}
+
+const char *tg_registry_source_clash(tg_registry *r, const char *source, size_t len) {
+    char mine[TG_NAME_MAX + 1], theirs[TG_NAME_MAX + 1];
+    const char *seen = NULL;
+    if (!len) return NULL;
+    source_key(source, len, mine);
+    for (int pass = 0; pass < 2; pass++) {
+        const tmap *m = pass ? &r->held : &r->live;
+        for (size_t i = 0; i < m->cap; i++) {
+            const tg_tool *t = m->slots[i];
+            if (!t || !*t->source || same_source(t, source, len) || (seen && strcmp(seen, t->source) == 0)) continue;
+            seen = t->source; /* (a source's tools mostly sit apart; this skips runs of one) */
+            source_key(t->source, strlen(t->source), theirs);
+            if (strcmp(mine, theirs) == 0) return t->source;
+        }
+    }
+    return NULL;
+}
+
 const char *tg_registry_held_source(tg_registry *r, const char *name, size_t len) {
     const tg_tool *t = tmap_get(&r->held, name, len);
     return t ? t->source : NULL;

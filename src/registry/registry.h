@@ -116,6 +116,12 @@ int tg_registry_apply(tg_registry *r, const tg_batch *batch, tg_buf *result);
 /* Lets a held (changed) tool in. 0, -1 when no change is held under name,
  * -2 when it now collides (message in why). */
 int tg_registry_accept(tg_registry *r, const char *name, size_t len, char *why, size_t why_len);
+/* Another source whose name maps to the same model-visible prefix as
+ * source[0..len) (after mapping, up to case and look-alike characters:
+ * "g.h" and "g_h", "gh" and fullwidth "ｇｈ"), or NULL: a policy pattern
+ * written for one would reach the other's tools. */
+const char *tg_registry_source_clash(tg_registry *r, const char *source, size_t len);
+
 /* The source of the changed definition held under name, or NULL. */
 const char *tg_registry_held_source(tg_registry *r, const char *name, size_t len);
 

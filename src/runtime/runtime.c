@@ -264,6 +264,14 @@ tg_status tg_register_batch(tg_runtime *rt, const char *request, size_t len) {
                               "mcp__{source}__{tool} would not tell its tools from another source's",
                               -1);
     }
+    const char *other = tg_registry_source_clash(rt->registry, b.source, slen);
+    if (other) {
+        char msg[400];
+        snprintf(msg, sizeof msg, "source \"%.*s\" maps to the same tool-name prefix as source \"%.100s\" (after mapping, "
+                 "up to case and look-alike characters): a pattern written for one would reach the other's tools",
+                 (int)(slen > 100 ? 100 : slen), b.source, other);
+        return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, msg, -1);
+    }
     return apply(rt, &b, 0);
 }
 

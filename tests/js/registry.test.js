@@ -115,10 +115,9 @@ test('names: mapped deterministically, shortened to 64, collisions after mapping
   const rt2 = await createToolRuntime();
   const b = rt2.importTools('my.server', [{ name: long, inputSchema: obj() }], { call: () => 'x' });
   assert.equal(b.registered[0].name, short); // same input, same name
-  // a second server whose name maps to the same prefix collides, naming both
-  const c = rt.importTools('my_server', [{ name: 'files_read', inputSchema: obj() }], { call: () => 'x' });
-  assert.equal(c.rejected[0].code, 'name_collision');
-  assert.match(c.rejected[0].message, /mcp__my_server__files_read.*source "my\.server"/);
+  // a second server whose name maps to the same prefix is refused as a whole, naming both
+  assert.throws(() => rt.importTools('my_server', [{ name: 'other', inputSchema: obj() }], { call: () => 'x' }),
+    (e) => e.code === 'invalid_request' && /source "my_server" maps to the same tool-name prefix as source "my\.server"/.test(e.message));
   // look-alikes: Cyrillic "е" and a case change both collide with the host's tool
   rt.registerTool({ name: 'delete_file', inputSchema: obj() }, () => 'x');
   assert.throws(() => rt.registerTool({ name: 'dеlete_file', inputSchema: obj() }, () => 'x'), (e) => e.code === 'name_collision');
@@ -268,6 +267,15 @@ test('source names that would make mcp__{source}__{tool} ambiguous are refused',
       (e) => e instanceof ToolgateError && e.code === 'invalid_request' && /must not hold "__" or end in "_"/.test(e.message), source);
   }
   assert.deepEqual(rt.importTools('my.server', one('read'), { call }).registered.map((r) => r.name), ['mcp__my_server__read']);
+  // two sources that map to one prefix (up to case and look-alikes) are refused: a grant for one would reach the other
+  rt.importTools('gh', one('read'), { call });
+  for (const source of ['g.h', 'GH', '\uFF47\uFF48']) {
+    if (source === 'g.h') rt.importTools('g_h', one('read'), { call });
+    assert.throws(() => rt.importTools(source, one('write'), { call }),
+      (e) => e instanceof ToolgateError && e.code === 'invalid_request' && /maps to the same tool-name prefix as source "(gh|g_h)"/.test(e.message), source);
+  }
+  rt.removeSource('g_h');
+  assert.deepEqual(rt.importTools('g.h', one('read'), { call }).registered.map((r) => r.name), ['mcp__g_h__read']);
   // a template without the separator is the host's own business
   assert.deepEqual(rt.importTools('x__y', one('z'), { call, nameTemplate: '{source}_{tool}' }).registered.map((r) => r.name), ['x__y_z']);
   rt.dispose();
