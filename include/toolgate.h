@@ -232,7 +232,11 @@ tg_status tg_authorize(tg_runtime *rt, const char *request, size_t len);
 /* A person's answer to a pending approval: "approve", "approve_session"
  * (also allow this tool for the rest of the session) or "deny". After an
  * approve, begin the call again with {"approval":"<id>"} in its context: it
- * runs once, with exactly the approved arguments. */
+ * runs once, with exactly the approved arguments, principal and session.
+ * "approve_token" (an approval key set) approves it to run elsewhere: the id
+ * is spent and tg_output holds {"token","expiresAt"}, redeemable once (its
+ * "approvalToken" in a call's context) on any instance with the key. A
+ * token exists only once a person approved. */
 tg_status tg_resolve_approval(tg_runtime *rt, const char *id, size_t len, const char *answer);
 
 /* Re-creates a pending (or approved, not yet used) approval in this runtime,

@@ -234,10 +234,12 @@ int tga_set_approval_key(tga_handle *h, uint32_t len) {
 TG_EXPORT(tga_authorize)
 int tga_authorize(tga_handle *h, uint32_t len) { return tg_authorize(h->rt, h->input, len); }
 
-/* Input: the approval id. answer: 0 deny, 1 approve, 2 approve for the session. */
+/* Input: the approval id. answer: 0 deny, 1 approve, 2 approve for the
+ * session, 3 approve as a token (tg_output: {"token","expiresAt"}). */
 TG_EXPORT(tga_resolve_approval)
 int tga_resolve_approval(tga_handle *h, uint32_t len, uint32_t answer) {
-    return tg_resolve_approval(h->rt, h->input, len, answer == 2 ? "approve_session" : answer == 1 ? "approve" : "deny");
+    static const char *const ANSWERS[] = {"deny", "approve", "approve_session", "approve_token"};
+    return tg_resolve_approval(h->rt, h->input, len, answer < 4 ? ANSWERS[answer] : "");
 }
 
 /* Input: an approval record (JSON). */

@@ -515,17 +515,26 @@ export class ToolRuntime {
   /**
    * A person's answer to a pending approval: 'approve' runs that exact call
    * once and returns its CallToolResult; 'approve_session' also allows the
-   * tool for the rest of the session; 'deny' refuses it for good.
+   * tool for the rest of the session; 'deny' refuses it for good;
+   * 'approve_token' (with setApprovalKey) approves it to run on any
+   * instance holding the key: returns { status: 'approved', approvalId,
+   * token, expiresAt }, and the call runs once, given { approvalToken:
+   * token } in its context (same principal and session).
    */
   async resolveApproval(approvalId, answer) {
-    const code = { deny: 0, approve: 1, approve_session: 2 }[answer];
-    if (code === undefined) throw new TypeError("answer must be 'approve', 'approve_session' or 'deny'");
+    const code = { deny: 0, approve: 1, approve_session: 2, approve_token: 3 }[answer];
+    if (code === undefined) throw new TypeError("answer must be 'approve', 'approve_session', 'approve_token' or 'deny'");
     const pending = this.#approvals.get(approvalId);
     const len = this.#write(String(approvalId))[0];
     const status = this.#call('tga_resolve_approval', len, code);
     if (status !== TG_OK) {
       const e = this.#lastError(status);
       return gateError(e.code, `The approval cannot be used: ${e.message}`);
+    }
+    if (code === 3) { // approved to run elsewhere: the token is the approval now
+      this.#approvals.delete(approvalId);
+      const { token, expiresAt } = this.#output();
+      return { status: 'approved', approvalId, token, expiresAt };
     }
     if (!pending) return code ? { status: 'approved', approvalId } : { status: 'denied', approvalId };
     if (!code) {

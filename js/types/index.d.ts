@@ -130,9 +130,10 @@ export interface PendingApproval {
   reason: string;
   rule: string;
   expiresAt: number;
-  /** Present when an approval key is set: redeemable once on any instance. */
-  token?: string;
 }
+
+/** resolveApproval(id, 'approve_token'): redeemable once, as { approvalToken } in a call's context, on any instance holding the key. */
+export interface ApprovalToken { status: 'approved'; approvalId: string; token: string; expiresAt: number }
 
 export interface Decision { decision: 'allow' | 'ask' | 'deny'; rule: string; reason: string; trace?: unknown }
 
@@ -234,6 +235,7 @@ export declare class ToolRuntime {
   setApprovalKey(key: Uint8Array | string): void;
   /** args are judged as a call's would be: with `context`, each context parameter holds the context's value. */
   authorize(request: { tool: string; args?: unknown; context?: Record<string, unknown>; explain?: boolean; snapshot?: Snapshot | number } & Principal): Decision;
+  resolveApproval(approvalId: string, answer: 'approve_token'): Promise<ApprovalToken | CallToolResult>;
   resolveApproval(approvalId: string, answer: 'approve' | 'approve_session' | 'deny'): Promise<CallToolResult | { status: string; approvalId: string }>;
   endSession(session: string): void;
   /** Subscribes to audit events (one per decision and outcome). Events are

@@ -151,12 +151,14 @@ int tg_approval_resolve(tg_policy *p, const char *id, int approve, int for_sessi
                         size_t why_len);
 
 /* The approved call is about to run. Returns 1 when id is approved, not
- * expired, not used, and tool name and argument bytes are exactly those
- * approved: the approval is used up (a second consume is refused). Returns
- * 0 with `why` otherwise (pending, denied, expired, used, other tool, other
- * arguments, unknown id). */
+ * expired, not used, and tool name, argument bytes, principal and session
+ * (NULL is "") are exactly those approved: the approval is used up (a
+ * second consume is refused). Returns 0 with `why` otherwise (pending,
+ * denied, expired, used, other tool, arguments, principal or session,
+ * unknown id). */
 int tg_approval_consume(tg_policy *p, const char *id, const char *tool, size_t tool_len,
-                        const char *args_canonical, size_t args_len, double now_ms, char *why, size_t why_len);
+                        const char *args_canonical, size_t args_len, const char *principal, const char *session,
+                        double now_ms, char *why, size_t why_len);
 
 /* ---- approval tokens ----
  *
@@ -182,6 +184,15 @@ typedef struct tg_approval_claims {
  * a string over 1,024 bytes). */
 int tg_approval_token_mint(const unsigned char *key, size_t key_len, const tg_approval_claims *claims,
                            tg_buf *token_out);
+
+/* A person approved pending approval id, to be redeemed as a token (on any
+ * instance holding key) rather than by the id: appends the token (bound to
+ * the approval's tool, argument digest, principal, session and expiry; its
+ * nonce is the id's) to token_out and spends the id, so the one approval
+ * runs one call. 0, or -1 with why (unknown, expired, already answered, no
+ * key). Tokens exist only for approved calls. */
+int tg_approval_resolve_token(tg_policy *p, const char *id, const unsigned char *key, size_t key_len, double now_ms,
+                              tg_buf *token_out, double *expires_ms, char *why, size_t why_len);
 
 /* Records a token redeemed before as used again (a runtime rebuilt after a
  * trap): its MAC is checked, and an expired one needs no record. 0, or -1

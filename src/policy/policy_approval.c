@@ -122,7 +122,8 @@ int tg_approval_resolve(tg_policy *p, const char *id, int approve, int for_sessi
 }
 
 int tg_approval_consume(tg_policy *p, const char *id, const char *tool, size_t tool_len,
-                        const char *args_canonical, size_t args_len, double now_ms, char *why, size_t why_len) {
+                        const char *args_canonical, size_t args_len, const char *principal, const char *session,
+                        double now_ms, char *why, size_t why_len) {
     tg_approval *ap = lookup(p, id, now_ms, why, why_len);
     if (!ap) return 0;
     switch (ap->state) {
@@ -141,8 +142,55 @@ int tg_approval_consume(tg_policy *p, const char *id, const char *tool, size_t t
         say(why, why_len, "arguments differ from the approved ones; a new approval is needed");
         return 0;
     }
+    /* (absent is "", as when the approval was asked for) */
+    if (strcmp(ap_principal(ap), principal ? principal : "") != 0) {
+        say(why, why_len, "approval is for another principal");
+        return 0;
+    }
+    if (strcmp(ap_session(ap), session ? session : "") != 0) {
+        say(why, why_len, "approval is for another session");
+        return 0;
+    }
     ap->state = AP_USED;
     return 1;
+}
+
+int tg_approval_resolve_token(tg_policy *p, const char *id, const unsigned char *key, size_t key_len, double now_ms,
+                              tg_buf *token_out, double *expires_ms, char *why, size_t why_len) {
+    tg_approval *ap = lookup(p, id, now_ms, why, why_len);
+    if (!ap) return -1;
+    if (ap->state != AP_PENDING) {
+        say(why, why_len,
+            ap->state == AP_DENIED ? "approval was denied; ask again for a new one" : "approval already resolved");
+        return -1;
+    }
+    if (!key_len) {
+        say(why, why_len, "no approval key is set (setApprovalKey)");
+        return -1;
+    }
+    tg_approval_claims c;
+    memset(&c, 0, sizeof c);
+    c.tool = ap_tool(ap);
+    c.tool_len = ap->tool_len;
+    c.principal = ap_principal(ap);
+    c.session = ap_session(ap);
+    c.expires_ms = ap->expires_ms;
+    memcpy(c.args_digest, ap->digest, 32);
+    for (int i = 0; i < 16; i++) { /* the id's own random bytes: "ap_" + 32 hex digits */
+        unsigned v = 0;
+        for (int k = 0; k < 2; k++) {
+            char ch = id[3 + 2 * i + k];
+            v = v * 16 + (unsigned)(ch >= '0' && ch <= '9' ? ch - '0' : ch - 'a' + 10);
+        }
+        c.nonce[i] = (unsigned char)v;
+    }
+    if (tg_approval_token_mint(key, key_len, &c, token_out)) {
+        say(why, why_len, "the token could not be written");
+        return -1;
+    }
+    ap->state = AP_USED; /* it travels as the token now: not also runnable by its id */
+    *expires_ms = ap->expires_ms;
+    return 0;
 }
 
 /* ---- tokens ---- */

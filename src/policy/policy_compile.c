@@ -721,6 +721,9 @@ static int compile_rates(cc *c, const cJSON *arr) {
         rl->per_ms = per_s / 1000.0;
     }
     p->n_rates = n;
+    p->rate_hits = tg_arena_alloc(&p->arena, (n ? n : 1) * sizeof *p->rate_hits);
+    p->rate_ents = tg_arena_alloc(&p->arena, (n ? n : 1) * sizeof *p->rate_ents);
+    if (!p->rate_hits || !p->rate_ents) return -1;
     if (build_restrictive_set(c, &p->arena, tools.v, tools.n, &p->rate_tools)) return -1;
     return 0;
 }
@@ -747,6 +750,9 @@ static int compile_budgets(cc *c, const cJSON *arr) {
             diag_line(c, ptr, "missing required member \"max_calls\"");
     }
     p->n_budgets = n;
+    p->budget_hits = tg_arena_alloc(&p->arena, (n ? n : 1) * sizeof *p->budget_hits);
+    p->budget_ents = tg_arena_alloc(&p->arena, (n ? n : 1) * sizeof *p->budget_ents);
+    if (!p->budget_hits || !p->budget_ents) return -1;
     if (build_restrictive_set(c, &p->arena, tools.v, tools.n, &p->budget_tools)) return -1;
     return 0;
 }

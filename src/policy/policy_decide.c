@@ -455,7 +455,7 @@ static int decide_grants(dctx *d) {
 /* ---- limits ---- */
 
 typedef struct hits {
-    uint32_t idx[32];
+    uint32_t *idx; /* room for every limit of the policy: each one matching is kept */
     int n;
 } hits;
 
@@ -463,7 +463,7 @@ static int hits_cb(void *ud, const tg_pat *pat) {
     hits *h = ud;
     for (int i = 0; i < h->n; i++)
         if (h->idx[i] == pat->owner) return 0;
-    if (h->n < 32) h->idx[h->n++] = pat->owner;
+    h->idx[h->n++] = pat->owner;
     return 0;
 }
 
@@ -479,7 +479,7 @@ static int decide_limits(dctx *d) {
     tg_policy *p = d->p;
     const tg_tool_facts *t = d->t;
     const tg_authz_request *r = d->r;
-    hits rh = {{0}, 0}, bh = {{0}, 0};
+    hits rh = {p->rate_hits, 0}, bh = {p->budget_hits, 0};
     tg_patset_each(&p->rate_tools, d->key, t->name_len, hits_cb, &rh);
     tg_patset_each(&p->budget_tools, d->key, t->name_len, hits_cb, &bh);
     if (!rh.n && !bh.n) return 1;
@@ -487,7 +487,7 @@ static int decide_limits(dctx *d) {
     memcpy(tool, t->name, t->name_len);
     tool[t->name_len] = '\0';
     char rule[160], reason[320];
-    tg_sent *rent[32], *bent[32];
+    tg_sent **rent = p->rate_ents, **bent = p->budget_ents;
     char key[1024];
     /* look everything up (inserting unless dry_run), then check, then charge */
     for (int i = 0; i < rh.n; i++) {

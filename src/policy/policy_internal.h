@@ -198,6 +198,10 @@ struct tg_policy {
     tg_patset rate_tools;       /* owner: rate index */
     tg_budget *budgets;
     uint32_t n_budgets;
+    /* a decision's scratch for the limits that match a tool (one of each
+     * per limit: every matching bucket is checked and charged, none dropped) */
+    uint32_t *rate_hits, *budget_hits;
+    struct tg_sent **rate_ents, **budget_ents;
     tg_patset budget_tools;     /* owner: budget index */
     tg_plimits limits;
     int uses_args;              /* some rule has argument conditions */

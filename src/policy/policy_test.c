@@ -544,7 +544,7 @@ static void adopted_state_survives_a_policy_change(void) {
     tg_policy_free(p);
     CHECK(tg_policy_authorize(q, &t, &r, &res, NULL) == TG_DENY); /* budget carried over */
     CHECK_STR(res.rule, "budget:calls");
-    CHECK(tg_approval_consume(q, id, "x", 1, "{}", 2, 10, why, sizeof why) == 1);
+    CHECK(tg_approval_consume(q, id, "x", 1, "{}", 2, "agent", "s", 10, why, sizeof why) == 1);
     tg_policy_free(q);
 }
 
@@ -570,16 +570,20 @@ static void approval_bound_to_arguments_and_used_once(void) {
     char id[40], why[128];
     CHECK(tg_approval_create(p, &t, &r, a1, strlen(a1), 61000, NULL, id) == 0);
     CHECK(strncmp(id, "ap_", 3) == 0 && strlen(id) == 35);
-    CHECK(tg_approval_consume(p, id, "send_email", 10, a1, strlen(a1), 2000, why, sizeof why) == 0);
+    CHECK(tg_approval_consume(p, id, "send_email", 10, a1, strlen(a1), "agent", "s1", 2000, why, sizeof why) == 0);
     CHECK_STR(why, "approval is still pending");
     CHECK(tg_approval_resolve(p, id, 1, 0, 2000, why, sizeof why) == 0);
     CHECK(tg_approval_resolve(p, id, 1, 0, 2000, why, sizeof why) == -1); /* once */
-    CHECK(tg_approval_consume(p, id, "send_email", 10, a2, strlen(a2), 3000, why, sizeof why) == 0);
+    CHECK(tg_approval_consume(p, id, "send_email", 10, a2, strlen(a2), "agent", "s1", 3000, why, sizeof why) == 0);
     CHECK_MSG(strstr(why, "arguments differ") != NULL, "%s", why);
-    CHECK(tg_approval_consume(p, id, "run_shell", 9, a1, strlen(a1), 3000, why, sizeof why) == 0);
+    CHECK(tg_approval_consume(p, id, "run_shell", 9, a1, strlen(a1), "agent", "s1", 3000, why, sizeof why) == 0);
     CHECK_STR(why, "approval is for another tool");
-    CHECK(tg_approval_consume(p, id, "send_email", 10, a1, strlen(a1), 3000, why, sizeof why) == 1);
-    CHECK(tg_approval_consume(p, id, "send_email", 10, a1, strlen(a1), 3000, why, sizeof why) == 0);
+    CHECK(tg_approval_consume(p, id, "send_email", 10, a1, strlen(a1), "mallory", "s1", 3000, why, sizeof why) == 0);
+    CHECK_STR(why, "approval is for another principal");
+    CHECK(tg_approval_consume(p, id, "send_email", 10, a1, strlen(a1), "agent", NULL, 3000, why, sizeof why) == 0);
+    CHECK_STR(why, "approval is for another session");
+    CHECK(tg_approval_consume(p, id, "send_email", 10, a1, strlen(a1), "agent", "s1", 3000, why, sizeof why) == 1);
+    CHECK(tg_approval_consume(p, id, "send_email", 10, a1, strlen(a1), "agent", "s1", 3000, why, sizeof why) == 0);
     CHECK_MSG(strstr(why, "already used") != NULL, "%s", why);
     /* approving did not change the decision for the next call */
     CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_ASK);
@@ -589,7 +593,7 @@ static void approval_bound_to_arguments_and_used_once(void) {
     CHECK(tg_approval_create(p, &t, &r, a1, strlen(a1), 61000, nonce, id) == 0);
     CHECK_STR(id, "ap_a0a1a2a3a4a5a6a7a8a9aaabacadaeaf");
     CHECK(tg_approval_create(p, &t, &r, a1, strlen(a1), 61000, nonce, id) == -1); /* same id twice */
-    CHECK(tg_approval_consume(p, "ap_nope", "send_email", 10, a1, strlen(a1), 3000, why, sizeof why) == 0);
+    CHECK(tg_approval_consume(p, "ap_nope", "send_email", 10, a1, strlen(a1), "agent", "s1", 3000, why, sizeof why) == 0);
     tg_policy_free(p);
 }
 
@@ -604,19 +608,19 @@ static void expired_and_denied_approvals_cannot_be_replayed(void) {
     CHECK(tg_approval_create(p, &t, &r, a, 2, 1000, NULL, id) == 0);
     CHECK(tg_approval_resolve(p, id, 1, 0, 1000, why, sizeof why) == -1);
     CHECK_STR(why, "approval expired");
-    CHECK(tg_approval_consume(p, id, "send_email", 10, a, 2, 1001, why, sizeof why) == 0);
+    CHECK(tg_approval_consume(p, id, "send_email", 10, a, 2, "agent", NULL, 1001, why, sizeof why) == 0);
     /* approved in time but used late */
     CHECK(tg_approval_create(p, &t, &r, a, 2, 1000, NULL, id) == 0);
     CHECK(tg_approval_resolve(p, id, 1, 0, 500, why, sizeof why) == 0);
-    CHECK(tg_approval_consume(p, id, "send_email", 10, a, 2, 1000, why, sizeof why) == 0);
+    CHECK(tg_approval_consume(p, id, "send_email", 10, a, 2, "agent", NULL, 1000, why, sizeof why) == 0);
     CHECK_STR(why, "approval expired");
     /* denied */
     CHECK(tg_approval_create(p, &t, &r, a, 2, 100000, NULL, id) == 0);
     CHECK(tg_approval_resolve(p, id, 0, 0, 10, why, sizeof why) == 0);
-    CHECK(tg_approval_consume(p, id, "send_email", 10, a, 2, 20, why, sizeof why) == 0);
+    CHECK(tg_approval_consume(p, id, "send_email", 10, a, 2, "agent", NULL, 20, why, sizeof why) == 0);
     CHECK_STR(why, "approval was denied");
     CHECK(tg_approval_resolve(p, id, 1, 0, 30, why, sizeof why) == -1);
-    CHECK(tg_approval_consume(p, id, "send_email", 10, a, 2, 40, why, sizeof why) == 0);
+    CHECK(tg_approval_consume(p, id, "send_email", 10, a, 2, "agent", NULL, 40, why, sizeof why) == 0);
     CHECK(tg_approval_create(p, &t, &r, a, 2, 0, NULL, id) == -1); /* already expired */
     tg_policy_free(p);
 }
@@ -739,6 +743,42 @@ static void approval_tokens_refuse_forgery_tampering_expiry_and_replay(void) {
     tg_buf_free(&tok);
     tg_policy_free(p);
     tg_policy_free(q);
+}
+
+/* A token exists only once a person approved, and spends its approval id:
+ * one approval, one call, by id or by token. */
+static void approval_tokens_are_issued_on_approval(void) {
+    tg_policy *p = compile(ASKS);
+    if (!p) return;
+    unsigned char key[32];
+    memset(key, 7, sizeof key);
+    tg_tool_facts t = tool("send_email");
+    tg_authz_request r = req("agent");
+    r.session = "s";
+    const char *a = "{\"to\":\"x\"}";
+    char id[40], why[128];
+    double exp = 0;
+    tg_buf tok;
+    tg_buf_init(&tok, A, 0);
+    CHECK(tg_approval_create(p, &t, &r, a, strlen(a), 60000, NULL, id) == 0);
+    CHECK(tg_approval_resolve_token(p, id, key, 0, 10, &tok, &exp, why, sizeof why) == -1); /* no key */
+    CHECK(tg_approval_resolve_token(p, id, key, 32, 10, &tok, &exp, why, sizeof why) == 0 && exp == 60000);
+    CHECK(tg_approval_consume(p, id, "send_email", 10, a, strlen(a), "agent", "s", 20, why, sizeof why) == 0);
+    CHECK(tg_approval_resolve(p, id, 1, 0, 20, why, sizeof why) == -1); /* answered already */
+    CHECK(tg_approval_token_verify(p, key, 32, tok.data, tok.len, "send_email", 10, a, strlen(a), "agent", "", 30, why,
+                                   sizeof why) == 0);
+    CHECK_STR(why, "token is for another session");
+    CHECK(tg_approval_token_verify(p, key, 32, tok.data, tok.len, "send_email", 10, a, strlen(a), "agent", "s", 30, why,
+                                   sizeof why) == 1);
+    CHECK(tg_approval_token_verify(p, key, 32, tok.data, tok.len, "send_email", 10, a, strlen(a), "agent", "s", 30, why,
+                                   sizeof why) == 0);
+    /* denied: no token */
+    tg_buf_reset(&tok);
+    CHECK(tg_approval_create(p, &t, &r, a, strlen(a), 60000, NULL, id) == 0);
+    CHECK(tg_approval_resolve(p, id, 0, 0, 10, why, sizeof why) == 0);
+    CHECK(tg_approval_resolve_token(p, id, key, 32, 10, &tok, &exp, why, sizeof why) == -1 && tok.len == 0);
+    tg_buf_free(&tok);
+    tg_policy_free(p);
 }
 
 /* ---- names ---- */
@@ -1145,6 +1185,7 @@ int main(void) {
     expired_and_denied_approvals_cannot_be_replayed();
     allow_for_session_adds_a_session_rule();
     approval_tokens_refuse_forgery_tampering_expiry_and_replay();
+    approval_tokens_are_issued_on_approval();
     confusable_and_normalized_names_never_reach_a_denied_tool();
     restricting_patterns_match_up_to_case();
     invalid_documents_are_rejected_with_pointers();

@@ -1,7 +1,6 @@
 /* authorize.c - step 2 of the pipeline: the host's call context, approvals
  * redeemed, and the policy's decision turned into what the caller gets. */
 #include "../runtime/runtime_internal.h"
-#include "../crypto/sha256.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -167,13 +166,14 @@ tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJ
         int ok;
         if (canon.failed) ok = 0, snprintf(why, sizeof why, "out of memory");
         else if (req->approval)
-            ok = tg_approval_consume(rt->policy, req->approval, tool->name, tool->name_len, canon.data, canon.len, now_ms,
-                                     why, sizeof why);
+            ok = tg_approval_consume(rt->policy, req->approval, tool->name, tool->name_len, canon.data, canon.len,
+                                     req->principal, req->session, now_ms, why, sizeof why);
         else
             ok = rt->approval_key_len &&
                  tg_approval_token_verify(rt->policy, rt->approval_key, rt->approval_key_len, req->approval_token,
                                           req->approval_token_len, tool->name, tool->name_len, canon.data, canon.len,
-                                          req->principal, req->session, now_ms, why, sizeof why);
+                                          req->principal ? req->principal : "", req->session ? req->session : "",
+                                          now_ms, why, sizeof why); /* (absent is "": never "any") */
         if (!ok && req->approval_token && !rt->approval_key_len) snprintf(why, sizeof why, "no approval key is set");
         tg_buf_free(&canon);
         if (!ok) {
@@ -234,20 +234,6 @@ tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJ
     tg_buf_puts(o, ",\"rule\":");
     tg_json_write_string(o, res.rule, strlen(res.rule));
     tg_buf_printf(o, ",\"expiresAt\":%.0f", expires);
-    if (rt->approval_key_len) {
-        tg_approval_claims c;
-        memset(&c, 0, sizeof c);
-        c.tool = tool->name;
-        c.tool_len = tool->name_len;
-        c.principal = req->principal;
-        c.session = req->session;
-        c.expires_ms = expires;
-        memcpy(c.nonce, nonce, sizeof nonce);
-        tg_sha256(canon.data, canon.len, c.args_digest);
-        tg_buf_puts(o, ",\"token\":\"");
-        tg_approval_token_mint(rt->approval_key, rt->approval_key_len, &c, o);
-        tg_buf_putc(o, '"');
-    }
     tg_buf_putc(o, '}');
     tg_buf_free(&canon);
     if (o->failed) return tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1);

@@ -99,12 +99,23 @@ tg_status tg_resolve_approval(tg_runtime *rt, const char *id, size_t len, const 
     tg_rt_begin(rt);
     if (!rt->policy) return tg_rt_fail(rt, TG_ERR_APPROVAL, "no policy is set", -1);
     int approve = strcmp(answer, "approve") == 0 || strcmp(answer, "approve_session") == 0;
-    if (!approve && strcmp(answer, "deny") != 0)
-        return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "answer \"approve\", \"approve_session\" or \"deny\"", -1);
+    int token = strcmp(answer, "approve_token") == 0;
+    if (!approve && !token && strcmp(answer, "deny") != 0)
+        return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST,
+                          "answer \"approve\", \"approve_session\", \"approve_token\" or \"deny\"", -1);
     char idz[64], why[200];
-    if (len >= sizeof idz) return tg_rt_fail(rt, TG_ERR_APPROVAL, "unknown approval id", -1);
+    if (len >= sizeof idz || len != 35 || memcmp(id, "ap_", 3) != 0) return tg_rt_fail(rt, TG_ERR_APPROVAL, "unknown approval id", -1);
     memcpy(idz, id, len);
     idz[len] = '\0';
+    if (token) { /* approved, to be redeemed on any instance holding the key: {"token","expiresAt"} */
+        double expires;
+        tg_buf_puts(&rt->out, "{\"token\":\"");
+        if (tg_approval_resolve_token(rt->policy, idz, rt->approval_key, rt->approval_key_len, now(rt), &rt->out, &expires,
+                                      why, sizeof why))
+            return tg_rt_fail(rt, TG_ERR_APPROVAL, why, -1);
+        tg_buf_printf(&rt->out, "\",\"expiresAt\":%.0f}", expires);
+        return rt->out.failed ? tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1) : TG_OK;
+    }
     if (tg_approval_resolve(rt->policy, idz, approve, strcmp(answer, "approve_session") == 0, now(rt), why, sizeof why))
         return tg_rt_fail(rt, TG_ERR_APPROVAL, why, -1);
     return TG_OK;

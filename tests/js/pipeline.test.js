@@ -251,16 +251,59 @@ test('approval tokens resume on another instance; forged, altered or replayed to
   const a = await policyRuntime({ approvalKey: key });
   const b = await policyRuntime({ approvalKey: key });
   const p = await a.rt.callTool('send_email', { to: 'ceo@corp.com' }, { principal: 'intern', session: 's' });
-  assert.match(p.token, /^tga1\./);
-  const ctx = { principal: 'intern', session: 's', approvalToken: p.token };
+  assert.equal(p.token, undefined); // an ask carries no token: a token exists only once a person approved
+  const approved = await a.rt.resolveApproval(p.approvalId, 'approve_token');
+  assert.equal(approved.status, 'approved');
+  assert.match(approved.token, /^tga1\./);
+  const ctx = { principal: 'intern', session: 's', approvalToken: approved.token };
+  // the id is spent: the one approval runs one call, wherever
+  assert.equal(gateCode(await a.rt.callTool('send_email', { to: 'ceo@corp.com' }, { principal: 'intern', session: 's', approval: p.approvalId })), 'approval_refused');
+  for (const other of [{ principal: 'mallory', session: 's' }, { session: 's' }, { principal: 'intern' }, { principal: 'intern', session: 't' }]) {
+    assert.equal(gateCode(await b.rt.callTool('send_email', { to: 'ceo@corp.com' }, { ...other, approvalToken: approved.token })), 'approval_refused', JSON.stringify(other));
+  }
   assert.equal((await b.rt.callTool('send_email', { to: 'ceo@corp.com' }, ctx)).content[0].text, 'send_email ran');
   assert.equal(gateCode(await b.rt.callTool('send_email', { to: 'ceo@corp.com' }, ctx)), 'approval_refused'); // replay
-  const altered = p.token.slice(0, -2) + (p.token.endsWith('A') ? 'BB' : 'AA');
+  // a denied ask has no token to use; answering twice is refused
+  const q = await a.rt.callTool('send_email', { to: 'x@corp.com' }, { principal: 'intern', session: 's' });
+  assert.equal((await a.rt.resolveApproval(q.approvalId, 'deny')).isError, true);
+  assert.equal(gateCode(await a.rt.resolveApproval(q.approvalId, 'approve_token')), 'approval_refused');
+  const altered = approved.token.slice(0, -2) + (approved.token.endsWith('A') ? 'BB' : 'AA');
   assert.equal(gateCode(await a.rt.callTool('send_email', { to: 'ceo@corp.com' }, { ...ctx, approvalToken: altered })), 'approval_refused');
   assert.equal(gateCode(await a.rt.callTool('send_email', { to: 'other@corp.com' }, ctx)), 'approval_refused'); // other arguments
   const c = await policyRuntime({ approvalKey: 'a different key, 32 bytes long....' });
   assert.equal(gateCode(await c.rt.callTool('send_email', { to: 'ceo@corp.com' }, ctx)), 'approval_refused'); // forged for this key
   for (const r of [a, b, c]) r.rt.dispose();
+});
+
+test('an approval id runs only for the principal and session it was asked for', async () => {
+  const { rt, ran } = await policyRuntime();
+  const p = await rt.callTool('send_email', { to: 'a@corp.com' }, { principal: 'intern', session: 's1' });
+  // approved while a deny was set: its redemption was refused and it stayed approved, unused
+  rt.setPolicy({ ...policy, rules: [{ id: 'stop', effect: 'deny', tools: ['send_email'] }, ...policy.rules] });
+  assert.equal(gateCode(await rt.resolveApproval(p.approvalId, 'approve')), 'denied');
+  rt.setPolicy(policy);
+  for (const other of [{ principal: 'ops', session: 's1' }, { principal: 'intern', session: 's2' }, { principal: 'intern' }]) {
+    assert.equal(gateCode(await rt.callTool('send_email', { to: 'a@corp.com' }, { ...other, approval: p.approvalId })), 'approval_refused', JSON.stringify(other));
+  }
+  assert.equal((await rt.callTool('send_email', { to: 'a@corp.com' }, { principal: 'intern', session: 's1', approval: p.approvalId })).content[0].text, 'send_email ran');
+  assert.equal(ran.length, 1);
+  rt.dispose();
+});
+
+test('every rate limit and budget that matches a tool holds, however many match', async () => {
+  const rate_limits = Array.from({ length: 40 }, (_, i) => ({ id: `agent${i}`, tools: ['*'], principals: [`agent${i}`], capacity: 1, refill_per_second: 0 }));
+  const rt = await createToolRuntime({ policy: { version: 1, defaults: ['*'], rules: [{ id: 'all', effect: 'allow', tools: ['*'] }], rate_limits } });
+  rt.registerTool({ name: 'search', inputSchema: obj() }, () => 'ok');
+  for (const principal of ['agent0', 'agent35', 'agent39']) {
+    assert.equal((await rt.callTool('search', {}, { principal })).content[0].text, 'ok', principal);
+    assert.equal(gateCode(await rt.callTool('search', {}, { principal })), 'rate_limited', principal); // agent35 was never limited
+  }
+  const rt2 = await createToolRuntime({ policy: { version: 1, defaults: ['*'], rules: [{ id: 'all', effect: 'allow', tools: ['*'] }], session_budgets: Array.from({ length: 40 }, (_, i) => ({ id: `b${i}`, tools: ['*'], max_calls: i === 39 ? 1 : 5 })) } });
+  rt2.registerTool({ name: 'search', inputSchema: obj() }, () => 'ok');
+  assert.equal((await rt2.callTool('search', {}, { session: 's' })).content[0].text, 'ok');
+  assert.equal(gateCode(await rt2.callTool('search', {}, { session: 's' })), 'rate_limited'); // budget b39 holds too
+  rt.dispose();
+  rt2.dispose();
 });
 
 test('rate limits run on the host clock: exhausted, then refilled', async () => {
@@ -514,7 +557,8 @@ test('a replaced instance keeps what single use and held changes promise', async
   rt.importTools('chat', v2, { call }); // (a server listing again: replays to nothing new)
   // a token redeemed before the trap stays spent
   const asked = await rt.callTool('send_email', { to: 'a@corp.com' }, { principal: 'intern', session: 's' });
-  const ctx = { principal: 'intern', session: 's', approvalToken: asked.token };
+  const { token } = await rt.resolveApproval(asked.approvalId, 'approve_token');
+  const ctx = { principal: 'intern', session: 's', approvalToken: token };
   assert.equal((await rt.callTool('send_email', { to: 'a@corp.com' }, ctx)).content[0].text, 'send_email ran');
   assert.throws(() => rt._selftestTrap(), (e) => e.code === 'module_trap');
   assert.deepEqual(rt.listTools().tools.filter((t) => t.name.startsWith('mcp__')), []);
