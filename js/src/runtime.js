@@ -505,9 +505,19 @@ export class ToolRuntime {
    * @returns {{ decision: 'allow'|'ask'|'deny', rule: string, reason: string, trace?: object }}
    */
   authorize({ tool, args, principal, mode, source, tenant, session, scheduler, explain, snapshot, context } = {}) {
-    const req = { tool: String(tool), ...pick({ args, principal, mode, source, tenant, session, scheduler, explain, context }) };
+    const req = { tool: String(tool), ...pick({ principal, mode, source, tenant, session, scheduler, explain, context }) };
     if (snapshot) req.snapshot = snapshot.id ?? snapshot;
-    const len = this.#write(JSON.stringify(req))[0];
+    let text = JSON.stringify(req);
+    // arguments as a call takes them: JSON text (or its UTF-8 bytes) is the
+    // arguments, not a string argument; a JS value is written as JSON
+    if (args !== undefined) {
+      const argsText = typeof args === 'string' ? checkedText(args)
+        : args instanceof Uint8Array ? decoder.decode(args) : jsonText(args, 'invalid_request', 'the arguments');
+      // one JSON value, or '{}, "principal": "admin"' would add a member to the request
+      try { JSON.parse(argsText); } catch (e) { throw new ToolgateError('invalid_json', `the arguments are not one JSON value: ${e.message}`); }
+      text = `${text.slice(0, -1)},"args":${argsText}}`;
+    }
+    const len = this.#write(text)[0];
     this.#check(this.#call('tga_authorize', len));
     return this.#output();
   }

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "policy_internal.h"
@@ -413,6 +414,29 @@ static int compile_condition(cc *c, const cJSON *arg, const char *ptr, tg_cond *
         diag_line(c, ptr, "argument name must not contain U+0000");
         return -1;
     }
+    /* a JSON Pointer key the decision could not follow would read as
+     * "argument absent" and never match: refused here, not at call time */
+    if (alen && arg->string[0] == '/') {
+        size_t seg = 0;
+        for (size_t i = 1; i <= alen; i++) {
+            if (i == alen || arg->string[i] == '/') {
+                if (seg > 255) {
+                    diag_line(c, ptr, "a JSON Pointer segment is longer than 255 bytes");
+                    return -1;
+                }
+                seg = 0;
+                continue;
+            }
+            if (arg->string[i] == '~') {
+                if (i + 1 >= alen || (arg->string[i + 1] != '0' && arg->string[i + 1] != '1')) {
+                    diag_line(c, ptr, "invalid JSON Pointer escape: \"~\" must be followed by 0 or 1 (RFC 6901)");
+                    return -1;
+                }
+                i++;
+            }
+            seg++;
+        }
+    }
     for (const cJSON *k = arg->child; k; k = k->next) {
         char p[512];
         ptr_key(p, sizeof p, ptr, k->string, keylen(k));
@@ -691,6 +715,38 @@ static int compile_sources(cc *c, const cJSON *obj) {
     return 0;
 }
 
+typedef struct named {
+    const char *id;
+    uint32_t i;
+} named;
+
+static int by_id(const void *a, const void *b) {
+    const named *x = a, *y = b;
+    int r = strcmp(x->id, y->id);
+    return r ? r : (x->i > y->i) - (x->i < y->i);
+}
+
+/* Two limits with one id would share one counter (and a tool matched by
+ * both be charged twice): each id once. ids[k] is entry k's (NULL when its
+ * own diagnostic was written). */
+static int unique_ids(cc *c, const char *base, const char *const *ids, size_t stride, uint32_t n) {
+    named *v = tg_arena_alloc(&c->scratch, (n ? n : 1) * sizeof *v);
+    uint32_t m = 0;
+    if (!v) return -1;
+    for (uint32_t k = 0; k < n; k++) {
+        const char *id = *(const char *const *)(const void *)((const char *)ids + k * stride);
+        if (id) v[m++] = (named){id, k};
+    }
+    qsort(v, m, sizeof *v, by_id);
+    for (uint32_t k = 1; k < m; k++)
+        if (strcmp(v[k].id, v[k - 1].id) == 0) {
+            char ptr[512];
+            ptr_idx(ptr, sizeof ptr, base, v[k].i);
+            diag_line(c, ptr, "duplicate id \"%s\" (also %s/%u)", v[k].id, base, v[k - 1].i);
+        }
+    return 0;
+}
+
 static int compile_rates(cc *c, const cJSON *arr) {
     tg_policy *p = c->p;
     uint32_t n;
@@ -721,6 +777,7 @@ static int compile_rates(cc *c, const cJSON *arr) {
         rl->per_ms = per_s / 1000.0;
     }
     p->n_rates = n;
+    if (unique_ids(c, "/rate_limits", &p->rates[0].id, sizeof *p->rates, n)) return -1;
     p->rate_hits = tg_arena_alloc(&p->arena, (n ? n : 1) * sizeof *p->rate_hits);
     p->rate_ents = tg_arena_alloc(&p->arena, (n ? n : 1) * sizeof *p->rate_ents);
     if (!p->rate_hits || !p->rate_ents) return -1;
@@ -750,6 +807,7 @@ static int compile_budgets(cc *c, const cJSON *arr) {
             diag_line(c, ptr, "missing required member \"max_calls\"");
     }
     p->n_budgets = n;
+    if (unique_ids(c, "/session_budgets", &p->budgets[0].id, sizeof *p->budgets, n)) return -1;
     p->budget_hits = tg_arena_alloc(&p->arena, (n ? n : 1) * sizeof *p->budget_hits);
     p->budget_ents = tg_arena_alloc(&p->arena, (n ? n : 1) * sizeof *p->budget_ents);
     if (!p->budget_hits || !p->budget_ents) return -1;

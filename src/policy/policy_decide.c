@@ -3,6 +3,7 @@
  * answers tool listing (visibility) with argument conditions assumed to
  * go the permissive way for allow/ask rules and rate state ignored. */
 #include <stdio.h>
+#include <math.h>
 #include <string.h>
 
 #include "policy_internal.h"
@@ -131,8 +132,9 @@ static int is_sep(char c) { return c == '/' || c == '\\'; }
 /* Why s[0..n) has a path segment that a file system or a URL resolver may
  * fold away, so a byte prefix cannot judge it: "..", ".", or an empty one
  * (two separators in a row: "/srv//secrets" is "/srv/secrets" to POSIX)
- * — past the "//" of a URL scheme ("https://"). Separators '/' and '\\'.
- * NULL when there is none. */
+ * — past the "//" of a URL scheme ("https://") — or, outside a URL, one
+ * ending in '.' or ' ' ("C:\\Windows.\\x" is "C:\\Windows\\x" to Windows).
+ * Separators '/' and '\\'. NULL when there is none. */
 static const char *foldable_segment(const char *s, size_t n) {
     size_t i = 0, k = 0;
     if (n && ((s[0] | 0x20) >= 'a' && (s[0] | 0x20) <= 'z')) { /* scheme: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) */
@@ -148,6 +150,8 @@ static const char *foldable_segment(const char *s, size_t n) {
         if (j - i == 2 && s[i] == '.' && s[i + 1] == '.') return "argument has a '..' path segment";
         if (j - i == 1 && s[i] == '.') return "argument has a '.' path segment";
         if (j == i && i > start && i < n && is_sep(s[i - 1])) return "argument has an empty path segment (two separators in a row)";
+        if (j > i && (s[j - 1] == '.' || s[j - 1] == ' ') && start == 0) /* (not in a URL: "example.com." is a name) */
+            return "argument has a path segment ending in '.' or ' ' (Windows drops them)";
         i = j + 1;
     }
     return NULL;
@@ -191,6 +195,13 @@ static int eval_cond(const tg_cond *c, const cJSON *args, const char **why) {
         if ((*why = foldable_segment(s, n)) != NULL) return C_UNDECIDABLE;
         return n >= c->str_len && memcmp(s, c->str, c->str_len) == 0 ? C_MATCH : C_NOMATCH;
     }
+    /* suffix: a path may end in what resolvers drop ("/.env/", "/.env/.")
+     * or hold folded segments: undecidable as for prefix */
+    if (n && is_sep(s[n - 1]) && !(c->str_len && is_sep(c->str[c->str_len - 1]))) {
+        *why = "argument ends in a path separator";
+        return C_UNDECIDABLE;
+    }
+    if ((*why = foldable_segment(s, n)) != NULL) return C_UNDECIDABLE;
     return n >= c->str_len && memcmp(s + n - c->str_len, c->str, c->str_len) == 0 ? C_MATCH : C_NOMATCH;
 }
 
@@ -605,6 +616,12 @@ static tg_decision decide(dctx *d) {
     memcpy(d->key, t->name, t->name_len);
     d->key[t->name_len] = '\0';
     tg_policy_fold_case(d->key, t->name_len);
+    /* limits, approvals and expiries run on the host's clock: a reading that
+     * is not a finite time would turn them off (NaN compares false) */
+    if (!isfinite(r->now_ms)) {
+        step_simple(d, "clock", "deny", "the host clock gave no finite time");
+        return finish(d, TG_DENY, "clock", "the host clock gave no finite time: limits and expiries cannot be judged");
+    }
     d->mode = parse_mode(r->mode);
     if (d->mode < 0) {
         step_simple(d, "mode", "deny", "unknown mode");

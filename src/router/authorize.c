@@ -94,6 +94,11 @@ const char *tg_no_policy_refusal(const tg_tool *tool, const tg_call_request *req
         *rule = "plan";
         return "plan mode allows only tools the host marked read-only";
     }
+    if (req->mode && strcmp(req->mode, "plan") != 0 && strcmp(req->mode, "default") != 0 &&
+        strcmp(req->mode, "acceptEdits") != 0 && strcmp(req->mode, "bypassPermissions") != 0) {
+        *rule = "mode"; /* as with a policy: "Plan" or "plan " must not read as the default mode */
+        return "unknown permission mode (default, acceptEdits, bypassPermissions, plan)";
+    }
     return NULL;
 }
 

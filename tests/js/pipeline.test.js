@@ -306,6 +306,61 @@ test('every rate limit and budget that matches a tool holds, however many match'
   rt2.dispose();
 });
 
+test('policy edges: a clock that gives no time, unknown modes without a policy, text arguments in authorize, paths', async () => {
+  // a NaN or infinite clock reading turned limits off (and one Infinity broke a bucket for good)
+  let now = 1000;
+  const rt = await createToolRuntime({ clock: () => now, policy: { ...policy, rules: [
+    { id: 'no-env', effect: 'deny', tools: ['read_file'], args: { path: { suffix: '/.env' } } },
+    { id: 'no-win', effect: 'deny', tools: ['read_file'], args: { path: { prefix: 'C:\\Windows\\' } } }, ...policy.rules] } });
+  rt.registerTool({ name: 'search', inputSchema: obj({ q: { type: 'string' } }) }, () => 'found', { readOnly: true });
+  rt.registerTool({ name: 'read_file', inputSchema: obj({ path: { type: 'string' } }) }, () => 'read', { readOnly: true });
+  for (const bad of [NaN, Infinity, -Infinity]) {
+    now = bad;
+    const r = await rt.callTool('search', { q: 'x' }, { principal: 'intern' });
+    assert.equal(gateCode(r), 'denied', String(bad));
+    assert.match(r.content[0].text, /clock/);
+  }
+  now = 2000;
+  assert.equal((await rt.callTool('search', { q: '1' }, { principal: 'intern' })).content[0].text, 'found');
+  assert.equal((await rt.callTool('search', { q: '2' }, { principal: 'intern' })).content[0].text, 'found');
+  assert.equal(gateCode(await rt.callTool('search', { q: '3' }, { principal: 'intern' })), 'rate_limited');
+  // a suffix deny on paths: a trailing separator or a folded segment is undecidable, so the deny holds
+  for (const path of ['/app/.env', '/app/.env/', '/app/.env/.', '/app//.env', 'C:\\Windows.\\system32', 'C:\\Windows \\x']) {
+    assert.equal(gateCode(await rt.callTool('read_file', { path }, { principal: 'intern' })), 'denied', path);
+  }
+  assert.equal((await rt.callTool('read_file', { path: '/app/main.js' }, { principal: 'intern' })).content[0].text, 'read');
+  // authorize takes JSON text (or bytes) as the arguments, as callTool does, never as one string argument
+  for (const args of ['{"path": "/srv/secrets/key"}', new TextEncoder().encode('{"path": "/srv/secrets/key"}'), { path: '/srv/secrets/key' }]) {
+    assert.equal(rt.authorize({ tool: 'read_file', args, principal: 'intern' }).decision, 'deny');
+  }
+  assert.throws(() => rt.authorize({ tool: 'read_file', args: '{}, "principal": "ops"', principal: 'intern' }), (e) => e.code === 'invalid_json');
+  rt.dispose();
+  // without a policy an unknown mode is refused, not read as the default one
+  const bare = await createToolRuntime();
+  bare.registerTool({ name: 'rm_rf', inputSchema: obj() }, () => 'ran');
+  for (const mode of ['Plan', 'PLAN', 'plan ', 'bogus']) {
+    assert.equal(gateCode(await bare.callTool('rm_rf', {}, { mode })), 'denied', mode);
+    assert.equal(bare.authorize({ tool: 'rm_rf', mode }).decision, 'deny', mode);
+    assert.deepEqual(bare.listTools({ mode }).tools, [], mode);
+  }
+  assert.equal((await bare.callTool('rm_rf', {}, { mode: 'acceptEdits' })).content[0].text, 'ran');
+  bare.dispose();
+});
+
+test('policy documents: a condition that could never match, and limits sharing an id, are refused', async () => {
+  const rt = await createToolRuntime();
+  const base = { version: 1, defaults: ['*'] };
+  for (const [doc, message] of [
+    [{ ...base, rules: [{ id: 'r', effect: 'deny', tools: ['*'], args: { '/a~2b': { equals: 1 } } }] }, /invalid JSON Pointer escape/],
+    [{ ...base, rules: [{ id: 'r', effect: 'deny', tools: ['*'], args: { [`/${'k'.repeat(300)}`]: { equals: 1 } } }] }, /longer than 255 bytes/],
+    [{ ...base, rate_limits: [{ id: 'r', tools: ['a'], capacity: 1, refill_per_second: 1 }, { id: 'r', tools: ['b'], capacity: 1, refill_per_second: 1 }] }, /duplicate id "r" \(also \/rate_limits\/0\)/],
+    [{ ...base, session_budgets: [{ id: 'b', tools: ['*'], max_calls: 1 }, { id: 'b', tools: ['*'], max_calls: 2 }] }, /duplicate id "b"/],
+  ]) {
+    assert.throws(() => rt.setPolicy(doc), (e) => e.code === 'invalid_policy' && message.test(e.message), message.source);
+  }
+  rt.dispose();
+});
+
 test('rate limits run on the host clock: exhausted, then refilled', async () => {
   const { rt, tick } = await policyRuntime();
   const ctx = { principal: 'intern' };
