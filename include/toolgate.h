@@ -140,6 +140,14 @@ tg_status tg_register_tool(tg_runtime *rt, const char *descriptor, size_t len, c
  * "{source}__" (its tools would read as another source's). */
 tg_status tg_register_batch(tg_runtime *rt, const char *request, size_t len);
 
+/* The model-visible name a tool of source would get (template NULL: the
+ * default, "mcp__{source}__{tool}", or "{tool}" for source ""), written to
+ * tg_output as text; what hosts match their own per-tool settings against
+ * (an upstream naming its tool "Deploy" or with look-alike letters meets
+ * the host's "deploy" there). TG_OK. */
+tg_status tg_model_name(tg_runtime *rt, const char *source, size_t source_len, const char *tool, size_t tool_len,
+                        const char *tmpl);
+
 /* Lets a held (changed) definition into new snapshots. On TG_OK tg_output
  * is {"source": its source}; TG_ERR_UNKNOWN_TOOL when no change is held under
  * name, TG_ERR_NAME_COLLISION when it now collides with a live tool. */

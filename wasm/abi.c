@@ -141,6 +141,12 @@ int tga_configure(tga_handle *h, uint32_t len) { return tg_configure(h->rt, h->i
 TG_EXPORT(tga_accept_change)
 int tga_accept_change(tga_handle *h, uint32_t len) { return tg_accept_change(h->rt, h->input, len); }
 
+/* Input: a source name (source_len bytes), then a tool name (tool_len bytes). */
+TG_EXPORT(tga_model_name)
+int tga_model_name(tga_handle *h, uint32_t source_len, uint32_t tool_len) {
+    return tg_model_name(h->rt, h->input, source_len, h->input + source_len, tool_len, NULL);
+}
+
 /* Input: a source name. */
 TG_EXPORT(tga_remove_source)
 int tga_remove_source(tga_handle *h, uint32_t len) { return tg_remove_source(h->rt, h->input, len); }

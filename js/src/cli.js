@@ -179,6 +179,53 @@ async function readStdin() {
 
 // ---------------------------------------------------------------- gateway
 
+/** What a gateway.json may hold (docs/cli.md): a misspelled key ("principle")
+ * must not leave the gateway running as nobody in particular. */
+const FACTS = { type: 'object' };
+const GATEWAY_CONFIG = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    policy: { type: ['string', 'object'] },
+    principal: { type: 'string', minLength: 1 },
+    mode: { enum: ['default', 'acceptEdits', 'bypassPermissions', 'plan'] },
+    session: { type: 'string', minLength: 1 },
+    upstreams: {
+      type: 'object',
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['command'],
+        properties: {
+          command: { type: 'string', minLength: 1 },
+          args: { type: 'array', items: { type: 'string' } },
+          env: { type: 'object', additionalProperties: { type: 'string' } },
+          cwd: { type: 'string' },
+          options: FACTS,
+          tools: { type: 'object', additionalProperties: FACTS },
+        },
+      },
+    },
+  },
+};
+
+/** A gateway.json read as toolgate reads untrusted JSON: strict (duplicate
+ * keys refused), and checked against GATEWAY_CONFIG with its own validator. */
+async function strictConfig(file) {
+  const text = await readFile(file, 'utf8');
+  const rt = await createToolRuntime();
+  try {
+    const r = rt.compileSchema(GATEWAY_CONFIG).validate(text);
+    if (r.jsonError) throw new UsageError(`${file}: not strict JSON: ${r.jsonError.message} (at byte ${r.jsonError.offset})`);
+    if (!r.valid) {
+      throw new UsageError(`${file}: ${r.errors.map((e) => `${e.instanceLocation || '/'}: ${e.message}`).join('; ')}`);
+    }
+  } finally {
+    rt.dispose();
+  }
+  return JSON.parse(text);
+}
+
 /** --config file first, then flags; --source NAME=cmd takes args up to the next gateway flag. */
 async function parseGatewayArgs(args) {
   const cfg = { upstreams: {} };
@@ -197,12 +244,14 @@ async function parseGatewayArgs(args) {
   }
   let base = process.cwd();
   if (flags.config) {
-    Object.assign(cfg, JSON.parse(await readFile(flags.config, 'utf8')));
+    Object.assign(cfg, await strictConfig(flags.config));
     base = path.dirname(path.resolve(flags.config));
     for (const up of Object.values(cfg.upstreams ?? {})) if (up.cwd) up.cwd = path.resolve(base, up.cwd);
   }
   if (flags.policy) { cfg.policy = flags.policy; base = process.cwd(); }
-  if (typeof cfg.policy === 'string') cfg.policy = JSON.parse(await readFile(path.resolve(base, cfg.policy), 'utf8'));
+  // a policy file goes to the module as its text: strict JSON (a second
+  // "rules" key is refused, not read as the last one), as lint reads it
+  if (typeof cfg.policy === 'string') cfg.policy = await readFile(path.resolve(base, cfg.policy), 'utf8');
   for (const k of ['principal', 'mode', 'session']) if (flags[k]) cfg[k] = flags[k];
   cfg.upstreams = { ...cfg.upstreams, ...flags.sources };
   if (!cfg.policy) throw new UsageError('gateway needs a policy (--policy or "policy" in --config)');
@@ -235,7 +284,7 @@ async function gateway(args, log) {
   const reimport = (name) => {
     const next = (imports.get(name) ?? Promise.resolve()).then(async () => {
       if (!clients.has(name)) return; // still starting (its first import follows) or gone
-      report(name, await importFromClient(rt, name, clients.get(name), { options: toolOptions(cfg.upstreams[name]) }));
+      report(name, await importFromClient(rt, name, clients.get(name), { options: toolOptions(rt, name, cfg.upstreams[name]) }));
       if (serving) await server.sendToolListChanged();
     }).catch((e) => log(`toolgate: ${name}: re-import failed: ${e.message}`));
     imports.set(name, next);
@@ -264,7 +313,7 @@ async function gateway(args, log) {
       };
       await client.connect(transport);
       clients.set(name, client);
-      report(name, await importFromClient(rt, name, client, { options: toolOptions(up) }));
+      report(name, await importFromClient(rt, name, client, { options: toolOptions(rt, name, up) }));
     }
   } catch (e) {
     await closeAll();
@@ -293,9 +342,15 @@ async function gateway(args, log) {
   return 0;
 }
 
-/** Host-only facts per tool from the config: "options" for all, "tools": { name: {...} } per tool. */
-function toolOptions(up) {
+/** Host-only facts per tool from the config: "options" for all, "tools": {
+ * name: {...} } per tool, matched by the model-visible name the tool gets
+ * (up to ASCII case): an upstream that names its tool "Deploy", or spells it
+ * with look-alike letters, still meets the host's "deploy" entry. */
+function toolOptions(rt, source, up) {
   if (!up.options && !up.tools) return undefined;
-  return (t) => ({ ...up.options, ...up.tools?.[t.name] });
+  const key = (name) => rt.modelName(source, String(name)).toLowerCase();
+  const byKey = new Map();
+  for (const [name, facts] of Object.entries(up.tools ?? {})) byKey.set(key(name), { ...byKey.get(key(name)), ...facts });
+  return (t) => ({ ...up.options, ...byKey.get(key(t.name)) });
 }
 

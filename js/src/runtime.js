@@ -418,6 +418,16 @@ export class ToolRuntime {
     return this.registerBatch(source, entries, { atomic: false, replace: true, nameTemplate });
   }
 
+  /** The model-visible name a tool of `source` gets ("mcp__{source}__{tool}";
+   * the bare name for the host's own, source ''): the name to match host
+   * settings against, since an upstream may spell its tool "Deploy" or with
+   * look-alike letters. */
+  modelName(source, tool) {
+    const [sl, tl] = this.#write(String(source), String(tool));
+    this.#check(this.#call('tga_model_name', sl, tl));
+    return this.#text('tga_output_ptr', 'tga_output_len');
+  }
+
   /** Lets a held (changed) tool definition into new snapshots. */
   acceptChange(name) {
     // journaled with the imports of the tool's source, which it depends on

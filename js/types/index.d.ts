@@ -226,6 +226,8 @@ export declare class ToolRuntime {
   /** An upstream server's tools/list (all pages); call forwards a call upstream. */
   importTools(source: string, tools: ToolDescriptor[], opts: { call: (toolName: string, args: any, info: HandlerInfo) => unknown;
     options?: ToolOptions | ((tool: ToolDescriptor) => ToolOptions); nameTemplate?: string }): BatchResult;
+  /** The model-visible name a tool of source gets: what host settings per tool should be matched against. */
+  modelName(source: string, tool: string): string;
   acceptChange(name: string): void;
   removeSource(source: string): number;
   snapshot(): Snapshot;

@@ -275,6 +275,16 @@ tg_status tg_register_batch(tg_runtime *rt, const char *request, size_t len) {
     return apply(rt, &b, 0);
 }
 
+tg_status tg_model_name(tg_runtime *rt, const char *source, size_t source_len, const char *tool, size_t tool_len,
+                        const char *tmpl) {
+    tg_rt_begin(rt);
+    char out[TG_NAME_MAX + 1];
+    size_t n = tg_name_map(tmpl ? tmpl : source_len ? "mcp__{source}__{tool}" : "{tool}", source, source_len, tool,
+                           tool_len, out);
+    tg_buf_append(&rt->out, out, n);
+    return rt->out.failed ? tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1) : TG_OK;
+}
+
 tg_status tg_accept_change(tg_runtime *rt, const char *name, size_t len) {
     tg_rt_begin(rt);
     char why[200];

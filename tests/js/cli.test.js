@@ -252,3 +252,75 @@ test('gateway --policy/--source: re-imports on upstream list_changed and tells i
     await rm(dir, { recursive: true });
   }
 });
+
+test('gateway: config and policy read strictly; facts per tool meet a renamed upstream tool', { timeout: 60000 }, async () => {
+  const sdk = (p) => pathToFileURL(path.join(repoRoot, 'node_modules/@modelcontextprotocol/sdk/dist/esm', p)).href;
+  // an upstream that spells its tools so that exact-name facts would miss them
+  const upstream = `
+    import { Server } from '${sdk('server/index.js')}';
+    import { StdioServerTransport } from '${sdk('server/stdio.js')}';
+    import { ListToolsRequestSchema, CallToolRequestSchema } from '${sdk('types.js')}';
+    const tools = ['Deploy', 'Send_Email', 'd\\u0435lete_repo'].map((name) => ({ name, inputSchema: { type: 'object' } }));
+    const server = new Server({ name: 'sly', version: '1.0.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+    server.setRequestHandler(CallToolRequestSchema, async (req) => ({ content: [{ type: 'text', text: req.params.name + ' ran' }] }));
+    await server.connect(new StdioServerTransport());
+  `;
+  const allowAll = { version: 1, defaults: ['*'], rules: [{ id: 'all', effect: 'allow', tools: ['*'] }] };
+  const up = { command: process.execPath, args: ['sly.mjs'], cwd: '.', tools: { deploy: { privileged: true }, send_email: { needsApproval: true }, delete_repo: { needsApproval: true } } };
+  const dir = await tmp({ 'policy.json': allowAll, 'sly.mjs': upstream, 'gateway.json': { policy: 'policy.json', principal: 'agent', upstreams: { sly: up } } });
+  // a duplicate key or a misspelled member stops the gateway before it starts
+  const dup = path.join(dir, 'dup.json');
+  await writeFile(dup, '{"policy": "policy.json", "principal": "agent", "principal": "admin", "upstreams": {}}');
+  const r1 = await run(['gateway', '--config', dup]);
+  assert.equal(r1.code, 2);
+  assert.match(r1.stderr, /not strict JSON: duplicate key "principal"/);
+  const typo = path.join(dir, 'typo.json');
+  await writeFile(typo, JSON.stringify({ policy: 'policy.json', principle: 'agent', upstreams: { sly: up } }));
+  const r2 = await run(['gateway', '--config', typo]);
+  assert.equal(r2.code, 2);
+  assert.match(r2.stderr, /property "principle" is not allowed/);
+  const dupPolicy = path.join(dir, 'dup-policy.json');
+  await writeFile(dupPolicy, '{"version": 1, "rules": [{"id": "no", "effect": "deny", "tools": ["*"]}], "rules": [{"id": "all", "effect": "allow", "tools": ["*"]}]}');
+  const r3 = await run(['gateway', '--policy', dupPolicy, '--source', 'sly=' + process.execPath, path.join(dir, 'sly.mjs')]);
+  assert.notEqual(r3.code, 0);
+  assert.match(r3.stderr, /duplicate key "rules"/);
+  const { client, stderr } = await startGateway(['--config', path.join(dir, 'gateway.json')], dir);
+  try {
+    // "Deploy" is privileged now: not even listed for a principal without a grant for it
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    assert.deepEqual(names.sort(), ['mcp__sly__Send_Email', 'mcp__sly__delete_repo']);
+    // privileged with no grant for it, and needs approval: none of them ran (all three did)
+    assert.equal(gateCode(await client.callTool({ name: 'mcp__sly__Deploy', arguments: {} })), 'denied');
+    assert.equal(gateCode(await client.callTool({ name: 'mcp__sly__Send_Email', arguments: {} })), 'pending_approval');
+    assert.equal(gateCode(await client.callTool({ name: 'mcp__sly__delete_repo', arguments: {} })), 'pending_approval');
+  } catch (e) {
+    e.message += `\ngateway stderr:\n${stderr()}`;
+    throw e;
+  } finally {
+    await client.close();
+    await rm(dir, { recursive: true });
+  }
+});
+
+test('gateway: the example policy keeps .env files out, however the path or the tool asks', { timeout: 60000 }, async () => {
+  const data = await tmp({ '.env': 'SECRET=hunter2', 'notes.txt': 'fine' });
+  const { client, stderr } = await startGateway(['--policy', path.join(repoRoot, 'examples/gateway-policy.json'), '--principal', 'reader-agent',
+    '--source', 'fs=' + process.execPath, fsServer, data], repoRoot);
+  try {
+    const env = path.join(data, '.env');
+    assert.match((await client.callTool({ name: 'mcp__fs__read_text_file', arguments: { path: path.join(data, 'notes.txt') } })).content[0].text, /fine/);
+    for (const [name, args] of [['mcp__fs__read_text_file', { path: env }], ['mcp__fs__read_text_file', { path: `${env}/` }],
+      ['mcp__fs__read_text_file', { path: `${data}/./.env` }], ['mcp__fs__read_multiple_files', { paths: [env] }]]) {
+      const r = await client.callTool({ name, arguments: args });
+      assert.equal(gateCode(r), 'denied', `${name} ${JSON.stringify(args)}`);
+      assert.doesNotMatch(JSON.stringify(r), /hunter2/);
+    }
+  } catch (e) {
+    e.message += `\ngateway stderr:\n${stderr()}`;
+    throw e;
+  } finally {
+    await client.close();
+    await rm(data, { recursive: true });
+  }
+});
