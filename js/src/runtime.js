@@ -521,10 +521,13 @@ export class ToolRuntime {
     // arguments as a call takes them: JSON text (or its UTF-8 bytes) is the
     // arguments, not a string argument; a JS value is written as JSON
     if (args !== undefined) {
+      const given = typeof args === 'string' || args instanceof Uint8Array;
       const argsText = typeof args === 'string' ? checkedText(args)
-        : args instanceof Uint8Array ? decoder.decode(args) : jsonText(args, 'invalid_request', 'the arguments');
-      // one JSON value, or '{}, "principal": "admin"' would add a member to the request
-      try { JSON.parse(argsText); } catch (e) { throw new ToolgateError('invalid_json', `the arguments are not one JSON value: ${e.message}`); }
+        : given ? decoder.decode(args) : jsonText(args, 'invalid_request', 'the arguments');
+      // given text must be one JSON value, or '{}, "principal": "admin"' would add a member to the request
+      if (given) {
+        try { JSON.parse(argsText); } catch (e) { throw new ToolgateError('invalid_json', `the arguments are not one JSON value: ${e.message}`); }
+      }
       text = `${text.slice(0, -1)},"args":${argsText}}`;
     }
     const len = this.#write(text)[0];
