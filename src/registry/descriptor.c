@@ -282,6 +282,11 @@ tg_tool *tg_tool_build(const tg_registry_config *cfg, const tg_allocator *alloc,
     t->schema_bytes[0] = sizes[0];
     t->schema_bytes[1] = sizes[1];
     t->sanitized = sanitized;
+    t->flight = tg_malloc(alloc, sizeof *t->flight);
+    if (!t->flight) goto nomem;
+    t->flight->n = 0;
+    t->flight->refs = 1;
+    t->flight->alloc = *alloc;
     t->refs = 1;
     t->arena = a;
     return t;
@@ -300,7 +305,22 @@ int tg_tool_compile(const tg_registry_config *cfg, tg_tool *t, tg_tool_error *e)
     return 0;
 }
 
+static void flight_release(tg_flight *f) {
+    if (f && --f->refs == 0) {
+        tg_allocator a = f->alloc;
+        tg_free(&a, f, sizeof *f);
+    }
+}
+
+void tg_tool_share_flight(tg_tool *to, const tg_tool *from) {
+    if (!from->flight || to->flight == from->flight) return;
+    flight_release(to->flight);
+    to->flight = from->flight;
+    to->flight->refs++;
+}
+
 void tg_tool_free(tg_tool *t) {
+    flight_release(t->flight);
     if (t->input) tg_schema_free(t->input);
     if (t->output) tg_schema_free(t->output);
     tg_arena a = t->arena;

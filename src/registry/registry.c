@@ -533,12 +533,16 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
         tg_buf_putc(out, '}');
         /* held out of new sets until the host accepts it */
         tg_tool *prev = tmap_get(&r->held, it->tool->name, it->tool->name_len);
+        if (prev) tg_tool_share_flight(it->tool, prev);
         if (prev) {
             tmap_del(&r->held, prev->name, prev->name_len);
             tg_tool_release(prev);
         }
         it->held = NULL; /* (released just above when it was the one held) */
-        if (it->old) unlink_live(r, it->old);
+        if (it->old) {
+            tg_tool_share_flight(it->tool, it->old);
+            unlink_live(r, it->old);
+        }
         it->old = NULL;
         tmap_put(&r->held, it->tool);
         it->tool = NULL;
@@ -558,6 +562,7 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
         if (it->state != ST_UPDATED) continue;
         sep(out, &first);
         put_str(out, it->tool->name);
+        tg_tool_share_flight(it->tool, it->old);
         unlink_live(r, it->old);
         it->old = NULL;
         tmap_put(&r->live, it->tool);

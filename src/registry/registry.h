@@ -41,6 +41,14 @@ typedef struct tg_tool_opts {
     int audit_args;       /* 1: audit events carry the arguments (context parameters redacted) */
 } tg_tool_opts;
 
+/* A count of calls in flight, shared by a tool and the versions that
+ * replace it (updated options, an accepted change), so a concurrency limit
+ * counts calls still running on the version before. */
+typedef struct tg_flight {
+    size_t n, refs;
+    tg_allocator alloc;
+} tg_flight;
+
 typedef struct tg_tool {
     const char *name; /* model-visible, provider-safe, NUL-terminated */
     size_t name_len;
@@ -61,7 +69,8 @@ typedef struct tg_tool {
     char digest[65]; /* hex BLAKE2s-256 of the canonical definition */
     size_t refs;
     int listed;     /* scratch mark while a batch is applied */
-    size_t in_flight; /* calls of this tool waiting for their handler */
+    struct tg_flight *flight; /* calls waiting for their handler: shared by the versions of
+                               * a tool that replace one another (tg_tool_share_flight) */
     tg_arena arena; /* owns everything above */
 } tg_tool;
 

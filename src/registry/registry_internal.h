@@ -19,5 +19,7 @@ tg_tool *tg_tool_build(const tg_registry_config *cfg, const tg_allocator *alloc,
  * frees t). A tool whose definition the registry holds already skips it. */
 int tg_tool_compile(const tg_registry_config *cfg, tg_tool *t, tg_tool_error *e);
 void tg_tool_free(tg_tool *t);
+/* to counts its calls in flight with from's from now on (to replaces from). */
+void tg_tool_share_flight(tg_tool *to, const tg_tool *from);
 
 #endif

@@ -180,7 +180,7 @@ tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const
     }
 
     /* 5 dispatch: the handler sees exactly the validated object, written canonically */
-    if (tool->opts.concurrency && tool->in_flight >= tool->opts.concurrency) {
+    if (tool->opts.concurrency && tool->flight->n >= tool->opts.concurrency) {
         char lim[32];
         snprintf(lim, sizeof lim, "%zu", tool->opts.concurrency);
         return refused(rt, &ev, call_failf(rt, TG_ERR_LIMIT, -1,

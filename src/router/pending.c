@@ -38,7 +38,7 @@ void tg_pending_free(tg_pending *p) {
     if (!p) return;
     for (size_t i = 0; i < p->cap; i++)
         if (p->slots[i].id) {
-            ((tg_tool *)p->slots[i].info.tool)->in_flight--;
+            p->slots[i].info.tool->flight->n--;
             tg_tool_release(p->slots[i].info.tool);
         }
     tg_free(&p->alloc, p->slots, p->cap * sizeof *p->slots);
@@ -55,7 +55,7 @@ uint32_t tg_pending_add(tg_pending *p, const tg_call_info *info) {
         s->id = id;
         s->info = *info;
         tg_tool_retain(info->tool);
-        ((tg_tool *)info->tool)->in_flight++;
+        info->tool->flight->n++;
         p->count++;
         return id;
     }
@@ -66,7 +66,7 @@ int tg_pending_take(tg_pending *p, uint32_t id, tg_call_info *out) {
     slot *s = &p->slots[id % p->cap];
     if (s->id != id) return -1;
     *out = s->info;
-    ((tg_tool *)s->info.tool)->in_flight--;
+    s->info.tool->flight->n--;
     memset(s, 0, sizeof *s);
     p->count--;
     return 0;

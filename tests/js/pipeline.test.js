@@ -467,6 +467,27 @@ test('per-tool concurrency limits', async () => {
   rt.dispose();
 });
 
+test('a concurrency limit counts the calls still running on the version a tool replaced', async () => {
+  const rt = await createToolRuntime();
+  let release;
+  const call = () => new Promise((r) => { release = r; });
+  const v1 = [{ name: 'slow', description: 'One at a time.', inputSchema: obj() }];
+  rt.importTools('up', v1, { call, options: { concurrency: 1 } });
+  const running = rt.callTool('mcp__up__slow', {});
+  // new options for the same definition (updated), then a changed definition accepted: the first call still counts
+  assert.deepEqual(rt.importTools('up', v1, { call, options: { concurrency: 1, timeoutMs: 30_000 } }).updated, ['mcp__up__slow']);
+  assert.equal(gateCode(await rt.callTool('mcp__up__slow', {})), 'limit_reached');
+  rt.importTools('up', [{ ...v1[0], description: 'Still one at a time.' }], { call, options: { concurrency: 1 } });
+  rt.acceptChange('mcp__up__slow');
+  assert.equal(gateCode(await rt.callTool('mcp__up__slow', {})), 'limit_reached');
+  release('done');
+  assert.equal((await running).content[0].text, 'done');
+  const next = rt.callTool('mcp__up__slow', {});
+  release('again');
+  assert.equal((await next).content[0].text, 'again');
+  rt.dispose();
+});
+
 test('structuredContent is checked against outputSchema; results have a size cap', async () => {
   const rt = await createToolRuntime({ limits: { resultBytes: 1000 } });
   const out = [];
