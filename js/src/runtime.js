@@ -567,9 +567,9 @@ export class ToolRuntime {
     pending.record.approved = true;
     pending.record.forSession = code === 2;
     if (code === 2) this.#listCache.clear(); // (the session may now be shown the tool)
-    const result = await this.callTool(pending.name, pending.argsText, { ...pending.ctx, approval: approvalId });
+    // spent as it starts: a trap while it runs must not give a new instance the approval again
     this.#approvals.delete(approvalId);
-    return result;
+    return this.callTool(pending.name, pending.argsText, { ...pending.ctx, approval: approvalId });
   }
 
   /** Remembers a token the module may have spent (its expiry read from its

@@ -1423,7 +1423,9 @@ cJSON *tg_export_tool(tg_arena *arena, tg_export_format fmt, const char *name, s
             if (!gemini_name_ok(pr->string, tg_json_strlen(pr->string))) {
                 ex_path pp = {&root, "properties", 10, 0};
                 ex_path px = {&pp, pr->string, tg_json_strlen(pr->string), 0};
-                note(&c, &px, "parameter name is not accepted by Gemini (letters, digits and underscores, up to 64, not starting with a digit)");
+                note(&c, &px, "parameter name is not accepted by Gemini (letters, digits and underscores, up to 64, not "
+                              "starting with a digit): the tool is left out of this list");
+                return c.oom ? NULL : jnew(&c, cJSON_NULL);
             }
         /* no arguments: parameters omitted */
         int empty = !props;

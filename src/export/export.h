@@ -62,7 +62,8 @@ typedef enum tg_export_format {
     /* {"name","description","parameters"} in Gemini's OpenAPI 3.0 subset;
      * "parameters" omitted when the tool takes no arguments; every array
      * schema carries "items" ({} when unconstrained: Gemini refuses one
-     * without). */
+     * without). A tool with a parameter name Gemini refuses renders as JSON
+     * null: left out, with a report entry. */
     TG_EXPORT_GEMINI
 } tg_export_format;
 

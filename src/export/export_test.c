@@ -120,8 +120,8 @@ static void check_strict_node(const cJSON *s, int depth) {
 }
 
 static void check_rules(tg_export_format fmt, const cJSON *out, int strict_ok) {
-    if (cJSON_IsNull(out)) { /* left out of the list: Anthropic only */
-        CHECK(fmt == TG_EXPORT_ANTHROPIC);
+    if (cJSON_IsNull(out)) { /* left out of the list: Anthropic and Gemini (names they refuse) */
+        CHECK(fmt == TG_EXPORT_ANTHROPIC || fmt == TG_EXPORT_GEMINI);
         return;
     }
     if (fmt == TG_EXPORT_ANTHROPIC) check_anthropic(out);

@@ -166,7 +166,21 @@ static const char *op_name(int op) {
     }
 }
 
-static int eval_cond(const tg_cond *c, const cJSON *args, const char **why) {
+/* s[0..n) equals t[0..n), up to ASCII case when fold */
+static int same_bytes(const char *s, const char *t, size_t n, int fold) {
+    if (!fold) return memcmp(s, t, n) == 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char a = (unsigned char)s[i], b = (unsigned char)t[i];
+        if (a >= 'A' && a <= 'Z') a += 32;
+        if (b >= 'A' && b <= 'Z') b += 32;
+        if (a != b) return 0;
+    }
+    return 1;
+}
+
+/* fold: the rule restricts (deny, ask): prefix and suffix match up to ASCII
+ * case, as a case-insensitive file system (macOS, Windows) reads "/SRV/" */
+static int eval_cond(const tg_cond *c, const cJSON *args, int fold, const char **why) {
     const cJSON *v = arg_value(args, c->arg, c->arg_len);
     *why = NULL;
     if (!v) {
@@ -193,7 +207,7 @@ static int eval_cond(const tg_cond *c, const cJSON *args, const char **why) {
     }
     if (c->op == TG_OP_PREFIX) {
         if ((*why = foldable_segment(s, n)) != NULL) return C_UNDECIDABLE;
-        return n >= c->str_len && memcmp(s, c->str, c->str_len) == 0 ? C_MATCH : C_NOMATCH;
+        return n >= c->str_len && same_bytes(s, c->str, c->str_len, fold) ? C_MATCH : C_NOMATCH;
     }
     /* suffix: a path may end in what resolvers drop ("/.env/", "/.env/.")
      * or hold folded segments: undecidable as for prefix */
@@ -202,7 +216,7 @@ static int eval_cond(const tg_cond *c, const cJSON *args, const char **why) {
         return C_UNDECIDABLE;
     }
     if ((*why = foldable_segment(s, n)) != NULL) return C_UNDECIDABLE;
-    return n >= c->str_len && memcmp(s + n - c->str_len, c->str, c->str_len) == 0 ? C_MATCH : C_NOMATCH;
+    return n >= c->str_len && same_bytes(s + n - c->str_len, c->str, c->str_len, fold) ? C_MATCH : C_NOMATCH;
 }
 
 static const char *cond_result_name(int r) {
@@ -274,7 +288,7 @@ static int rule_cb(void *ud, const tg_pat *pat) {
         if (ex) tg_buf_puts(ex, ",\"conditions\":[");
         for (uint32_t i = 0; i < rule->n_conds; i++) {
             const char *why;
-            int r = eval_cond(&rule->conds[i], d->r->args, &why);
+            int r = eval_cond(&rule->conds[i], d->r->args, rule->effect != TG_ALLOW, &why);
             if (r == C_NOMATCH) all = C_NOMATCH;
             else if (r == C_UNDECIDABLE && all == C_MATCH) all = C_UNDECIDABLE;
             if (ex) {

@@ -42,6 +42,7 @@
 #define TG_REGEX_REGEX_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../base/alloc.h"
 
@@ -76,6 +77,13 @@ int tg_regex_needs_scratch(const tg_regex *re);
  * scratch has tg_regex_scratch_size(re) bytes, 8-byte aligned. Invalid UTF-8
  * bytes in subject are treated as U+FFFD. */
 int tg_regex_search(const tg_regex *re, const char *subject, size_t len, void *scratch);
+
+/* tg_regex_search with a bound on its work: *budget (if not NULL) is the
+ * number of steps it may take (an NFA thread advanced one code point, or
+ * an NFA state joined to a lazily built DFA state) and is lowered by what
+ * it took; -1 when the budget ran out before an answer. Linear time can
+ * still be long: a 3,000-state pattern over 400 KB is 10^9 steps. */
+int tg_regex_search_bounded(const tg_regex *re, const char *subject, size_t len, void *scratch, uint64_t *budget);
 
 void tg_regex_free(tg_regex *re);
 

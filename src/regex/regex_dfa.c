@@ -125,7 +125,16 @@ static int end_match(rx_dfa *d, uint32_t s) {
     return 0;
 }
 
-int rx_dfa_search(const tg_regex *re, const unsigned char *s, size_t len, void *scratch) {
+/* A step the cache could not answer costs the NFA states of its set. */
+static int charge(const rx_dfa *d, uint32_t cur, uint64_t *budget) {
+    uint64_t k = (uint64_t)d->st[3 * cur + 1] + 1;
+    if (!budget) return 0;
+    if (*budget < k) return 1;
+    *budget -= k;
+    return 0;
+}
+
+int rx_dfa_search(const tg_regex *re, const unsigned char *s, size_t len, void *scratch, uint64_t *budget) {
     uint32_t *base = (uint32_t *)scratch, nprog = re->nprog, cur, row, t, misses = 0;
     const uint8_t *cls = re->ascii_class;
     size_t pos = 0;
@@ -167,6 +176,7 @@ int rx_dfa_search(const tg_regex *re, const unsigned char *s, size_t len, void *
                 if (s[pos] >= 0x80 || d.trans[row + cls[s[pos]]] != T_UNKNOWN) continue;
                 b = s[pos];
             }
+            if (charge(&d, cur, budget)) return -1;
             flushed = 0;
             t = step(&d, cur, b, &flushed);
             if (!flushed) d.trans[row + cls[b]] = t < T_MATCH ? t * d.ncls : t;
@@ -180,6 +190,7 @@ int rx_dfa_search(const tg_regex *re, const unsigned char *s, size_t len, void *
                 pos += n;
                 continue;
             }
+            if (charge(&d, cur, budget)) return -1;
             flushed = 0;
             t = step(&d, cur, cp, &flushed);
             pos += n;
@@ -193,7 +204,7 @@ int rx_dfa_search(const tg_regex *re, const unsigned char *s, size_t len, void *
             uint32_t off = d.st[3 * cur], k = d.st[3 * cur + 1];
             int pw = (d.st[3 * cur + 2] & F_PREV_WORD) != 0;
             if (pos == len) break;
-            return rx_pike_run(re, s, len, scratch, pos, d.pool + off, k, pw);
+            return rx_pike_run(re, s, len, scratch, pos, d.pool + off, k, pw, budget);
         }
     }
     cur = row / d.ncls;

@@ -7,7 +7,7 @@
 #include "regex_vm.h"
 
 int rx_pike_run(const tg_regex *re, const unsigned char *s, size_t len, void *scratch, size_t pos,
-                const uint32_t *seeds, uint32_t nseeds, int prev_word) {
+                const uint32_t *seeds, uint32_t nseeds, int prev_word, uint64_t *budget) {
     uint32_t nprog = re->nprog, nc = 0, nn, *clist, *nlist, *tmp, i;
     size_t curlen = 0, npos, nextlen = 0;
     uint32_t cur = 0, next = 0;
@@ -46,6 +46,10 @@ int rx_pike_run(const tg_regex *re, const unsigned char *s, size_t len, void *sc
             if (add_thread(&vm, clist, &nc, re->start, &ctx)) return 1;
         }
         if (pos == len) return 0;
+        if (budget) { /* every thread advanced is a step */
+            if (*budget <= nc) return -1;
+            *budget -= (uint64_t)nc + 1;
+        }
         npos = pos + curlen;
         if (npos < len) next = rx_decode(s, len, npos, &nextlen);
         ctx.at_start = 0;
@@ -115,6 +119,10 @@ size_t tg_regex_program_size(const tg_regex *re) { return re ? re->nprog : 0; }
 int tg_regex_needs_scratch(const tg_regex *re) { return re && re->fast == RX_FAST_NONE; }
 
 int tg_regex_search(const tg_regex *re, const char *subject, size_t len, void *scratch) {
+    return tg_regex_search_bounded(re, subject, len, scratch, NULL);
+}
+
+int tg_regex_search_bounded(const tg_regex *re, const char *subject, size_t len, void *scratch, uint64_t *budget) {
     const unsigned char *s = (const unsigned char *)(subject ? subject : "");
     if (!re || (!subject && len)) return 0;
     switch (re->fast) {
@@ -126,8 +134,8 @@ int tg_regex_search(const tg_regex *re, const char *subject, size_t len, void *s
     default: break;
     }
     if (!scratch) return 0;
-    if (len >= RX_DFA_MIN_LEN) return rx_dfa_search(re, s, len, scratch);
-    return rx_pike_run(re, s, len, scratch, 0, &re->start, 1, 0);
+    if (len >= RX_DFA_MIN_LEN) return rx_dfa_search(re, s, len, scratch, budget);
+    return rx_pike_run(re, s, len, scratch, 0, &re->start, 1, 0, budget);
 }
 
 void tg_regex_free(tg_regex *re) {

@@ -60,9 +60,9 @@ static int search(const tg_regex *re, const char *s, size_t len) {
     memset(scratch, 0xAB, n); /* the search must not rely on zeroed scratch */
     r = tg_regex_search(re, s, len, scratch);
     memset(scratch, 0xCD, n);
-    pike = rx_pike_run(re, u, len, scratch, 0, &re->start, 1, 0);
+    pike = rx_pike_run(re, u, len, scratch, 0, &re->start, 1, 0, NULL);
     memset(scratch, 0xEF, n);
-    dfa = rx_dfa_search(re, u, len, scratch);
+    dfa = rx_dfa_search(re, u, len, scratch, NULL);
     free(scratch);
     if (pike != r || dfa != r) {
         char buf[120];

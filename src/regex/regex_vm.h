@@ -103,10 +103,10 @@ static inline void next_gen(rx_vm *vm) {
  * prev_word describe it. Used for whole searches and as the lazy DFA's
  * fallback when its cache thrashes. */
 int rx_pike_run(const tg_regex *re, const unsigned char *s, size_t len, void *scratch, size_t pos,
-                const uint32_t *seeds, uint32_t nseeds, int prev_word);
+                const uint32_t *seeds, uint32_t nseeds, int prev_word, uint64_t *budget);
 
 /* Lazy DFA search; same contract as tg_regex_search. */
-int rx_dfa_search(const tg_regex *re, const unsigned char *s, size_t len, void *scratch);
+int rx_dfa_search(const tg_regex *re, const unsigned char *s, size_t len, void *scratch, uint64_t *budget);
 
 /* The lazy DFA's cache lives in the caller's scratch after the Pike VM's
  * area: RX_DFA_STATES states, each with a transition per ASCII class. */

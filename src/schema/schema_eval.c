@@ -281,7 +281,13 @@ static int re_search(ev *e, uint32_t idx, const char *s, size_t len) {
         if (!e->re_scratch) return -1;
         e->re_owned = 1;
     }
-    return tg_regex_search(re, s, len, e->re_scratch);
+    /* its work is the evaluation's: each step of the match a step of the budget */
+    uint64_t budget = e->steps < e->max_steps ? e->max_steps - e->steps : 0;
+    uint64_t left = budget;
+    int r = tg_regex_search_bounded(re, s, len, e->re_scratch, &left);
+    e->steps += (size_t)(budget - left);
+    if (r < 0) e->fatal = 1;
+    return r;
 }
 
 /* ---- property lookup (tg_sfind_prop, tg_ssame_bytes: schema_internal.h) ---- */

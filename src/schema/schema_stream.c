@@ -243,7 +243,13 @@ static int re_ok(st *t, uint32_t idx, const char *s, size_t len) {
         t->re_scratch = tg_arena_alloc(t->scratch, t->s->regex_scratch);
         if (!t->re_scratch) return -1;
     }
-    return tg_regex_search(re, s, len, t->re_scratch);
+    /* its work counts against the step budget (then: undecided, and the
+     * evaluator, on a budget of its own, ends it as a bounded error) */
+    uint64_t budget = t->steps < t->max_steps ? t->max_steps - t->steps : 0;
+    uint64_t left = budget;
+    int r = tg_regex_search_bounded(re, s, len, t->re_scratch, &left);
+    t->steps += (size_t)(budget - left);
+    return r;
 }
 
 /* Iterates `in` over the instructions of every node of set (a `return`

@@ -64,6 +64,25 @@ test('uniqueItems over 60,000 model-written items stays within the step budget (
   rt.dispose();
 });
 
+test('a pattern whose linear-time match is still huge ends in a bounded error, not minutes of work', async () => {
+  // 3,000 NFA states over 300,000 characters is 10^9 steps of a linear-time
+  // matcher (it took a minute); its steps count against the evaluation's budget
+  const rt = await createToolRuntime();
+  let ran = false;
+  rt.registerTool({ name: 'q', inputSchema: obj({ q: { type: 'string', pattern: '[\\s\\S]{0,3000}!' } }) }, () => { ran = true; return 'ran'; });
+  const r = await rt.callTool('q', JSON.stringify({ q: 'a'.repeat(300_000) }));
+  assert.equal(gateCode(r), 'too_large');
+  assert.match(r.content[0].text, /within the limits/);
+  assert.equal(ran, false);
+  const v = rt.compileSchema({ type: 'string', pattern: '(?:.{100}){30}!' }).validate(JSON.stringify('b'.repeat(100_000)));
+  assert.equal(v.valid, false);
+  assert.match(v.jsonError.message, /evaluation steps/);
+  // what patterns usually are still answers over long text
+  assert.equal(rt.compileSchema({ type: 'string', pattern: '^[a-z]+$' }).validate(JSON.stringify('b'.repeat(500_000))).valid, true);
+  assert.equal(rt.compileSchema({ type: 'string', pattern: '[\\s\\S]{0,3000}!' }).validate(JSON.stringify('a'.repeat(2000) + '!')).valid, true);
+  rt.dispose();
+});
+
 test('a $ref bomb is refused at compile time or evaluated without expansion', async () => {
   const rt = await createToolRuntime();
   const defs = { a0: { type: 'string' } };

@@ -329,6 +329,10 @@ test('policy edges: a clock that gives no time, unknown modes without a policy, 
     assert.equal(gateCode(await rt.callTool('read_file', { path }, { principal: 'intern' })), 'denied', path);
   }
   assert.equal((await rt.callTool('read_file', { path: '/app/main.js' }, { principal: 'intern' })).content[0].text, 'read');
+  // deny and ask conditions read paths up to ASCII case, as macOS and Windows do
+  for (const path of ['/app/.ENV', '/SRV/secrets/key', 'c:\\windows\\system32']) {
+    assert.equal(gateCode(await rt.callTool('read_file', { path }, { principal: 'intern' })), 'denied', path);
+  }
   // authorize takes JSON text (or bytes) as the arguments, as callTool does, never as one string argument
   for (const args of ['{"path": "/srv/secrets/key"}', new TextEncoder().encode('{"path": "/srv/secrets/key"}'), { path: '/srv/secrets/key' }]) {
     assert.equal(rt.authorize({ tool: 'read_file', args, principal: 'intern' }).decision, 'deny');
@@ -618,6 +622,25 @@ test('a wasm trap is survived: the instance is replaced and registry, policy and
   assert.equal((await rt.callTool('read_file', { path: '/work/x' }, { principal: 'intern' })).content[0].text, 'read_file ran');
   assert.equal(gateCode(await rt.callTool('read_file', { path: '/srv/secrets/x' }, { principal: 'intern' })), 'denied'); // policy back
   assert.equal((await rt.resolveApproval(pending.approvalId, 'approve')).content[0].text, 'send_email ran'); // approval back
+  rt.dispose();
+});
+
+test('an approved call whose instance is replaced while it runs is not run again by the same approval', async () => {
+  const { rt } = await policyRuntime();
+  let runs = 0;
+  let trap;
+  const running = new Promise((r) => { trap = r; });
+  rt.registerTool({ name: 'pay', inputSchema: obj() }, async () => { runs++; trap(); await sleep(10); return 'paid'; });
+  rt.setPolicy({ ...policy, defaults: [...policy.defaults, 'pay'], rules: [{ id: 'confirm-pay', effect: 'ask', tools: ['pay'] }, ...policy.rules] });
+  const p = await rt.callTool('pay', {}, { principal: 'intern', session: 's' });
+  assert.equal(p.status, 'pending_approval');
+  const first = rt.resolveApproval(p.approvalId, 'approve');
+  await running;
+  assert.throws(() => rt._selftestTrap(), (e) => e.code === 'module_trap');
+  assert.equal(gateCode(await first), 'module_trap'); // (its result was discarded with the instance)
+  assert.equal(gateCode(await rt.callTool('pay', {}, { principal: 'intern', session: 's', approval: p.approvalId })), 'approval_refused');
+  assert.equal(gateCode(await rt.resolveApproval(p.approvalId, 'approve')), 'approval_refused');
+  assert.equal(runs, 1);
   rt.dispose();
 });
 
