@@ -3,6 +3,7 @@
 // or a URL; the node and browser entries fill in a default location.
 import { compileWasm } from './load.js';
 import { ToolRuntime } from './runtime.js';
+import { ToolgateError } from './errors.js';
 
 export { ToolRuntime, Validator } from './runtime.js';
 export { ToolgateError, STATUS } from './errors.js';
@@ -25,7 +26,12 @@ export function isPendingApproval(result) {
  */
 export async function createToolRuntime(options = {}) {
   if (!options.wasm) throw new TypeError('createToolRuntime: options.wasm is required by the core entry');
-  const module = await compileWasm(options.wasm);
+  let module;
+  try {
+    module = await compileWasm(options.wasm);
+  } catch (e) {
+    throw new ToolgateError('invalid_module', `the wasm could not be loaded or compiled: ${e?.message ?? e}`);
+  }
   const rt = new ToolRuntime(module, options);
   const config = {};
   for (const k of ['capabilities', 'descriptionBytes', 'schemaBytes', 'toolsPerSource', 'formats']) {

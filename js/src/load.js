@@ -8,7 +8,9 @@
  */
 export async function compileWasm(source) {
   if (source instanceof WebAssembly.Module) return source; // workerd: an imported module
-  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return WebAssembly.compile(source);
+  if (source instanceof ArrayBuffer) return WebAssembly.compile(source);
+  // (any view, a DataView too: WebAssembly.compile takes typed arrays)
+  if (ArrayBuffer.isView(source)) return WebAssembly.compile(new Uint8Array(source.buffer, source.byteOffset, source.byteLength));
   if (typeof Response !== 'undefined' && source instanceof Response) return compileResponse(source);
   if (source instanceof URL || typeof source === 'string') {
     return compileResponse(await fetch(source));

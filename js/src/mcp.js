@@ -3,6 +3,7 @@
 // tools through an official SDK Server. The SDK is the caller's (a peer of
 // this entry); the core entry never loads it.
 import { ListToolsRequestSchema, CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ToolgateError } from './errors.js';
 
 /**
  * Lists every page of a server's tools (following nextCursor) within bounds,
@@ -20,7 +21,7 @@ export async function importFromClient(rt, source, client, { maxPages = 50, maxT
   for (let page = 0; ; page++) {
     if (page >= maxPages) throw boundError(`more than ${maxPages} pages of tools`);
     const res = await client.listTools(cursor ? { cursor } : {});
-    bytes += JSON.stringify(res.tools ?? []).length;
+    bytes += utf8Length(JSON.stringify(res.tools ?? []));
     if (bytes > maxBytes) throw boundError(`tool list larger than ${maxBytes} bytes`);
     tools.push(...(res.tools ?? []));
     if (tools.length > maxTools) throw boundError(`more than ${maxTools} tools`);
@@ -34,9 +35,18 @@ export async function importFromClient(rt, source, client, { maxPages = 50, maxT
 }
 
 function boundError(what) {
-  const e = new Error(`the server lists ${what}; nothing was imported`);
-  e.code = 'limit_reached';
-  return e;
+  return new ToolgateError('limit_reached', `the server lists ${what}; nothing was imported`);
+}
+
+/** UTF-8 bytes of a JS string (the bound is on bytes, as the module counts). */
+function utf8Length(s) {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    // 2 bytes for U+0080-07FF, 3 for the rest of the BMP, 4 for a surrogate pair (2 units)
+    if (c >= 0x80) n += c < 0x800 ? 1 : c >= 0xDC00 && c < 0xE000 ? 0 : 2;
+  }
+  return n;
 }
 
 /**

@@ -9,7 +9,8 @@ export const defaultWasmURL = new URL('../../dist/toolgate.wasm', import.meta.ur
 
 export async function createToolRuntime(options = {}) {
   let wasm = options.wasm ?? defaultWasmURL;
-  if (typeof wasm === 'string' && !/^[a-z][a-z0-9+.-]*:\/\//i.test(wasm)) wasm = await readFile(wasm);
+  // a path, unless it has a URL scheme (data:, blob:, https://; "C:\\x" is a path)
+  if (typeof wasm === 'string' && !/^[a-z][a-z0-9+.-]+:/i.test(wasm)) wasm = await readFile(wasm);
   else if ((wasm instanceof URL || typeof wasm === 'string') && String(wasm).startsWith('file:')) wasm = await readFile(new URL(wasm));
   return createCore({ ...options, wasm });
 }

@@ -128,9 +128,11 @@ export class ToolRuntime {
     let instance;
     try {
       instance = new WebAssembly.Instance(this.#module, imports);
+      if (typeof instance.exports.tga_new !== 'function') throw new Error('it has no tga_new export');
     } catch (e) {
       giveMemory(imports.env.memory);
-      throw e;
+      // another module (the WASI build, a wasm that is not toolgate's) is a typed error too
+      throw e instanceof ToolgateError ? e : new ToolgateError('invalid_module', `not the toolgate module this package loads: ${e.message}`);
     }
     this.#exports = instance.exports;
     this.#validateFn = instance.exports.tga_validate;

@@ -41,7 +41,7 @@ export type ErrorCode =
   | 'unknown_tool' | 'invalid_arguments' | 'unknown_call' | 'host_refused' | 'limit_reached'
   | 'invalid_schema' | 'invalid_result' | 'name_collision' | 'missing_capability' | 'invalid_request'
   | 'missing_context' | 'unknown_snapshot' | 'denied' | 'approval_refused' | 'rate_limited'
-  | 'invalid_policy' | 'timeout' | 'cancelled' | 'module_trap' | 'disposed' | 'reentrant';
+  | 'invalid_policy' | 'timeout' | 'cancelled' | 'module_trap' | 'disposed' | 'reentrant' | 'invalid_module';
 
 export interface HandlerInfo {
   /** The module's id for this call. */

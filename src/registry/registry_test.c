@@ -53,7 +53,10 @@ static void sanitizing(void) {
     CHECK(changed);
     n = tg_sanitize_text("h\xc3\xa9llo world", 12, 4, out, &changed);
     out[n] = '\0';
-    CHECK_STR(out, "h\xc3\xa9l\xe2\x80\xa6");
+    CHECK_STR(out, "h\xe2\x80\xa6"); /* the cut and its "…" fit in 4 bytes */
+    n = tg_sanitize_text("h\xc3\xa9llo world", 12, 6, out, &changed);
+    out[n] = '\0';
+    CHECK_STR(out, "h\xc3\xa9\xe2\x80\xa6");
     n = tg_sanitize_text("clean", 5, 60, out, &changed);
     CHECK(n == 5 && !changed);
 }

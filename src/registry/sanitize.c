@@ -36,6 +36,12 @@ size_t tg_sanitize_text(const char *s, size_t len, size_t max_bytes, char *out, 
             continue;
         }
         if (w + k > max_bytes) {
+            /* the "…" fits within max_bytes too: back off to a code point
+             * boundary that leaves it room */
+            while (w > 0 && w + 3 > max_bytes) {
+                w--;
+                while (w > 0 && ((unsigned char)out[w] & 0xC0) == 0x80) w--;
+            }
             memcpy(out + w, "\xE2\x80\xA6", 3); /* … */
             w += 3;
             *changed = 1;

@@ -14,7 +14,8 @@
  * zero-width and invisible characters (U+200B-200D, U+2060-2064, U+FEFF,
  * U+180E, U+00AD) and Unicode tag characters (U+E0000-E007F, used to smuggle
  * hidden ASCII). Text past max_bytes is cut at a code point boundary and
- * "…" appended. Returns the length written; *changed is set when anything
+ * ends in "…", within max_bytes (when max_bytes >= 3). Returns the length
+ * written; *changed is set when anything
  * was dropped or cut. */
 size_t tg_sanitize_text(const char *s, size_t len, size_t max_bytes, char *out, int *changed);
 

@@ -417,7 +417,7 @@ static int check_email(const char *s, size_t n, int idn) {
     for (at = n; at > 0 && s[at - 1] != '@'; at--) {}
     if (!at) return 0;
     at--;
-    if (at == 0 || at + 1 >= n) return 0;
+    if (at == 0 || at + 1 >= n || (!idn && at > 64)) return 0; /* RFC 5321 4.5.3.1.1: a local part of 64 octets at most */
     if (s[0] == '"') {
         if (at < 2 || s[at - 1] != '"') return 0;
         for (i = 1; i < at - 1; i++) {

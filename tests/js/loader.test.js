@@ -27,6 +27,19 @@ test('loads from the default location, a path, a file URL, bytes and a compiled 
   await roundTrip(await core.createToolRuntime({ wasm: await WebAssembly.compile(bytes) }));
 });
 
+test('a data: URL and a DataView load too; what is not the toolgate module is a typed error', async () => {
+  const bytes = await readFile(wasmPath);
+  for (const wasm of ['data:application/wasm;base64,' + bytes.toString('base64'), new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)]) {
+    const rt = await createToolRuntime({ wasm });
+    await roundTrip(rt);
+    rt.dispose();
+  }
+  const wasi = wasmPath.replace(/toolgate\.wasm$/, 'toolgate-wasi.wasm');
+  for (const wasm of [new Uint8Array([1, 2, 3]), new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]), await readFile(wasi)]) {
+    await assert.rejects(createToolRuntime({ wasm }), (e) => e instanceof core.ToolgateError && e.code === 'invalid_module');
+  }
+});
+
 test('the core entry refuses to guess where the wasm is', async () => {
   await assert.rejects(core.createToolRuntime({}), /options\.wasm is required/);
 });

@@ -76,8 +76,12 @@ test('follows nextCursor page by page, and refuses a list past its bounds', asyn
   const r = await rt.callTool('mcp__paged__t7', '{"x":3}');
   assert.equal(r.content[0].text, 't7({"x":3})');
   await assert.rejects(importFromClient(rt, 'paged2', client, { maxPages: 2 }), /more than 2 pages/);
-  await assert.rejects(importFromClient(rt, 'paged3', client, { maxTools: 20 }), /more than 20 tools/);
-  assert.equal(rt.listTools().tools.length, 25); // nothing of the refused imports landed
+  await assert.rejects(importFromClient(rt, 'paged3', client, { maxTools: 20 }), (e) => e instanceof ToolgateError && e.code === 'limit_reached' && /more than 20 tools/.test(e.message));
+  // the byte bound counts UTF-8 bytes: 3 a CJK character, not one UTF-16 unit
+  const wide = await pagedServer([{ name: 'w', description: '中'.repeat(5000), inputSchema: obj() }], 10);
+  await assert.rejects(importFromClient(rt, 'wide', wide, { maxBytes: 10_000 }), (e) => e.code === 'limit_reached' && /larger than 10000 bytes/.test(e.message));
+  assert.equal((await importFromClient(rt, 'wide', wide, { maxBytes: 20_000 })).registered.length, 1);
+  assert.equal(rt.listTools().tools.length, 26); // nothing of the refused imports landed
   rt.dispose();
 });
 
