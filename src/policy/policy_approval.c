@@ -98,15 +98,21 @@ static tg_approval *lookup(tg_policy *p, const char *id, double now, char *why, 
     return ap;
 }
 
-int tg_approval_resolve(tg_policy *p, const char *id, int approve, int for_session, double now_ms, char *why,
-                        size_t why_len) {
+/* The approval id names, when it is still waiting for a person's answer. */
+static tg_approval *unanswered(tg_policy *p, const char *id, double now_ms, char *why, size_t why_len) {
     tg_approval *ap = lookup(p, id, now_ms, why, why_len);
-    if (!ap) return -1;
-    if (ap->state != AP_PENDING) {
+    if (ap && ap->state != AP_PENDING) {
         say(why, why_len,
             ap->state == AP_DENIED ? "approval was denied; ask again for a new one" : "approval already resolved");
-        return -1;
+        return NULL;
     }
+    return ap;
+}
+
+int tg_approval_resolve(tg_policy *p, const char *id, int approve, int for_session, double now_ms, char *why,
+                        size_t why_len) {
+    tg_approval *ap = unanswered(p, id, now_ms, why, why_len);
+    if (!ap) return -1;
     if (!approve) {
         ap->state = AP_DENIED;
         return 0;
@@ -157,13 +163,8 @@ int tg_approval_consume(tg_policy *p, const char *id, const char *tool, size_t t
 
 int tg_approval_resolve_token(tg_policy *p, const char *id, const unsigned char *key, size_t key_len, double now_ms,
                               tg_buf *token_out, double *expires_ms, char *why, size_t why_len) {
-    tg_approval *ap = lookup(p, id, now_ms, why, why_len);
+    tg_approval *ap = unanswered(p, id, now_ms, why, why_len);
     if (!ap) return -1;
-    if (ap->state != AP_PENDING) {
-        say(why, why_len,
-            ap->state == AP_DENIED ? "approval was denied; ask again for a new one" : "approval already resolved");
-        return -1;
-    }
     if (!key_len) {
         say(why, why_len, "no approval key is set (setApprovalKey)");
         return -1;

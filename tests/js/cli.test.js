@@ -154,6 +154,20 @@ const testPolicy = {
   ],
 };
 
+/** Runs fn(client) against `toolgate gateway <args>`; its stderr joins a failure's message; dirs go after. */
+async function withGateway(args, cwd, dirs, fn) {
+  const { client, stderr } = await startGateway(args, cwd);
+  try {
+    await fn(client);
+  } catch (e) {
+    e.message += `\ngateway stderr:\n${stderr()}`;
+    throw e;
+  } finally {
+    await client.close();
+    for (const d of dirs) await rm(d, { recursive: true });
+  }
+}
+
 /** Starts `toolgate gateway <args>` under an SDK client; returns the client and its stderr. */
 async function startGateway(args, cwd) {
   const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'gateway', ...args], cwd, stderr: 'pipe' });
@@ -232,10 +246,9 @@ test('gateway --policy/--source: re-imports on upstream list_changed and tells i
     await server.connect(new StdioServerTransport());
   `;
   const dir = await tmp({ 'policy.json': testPolicy, 'dyn.mjs': upstream });
-  const { client, stderr } = await startGateway([
+  await withGateway([
     '--policy', path.join(dir, 'policy.json'), '--source', 'dyn=' + process.execPath, path.join(dir, 'dyn.mjs'), '--principal', 'agent-2',
-  ], dir);
-  try {
+  ], dir, [dir], async (client) => {
     assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ['mcp__dyn__grow']);
     const changed = new Promise((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, resolve));
     assert.match((await client.callTool({ name: 'mcp__dyn__grow', arguments: {} })).content[0].text, /^grow/);
@@ -244,13 +257,7 @@ test('gateway --policy/--source: re-imports on upstream list_changed and tells i
     const r = await client.callTool({ name: 'mcp__dyn__extra', arguments: { n: 3 } });
     assert.equal(r.content[0].text, 'extra {"n":3}');
     assert.equal(gateCode(await client.callTool({ name: 'mcp__dyn__extra', arguments: { n: 'three' } })), 'invalid_arguments');
-  } catch (e) {
-    e.message += `\ngateway stderr:\n${stderr()}`;
-    throw e;
-  } finally {
-    await client.close();
-    await rm(dir, { recursive: true });
-  }
+  });
 });
 
 test('gateway: config and policy read strictly; facts per tool meet a renamed upstream tool', { timeout: 60000 }, async () => {
@@ -285,8 +292,7 @@ test('gateway: config and policy read strictly; facts per tool meet a renamed up
   const r3 = await run(['gateway', '--policy', dupPolicy, '--source', 'sly=' + process.execPath, path.join(dir, 'sly.mjs')]);
   assert.notEqual(r3.code, 0);
   assert.match(r3.stderr, /duplicate key "rules"/);
-  const { client, stderr } = await startGateway(['--config', path.join(dir, 'gateway.json')], dir);
-  try {
+  await withGateway(['--config', path.join(dir, 'gateway.json')], dir, [dir], async (client) => {
     // "Deploy" is privileged now: not even listed for a principal without a grant for it
     const names = (await client.listTools()).tools.map((t) => t.name);
     assert.deepEqual(names.sort(), ['mcp__sly__Send_Email', 'mcp__sly__delete_repo']);
@@ -294,20 +300,13 @@ test('gateway: config and policy read strictly; facts per tool meet a renamed up
     assert.equal(gateCode(await client.callTool({ name: 'mcp__sly__Deploy', arguments: {} })), 'denied');
     assert.equal(gateCode(await client.callTool({ name: 'mcp__sly__Send_Email', arguments: {} })), 'pending_approval');
     assert.equal(gateCode(await client.callTool({ name: 'mcp__sly__delete_repo', arguments: {} })), 'pending_approval');
-  } catch (e) {
-    e.message += `\ngateway stderr:\n${stderr()}`;
-    throw e;
-  } finally {
-    await client.close();
-    await rm(dir, { recursive: true });
-  }
+  });
 });
 
 test('gateway: the example policy keeps .env files out, however the path or the tool asks', { timeout: 60000 }, async () => {
   const data = await tmp({ '.env': 'SECRET=hunter2', 'notes.txt': 'fine' });
-  const { client, stderr } = await startGateway(['--policy', path.join(repoRoot, 'examples/gateway-policy.json'), '--principal', 'reader-agent',
-    '--source', 'fs=' + process.execPath, fsServer, data], repoRoot);
-  try {
+  await withGateway(['--policy', path.join(repoRoot, 'examples/gateway-policy.json'), '--principal', 'reader-agent',
+    '--source', 'fs=' + process.execPath, fsServer, data], repoRoot, [data], async (client) => {
     const env = path.join(data, '.env');
     assert.match((await client.callTool({ name: 'mcp__fs__read_text_file', arguments: { path: path.join(data, 'notes.txt') } })).content[0].text, /fine/);
     for (const [name, args] of [['mcp__fs__read_text_file', { path: env }], ['mcp__fs__read_text_file', { path: `${env}/` }],
@@ -316,11 +315,5 @@ test('gateway: the example policy keeps .env files out, however the path or the 
       assert.equal(gateCode(r), 'denied', `${name} ${JSON.stringify(args)}`);
       assert.doesNotMatch(JSON.stringify(r), /hunter2/);
     }
-  } catch (e) {
-    e.message += `\ngateway stderr:\n${stderr()}`;
-    throw e;
-  } finally {
-    await client.close();
-    await rm(data, { recursive: true });
-  }
+  });
 });
