@@ -65,17 +65,23 @@ export function interleave(cases, { budgetMs = 300, batchMs = 2, minRounds = 7 }
   const live = cases.filter(([, fn]) => fn);
   const batch = live.map(([, fn]) => calibrate(fn, batchMs));
   const samples = live.map(() => []);
-  const end = performance.now() + budgetMs * live.length;
-  for (let r = 0; performance.now() < end || r < minRounds; r++) {
-    for (let j = 0; j < live.length; j++) {
-      const k = (j + r) % live.length;
-      const fn = live[k][1], n = batch[k];
-      const t0 = performance.now();
-      for (let i = 0; i < n; i++) fn(i);
-      samples[k].push(((performance.now() - t0) * 1e6) / n);
-    }
+  for (const k of schedule(live.length, budgetMs, minRounds)) {
+    const fn = live[k][1], n = batch[k];
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) fn(i);
+    samples[k].push(((performance.now() - t0) * 1e6) / n);
   }
   return summarize(live, samples, cases);
+}
+
+/** The case to time next: rounds of every case, the order rotating each
+ * round, until the budget is spent and minRounds are done (also
+ * lib-async.mjs's; only the timed batch differs, sync or awaited). */
+export function* schedule(count, budgetMs, minRounds) {
+  const end = performance.now() + budgetMs * count;
+  for (let r = 0; performance.now() < end || r < minRounds; r++) {
+    for (let j = 0; j < count; j++) yield (j + r) % count;
+  }
 }
 
 function calibrate(fn, batchMs) {

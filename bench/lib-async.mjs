@@ -2,7 +2,7 @@
 // runs batches of N sequentially awaited calls until a time budget is spent;
 // the median batch gives ns per operation. Same shape as harness.mjs's
 // measure(), which times synchronous work.
-import { summarize } from './harness.mjs';
+import { summarize, schedule } from './harness.mjs';
 
 /** @returns {Promise<number>} median ns per op */
 export async function measureAsync(fn, { budgetMs = 300, minBatch = 1, minSamples = 5, batchMs = 10, warmMs = Math.min(100, budgetMs / 3) } = {}) {
@@ -44,15 +44,11 @@ export async function interleaveAsync(cases, { budgetMs = 300, batchMs = 5, minR
   const batch = [];
   for (const [, fn] of live) batch.push(await calibrateAsync(fn, batchMs));
   const samples = live.map(() => []);
-  const end = performance.now() + budgetMs * live.length;
-  for (let r = 0; performance.now() < end || r < minRounds; r++) {
-    for (let j = 0; j < live.length; j++) {
-      const k = (j + r) % live.length;
-      const fn = live[k][1], n = batch[k];
-      const t0 = performance.now();
-      for (let i = 0; i < n; i++) await fn(i);
-      samples[k].push(((performance.now() - t0) * 1e6) / n);
-    }
+  for (const k of schedule(live.length, budgetMs, minRounds)) {
+    const fn = live[k][1], n = batch[k];
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) await fn(i);
+    samples[k].push(((performance.now() - t0) * 1e6) / n);
   }
   return summarize(live, samples, cases);
 }

@@ -685,8 +685,9 @@ static cJSON *normalize_root(ex_ctx *c, const cJSON *in, const cJSON *hidden, co
     return c->oom ? NULL : s;
 }
 
-/* OpenAI refuses an array schema without "items", at any depth and in a
- * type union ("array schema missing items": the whole request fails): each
+/* OpenAI and Gemini refuse an array schema without "items", at any depth
+ * and in a type union ("array schema missing items": the whole request
+ * fails): each
  * such schema of a rendering gets "items": {} (exact: any item). Only the
  * places that hold schemas are walked, never enum/const/default values. */
 static void fill_items(ex_ctx *c, cJSON *s, int depth) {
@@ -1161,7 +1162,6 @@ static cJSON *gem_node(ex_ctx *c, const cJSON *s, const ex_path *p, int depth, c
                     if (str_is(t, "null") || !cJSON_IsString(t)) continue;
                     cJSON *b = jnew(c, cJSON_Object);
                     jput(c, b, "type", jclone(c, t));
-                    if (str_is(t, "array")) jput(c, b, "items", jnew(c, cJSON_Object)); /* (see below) */
                     if (b) tg_json_append(arr, b);
                 }
             } else if (n_types >= 2) {
@@ -1277,9 +1277,6 @@ static cJSON *gem_node(ex_ctx *c, const cJSON *s, const ex_path *p, int depth, c
         /* $schema, $id, $defs, definitions, title, default, examples,
          * $comment and unknown keywords: dropped (they do not constrain) */
     }
-    /* Gemini refuses an array schema without "items" (the whole request:
-     * "...items: missing field"); unconstrained items are {} (exact) */
-    if (str_is(tg_json_getz(out, "type"), "array") && !tg_json_getz(out, "items")) jput(c, out, "items", jnew(c, cJSON_Object));
     if (nullable) set_bool(c, out, "nullable");
     return c->oom ? NULL : out;
 }
@@ -1307,6 +1304,20 @@ static int anthropic_key_ok(const char *s, size_t n) {
             return 0;
     }
     return 1;
+}
+
+/* 1 when a root property name fails ok (a provider refuses the whole
+ * request for one), reported at its place with msg. */
+static int refused_name(ex_ctx *c, const cJSON *props, const ex_path *root, int (*ok)(const char *, size_t),
+                        const char *msg) {
+    for (const cJSON *pr = cJSON_IsObject(props) ? props->child : NULL; pr; pr = pr->next)
+        if (!ok(pr->string, tg_json_strlen(pr->string))) {
+            ex_path pp = {root, "properties", 10, 0};
+            ex_path px = {&pp, pr->string, tg_json_strlen(pr->string), 0};
+            note(c, &px, msg);
+            return 1;
+        }
+    return 0;
 }
 
 static void move_all(cJSON *from, cJSON *to) {
@@ -1372,15 +1383,10 @@ cJSON *tg_export_tool(tg_arena *arena, tg_export_format fmt, const char *name, s
     if (fmt == TG_EXPORT_ANTHROPIC) {
         /* a key Anthropic refuses would fail every tool of the request: this
          * one is left out (a JSON null), and the report says why */
-        const cJSON *props = tg_json_getz(schema, "properties");
-        for (const cJSON *pr = cJSON_IsObject(props) ? props->child : NULL; pr; pr = pr->next)
-            if (!anthropic_key_ok(pr->string, tg_json_strlen(pr->string))) {
-                ex_path pp = {&root, "properties", 10, 0};
-                ex_path px = {&pp, pr->string, tg_json_strlen(pr->string), 0};
-                note(&c, &px, "property name is not accepted by Anthropic (^[a-zA-Z0-9_.-]{1,64}$, and one such name fails "
-                              "the whole request): the tool is left out of this list");
-                return c.oom ? NULL : jnew(&c, cJSON_NULL);
-            }
+        if (refused_name(&c, tg_json_getz(schema, "properties"), &root, anthropic_key_ok,
+                         "property name is not accepted by Anthropic (^[a-zA-Z0-9_.-]{1,64}$, and one such name fails "
+                         "the whole request): the tool is left out of this list"))
+            return c.oom ? NULL : jnew(&c, cJSON_NULL);
         jput(&c, out, "name", jstr(&c, c.name, c.name_len));
         put_description(&c, out, descriptor);
         jput(&c, out, "input_schema", schema);
@@ -1418,15 +1424,12 @@ cJSON *tg_export_tool(tg_arena *arena, tg_export_format fmt, const char *name, s
         put_description(&c, out, descriptor);
         cJSON *g = gem_node(&c, schema, &root, 0, NULL);
         if (!g) return NULL;
+        fill_items(&c, g, 0); /* Gemini refuses an array without items too ("...items: missing field") */
         const cJSON *props = tg_json_getz(g, "properties");
-        for (const cJSON *pr = props ? props->child : NULL; pr; pr = pr->next)
-            if (!gemini_name_ok(pr->string, tg_json_strlen(pr->string))) {
-                ex_path pp = {&root, "properties", 10, 0};
-                ex_path px = {&pp, pr->string, tg_json_strlen(pr->string), 0};
-                note(&c, &px, "parameter name is not accepted by Gemini (letters, digits and underscores, up to 64, not "
-                              "starting with a digit): the tool is left out of this list");
-                return c.oom ? NULL : jnew(&c, cJSON_NULL);
-            }
+        if (refused_name(&c, props, &root, gemini_name_ok,
+                         "parameter name is not accepted by Gemini (letters, digits and underscores, up to 64, not "
+                         "starting with a digit): the tool is left out of this list"))
+            return c.oom ? NULL : jnew(&c, cJSON_NULL);
         /* no arguments: parameters omitted */
         int empty = !props;
         for (const cJSON *kw = g->child; kw && empty; kw = kw->next)

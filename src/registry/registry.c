@@ -281,6 +281,17 @@ static void sep(tg_buf *out, int *first) {
     *first = 0;
 }
 
+/* The names of the items in state (unchanged: the live tool's; held: the
+ * held change's), as members of a result list. */
+static void put_names(tg_buf *out, const item *items, size_t n, int state) {
+    int first = 1;
+    for (size_t i = 0; i < n; i++)
+        if (items[i].state == state) {
+            sep(out, &first);
+            put_str(out, (state == ST_HELD ? items[i].held : items[i].old)->name);
+        }
+}
+
 static void reject(item *it, const char *code, const char *msg) {
     snprintf(it->err.code, sizeof it->err.code, "%s", code);
     snprintf(it->err.message, sizeof it->err.message, "%s", msg);
@@ -549,12 +560,7 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
         mutated = 1;
     }
     tg_buf_puts(out, "],\"held\":[");
-    first = 1;
-    for (size_t i = 0; i < bt->n && apply; i++)
-        if (items[i].state == ST_HELD) {
-            sep(out, &first);
-            put_str(out, items[i].held->name);
-        }
+    if (apply) put_names(out, items, bt->n, ST_HELD);
     tg_buf_puts(out, "],\"updated\":[");
     first = 1;
     for (size_t i = 0; i < bt->n && apply; i++) {
@@ -571,12 +577,7 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
         mutated = 1;
     }
     tg_buf_puts(out, "],\"unchanged\":[");
-    first = 1;
-    for (size_t i = 0; i < bt->n && apply; i++)
-        if (items[i].state == ST_UNCHANGED) {
-            sep(out, &first);
-            put_str(out, items[i].old->name);
-        }
+    if (apply) put_names(out, items, bt->n, ST_UNCHANGED);
     tg_buf_puts(out, "],\"registered\":[");
     first = 1;
     for (size_t i = 0; i < bt->n && apply; i++) {
