@@ -260,6 +260,20 @@ tg_status tg_restore_approval(tg_runtime *rt, const char *record, size_t len);
  * set is full). */
 tg_status tg_restore_spent_token(tg_runtime *rt, const char *token, size_t len);
 
+/* Writes the policy's rate buckets, session budgets and session rules to
+ * tg_output as bytes for tg_restore_policy_state (native to this build; empty
+ * with no policy). Safe to call on an instance that trapped: entries are
+ * checked as they are read; TG_ERR_NOMEM when one looks damaged or memory
+ * ran out (the output is then not usable). */
+tg_status tg_save_policy_state(tg_runtime *rt);
+
+/* Loads what tg_save_policy_state wrote into this runtime's policy (set it
+ * first), replacing entries with the same key, so a replacement instance
+ * keeps the limits already spent. The bytes are copied. TG_ERR_INVALID_REQUEST
+ * when there is no policy, a record is malformed (nothing is loaded) or a
+ * state map is full (the records before it are kept). */
+tg_status tg_restore_policy_state(tg_runtime *rt, const void *state, size_t len);
+
 /* Ends a session: its budgets and session rules are forgotten. */
 tg_status tg_end_session(tg_runtime *rt, const char *session, size_t len);
 

@@ -256,6 +256,14 @@ int tga_restore_approval(tga_handle *h, uint32_t len) { return tg_restore_approv
 TG_EXPORT(tga_restore_spent_token)
 int tga_restore_spent_token(tga_handle *h, uint32_t len) { return tg_restore_spent_token(h->rt, h->input, len); }
 
+/* Output: the policy's limit and session state (bytes); see tg_save_policy_state. */
+TG_EXPORT(tga_save_policy_state)
+int tga_save_policy_state(tga_handle *h) { return tg_save_policy_state(h->rt); }
+
+/* Input: bytes from tga_save_policy_state (of a trapped instance). */
+TG_EXPORT(tga_restore_policy_state)
+int tga_restore_policy_state(tga_handle *h, uint32_t len) { return tg_restore_policy_state(h->rt, h->input, len); }
+
 /* Input: a session id. */
 TG_EXPORT(tga_end_session)
 int tga_end_session(tga_handle *h, uint32_t len) { return tg_end_session(h->rt, h->input, len); }

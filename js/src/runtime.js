@@ -182,15 +182,31 @@ export class ToolRuntime {
     this.#listCache.clear();
     for (const { timer } of this.#inFlight.values()) clearTimeout(timer);
     this.#inFlight.clear(); // their completions will find no pending call
+    const limits = this.#savedPolicyState();
     giveMemory(this.#memory); // (zeroed before anyone uses it again)
     this.#instantiate();
     for (const entry of this.#journal) this.#replay(entry);
+    // spent rate limits and budgets, and session grants, carry over (read
+    // back from the trapped instance; unreadable, they start afresh)
+    if (limits?.length) this.#exports.tga_restore_policy_state(this.#handle, this.#write(limits)[0]);
     for (const a of this.#approvals.values()) {
       const len = this.#write(JSON.stringify(a.record))[0];
       this.#exports.tga_restore_approval(this.#handle, len);
     }
     // single use survives too: tokens redeemed before are used here as well
     for (const token of this.#spentTokens.keys()) this.#exports.tga_restore_spent_token(this.#handle, this.#write(token)[0]);
+  }
+
+  /** The trapped instance's rate buckets, budgets and session rules, copied
+   * out, or null when it cannot tell them (it checks what it reads). */
+  #savedPolicyState() {
+    try {
+      if (this.#exports.tga_save_policy_state(this.#handle) !== 0) return null;
+      const ptr = this.#exports.tga_output_ptr(this.#handle), len = this.#exports.tga_output_len(this.#handle);
+      return this.#bytes().slice(ptr, ptr + len);
+    } catch {
+      return null; // trapped again: the limits restart
+    }
   }
 
   /** #write for a list of parts: their lengths, in an array of their own. */

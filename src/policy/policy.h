@@ -101,6 +101,19 @@ void tg_policy_free(tg_policy *p);
  * by their ids, so a bucket carries over when its id stays. */
 void tg_policy_adopt_state(tg_policy *to, tg_policy *from);
 
+/* Appends the rate buckets, session budgets and session rules to out as
+ * records that tg_policy_state_load reads back (on another instance of the
+ * same build: the bytes are native). Reads the state defensively (it may
+ * come from an instance that trapped): -1 when an entry looks damaged or
+ * out ran out of memory. */
+int tg_policy_state_save(const tg_policy *p, tg_buf *out);
+
+/* Adds saved records to p's state, replacing entries with the same key;
+ * checks every record (map, sizes, finite non-negative values) before it
+ * stores any: -1 and nothing stored when one fails; -1 when a map is full
+ * (the records before that one are stored). */
+int tg_policy_state_load(tg_policy *p, const void *data, size_t len, double now);
+
 /* Decides one call. tool NULL means the name did not resolve to a registered
  * tool (always deny). res is filled whatever the outcome (may be NULL).
  * explain non-NULL: the whole trace is appended as one JSON object (see

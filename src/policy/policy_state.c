@@ -222,3 +222,79 @@ void tg_policy_adopt_state(tg_policy *to, tg_policy *from) {
     tg_smap_free(&from->state->approvals);
     tg_smap_free(&from->state->used);
 }
+
+/* ---- carrying state to another instance (tg_policy_state_save/load) ----
+ * Records, back to back: u8 map (0 rates, 1 budgets, 2 session rules),
+ * u32 key length, u32 value size, f64 expiry, the key, the value. Approvals
+ * and used tokens are restored by their own records (tg_restore_*). */
+enum { SMAP_RATES, SMAP_BUDGETS, SMAP_SESSION, SMAP_COUNT };
+static const size_t SMAP_VSIZE[SMAP_COUNT] = {sizeof(tg_bucket), sizeof(double), 0};
+#define STATE_KEY_MAX 1024
+
+static tg_smap *smap_of(tg_pstate *s, unsigned i) {
+    return i == SMAP_RATES ? &s->rates : i == SMAP_BUDGETS ? &s->budgets : &s->session;
+}
+
+int tg_policy_state_save(const tg_policy *p, tg_buf *out) {
+    for (unsigned i = 0; i < SMAP_COUNT; i++) {
+        const tg_smap *m = smap_of(p->state, i);
+        size_t seen = 0;
+        for (size_t b = 0; b < m->cap; b++)
+            for (tg_sent *e = m->tab[b]; e; e = e->next) {
+                /* read from an instance that trapped: trust nothing we write */
+                if (++seen > m->n || e->klen > STATE_KEY_MAX || e->vsize != SMAP_VSIZE[i]) return -1;
+                unsigned char map = (unsigned char)i;
+                uint32_t kl = (uint32_t)e->klen, vs = (uint32_t)e->vsize;
+                tg_buf_append(out, &map, 1);
+                tg_buf_append(out, &kl, 4);
+                tg_buf_append(out, &vs, 4);
+                tg_buf_append(out, &e->expires, 8);
+                tg_buf_append(out, tg_sent_key(e), e->klen);
+                tg_buf_append(out, tg_sent_val(e), e->vsize);
+            }
+    }
+    return out->failed ? -1 : 0;
+}
+
+/* A value is sound: finite, not negative (bucket tokens, times, counts). */
+static int sound(const unsigned char *v, size_t vsize) {
+    for (size_t o = 0; o + 8 <= vsize; o += 8) {
+        double d;
+        memcpy(&d, v + o, 8);
+        if (!(d >= 0 && d <= 1e300)) return 0;
+    }
+    return 1;
+}
+
+/* One record at d[*at]: checked, and with m non-NULL, stored. */
+static int load_record(tg_pstate *s, const unsigned char *d, size_t len, size_t *at, int store, double now) {
+    unsigned char map;
+    uint32_t kl, vs;
+    double expires;
+    if (len - *at < 17) return -1;
+    map = d[*at];
+    memcpy(&kl, d + *at + 1, 4);
+    memcpy(&vs, d + *at + 5, 4);
+    memcpy(&expires, d + *at + 9, 8);
+    *at += 17;
+    if (map >= SMAP_COUNT || vs != SMAP_VSIZE[map] || kl > STATE_KEY_MAX || len - *at < (size_t)kl + vs ||
+        expires != expires || !sound(d + *at + kl, vs))
+        return -1;
+    if (store) {
+        tg_smap *m = smap_of(s, map);
+        tg_sent *e = tg_smap_find(m, d + *at, kl);
+        if (!e) e = tg_smap_insert(m, d + *at, kl, vs, expires, now);
+        if (!e) return -1;
+        e->expires = expires;
+        memcpy(tg_sent_val(e), d + *at + kl, vs);
+    }
+    *at += (size_t)kl + vs;
+    return 0;
+}
+
+int tg_policy_state_load(tg_policy *p, const void *data, size_t len, double now) {
+    for (int store = 0; store < 2; store++) /* every record checked before any is stored */
+        for (size_t at = 0; at < len;)
+            if (load_record(p->state, data, len, &at, store, now)) return -1;
+    return 0;
+}

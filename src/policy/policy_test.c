@@ -548,6 +548,55 @@ static void adopted_state_survives_a_policy_change(void) {
     tg_policy_free(q);
 }
 
+/* Saved state loads into a fresh policy (a replaced instance): buckets,
+ * budgets and session rules carry over; damaged bytes are refused. */
+static void saved_state_loads_into_a_fresh_policy(void) {
+    const char *doc = "{'version':1,'defaults':['*'],'rules':[{'effect':'ask','tools':['mail']},{'effect':'allow','tools':['*']}],"
+                      " 'rate_limits':[{'id':'gh','tools':['search'],'capacity':2,'refill_per_second':1}],"
+                      " 'session_budgets':[{'id':'calls','tools':['read'],'max_calls':1}]}";
+    tg_policy *p = compile(doc), *q = compile(doc), *r = compile(doc);
+    if (!p || !q || !r) return;
+    tg_authz_result res;
+    CHECK(at(p, "a", "search", NULL, 0, &res) == TG_ALLOW);
+    CHECK(at(p, "a", "search", NULL, 0, &res) == TG_ALLOW);
+    CHECK(at(p, "a", "read", "s", 0, &res) == TG_ALLOW);
+    tg_tool_facts mail = tool("mail");
+    tg_authz_request mr = req("a");
+    mr.session = "s";
+    char id[40], why[128];
+    CHECK(tg_approval_create(p, &mail, &mr, "{}", 2, 1e9, NULL, id) == 0);
+    CHECK(tg_approval_resolve(p, id, 1, 1, 0, why, sizeof why) == 0); /* for the session */
+    tg_buf b;
+    tg_buf_init(&b, A, 0);
+    CHECK(tg_policy_state_save(p, &b) == 0);
+    CHECK(tg_policy_state_load(q, b.data, b.len, 0) == 0);
+    CHECK(at(q, "a", "search", NULL, 10, &res) == TG_DENY);  /* the bucket came along empty */
+    CHECK_STR(res.rule, "rate:gh");
+    CHECK(at(q, "a", "search", NULL, 1010, &res) == TG_ALLOW); /* and refills from its saved time */
+    CHECK(at(q, "a", "read", "s", 10, &res) == TG_DENY);     /* the budget came along spent */
+    CHECK_STR(res.rule, "budget:calls");
+    CHECK(tg_policy_authorize(q, &mail, &mr, &res, NULL) == TG_ALLOW); /* the session rule came along */
+    CHECK(tg_policy_authorize(r, &mail, &mr, &res, NULL) == TG_ASK);
+    /* damaged: a short tail, an unknown map, a wrong size, a negative count */
+    CHECK(tg_policy_state_load(r, b.data, b.len - 1, 0) == -1);
+    unsigned char bad[17 + 8] = {1};
+    uint32_t kl = 0, vs = 8;
+    double neg = -1;
+    memcpy(bad + 1, &kl, 4);
+    memcpy(bad + 5, &vs, 4);
+    memcpy(bad + 17, &neg, 8);
+    CHECK(tg_policy_state_load(r, bad, sizeof bad, 0) == -1);
+    bad[0] = 7;
+    CHECK(tg_policy_state_load(r, bad, sizeof bad, 0) == -1);
+    bad[0] = 2; /* session rules hold no value */
+    CHECK(tg_policy_state_load(r, bad, sizeof bad, 0) == -1);
+    CHECK(at(r, "a", "search", NULL, 10, &res) == TG_ALLOW);
+    tg_buf_free(&b);
+    tg_policy_free(p);
+    tg_policy_free(q);
+    tg_policy_free(r);
+}
+
 /* ---- approvals ---- */
 
 static const char *ASKS =
@@ -1181,6 +1230,7 @@ int main(void) {
     session_budget_caps_calls();
     bounded_rate_state_sweeps_and_fails_closed();
     adopted_state_survives_a_policy_change();
+    saved_state_loads_into_a_fresh_policy();
     approval_bound_to_arguments_and_used_once();
     expired_and_denied_approvals_cannot_be_replayed();
     allow_for_session_adds_a_session_rule();

@@ -173,3 +173,20 @@ tg_status tg_restore_approval(tg_runtime *rt, const char *record, size_t len) {
         return tg_rt_fail(rt, TG_ERR_APPROVAL, why, -1);
     return TG_OK;
 }
+
+tg_status tg_save_policy_state(tg_runtime *rt) {
+    tg_rt_begin(rt);
+    if (!rt->policy) return TG_OK;
+    if (tg_policy_state_save(rt->policy, &rt->out))
+        return tg_rt_fail(rt, TG_ERR_NOMEM, "the policy state could not be read (damaged or out of memory)", -1);
+    return TG_OK;
+}
+
+tg_status tg_restore_policy_state(tg_runtime *rt, const void *state, size_t len) {
+    tg_rt_begin(rt);
+    if (!len) return TG_OK;
+    if (!rt->policy) return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "no policy is set to take the state", -1);
+    if (tg_policy_state_load(rt->policy, state, len, now(rt)))
+        return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "not policy state saved by this build, or a state map is full", -1);
+    return TG_OK;
+}

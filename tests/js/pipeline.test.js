@@ -625,6 +625,26 @@ test('a wasm trap is survived: the instance is replaced and registry, policy and
   rt.dispose();
 });
 
+test('a replaced instance keeps the rate limits, budgets and session grants already spent', async () => {
+  const { rt, tick } = await policyRuntime({ policy: { ...policy, session_budgets: [{ id: 'reads', tools: ['read_file'], max_calls: 1 }] } });
+  const ctx = { principal: 'intern', session: 's' };
+  for (let i = 0; i < 2; i++) assert.equal((await rt.callTool('search', { q: 'x' }, ctx)).content[0].text, 'search ran');
+  assert.equal((await rt.callTool('read_file', { path: '/work/x' }, ctx)).content[0].text, 'read_file ran');
+  const asked = await rt.callTool('send_email', { to: 'a@corp.com' }, ctx);
+  assert.equal((await rt.resolveApproval(asked.approvalId, 'approve_session')).content[0].text, 'send_email ran');
+  assert.throws(() => rt._selftestTrap(), (e) => e.code === 'module_trap');
+  const limited = await rt.callTool('search', { q: 'x' }, ctx);
+  assert.equal(gateCode(limited), 'rate_limited');
+  assert.match(limited.content[0].text, /rate limit 'search' exhausted/);
+  const spent = await rt.callTool('read_file', { path: '/work/x' }, ctx);
+  assert.equal(gateCode(spent), 'rate_limited');
+  assert.match(spent.content[0].text, /budget 'reads'/);
+  assert.equal((await rt.callTool('send_email', { to: 'b@corp.com' }, ctx)).content[0].text, 'send_email ran'); // granted for the session
+  tick(1000); // and the bucket refills from where it was
+  assert.equal((await rt.callTool('search', { q: 'x' }, ctx)).content[0].text, 'search ran');
+  rt.dispose();
+});
+
 test('an approved call whose instance is replaced while it runs is not run again by the same approval', async () => {
   const { rt } = await policyRuntime();
   let runs = 0;
