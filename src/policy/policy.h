@@ -123,6 +123,15 @@ int tg_policy_state_load(tg_policy *p, const void *data, size_t len, double now)
 tg_decision tg_policy_authorize(tg_policy *p, const tg_tool_facts *tool, const tg_authz_request *req,
                                 tg_authz_result *res, tg_buf *explain);
 
+/* The rate limits and session budgets alone, for a call a person approved
+ * (the rules asked, so tg_policy_authorize neither checked nor charged
+ * them): TG_ALLOW when every matching bucket has a token and every budget
+ * room, charging them unless req->dry_run; else TG_DENY with res telling
+ * which (rule "rate:<id>" / "budget:<id>"), or a full state map (fails
+ * closed). */
+tg_decision tg_policy_limits(tg_policy *p, const tg_tool_facts *tool, const tg_authz_request *req,
+                             tg_authz_result *res);
+
 /* For tool listing: 1 when the principal could ever call the tool in this
  * context (same steps as authorize; rule conditions on arguments are assumed
  * to be able to match for allow/ask rules and not to match for deny rules;

@@ -804,3 +804,24 @@ int tg_policy_visible(tg_policy *p, const tg_tool_facts *tool, const tg_authz_re
 }
 
 int tg_policy_uses_args(const tg_policy *p) { return p && p->uses_args; }
+
+tg_decision tg_policy_limits(tg_policy *p, const tg_tool_facts *tool, const tg_authz_request *req,
+                             tg_authz_result *res) {
+    tg_authz_result local;
+    dctx d;
+    memset(&d, 0, sizeof d);
+    d.p = p;
+    d.t = tool;
+    d.r = req;
+    d.res = res ? res : &local;
+    d.pname = req->principal ? req->principal : "";
+    if (!tool || !tg_policy_name_ok(tool->name, tool->name_len))
+        return finish(&d, TG_DENY, "invalid_name", "tool names are matched on their registered bytes");
+    if (!isfinite(req->now_ms))
+        return finish(&d, TG_DENY, "clock", "the host clock gave no finite time: limits and expiries cannot be judged");
+    memcpy(d.key, tool->name, tool->name_len);
+    d.key[tool->name_len] = '\0';
+    tg_policy_fold_case(d.key, tool->name_len);
+    if (!decide_limits(&d)) return TG_DENY;
+    return finish(&d, TG_ALLOW, "limits", req->dry_run ? "within the limits" : "within the limits; charged");
+}

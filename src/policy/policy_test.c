@@ -3,6 +3,7 @@
  * conditions (path traversal too), tenants, rate limits, budgets, approvals
  * and tokens, name tricks, invalid documents, explain, listing, speed, and
  * allocation failure at every call site. */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <time.h>
@@ -595,6 +596,33 @@ static void saved_state_loads_into_a_fresh_policy(void) {
     tg_policy_free(p);
     tg_policy_free(q);
     tg_policy_free(r);
+}
+
+/* The limits alone (an approved call): checked without charging on a dry
+ * run, charged otherwise, and denied by name once spent. */
+static void limits_alone_check_and_charge(void) {
+    tg_policy *p = compile("{'version':1,'defaults':['*'],'rules':[{'effect':'ask','tools':['*']}],"
+                           " 'rate_limits':[{'id':'r','tools':['mail'],'capacity':1,'refill_per_second':0}],"
+                           " 'session_budgets':[{'id':'b','tools':['*'],'max_calls':2}]}");
+    if (!p) return;
+    tg_tool_facts t = tool("mail"), u = tool("read");
+    tg_authz_request r = req("a");
+    r.session = "s";
+    tg_authz_result res;
+    r.dry_run = 1;
+    for (int i = 0; i < 3; i++) CHECK(tg_policy_limits(p, &t, &r, &res) == TG_ALLOW);
+    r.dry_run = 0;
+    CHECK(tg_policy_limits(p, &t, &r, &res) == TG_ALLOW);
+    CHECK(tg_policy_limits(p, &t, &r, &res) == TG_DENY);
+    CHECK_STR(res.rule, "rate:r");
+    CHECK(tg_policy_limits(p, &u, &r, &res) == TG_ALLOW);
+    CHECK(tg_policy_limits(p, &u, &r, &res) == TG_DENY); /* two calls in the session */
+    CHECK_STR(res.rule, "budget:b");
+    CHECK(tg_policy_authorize(p, &u, &r, &res, NULL) == TG_ASK); /* the rules still ask */
+    r.now_ms = NAN;
+    CHECK(tg_policy_limits(p, &u, &r, &res) == TG_DENY);
+    CHECK_STR(res.rule, "clock");
+    tg_policy_free(p);
 }
 
 /* ---- approvals ---- */
@@ -1231,6 +1259,7 @@ int main(void) {
     bounded_rate_state_sweeps_and_fails_closed();
     adopted_state_survives_a_policy_change();
     saved_state_loads_into_a_fresh_policy();
+    limits_alone_check_and_charge();
     approval_bound_to_arguments_and_used_once();
     expired_and_denied_approvals_cannot_be_replayed();
     allow_for_session_adds_a_session_rule();

@@ -165,6 +165,14 @@ tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJ
             snprintf(out->rule, sizeof out->rule, "%s", now_res.rule);
             return refuse(rt, limited ? TG_ERR_RATE_LIMITED : TG_ERR_DENIED, tool, now_res.reason);
         }
+        /* an approved call counts against rate limits and budgets like any
+         * other: checked before the approval is spent (so it can be used
+         * again once there is room), charged after */
+        if (tg_policy_limits(rt->policy, &facts, &now_req, &now_res) == TG_DENY) {
+            out->decision = "deny";
+            snprintf(out->rule, sizeof out->rule, "%s", now_res.rule);
+            return refuse(rt, TG_ERR_RATE_LIMITED, tool, now_res.reason);
+        }
         tg_buf canon;
         tg_buf_init(&canon, rt->alloc, 0);
         tg_json_write(&canon, args);
@@ -185,6 +193,12 @@ tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJ
             out->decision = "deny";
             snprintf(out->rule, sizeof out->rule, "approval");
             return refuse(rt, TG_ERR_APPROVAL, tool, why);
+        }
+        now_req.dry_run = 0;
+        if (tg_policy_limits(rt->policy, &facts, &now_req, &now_res) == TG_DENY) { /* (a full state map) */
+            out->decision = "deny";
+            snprintf(out->rule, sizeof out->rule, "%s", now_res.rule);
+            return refuse(rt, TG_ERR_RATE_LIMITED, tool, now_res.reason);
         }
         /* a person approved it; deny rules decided before the ask, and an
          * approval is bound to this tool, these arguments, this principal */

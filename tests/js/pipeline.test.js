@@ -645,6 +645,27 @@ test('a replaced instance keeps the rate limits, budgets and session grants alre
   rt.dispose();
 });
 
+test('approved calls count against rate limits and session budgets like any other', async () => {
+  const { rt, tick } = await policyRuntime({ policy: { ...policy,
+    rate_limits: [{ id: 'mail', tools: ['send_email'], capacity: 2, refill_per_second: 1 }],
+    session_budgets: [{ id: 'all', tools: ['*'], max_calls: 3 }] } });
+  const ctx = { principal: 'intern', session: 's' };
+  const ask = async (to) => (await rt.callTool('send_email', { to }, ctx)).approvalId;
+  assert.equal((await rt.resolveApproval(await ask('a@corp.com'), 'approve')).content[0].text, 'send_email ran');
+  assert.equal((await rt.resolveApproval(await ask('b@corp.com'), 'approve')).content[0].text, 'send_email ran');
+  const third = await ask('c@corp.com');
+  const refused = await rt.resolveApproval(third, 'approve');
+  assert.equal(gateCode(refused), 'rate_limited'); // two tokens, both taken by approved calls
+  assert.match(refused.content[0].text, /rate limit 'mail' exhausted/);
+  tick(1000); // a token back: the approval was left unspent, so it can run now
+  assert.equal((await rt.callTool('send_email', { to: 'c@corp.com' }, { ...ctx, approval: third })).content[0].text, 'send_email ran');
+  // three calls in the session, all approved: the budget is spent for plain calls too
+  const over = await rt.callTool('search', { q: 'x' }, ctx);
+  assert.equal(gateCode(over), 'rate_limited');
+  assert.match(over.content[0].text, /budget 'all'/);
+  rt.dispose();
+});
+
 test('an approved call whose instance is replaced while it runs is not run again by the same approval', async () => {
   const { rt } = await policyRuntime();
   let runs = 0;
