@@ -66,6 +66,15 @@ tg_regex_limits tg_regex_default_limits(void);
 int tg_regex_compile(const tg_allocator *alloc, const char *pattern, size_t len,
                      const tg_regex_limits *limits, tg_regex **out, tg_regex_error *err);
 
+/* 0 when pattern is a valid ECMA-262 `u` mode regular expression, -1 with
+ * err filled when not: the syntax tg_regex_compile reads, plus what it
+ * refuses to run (backreferences, which must name a group of the pattern,
+ * and lookaround, which cannot be quantified). Builds no program (format
+ * "regex" asks only whether a string is a regex); allocates only while it
+ * parses. */
+int tg_regex_syntax_ok(const tg_allocator *alloc, const char *pattern, size_t len, const tg_regex_limits *limits,
+                       tg_regex_error *err);
+
 /* Scratch memory one search needs; the caller provides it so a search
  * allocates nothing. */
 size_t tg_regex_scratch_size(const tg_regex *re);

@@ -48,11 +48,22 @@ typedef struct rx_parser {
     size_t *names;  /* (offset, length) of each group name */
     uint32_t nnames;
     size_t capnames;
+    /* syntax only (tg_regex_syntax_ok): backreferences and lookaround are
+     * read as ECMA-262 `u` mode reads them, and nothing is compiled */
+    int syntax_only;
+    int group_assert;   /* the group just parsed was a lookaround */
+    uint32_t ngroups;   /* capturing groups so far */
+    uint32_t max_ref;   /* the largest \N seen, and where */
+    size_t max_ref_off;
+    size_t *krefs;      /* (offset, length) of each \k<name> */
+    uint32_t nkrefs;
+    size_t capkrefs;
 } rx_parser;
 
 /* Records the first error (offset, printf-style message); returns -1. */
 int rx_fail(rx_parser *p, size_t off, const char *fmt, ...);
-/* Parses the whole pattern; the root node index, or -1 with the error set. */
+/* Parses the whole pattern; the root node index, or -1 with the error set.
+ * With syntax_only, also checks that every \N and \k<name> names a group. */
 int32_t rx_parse(rx_parser *p);
 /* Frees the parser's arrays (not the compiled program). */
 void rx_parser_release(rx_parser *p);

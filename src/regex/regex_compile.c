@@ -391,3 +391,22 @@ bad:
     tg_regex_free(re);
     return -1;
 }
+
+int tg_regex_syntax_ok(const tg_allocator *alloc, const char *pattern, size_t len, const tg_regex_limits *limits,
+                       tg_regex_error *err) {
+    rx_parser p;
+    tg_regex_limits lim = limits ? *limits : tg_regex_default_limits();
+    if (err) { err->offset = 0; err->message[0] = 0; }
+    memset(&p, 0, sizeof p);
+    p.al = alloc;
+    p.s = (const unsigned char *)pattern;
+    p.len = len;
+    p.err = err;
+    p.syntax_only = 1;
+    if (!alloc || (!pattern && len)) return rx_fail(&p, 0, "invalid arguments");
+    if (len > lim.max_pattern_bytes)
+        return rx_fail(&p, lim.max_pattern_bytes, "pattern is %zu bytes, over the limit of %zu", len, lim.max_pattern_bytes);
+    int32_t root = rx_parse(&p);
+    rx_parser_release(&p);
+    return root < 0 ? -1 : 0;
+}

@@ -305,8 +305,21 @@ static int parse_escape(rx_parser *p, int in_class, uint32_t *cp, rx_set *set, i
         }
         return 0;
     case 'k':
-        if (!in_class && p->pos < p->len && p->s[p->pos] == '<')
+        if (!in_class && p->pos < p->len && p->s[p->pos] == '<') {
+            if (p->syntax_only) { /* \k<name>: the name is checked once every group is known */
+                size_t q = p->pos + 1, e = q;
+                while (e < p->len && p->s[e] != '>') e++;
+                if (e == q || e >= p->len) return rx_fail(p, off, "invalid named backreference");
+                if (grow(p, (void **)&p->krefs, &p->capkrefs, 2 * ((size_t)p->nkrefs + 1), sizeof(size_t))) return -1;
+                p->krefs[2 * p->nkrefs] = q;
+                p->krefs[2 * p->nkrefs + 1] = e - q;
+                p->nkrefs++;
+                p->pos = e + 1;
+                *cp = 0;
+                return 0;
+            }
             return rx_fail(p, off, "named backreference \\k<...> is not supported: toolgate matches patterns in linear time");
+        }
         return rx_fail(p, off, "invalid escape \\k");
     default:
         break;
@@ -315,6 +328,14 @@ static int parse_escape(rx_parser *p, int in_class, uint32_t *cp, rx_set *set, i
         size_t e = p->pos;
         while (e < p->len && is_digit(p->s[e]) && e - off < 8) e++;
         if (in_class) return rx_fail(p, off, "invalid escape \\%.*s in a character class", (int)(e - off - 1), (const char *)p->s + off + 1);
+        if (p->syntax_only) { /* \N: N is checked against the group count at the end */
+            uint32_t n = 0;
+            for (size_t i = off + 1; i < e; i++) n = n * 10 + (uint32_t)(p->s[i] - '0');
+            if (n > p->max_ref) p->max_ref = n, p->max_ref_off = off;
+            p->pos = e;
+            *cp = 0;
+            return 0;
+        }
         return rx_fail(p, off, "backreference \\%.*s is not supported: toolgate matches patterns in linear time",
                     (int)(e - off - 1), (const char *)p->s + off + 1);
     }
@@ -427,15 +448,23 @@ static int add_group_name(rx_parser *p, size_t off, size_t n) {
 static int32_t parse_group(rx_parser *p) {
     size_t open = p->pos - 1;
     int32_t n;
+    int lookaround = 0, capturing = 1;
     if (p->pos < p->len && p->s[p->pos] == '?') {
         const unsigned char *s = p->s;
         size_t q = p->pos + 1;
+        capturing = 0;
         if (q < p->len && s[q] == ':') {
             p->pos = q + 1;
         } else if (q < p->len && (s[q] == '=' || s[q] == '!')) {
-            return rx_fail(p, open, "lookahead (?%c...) is not supported: toolgate matches patterns in linear time", s[q]);
+            if (!p->syntax_only)
+                return rx_fail(p, open, "lookahead (?%c...) is not supported: toolgate matches patterns in linear time", s[q]);
+            p->pos = q + 1;
+            lookaround = 1;
         } else if (q + 1 < p->len && s[q] == '<' && (s[q + 1] == '=' || s[q + 1] == '!')) {
-            return rx_fail(p, open, "lookbehind (?<%c...) is not supported: toolgate matches patterns in linear time", s[q + 1]);
+            if (!p->syntax_only)
+                return rx_fail(p, open, "lookbehind (?<%c...) is not supported: toolgate matches patterns in linear time", s[q + 1]);
+            p->pos = q + 2;
+            lookaround = 1;
         } else if (q < p->len && s[q] == '<') {
             size_t e = q + 1;
             while (e < p->len && s[e] != '>' && (s[e] == '_' || s[e] == '$' || is_alpha(s[e]) ||
@@ -444,6 +473,7 @@ static int32_t parse_group(rx_parser *p) {
             if (e == q + 1 || e >= p->len || s[e] != '>') return rx_fail(p, open, "invalid group name");
             if (add_group_name(p, q + 1, e - q - 1)) return -1;
             p->pos = e + 1;
+            capturing = 1;
         } else {
             return rx_fail(p, open, "invalid group: (? must be followed by :, <name>, =, !, <= or <!");
         }
@@ -454,7 +484,9 @@ static int32_t parse_group(rx_parser *p) {
     p->depth--;
     if (p->pos >= p->len || p->s[p->pos] != ')') return rx_fail(p, open, "unterminated group");
     p->pos++;
-    return n;
+    p->ngroups += (uint32_t)capturing;
+    p->group_assert = lookaround;
+    return lookaround ? new_node(p, N_EMPTY, 0) : n;
 }
 
 /* One atom with its quantifier, or -1. */
@@ -467,7 +499,7 @@ static int32_t parse_piece(rx_parser *p) {
     case '^': p->pos++; atom = new_node(p, N_BOL, 0); assertion = 1; break;
     case '$': p->pos++; atom = new_node(p, N_EOL, 0); assertion = 1; break;
     case '.': p->pos++; atom = new_node(p, N_ANY, 0); break;
-    case '(': p->pos++; atom = parse_group(p); break;
+    case '(': p->pos++; atom = parse_group(p); assertion = p->group_assert; p->group_assert = 0; break;
     case '[': p->pos++; atom = parse_class(p); break;
     case '*': case '+': case '?':
         return rx_fail(p, off, "nothing to repeat before '%c'", (int)c);
@@ -568,6 +600,15 @@ static int32_t parse_alt(rx_parser *p) {
 int32_t rx_parse(rx_parser *p) {
     int32_t root = parse_alt(p);
     if (root >= 0 && p->pos < p->len) return rx_fail(p, p->pos, "unmatched ')'");
+    if (root >= 0 && p->max_ref > p->ngroups)
+        return rx_fail(p, p->max_ref_off, "backreference \\%u names no group (the pattern has %u)", p->max_ref, p->ngroups);
+    for (uint32_t i = 0; root >= 0 && i < p->nkrefs; i++) {
+        size_t off = p->krefs[2 * i], n = p->krefs[2 * i + 1];
+        uint32_t j = 0;
+        while (j < p->nnames && !(p->names[2 * j + 1] == n && memcmp(p->s + p->names[2 * j], p->s + off, n) == 0)) j++;
+        if (j == p->nnames)
+            return rx_fail(p, off - 3, "\\k<%.*s> names no group", (int)(n > 60 ? 60 : n), (const char *)p->s + off);
+    }
     return p->failed ? -1 : root;
 }
 
@@ -577,4 +618,5 @@ void rx_parser_release(rx_parser *p) {
     tg_free(p->al, p->pool, p->cappool * sizeof(uint32_t));
     tg_free(p->al, p->tmp, p->captmp * sizeof(uint32_t));
     tg_free(p->al, p->names, p->capnames * sizeof(size_t));
+    tg_free(p->al, p->krefs, p->capkrefs * sizeof(size_t));
 }

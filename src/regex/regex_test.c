@@ -231,6 +231,28 @@ static void test_rejected(void) {
     E("x((?=a))", 2, "lookahead");
 }
 
+/* Syntax only (format "regex"): what compile refuses to run is still a
+ * regex; what ECMA-262 `u` mode refuses is not. */
+static void S(const char *pat, int ok, const char *sub) {
+    tg_regex_error err;
+    int rc = tg_regex_syntax_ok(&g_alloc, pat, strlen(pat), NULL, &err);
+    char buf[300];
+    snprintf(buf, sizeof buf, "rc %d message \"%s\"", rc, err.message);
+    check(ok ? rc == 0 : rc == -1 && strstr(err.message, sub) != NULL, ok ? "syntax ok" : "syntax refused", pat, buf);
+}
+
+static void test_syntax_only(void) {
+    S("(a)\\1", 1, NULL); S("(?<n>a)\\k<n>", 1, NULL); S("(?<=a+)b", 1, NULL); S("(?<!a)b", 1, NULL);
+    S("a(?=b)c", 1, NULL); S("a(?!b)", 1, NULL); S("((a)(b))\\3", 1, NULL); S("(?:(a))\\1", 1, NULL);
+    S("\\k<n>(?<n>a)", 1, NULL); /* a forward reference is still a reference */
+    S("(a)\\2", 0, "backreference \\2 names no group"); S("(?:a)\\1", 0, "names no group");
+    S("(?=a)\\1", 0, "names no group"); S("(?<n>a)\\k<m>", 0, "\\k<m> names no group");
+    S("\\k<n>", 0, "names no group"); S("(?<n>a)\\k<n", 0, "invalid named backreference");
+    S("a(?=b)+", 0, "assertion cannot be quantified"); S("(?<=a){2}", 0, "assertion cannot be quantified");
+    S("(?=a", 0, "unterminated group"); S("[\\1]", 0, "in a character class"); S("^*", 0, "cannot be quantified");
+    S("(a)|\\1x", 1, NULL); S("\\d+(?=€)", 1, NULL);
+}
+
 static void test_syntax_errors(void) {
     E("(abc", 0, "unterminated group"); E("abc)", 3, "unmatched ')'"); E("a(b))", 4, "unmatched ')'");
     E("[abc", 0, "unterminated character class"); E("x[", 1, "unterminated character class");
@@ -427,6 +449,7 @@ int main(void) {
     test_utf8_subjects();
     test_rejected();
     test_syntax_errors();
+    test_syntax_only();
     test_limits();
     test_redos();
     test_dfa_cache();

@@ -323,18 +323,15 @@ static int child_idx(ev *e, size_t idx, const cJSON *ch, uint32_t node) {
     return r;
 }
 
-/* format "regex": compiles the pattern (allocates; only when asserting). */
+/* format "regex": an ECMA-262 regex, backreferences and lookaround
+ * included (only the syntax; allocates while parsing; only when asserting). */
 TG_NOINLINE static int regex_ok(ev *e, const cJSON *inst) {
-    tg_regex *re = NULL;
     tg_regex_error rerr;
     tg_regex_limits lim = tg_regex_default_limits();
     size_t rl = tg_json_strlen(inst->valuestring);
-    int r;
     if (rl > e->s->limits.max_regex_bytes) return 0;
     if (lim.max_pattern_bytes < rl) lim.max_pattern_bytes = rl;
-    r = tg_regex_compile(&e->s->alloc, inst->valuestring, rl, &lim, &re, &rerr);
-    tg_regex_free(re);
-    return r == 0;
+    return tg_regex_syntax_ok(&e->s->alloc, inst->valuestring, rl, &lim, &rerr) == 0;
 }
 
 /* tg_json_is_integer, with the common case (a lexeme without '.', 'e' or
