@@ -45,7 +45,8 @@ typedef enum tg_status {
     TG_ERR_DENIED = -17,             /* the policy denies the call */
     TG_ERR_APPROVAL = -18,           /* an approval (id or token) was refused: unknown, denied, expired, used, other call */
     TG_ERR_RATE_LIMITED = -19,       /* a rate limit or session budget is spent */
-    TG_ERR_INVALID_POLICY = -20      /* a policy document does not compile */
+    TG_ERR_INVALID_POLICY = -20,     /* a policy document does not compile */
+    TG_ERR_DIGEST_MISMATCH = -21     /* the held change is not the definition the host reviewed */
 } tg_status;
 
 /* The stable code string of a status ("ok", "pending", "unknown_tool", ...). */
@@ -148,10 +149,13 @@ tg_status tg_register_batch(tg_runtime *rt, const char *request, size_t len);
 tg_status tg_model_name(tg_runtime *rt, const char *source, size_t source_len, const char *tool, size_t tool_len,
                         const char *tmpl);
 
-/* Lets a held (changed) definition into new snapshots. On TG_OK tg_output
- * is {"source": its source}; TG_ERR_UNKNOWN_TOOL when no change is held under
- * name, TG_ERR_NAME_COLLISION when it now collides with a live tool. */
-tg_status tg_accept_change(tg_runtime *rt, const char *name, size_t len);
+/* Lets a held (changed) definition into new snapshots. digest (digest_len
+ * 0: any) is the one the host reviewed (from "changed"): a definition held
+ * since under the name is refused with TG_ERR_DIGEST_MISMATCH. On TG_OK
+ * tg_output is {"source": its source, "handler": its handler id};
+ * TG_ERR_UNKNOWN_TOOL when no change is held under name,
+ * TG_ERR_NAME_COLLISION when it now collides with a live tool. */
+tg_status tg_accept_change(tg_runtime *rt, const char *name, size_t len, const char *digest, size_t digest_len);
 
 /* Removes every tool of a source; tg_output holds {"removed":N}. */
 tg_status tg_remove_source(tg_runtime *rt, const char *source, size_t len);

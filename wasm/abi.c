@@ -137,9 +137,11 @@ int tga_register_batch(tga_handle *h, uint32_t len) { return tg_register_batch(h
 TG_EXPORT(tga_configure)
 int tga_configure(tga_handle *h, uint32_t len) { return tg_configure(h->rt, h->input, len); }
 
-/* Input: a tool name. */
+/* Input: a tool name (len bytes), then the digest reviewed (digest_len bytes, 0: any). */
 TG_EXPORT(tga_accept_change)
-int tga_accept_change(tga_handle *h, uint32_t len) { return tg_accept_change(h->rt, h->input, len); }
+int tga_accept_change(tga_handle *h, uint32_t len, uint32_t digest_len) {
+    return tg_accept_change(h->rt, h->input, len, h->input + len, digest_len);
+}
 
 /* Input: a source name (source_len bytes), then a tool name (tool_len bytes). */
 TG_EXPORT(tga_model_name)

@@ -26,6 +26,7 @@ export const STATUS = Object.freeze({
   [-18]: 'approval_refused',
   [-19]: 'rate_limited',
   [-20]: 'invalid_policy',
+  [-21]: 'digest_mismatch',
 });
 
 export class ToolgateError extends Error {

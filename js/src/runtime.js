@@ -79,6 +79,7 @@ export class ToolRuntime {
   #handle = 0;
   #generation = 0;
   #handlers = new Map();
+  #heldHandlers = new Map(); // handler id -> the handler listed with a held change (live at acceptChange)
   #sourceHandlers = new Map();
   #nextHandler = 1;
   #invoked = null; // set by the invoke import during tga_call_begin
@@ -407,13 +408,24 @@ export class ToolRuntime {
     const group = replace ? `source:${source}` : undefined;
     this.#check(this.#journaled('tga_register_batch', [JSON.stringify(request)], [], undefined, group));
     const result = this.#output();
-    if (group) this.#compactGroup(group, result.changed?.length > 0 || result.held?.length > 0);
+    const states = result.states;
+    delete result.states;
+    // a refused batch changed nothing: it must not replay (nor stand in for
+    // the source's earlier imports in the journal)
+    if (!result.applied) this.#journal.pop();
+    else if (group) this.#compactGroup(group, result.changed?.length > 0 || result.held?.length > 0);
     if (result.applied) {
       if (replace) {
         const listed = new Set(staged.map(([k]) => k));
-        for (const [key, id] of ids) if (!listed.has(key)) { ids.delete(key); this.#handlers.delete(id); }
+        for (const [key, id] of ids) if (!listed.has(key)) { ids.delete(key); this.#handlers.delete(id); this.#heldHandlers.delete(id); }
       }
-      for (const [key, id, fn] of staged) { ids.set(key, id); this.#handlers.set(id, fn); }
+      staged.forEach(([key, id, fn], i) => {
+        ids.set(key, id);
+        // a held change's handler waits with it: the live definition keeps
+        // running its own until acceptChange
+        if (states[i] === 'changed' || states[i] === 'held') this.#heldHandlers.set(id, fn);
+        else if (states[i] !== 'rejected') { this.#handlers.set(id, fn); this.#heldHandlers.delete(id); }
+      });
     }
     return result;
   }
@@ -446,13 +458,20 @@ export class ToolRuntime {
     return this.#text('tga_output_ptr', 'tga_output_len');
   }
 
-  /** Lets a held (changed) tool definition into new snapshots. */
-  acceptChange(name) {
+  /** Lets a held (changed) tool definition into new snapshots, with the
+   * handler listed with it. digest: the one reviewed (BatchResult.changed);
+   * a change held since is refused (digest_mismatch). */
+  acceptChange(name, digest) {
     // journaled with the imports of the tool's source, which it depends on
-    const status = this.#journaled('tga_accept_change', [String(name)]);
+    const status = this.#journaled('tga_accept_change', [String(name), digest === undefined ? '' : String(digest)]);
     this.#check(status);
+    const { source, handler } = this.#output();
     const last = this.#journal[this.#journal.length - 1];
-    last.group = `source:${this.#output().source}`;
+    last.group = `source:${source}`;
+    if (this.#heldHandlers.has(handler)) {
+      this.#handlers.set(handler, this.#heldHandlers.get(handler));
+      this.#heldHandlers.delete(handler);
+    }
   }
 
   /** Removes every tool of a source. @returns {number} how many */
@@ -461,7 +480,7 @@ export class ToolRuntime {
     const removed = this.#output().removed;
     // the source's handlers go with its tools (as a re-listing drops those it no longer lists)
     const ids = this.#sourceHandlers.get(source);
-    if (ids) for (const id of ids.values()) this.#handlers.delete(id);
+    if (ids) for (const id of ids.values()) { this.#handlers.delete(id); this.#heldHandlers.delete(id); }
     this.#sourceHandlers.delete(source);
     return removed;
   }

@@ -41,7 +41,7 @@ export type ErrorCode =
   | 'unknown_tool' | 'invalid_arguments' | 'unknown_call' | 'host_refused' | 'limit_reached'
   | 'invalid_schema' | 'invalid_result' | 'name_collision' | 'missing_capability' | 'invalid_request'
   | 'missing_context' | 'unknown_snapshot' | 'denied' | 'approval_refused' | 'rate_limited'
-  | 'invalid_policy' | 'timeout' | 'cancelled' | 'module_trap' | 'disposed' | 'reentrant' | 'invalid_module';
+  | 'invalid_policy' | 'digest_mismatch' | 'timeout' | 'cancelled' | 'module_trap' | 'disposed' | 'reentrant' | 'invalid_module';
 
 export interface HandlerInfo {
   /** The module's id for this call. */
@@ -228,7 +228,8 @@ export declare class ToolRuntime {
     options?: ToolOptions | ((tool: ToolDescriptor) => ToolOptions); nameTemplate?: string }): BatchResult;
   /** The model-visible name a tool of source gets: what host settings per tool should be matched against. */
   modelName(source: string, tool: string): string;
-  acceptChange(name: string): void;
+  /** Lets a held change live. digest: the one reviewed (from BatchResult.changed); a change held since is refused (digest_mismatch). */
+  acceptChange(name: string, digest?: string): void;
   removeSource(source: string): number;
   snapshot(): Snapshot;
   listTools(opts?: { format?: ExportFormat; snapshot?: Snapshot | number; cursor?: string; limit?: number } & Principal):

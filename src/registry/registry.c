@@ -624,6 +624,16 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
         put_str(out, it->err.message);
         tg_buf_putc(out, '}');
     }
+    /* each entry's outcome, in request order (the host keeps a held
+     * change's handler apart until it is accepted) */
+    tg_buf_puts(out, "],\"states\":[");
+    for (size_t i = 0; i < bt->n; i++) {
+        static const char *const NAMES[] = {"registered", "unchanged", "updated", "changed", "held", "rejected"};
+        if (i) tg_buf_putc(out, ',');
+        tg_buf_putc(out, '"');
+        tg_buf_puts(out, apply ? NAMES[items[i].state] : "rejected");
+        tg_buf_putc(out, '"');
+    }
     if (mutated) changed(r);
     tg_buf_printf(out, "],\"epoch\":%llu}", (unsigned long long)r->epoch);
     if (out->failed) rc = -1;
@@ -662,9 +672,8 @@ const char *tg_registry_source_clash(tg_registry *r, const char *source, size_t 
     return NULL;
 }
 
-const char *tg_registry_held_source(tg_registry *r, const char *name, size_t len) {
-    const tg_tool *t = tmap_get(&r->held, name, len);
-    return t ? t->source : NULL;
+const tg_tool *tg_registry_held(tg_registry *r, const char *name, size_t len) {
+    return tmap_get(&r->held, name, len);
 }
 
 int tg_registry_accept(tg_registry *r, const char *name, size_t len, char *why, size_t why_len) {

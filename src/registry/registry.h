@@ -132,7 +132,7 @@ int tg_registry_accept(tg_registry *r, const char *name, size_t len, char *why, 
 const char *tg_registry_source_clash(tg_registry *r, const char *source, size_t len);
 
 /* The source of the changed definition held under name, or NULL. */
-const char *tg_registry_held_source(tg_registry *r, const char *name, size_t len);
+const tg_tool *tg_registry_held(tg_registry *r, const char *name, size_t len);
 
 /* Removes every tool of a source (and its held changes); returns the count. */
 size_t tg_registry_remove_source(tg_registry *r, const char *source, size_t len);

@@ -31,6 +31,7 @@ const char *tg_status_code(tg_status s) {
     case TG_ERR_APPROVAL: return "approval_refused";
     case TG_ERR_RATE_LIMITED: return "rate_limited";
     case TG_ERR_INVALID_POLICY: return "invalid_policy";
+    case TG_ERR_DIGEST_MISMATCH: return "digest_mismatch";
     }
     return "unknown_status";
 }
@@ -285,13 +286,18 @@ tg_status tg_model_name(tg_runtime *rt, const char *source, size_t source_len, c
     return rt->out.failed ? tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1) : TG_OK;
 }
 
-tg_status tg_accept_change(tg_runtime *rt, const char *name, size_t len) {
+tg_status tg_accept_change(tg_runtime *rt, const char *name, size_t len, const char *digest, size_t digest_len) {
     tg_rt_begin(rt);
     char why[200];
-    const char *src = tg_registry_held_source(rt->registry, name, len);
+    const tg_tool *held = tg_registry_held(rt->registry, name, len);
+    /* the host accepts what it reviewed: a change listed since is not it */
+    if (held && digest_len && !(digest_len == strlen(held->digest) && memcmp(digest, held->digest, digest_len) == 0))
+        return tg_rt_fail(rt, TG_ERR_DIGEST_MISMATCH,
+                          "the definition held now is not the one reviewed (its digest differs): review the change again", -1);
+    const char *src = held ? held->source : "";
     tg_buf_puts(&rt->out, "{\"source\":"); /* (the host journals the accept with its source's imports) */
-    tg_json_write_string(&rt->out, src ? src : "", src ? strlen(src) : 0);
-    tg_buf_putc(&rt->out, '}');
+    tg_json_write_string(&rt->out, src, strlen(src));
+    tg_buf_printf(&rt->out, ",\"handler\":%u}", held ? (unsigned)held->handler_id : 0u);
     int rc = tg_registry_accept(rt->registry, name, len, why, sizeof why);
     if (rc == 0) return rt->out.failed ? tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1) : TG_OK;
     return tg_rt_fail(rt, rc == -1 ? TG_ERR_UNKNOWN_TOOL : rc == -2 ? TG_ERR_NAME_COLLISION : TG_ERR_NOMEM, why, -1);

@@ -230,6 +230,38 @@ test('a held change listed again stays held: it never comes back as a new tool',
   rt.dispose();
 });
 
+test('a held change waits with its handler; acceptChange takes the digest reviewed; a refused batch is not replayed', async () => {
+  const rt = await createToolRuntime();
+  const entry = (description, handler) => [{ descriptor: { name: 'act', description, inputSchema: obj() }, handler }];
+  rt.registerBatch('plug', entry('Reads a file.', () => 'v1 ran'), { replace: true });
+  const pinned = rt.snapshot();
+  const v2 = rt.registerBatch('plug', entry('Deletes a file.', () => 'v2 ran'), { replace: true });
+  assert.deepEqual(v2.changed.map((c) => c.name), ['mcp__plug__act']);
+  assert.equal('states' in v2, false);
+  // the session pinned to v1 runs v1's handler, not the held change's
+  assert.equal((await rt.callTool('mcp__plug__act', {}, { snapshot: pinned })).content[0].text, 'v1 ran');
+  // listed again while held (a newer handler): still v1's until accepted
+  rt.registerBatch('plug', entry('Deletes a file.', () => 'v2b ran'), { replace: true });
+  assert.equal((await rt.callTool('mcp__plug__act', {}, { snapshot: pinned })).content[0].text, 'v1 ran');
+  // a change listed after the review is not the one accepted
+  const v3 = rt.registerBatch('plug', entry('Deletes every file.', () => 'v3 ran'), { replace: true });
+  assert.throws(() => rt.acceptChange('mcp__plug__act', v2.changed[0].digest), (e) => e.code === 'digest_mismatch');
+  assert.equal((await rt.callTool('mcp__plug__act', {}, { snapshot: pinned })).content[0].text, 'v1 ran');
+  rt.acceptChange('mcp__plug__act', v3.changed[0].digest);
+  assert.equal((await rt.callTool('mcp__plug__act', {})).content[0].text, 'v3 ran');
+  pinned.release();
+  // an all-or-nothing batch that was refused leaves the journal as it was:
+  // the source's tools survive a replaced instance
+  rt.registerBatch('two', [{ descriptor: { name: 'a', inputSchema: obj() }, handler: () => 'a' }], { replace: true });
+  const refused = rt.registerBatch('two', [{ descriptor: { name: 'b', inputSchema: obj() }, handler: () => 'b' },
+    { descriptor: { name: 'b', inputSchema: obj() }, handler: () => 'b' }], { replace: true });
+  assert.equal(refused.applied, false);
+  assert.throws(() => rt._selftestTrap(), (e) => e.code === 'module_trap');
+  assert.equal((await rt.callTool('mcp__two__a', {})).content[0].text, 'a');
+  assert.equal((await rt.callTool('mcp__plug__act', {})).content[0].text, 'v3 ran');
+  rt.dispose();
+});
+
 test('a source imported again with stricter host options: the new options hold at once (definition unchanged)', async () => {
   const rt = await createToolRuntime({ policy: { version: 1, defaults: ['*'], rules: [{ id: 'all', effect: 'allow', tools: ['*'] }] } });
   const tools = [{ name: 'delete_repo', description: 'Deletes a repository.', inputSchema: obj() }, { name: 'list_repos', inputSchema: obj() }];
