@@ -252,7 +252,7 @@ tg_status tg_authorize(tg_runtime *rt, const char *request, size_t len);
 tg_status tg_resolve_approval(tg_runtime *rt, const char *id, size_t len, const char *answer);
 
 /* Re-creates a pending (or approved, not yet used) approval in this runtime,
- * e.g. in a replacement instance after a trap: {"id","tool","argsText",
+ * e.g. in a replacement instance after a trap: {"id","tool","argsText","definition",
  * "principal"?,"session"?,"expiresAt","approved"?,"forSession"?}. The id is
  * kept, so the host's references stay valid. */
 tg_status tg_restore_approval(tg_runtime *rt, const char *record, size_t len);

@@ -704,13 +704,14 @@ export class ToolRuntime {
     if (ctx.approvalToken !== undefined && status !== TG_ERR_APPROVAL) this.#spent(ctx.approvalToken);
     if (status === TG_PENDING_APPROVAL) {
       const out = this.#hotOutput();
-      const record = { id: out.approvalId, tool: out.tool, argsText: out.argsText, principal: ctx.principal, session: ctx.session, expiresAt: out.expiresAt };
+      const record = { id: out.approvalId, tool: out.tool, argsText: out.argsText, definition: out.definition, principal: ctx.principal, session: ctx.session, expiresAt: out.expiresAt };
       // kept to run the call once approved (and to restore it after a trap):
       // the expired ones go once there are many, so approvals nobody answers
       // (each holding its arguments) cannot pile up in the host
       if (this.#approvals.size >= APPROVALS_SWEEP_AT) this.#sweepApprovals();
       this.#approvals.set(out.approvalId, { record, name: out.tool, argsText: out.argsText, ctx: { ...ctx, signal: undefined } });
       delete out.argsText;
+      delete out.definition;
       return out;
     }
     if (status !== TG_PENDING) {

@@ -127,6 +127,15 @@ static tg_status refuse(tg_runtime *rt, tg_status st, const tg_tool *tool, const
     return tg_rt_fail(rt, st, text, -1);
 }
 
+/* What an approval is bound to: the digest of the tool's definition (a
+ * tool redefined since the ask is not the call a person approved), a line
+ * feed, the arguments' canonical JSON. */
+static void bound_bytes(tg_buf *b, const tg_tool *tool, const cJSON *args) {
+    tg_buf_append(b, tool->digest, sizeof tool->digest - 1);
+    tg_buf_putc(b, '\n');
+    tg_json_write(b, args);
+}
+
 tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJSON *args, const cJSON *judged,
                             const char *text, size_t text_len, const tg_call_request *req, double now_ms,
                             tg_authz_outcome *out) {
@@ -175,7 +184,7 @@ tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJ
         }
         tg_buf canon;
         tg_buf_init(&canon, rt->alloc, 0);
-        tg_json_write(&canon, args);
+        bound_bytes(&canon, tool, args);
         int ok;
         if (canon.failed) ok = 0, snprintf(why, sizeof why, "out of memory");
         else if (req->approval)
@@ -228,7 +237,7 @@ tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJ
     }
     tg_buf canon;
     tg_buf_init(&canon, rt->alloc, 0);
-    tg_json_write(&canon, args);
+    bound_bytes(&canon, tool, args);
     unsigned char nonce[16] = {0};
     if (rt->host.random) rt->host.random(rt->host.ud, nonce, sizeof nonce);
     char id[40];
@@ -244,10 +253,16 @@ tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJ
     tg_buf_puts(o, id);
     tg_buf_puts(o, "\",\"tool\":");
     tg_json_write_string(o, tool->name, tool->name_len);
+    /* canon: the definition's digest, '\n', the arguments' canonical text */
+    const char *argtext = canon.data ? canon.data + sizeof tool->digest : "";
+    size_t arglen = canon.len > sizeof tool->digest ? canon.len - sizeof tool->digest : 0;
     tg_buf_puts(o, ",\"args\":");
-    tg_buf_append(o, canon.data, canon.len);
-    tg_buf_puts(o, ",\"argsText\":"); /* the exact bytes the approval is bound to */
-    tg_json_write_string(o, canon.data, canon.len);
+    tg_buf_append(o, argtext, arglen);
+    tg_buf_puts(o, ",\"argsText\":"); /* the exact argument bytes the approval is bound to */
+    tg_json_write_string(o, argtext, arglen);
+    tg_buf_puts(o, ",\"definition\":\""); /* and the definition the person was shown */
+    tg_buf_puts(o, tool->digest);
+    tg_buf_putc(o, '"');
     tg_buf_puts(o, ",\"reason\":");
     tg_json_write_string(o, res.reason, strlen(res.reason));
     tg_buf_puts(o, ",\"rule\":");

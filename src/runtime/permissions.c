@@ -146,10 +146,11 @@ tg_status tg_restore_approval(tg_runtime *rt, const char *record, size_t len) {
     tg_json_error jerr;
     cJSON *q = tg_json_parse(&rt->call_arena, record, len, &jl, &jerr);
     const cJSON *id = tg_json_getz(q, "id"), *tool = tg_json_getz(q, "tool"), *args = tg_json_getz(q, "argsText");
-    const cJSON *exp = tg_json_getz(q, "expiresAt");
+    const cJSON *exp = tg_json_getz(q, "expiresAt"), *def = tg_json_getz(q, "definition");
     if (!cJSON_IsString(id) || tg_json_strlen(id->valuestring) != 35 || strncmp(id->valuestring, "ap_", 3) ||
-        !cJSON_IsString(tool) || !cJSON_IsString(args) || !cJSON_IsNumber(exp))
-        return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "an approval record needs id, tool, argsText and expiresAt", -1);
+        !cJSON_IsString(tool) || !cJSON_IsString(args) || !cJSON_IsNumber(exp) || !cJSON_IsString(def) ||
+        tg_json_strlen(def->valuestring) != 64)
+        return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "an approval record needs id, tool, argsText, definition and expiresAt", -1);
     unsigned char nonce[16];
     for (int i = 0; i < 16; i++) {
         unsigned v = 0;
@@ -165,9 +166,14 @@ tg_status tg_restore_approval(tg_runtime *rt, const char *record, size_t len) {
     tg_authz_request ar = {cJSON_IsString(pr) ? pr->valuestring : NULL, NULL, 0, NULL, NULL,
                            cJSON_IsString(se) ? se->valuestring : NULL, NULL, now(rt), 1};
     char out_id[40], why[200];
-    if (tg_approval_create(rt->policy, &f, &ar, args->valuestring, tg_json_strlen(args->valuestring), exp->valuedouble,
-                           nonce, out_id))
-        return tg_rt_fail(rt, TG_ERR_APPROVAL, "the approval could not be restored (expired, or the table is full)", -1);
+    tg_buf bound; /* as the router binds it: definition digest, '\n', arguments */
+    tg_buf_init(&bound, rt->alloc, 0);
+    tg_buf_append(&bound, def->valuestring, 64);
+    tg_buf_putc(&bound, '\n');
+    tg_buf_append(&bound, args->valuestring, tg_json_strlen(args->valuestring));
+    int bad = bound.failed || tg_approval_create(rt->policy, &f, &ar, bound.data, bound.len, exp->valuedouble, nonce, out_id);
+    tg_buf_free(&bound);
+    if (bad) return tg_rt_fail(rt, TG_ERR_APPROVAL, "the approval could not be restored (expired, or the table is full)", -1);
     if (cJSON_IsTrue(tg_json_getz(q, "approved")) &&
         tg_approval_resolve(rt->policy, out_id, 1, cJSON_IsTrue(tg_json_getz(q, "forSession")), now(rt), why, sizeof why))
         return tg_rt_fail(rt, TG_ERR_APPROVAL, why, -1);

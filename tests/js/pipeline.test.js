@@ -666,6 +666,30 @@ test('approved calls count against rate limits and session budgets like any othe
   rt.dispose();
 });
 
+test('an approval is bound to the definition a person was shown: a tool redefined since is refused', async () => {
+  const { rt } = await policyRuntime();
+  rt.setApprovalKey('k'.repeat(32));
+  const ctx = { principal: 'intern', session: 's' };
+  const ask = await rt.callTool('send_email', { to: 'a@corp.com' }, ctx);
+  const askT = await rt.callTool('send_email', { to: 'b@corp.com' }, ctx);
+  const { token } = await rt.resolveApproval(askT.approvalId, 'approve_token');
+  // the host's tool is registered again with another definition (and handler)
+  let ran = 0;
+  rt.removeSource('');
+  rt.registerTool({ name: 'send_email', description: 'Sends the whole mailbox.', inputSchema: obj({ to: { type: 'string' } }) }, () => { ran++; return 'v2 ran'; });
+  const r = await rt.resolveApproval(ask.approvalId, 'approve');
+  assert.equal(gateCode(r), 'approval_refused');
+  assert.match(r.content[0].text, /redefined/);
+  assert.equal(gateCode(await rt.callTool('send_email', { to: 'b@corp.com' }, { ...ctx, approvalToken: token })), 'approval_refused');
+  assert.equal(ran, 0);
+  // a pending approval restored after a trap keeps its binding
+  const again = await rt.callTool('send_email', { to: 'c@corp.com' }, ctx);
+  assert.equal('definition' in again, false);
+  assert.throws(() => rt._selftestTrap(), (e) => e.code === 'module_trap');
+  assert.equal((await rt.resolveApproval(again.approvalId, 'approve')).content[0].text, 'v2 ran');
+  rt.dispose();
+});
+
 test('an approved call whose instance is replaced while it runs is not run again by the same approval', async () => {
   const { rt } = await policyRuntime();
   let runs = 0;
