@@ -89,6 +89,52 @@ const cJSON *tg_args_judged(tg_arena *arena, const tg_tool *tool, const cJSON *a
     return j;
 }
 
+/* 1 when the error line at line[0..len) ("- /ptr: message") lies at or
+ * under the context parameter `name` (its JSON Pointer token escaped). */
+static int under_param(const char *line, size_t len, const char *name) {
+    size_t i = 3, n = strlen(name);
+    if (len < 4 || memcmp(line, "- /", 3) != 0) return 0;
+    for (size_t k = 0; k < n; k++) {
+        const char *esc = name[k] == '~' ? "~0" : name[k] == '/' ? "~1" : NULL;
+        size_t el = esc ? 2 : 1;
+        if (i + el > len || (esc ? memcmp(line + i, esc, 2) != 0 : line[i] != name[k])) return 0;
+        i += el;
+    }
+    return i < len && (line[i] == '/' || line[i] == ':');
+}
+
+/* The schema's errors name the value they refuse; a context parameter's
+ * value is the host's, hidden from the model: each error line at or under
+ * one is replaced by one that withholds it. -1: out of memory. */
+static int withhold_context(tg_buf *msg, size_t start, const cJSON *ctxmap) {
+    tg_buf out;
+    tg_buf_init(&out, msg->alloc, 0);
+    size_t at = start;
+    const cJSON *last = NULL;
+    while (at < msg->len) {
+        const char *line = msg->data + at, *nl = memchr(line, '\n', msg->len - at);
+        size_t len = nl ? (size_t)(nl - line) + 1 : msg->len - at;
+        const cJSON *hit = NULL;
+        for (const cJSON *p = ctxmap->child; p && !hit; p = p->next)
+            if (under_param(line, len, p->string)) hit = p;
+        if (hit && last) { /* (one line says it for all of them) */
+        } else if (hit) {
+            /* neither the value nor the parameter's name: both are hidden */
+            tg_buf_puts(&out, "- (a value the host supplies): it does not satisfy the tool's schema; not shown, and "
+                              "not for the arguments to fix\n");
+            last = hit;
+        } else {
+            tg_buf_append(&out, line, len);
+        }
+        at += len;
+    }
+    msg->len = start;
+    if (out.data) tg_buf_append(msg, out.data, out.len);
+    int bad = out.failed || msg->failed;
+    tg_buf_free(&out);
+    return bad ? -1 : 0;
+}
+
 tg_args_status tg_args_prepare(tg_arena *arena, const tg_tool *tool, cJSON *args, const cJSON *context,
                                int known_invalid, size_t max_errors, tg_buf *msg) {
     if (!cJSON_IsObject(args)) {
@@ -129,6 +175,9 @@ tg_args_status tg_args_prepare(tg_arena *arena, const tg_tool *tool, cJSON *args
         }
     }
     /* 3 the full schema, context parameters included */
-    return known_invalid ? tg_schema_error_lines(arena, tool->input, args, max_errors, msg)
-                         : tg_check_schema(arena, tool->input, args, max_errors, msg);
+    size_t start = msg->len;
+    tg_args_status st = known_invalid ? tg_schema_error_lines(arena, tool->input, args, max_errors, msg)
+                                      : tg_check_schema(arena, tool->input, args, max_errors, msg);
+    if (st == TG_ARGS_INVALID && ctxmap && withhold_context(msg, start, ctxmap)) return TG_ARGS_NOMEM;
+    return st;
 }

@@ -384,7 +384,12 @@ test('context parameters: hidden from every format, injected from the context, n
   await rt.callTool('query2', { sql: 'x', tenant_id: 't1' }, { context: { tenant: 't42' } });
   assert.equal(seen.tenant_id, 't42'); // dropped, then injected
   assert.equal(gateCode(await rt.callTool('query', { sql: 'x' })), 'missing_context');
-  assert.equal(gateCode(await rt.callTool('query', { sql: 'x' }, { context: { tenant: 'evil' } })), 'invalid_arguments'); // the schema still applies
+  // the schema still applies, and its error does not show the model the host's value (or the hidden name)
+  const bad = await rt.callTool('query', { sql: 7 }, { context: { tenant: 'SECRET-evil' } });
+  assert.equal(gateCode(bad), 'invalid_arguments');
+  assert.match(bad.content[0].text, /\/sql: expected string/);
+  assert.match(bad.content[0].text, /a value the host supplies/);
+  assert.doesNotMatch(bad.content[0].text, /SECRET|tenant_id/);
   rt.dispose();
 });
 
