@@ -88,7 +88,7 @@ export class ToolRuntime {
   #auditSubscribers = new Set();
   #auditQueue = []; // events of module calls still on the stack (#onAudit)
   #inModule = 0; // 1 while a module call runs: a call from inside it (a clock option) is refused
-  #inFlight = new Map(); // callId -> { abort: AbortController, timer }
+  #inFlight = new Map(); // callId -> { timer, settle }: calls whose handler is awaited
   #restarts = 0;
   #argsLimit;
   #resultLimit;
@@ -181,8 +181,7 @@ export class ToolRuntime {
   #recover() {
     this.#restarts++;
     this.#listCache.clear();
-    for (const { timer } of this.#inFlight.values()) clearTimeout(timer);
-    this.#inFlight.clear(); // their completions will find no pending call
+    this.#endInFlight('trap'); // (their handlers are told; the new instance knows no such calls)
     const limits = this.#savedPolicyState();
     giveMemory(this.#memory); // (zeroed before anyone uses it again)
     this.#instantiate();
@@ -752,7 +751,7 @@ export class ToolRuntime {
     const onCancel = () => settle('cancelled');
     ctx.signal?.addEventListener('abort', onCancel, { once: true });
     if (ctx.signal?.aborted) settle('cancelled'); // (aborted while the handler's synchronous part ran)
-    this.#inFlight.set(job.callId, { timer });
+    this.#inFlight.set(job.callId, { timer, settle });
     // Promise.resolve adopts any thenable safely: a then() that throws,
     // answers twice or calls back at once settles this promise only once
     const work = Promise.resolve(promise).then((v) => ({ v, isError: 0 }), (e) => ({ v: this.#errorText(e), isError: 1 }));
@@ -760,8 +759,9 @@ export class ToolRuntime {
     clearTimeout(timer);
     ctx.signal?.removeEventListener('abort', onCancel);
     this.#inFlight.delete(job.callId);
-    if (typeof first === 'string') { // timeout or cancelled: the handler's late result is discarded
-      info._abort(new Error(first === 'timeout' ? 'deadline passed' : 'cancelled'));
+    if (typeof first === 'string') { // timeout, cancelled, trap or disposed: the handler's late result is discarded
+      info._abort(new Error({ timeout: 'deadline passed', cancelled: 'cancelled', trap: 'the module was replaced', disposed: 'the runtime was disposed' }[first]));
+      if (first === 'disposed') return gateError('disposed', `The runtime was disposed while tool "${name}" ran.`);
       if (generation !== this.#generation) return gateError('module_trap', `The module was replaced while tool "${name}" ran.`);
       try {
         return this.#endCall(job, first === 'timeout' ? 1 : 0);
@@ -772,6 +772,18 @@ export class ToolRuntime {
       }
     }
     return this.#finish(job, name, first.v, first.isError, generation);
+  }
+
+  /** Ends every awaited call at once (a trap replaced the module, or the
+   * runtime was disposed): its caller gets a result and its handler's
+   * signal aborts, rather than a promise that never settles. */
+  #endInFlight(why) {
+    const calls = [...this.#inFlight.values()];
+    this.#inFlight.clear();
+    for (const { timer, settle } of calls) {
+      clearTimeout(timer);
+      settle(why);
+    }
   }
 
   /** The text of what a handler threw, whatever it threw: a value that
@@ -927,8 +939,7 @@ export class ToolRuntime {
    * runtime; any later use throws ToolgateError('disposed'). */
   dispose() {
     if (!this.#handle) return;
-    for (const { timer } of this.#inFlight.values()) clearTimeout(timer);
-    this.#inFlight.clear();
+    this.#endInFlight('disposed');
     this.#listCache.clear();
     const memory = this.#memory;
     this.#handle = 0;

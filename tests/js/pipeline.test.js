@@ -690,6 +690,22 @@ test('an approval is bound to the definition a person was shown: a tool redefine
   rt.dispose();
 });
 
+test('calls awaiting their handler when the module traps (or the runtime is disposed) end at once, their handlers told', async () => {
+  const rt = await createToolRuntime();
+  const signals = [];
+  rt.registerTool({ name: 'forever', inputSchema: obj() }, (args, info) => { signals.push(info.signal); return new Promise(() => {}); });
+  const stuck = rt.callTool('forever', {});
+  await sleep(5);
+  assert.throws(() => rt._selftestTrap(), (e) => e.code === 'module_trap');
+  assert.equal(gateCode(await stuck), 'module_trap');
+  assert.equal(signals[0].aborted, true);
+  const second = rt.callTool('forever', {});
+  await sleep(5);
+  rt.dispose();
+  assert.equal(gateCode(await second), 'disposed');
+  assert.equal(signals[1].aborted, true);
+});
+
 test('an approved call whose instance is replaced while it runs is not run again by the same approval', async () => {
   const { rt } = await policyRuntime();
   let runs = 0;
