@@ -264,7 +264,13 @@ tg_status tg_restore_approval(tg_runtime *rt, const char *record, size_t len);
  * set is full). */
 tg_status tg_restore_spent_token(tg_runtime *rt, const char *token, size_t len);
 
-/* Writes the policy's rate buckets, session budgets and session rules to
+/* 1 when the last tg_call_begin redeemed the approval token of its context
+ * (it is single use from then on), else 0: a host that keeps spent tokens
+ * for a replacement instance records exactly these. */
+int tg_call_spent_token(const tg_runtime *rt);
+
+/* Writes the policy's rate buckets, session budgets, session rules and
+ * spent approval tokens to
  * tg_output as bytes for tg_restore_policy_state (native to this build; empty
  * with no policy). Safe to call on an instance that trapped: entries are
  * checked as they are read; TG_ERR_NOMEM when one looks damaged or memory

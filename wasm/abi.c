@@ -258,6 +258,10 @@ int tga_restore_approval(tga_handle *h, uint32_t len) { return tg_restore_approv
 TG_EXPORT(tga_restore_spent_token)
 int tga_restore_spent_token(tga_handle *h, uint32_t len) { return tg_restore_spent_token(h->rt, h->input, len); }
 
+/* 1 when the last call redeemed its approval token. */
+TG_EXPORT(tga_call_spent_token)
+int tga_call_spent_token(tga_handle *h) { return tg_call_spent_token(h->rt); }
+
 /* Output: the policy's limit and session state (bytes); see tg_save_policy_state. */
 TG_EXPORT(tga_save_policy_state)
 int tga_save_policy_state(tga_handle *h) { return tg_save_policy_state(h->rt); }

@@ -13,7 +13,6 @@ const TG_OK = 0;
 const TG_PENDING = 1;
 const TG_PENDING_APPROVAL = 2;
 const TG_OK_TEXT = 3;
-const TG_ERR_APPROVAL = -18; // (an approval id or token the module refused)
 const NO_CONTEXT = Object.freeze({});
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: false });
@@ -628,10 +627,12 @@ export class ToolRuntime {
   /** @internal how many pending approvals the host side holds (tests of their bound). */
   _pendingApprovals() { return this.#approvals.size; }
 
-  /** Ends a session: its budgets and session rules are forgotten. */
+  /** Ends a session: its budgets, session rules and approvals not yet
+   * used are forgotten (a later resolveApproval of one is refused). */
   endSession(session) {
     const len = this.#write(String(session))[0];
     this.#call('tga_end_session', len);
+    for (const [id, a] of this.#approvals) if ((a.record.session ?? '') === String(session)) this.#approvals.delete(id);
     this.#listCache.clear(); // (what the session was shown may change)
   }
 
@@ -674,7 +675,12 @@ export class ToolRuntime {
       }
     }
     let ctxText = '';
-    for (const _ in ctx) { ctxText = contextText(ctx); break; }
+    for (const _ in ctx) {
+      try { ctxText = contextText(ctx); } catch (e) { // a BigInt, a cycle, a throwing toJSON in the host's context
+        return gateError('invalid_request', `The call's context cannot be written as JSON: ${e.message}`);
+      }
+      break;
+    }
     if (ctx.signal?.aborted) return gateError('cancelled', `The call to tool "${name}" was cancelled.`);
     // refused before any copy into the module: every character is at least one byte
     if (argBytes.length > this.#argsLimit) {
@@ -700,7 +706,7 @@ export class ToolRuntime {
       if (e instanceof ToolgateError) return gateError(e.code, e.message);
       throw e;
     }
-    if (ctx.approvalToken !== undefined && status !== TG_ERR_APPROVAL) this.#spent(ctx.approvalToken);
+    if (ctx.approvalToken !== undefined && this.#exports.tga_call_spent_token(this.#handle)) this.#spent(ctx.approvalToken);
     if (status === TG_PENDING_APPROVAL) {
       const out = this.#hotOutput();
       const record = { id: out.approvalId, tool: out.tool, argsText: out.argsText, definition: out.definition, principal: ctx.principal, session: ctx.session, expiresAt: out.expiresAt };

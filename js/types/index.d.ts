@@ -240,6 +240,7 @@ export declare class ToolRuntime {
   authorize(request: { tool: string; args?: unknown; context?: Record<string, unknown>; explain?: boolean; snapshot?: Snapshot | number } & Principal): Decision;
   resolveApproval(approvalId: string, answer: 'approve_token'): Promise<ApprovalToken | CallToolResult>;
   resolveApproval(approvalId: string, answer: 'approve' | 'approve_session' | 'deny'): Promise<CallToolResult | { status: string; approvalId: string }>;
+  /** Ends a session: its budgets, session rules and approvals not yet used are forgotten. */
   endSession(session: string): void;
   /** Subscribes to audit events (one per decision and outcome). Events are
    * delivered in order once the module call that made them has returned (in a

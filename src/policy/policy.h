@@ -101,7 +101,8 @@ void tg_policy_free(tg_policy *p);
  * by their ids, so a bucket carries over when its id stays. */
 void tg_policy_adopt_state(tg_policy *to, tg_policy *from);
 
-/* Appends the rate buckets, session budgets and session rules to out as
+/* Appends the rate buckets, session budgets, session rules and used token
+ * nonces to out as
  * records that tg_policy_state_load reads back (on another instance of the
  * same build: the bytes are native). Reads the state defensively (it may
  * come from an instance that trapped): -1 when an entry looks damaged or
@@ -138,7 +139,8 @@ tg_decision tg_policy_limits(tg_policy *p, const tg_tool_facts *tool, const tg_a
  * rate and budget state ignored; req->args ignored). */
 int tg_policy_visible(tg_policy *p, const tg_tool_facts *tool, const tg_authz_request *req);
 
-/* Ends a session: forgets its budgets and session rules. */
+/* Ends a session: forgets its budgets, session rules and approvals not yet
+ * used (a call approved in it cannot run after it ended). */
 void tg_policy_end_session(tg_policy *p, const char *session);
 
 /* ---- approvals ----

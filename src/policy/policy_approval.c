@@ -363,3 +363,17 @@ int tg_approval_token_verify(tg_policy *p, const unsigned char *key, size_t key_
     }
     return 1;
 }
+
+void tg_approvals_end_session(tg_policy *p, const char *session) {
+    tg_smap *m = &p->state->approvals;
+    size_t sl = strlen(session);
+    for (size_t i = 0; i < m->cap; i++) {
+        tg_sent *e = m->tab[i];
+        while (e) {
+            tg_sent *nx = e->next;
+            tg_approval *ap = tg_sent_val(e);
+            if (ap->session_len == sl && memcmp(ap_session(ap), session, sl) == 0) tg_smap_remove(m, e);
+            e = nx;
+        }
+    }
+}

@@ -218,6 +218,10 @@ typedef struct tg_bucket {
     double tokens, last_ms;
 } tg_bucket;
 
+/* Forgets the approvals (pending or approved, not yet used) of a session
+ * (policy_approval.c): an ended session's calls are not run later. */
+void tg_approvals_end_session(tg_policy *p, const char *session);
+
 /* Session rules (policy_state.c). */
 int tg_session_rule_add(tg_policy *p, const char *session, const char *principal, const char *tool, size_t tool_len,
                         double now);

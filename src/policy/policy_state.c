@@ -186,6 +186,7 @@ void tg_policy_end_session(tg_policy *p, const char *session) {
     size_t kl = tg_state_key(key, sizeof key, parts, 1);
     if (!kl) return;
     drop_session(&p->state->session, key, kl);
+    tg_approvals_end_session(p, session);
     /* budgets: key is budget id \0 session \0 */
     tg_smap *m = &p->state->budgets;
     for (size_t i = 0; i < m->cap; i++) {
@@ -224,15 +225,16 @@ void tg_policy_adopt_state(tg_policy *to, tg_policy *from) {
 }
 
 /* ---- carrying state to another instance (tg_policy_state_save/load) ----
- * Records, back to back: u8 map (0 rates, 1 budgets, 2 session rules),
- * u32 key length, u32 value size, f64 expiry, the key, the value. Approvals
- * and used tokens are restored by their own records (tg_restore_*). */
-enum { SMAP_RATES, SMAP_BUDGETS, SMAP_SESSION, SMAP_COUNT };
-static const size_t SMAP_VSIZE[SMAP_COUNT] = {sizeof(tg_bucket), sizeof(double), 0};
+ * Records, back to back: u8 map (0 rates, 1 budgets, 2 session rules,
+ * 3 used token nonces), u32 key length, u32 value size, f64 expiry, the
+ * key, the value. Approvals are restored by their own records
+ * (tg_restore_approval). */
+enum { SMAP_RATES, SMAP_BUDGETS, SMAP_SESSION, SMAP_USED, SMAP_COUNT };
+static const size_t SMAP_VSIZE[SMAP_COUNT] = {sizeof(tg_bucket), sizeof(double), 0, 0};
 #define STATE_KEY_MAX 1024
 
 static tg_smap *smap_of(tg_pstate *s, unsigned i) {
-    return i == SMAP_RATES ? &s->rates : i == SMAP_BUDGETS ? &s->budgets : &s->session;
+    return i == SMAP_RATES ? &s->rates : i == SMAP_BUDGETS ? &s->budgets : i == SMAP_SESSION ? &s->session : &s->used;
 }
 
 int tg_policy_state_save(const tg_policy *p, tg_buf *out) {

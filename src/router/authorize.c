@@ -203,6 +203,7 @@ tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJ
             snprintf(out->rule, sizeof out->rule, "approval");
             return refuse(rt, TG_ERR_APPROVAL, tool, why);
         }
+        if (req->approval_token) rt->token_spent = 1; /* (its nonce is in the used set now) */
         now_req.dry_run = 0;
         if (tg_policy_limits(rt->policy, &facts, &now_req, &now_res) == TG_DENY) { /* (a full state map) */
             out->decision = "deny";

@@ -96,6 +96,7 @@ tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const
                         const char *ctx_text, size_t ctx_len, uint32_t *call_id) {
     tg_rt_begin(rt);
     if (call_id) *call_id = 0;
+    rt->token_spent = 0;
     double started = now(rt);
     tg_json_error jerr;
     tg_call_request req;
@@ -293,12 +294,15 @@ static const char *complete(tg_runtime *rt, const tg_tool *tool, const char *res
         }
         tg_buf_free(&msg);
     }
-    char bad[120];
+    char bad[120] = "";
     if (tg_result_normalize(&rt->out, value, tool->output != NULL, bad, sizeof bad)) {
         tg_buf_reset(&rt->out);
-        int n = snprintf(why, sizeof why, "Tool \"%s\" returned a malformed CallToolResult: %s", tool->name, bad);
-        tg_result_gate_error(&rt->out, "invalid_result", why, (size_t)n < sizeof why ? (size_t)n : sizeof why - 1);
-        return "invalid_result";
+        /* no reason given: the result could not be written (memory) */
+        const char *code = bad[0] ? "invalid_result" : "out_of_memory";
+        int n = bad[0] ? snprintf(why, sizeof why, "Tool \"%s\" returned a malformed CallToolResult: %s", tool->name, bad)
+                       : snprintf(why, sizeof why, "Tool \"%s\" returned a result the module had no memory to write", tool->name);
+        tg_result_gate_error(&rt->out, code, why, (size_t)n < sizeof why ? (size_t)n : sizeof why - 1);
+        return code;
     }
     return cJSON_IsTrue(is_err) ? "error" : "ok";
 }

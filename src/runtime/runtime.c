@@ -450,3 +450,5 @@ tg_status tg_check_json(tg_runtime *rt, const char *text, size_t len, int allow_
 }
 
 void tg_set_audit(tg_runtime *rt, void (*audit)(void *ud, const char *event, size_t len)) { rt->host.audit = audit; }
+
+int tg_call_spent_token(const tg_runtime *rt) { return rt->token_spent; }

@@ -24,6 +24,7 @@ typedef struct tg_snapshot_slot {
 } tg_snapshot_slot;
 
 struct tg_runtime {
+    int token_spent;    /* the last tg_call_begin redeemed an approval token */
     tg_budget budget;
     tg_allocator alloc; /* allocates through budget */
     tg_limits limits;

@@ -706,6 +706,32 @@ test('calls awaiting their handler when the module traps (or the runtime is disp
   assert.equal(signals[1].aborted, true);
 });
 
+test('an ended session takes its approvals with it; a token is kept as spent only when a call redeemed it', async () => {
+  const { rt, ran } = await policyRuntime();
+  rt.setApprovalKey('k'.repeat(32));
+  const ctx = { principal: 'intern', session: 's' };
+  const pending = await rt.callTool('send_email', { to: 'a@corp.com' }, ctx);
+  const approved = await rt.callTool('send_email', { to: 'b@corp.com' }, ctx);
+  assert.equal((await rt.resolveApproval(approved.approvalId, 'approve_session')).content[0].text, 'send_email ran');
+  const other = await rt.callTool('send_email', { to: 'c@corp.com' }, { ...ctx, session: 't' });
+  rt.endSession('s');
+  assert.equal(gateCode(await rt.resolveApproval(pending.approvalId, 'approve')), 'approval_refused');
+  assert.equal(gateCode(await rt.callTool('send_email', { to: 'a@corp.com' }, { ...ctx, approval: pending.approvalId })), 'approval_refused');
+  assert.equal((await rt.callTool('send_email', { to: 'd@corp.com' }, ctx)).status, 'pending_approval'); // the session grant went too
+  assert.equal((await rt.resolveApproval(other.approvalId, 'approve')).content[0].text, 'send_email ran'); // other sessions keep theirs
+  // a call refused before its token was looked at (an unknown mode) leaves the token unspent, across a trap too
+  const asked = await rt.callTool('send_email', { to: 'e@corp.com' }, ctx);
+  const { token } = await rt.resolveApproval(asked.approvalId, 'approve_token');
+  assert.equal(gateCode(await rt.callTool('send_email', { to: 'e@corp.com' }, { ...ctx, mode: 'Plan', approvalToken: token })), 'denied');
+  assert.throws(() => rt._selftestTrap(), (e) => e.code === 'module_trap');
+  assert.equal((await rt.callTool('send_email', { to: 'e@corp.com' }, { ...ctx, approvalToken: token })).content[0].text, 'send_email ran');
+  assert.equal(gateCode(await rt.callTool('send_email', { to: 'e@corp.com' }, { ...ctx, approvalToken: token })), 'approval_refused');
+  // a context JSON cannot hold is the caller's mistake, told as a result
+  assert.equal(gateCode(await rt.callTool('search', { q: 'x' }, { ...ctx, context: { n: 1n } })), 'invalid_request');
+  assert.equal(ran.filter(([n]) => n === 'send_email').length, 3);
+  rt.dispose();
+});
+
 test('an approved call whose instance is replaced while it runs is not run again by the same approval', async () => {
   const { rt } = await policyRuntime();
   let runs = 0;
@@ -763,6 +789,15 @@ test('running the module out of memory is an error value, and the runtime keeps 
   assert.ok(['out_of_memory', 'too_large'].includes(gateCode(r)), gateCode(r));
   assert.equal((await rt.callTool('echo', {})).content[0].text, 'ok');
   assert.equal(rt.restarts, 0);
+  rt.dispose();
+});
+
+test('a result the module has no memory to write is out_of_memory, told plainly', async () => {
+  const rt = await createToolRuntime({ limits: { memoryBytes: 16 << 20 } });
+  rt.registerTool({ name: 'big', inputSchema: obj() }, () => ({ content: Array.from({ length: 60000 }, () => ({ type: 'text', text: 'y'.repeat(40) })) }));
+  const r = await rt.callTool('big', {});
+  assert.equal(gateCode(r), 'out_of_memory');
+  assert.equal(r.content[0].text, 'Tool "big" returned a result the module had no memory to write');
   rt.dispose();
 });
 
