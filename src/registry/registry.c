@@ -311,7 +311,7 @@ static tg_tool *held_of(tg_registry *r, const tg_batch *bt, const tg_tool *t) {
 /* live tool `same` is t's earlier listing by the same source */
 static int same_tool(const tg_tool *same, const tg_batch *bt, const tg_tool *t) {
     return same_source(same, bt->source, bt->source_len) && strcmp(same->name, t->name) == 0 &&
-           (bt->replace_source || bt->source_len);
+           strcmp(same->tool_name, t->tool_name) == 0 && (bt->replace_source || bt->source_len);
 }
 
 /* live tool t has these host settings (handler, options) */
@@ -446,6 +446,14 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
             it->state = strcmp(same->digest, t->digest) != 0 ? ST_CHANGED
                         : same_host_settings(same, t)       ? ST_UNCHANGED
                                                             : ST_UPDATED;
+        } else if (same && bt->replace_source && same_source(same, bt->source, bt->source_len) && !same->listed) {
+            /* the source's list names the tool otherwise, up to case or
+             * look-alike characters (read_file -> Read_File, read_fiIe): a
+             * renamed definition is a change like any other, held for the
+             * host, not a new tool that goes live at once */
+            it->old = same;
+            same->listed = 1;
+            it->state = ST_CHANGED;
         } else if (!same && (it->held = held_of(r, bt, t)) != NULL) {
             /* a change waiting for the host, listed again: it stays held (the
              * same definition) or is replaced by a newer one; it never comes
@@ -454,8 +462,8 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
             it->state = strcmp(it->held->digest, t->digest) == 0 ? ST_HELD : ST_CHANGED;
         } else if (same && !(bt->replace_source && same_source(same, bt->source, bt->source_len))) {
             char msg[400];
-            snprintf(msg, sizeof msg, "\"%s\" collides with the registered tool \"%s\" (source \"%s\")%s", t->name,
-                     same->name, same->source,
+            snprintf(msg, sizeof msg, "\"%s\" (as \"%s\") collides with the registered tool \"%s\" (as \"%s\", source \"%s\")%s",
+                     t->tool_name, t->name, same->tool_name, same->name, same->source,
                      strcmp(same->name, t->name) ? " up to case or look-alike characters" : "");
             int same_def_name = strcmp(same->tool_name, t->tool_name) == 0 && strcmp(same->source, t->source) == 0;
             reject(it, same_def_name ? "duplicate_tool" : "name_collision", msg);
