@@ -21,10 +21,13 @@ export async function importFromClient(rt, source, client, { maxPages = 50, maxT
   for (let page = 0; ; page++) {
     if (page >= maxPages) throw boundError(`more than ${maxPages} pages of tools`);
     const res = await client.listTools(cursor ? { cursor } : {});
-    bytes += utf8Length(JSON.stringify(res.tools ?? []));
+    const listed = Array.isArray(res.tools) ? res.tools : [];
+    // counted before they are gathered: a page of 150,000 tools is over the
+    // bound, not a stack overflow in push(...page)
+    if (tools.length + listed.length > maxTools) throw boundError(`more than ${maxTools} tools`);
+    bytes += utf8Length(JSON.stringify(listed));
     if (bytes > maxBytes) throw boundError(`tool list larger than ${maxBytes} bytes`);
-    tools.push(...(res.tools ?? []));
-    if (tools.length > maxTools) throw boundError(`more than ${maxTools} tools`);
+    for (const t of listed) tools.push(t);
     if (!res.nextCursor) break;
     cursor = res.nextCursor;
   }

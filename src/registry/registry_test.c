@@ -59,6 +59,16 @@ static void sanitizing(void) {
     CHECK_STR(out, "h\xc3\xa9\xe2\x80\xa6");
     n = tg_sanitize_text("clean", 5, 60, out, &changed);
     CHECK(n == 5 && !changed);
+    /* every Default_Ignorable code point goes: variation selectors (which
+     * can carry a byte each), Hangul fillers, U+034F, U+206A-206F, Mongolian
+     * and Khmer format marks, interlinear annotations, U+1BCA0 */
+    const char *ignorable = "a\xef\xb8\x80\xf3\xa0\x84\x80" "b\xe3\x85\xa4\xef\xbe\xa0\xe1\x85\x9f\xcd\x8f" "c"
+                            "\xe2\x81\xaa\xe1\xa0\x8b\xe1\x9e\xb4\xef\xbf\xb9" "d\xf0\x9b\xb2\xa0\xf0\x9d\x85\xb3" "e";
+    n = tg_sanitize_text(ignorable, strlen(ignorable), 60, out, &changed);
+    out[n] = '\0';
+    CHECK_STR(out, "abcde");
+    n = tg_sanitize_text("hello", 5, 2, out, &changed); /* a cap with no room for the "…" */
+    CHECK(n <= 2 && changed);
 }
 
 /* A schema's own text: annotations cleaned in place at any depth; names and

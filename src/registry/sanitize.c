@@ -7,14 +7,25 @@
 
 #include "../base/utf8.h"
 
+/* Control characters, and every code point Unicode calls
+ * Default_Ignorable (DerivedCoreProperties: rendered as nothing, so text
+ * can hide in them: zero-width and bidi marks, variation selectors, tag
+ * characters, Hangul fillers), plus the interlinear annotation marks. */
 static int hidden(uint32_t c) {
     if (c < 0x20) return c != '\t' && c != '\n';
     if (c >= 0x7F && c <= 0x9F) return 1;
-    if (c == 0x00AD || c == 0x061C || c == 0x180E || c == 0xFEFF) return 1;
+    if (c < 0x00AD) return 0;
+    if (c == 0x00AD || c == 0x034F || c == 0x061C || c == 0x3164 || c == 0xFEFF || c == 0xFFA0) return 1;
+    if (c == 0x115F || c == 0x1160 || c == 0x17B4 || c == 0x17B5) return 1;
+    if (c >= 0x180B && c <= 0x180F) return 1;
     if (c >= 0x200B && c <= 0x200F) return 1;
     if (c >= 0x202A && c <= 0x202E) return 1;
-    if (c >= 0x2060 && c <= 0x2069) return 1;
-    if (c >= 0xE0000 && c <= 0xE007F) return 1;
+    if (c >= 0x2060 && c <= 0x206F) return 1;
+    if (c >= 0xFE00 && c <= 0xFE0F) return 1;
+    if (c >= 0xFFF0 && c <= 0xFFFB) return 1;
+    if (c >= 0x1BCA0 && c <= 0x1BCA3) return 1;
+    if (c >= 0x1D173 && c <= 0x1D17A) return 1;
+    if (c >= 0xE0000 && c <= 0xE0FFF) return 1;
     return 0;
 }
 
@@ -37,13 +48,15 @@ size_t tg_sanitize_text(const char *s, size_t len, size_t max_bytes, char *out, 
         }
         if (w + k > max_bytes) {
             /* the "…" fits within max_bytes too: back off to a code point
-             * boundary that leaves it room */
+             * boundary that leaves it room (a cap under 3 bytes has none) */
             while (w > 0 && w + 3 > max_bytes) {
                 w--;
                 while (w > 0 && ((unsigned char)out[w] & 0xC0) == 0x80) w--;
             }
-            memcpy(out + w, "\xE2\x80\xA6", 3); /* … */
-            w += 3;
+            if (max_bytes >= 3) {
+                memcpy(out + w, "\xE2\x80\xA6", 3); /* … */
+                w += 3;
+            }
             *changed = 1;
             break;
         }
@@ -55,7 +68,8 @@ size_t tg_sanitize_text(const char *s, size_t len, size_t max_bytes, char *out, 
 }
 
 /* The first code point of s[0..len) that tg_sanitize_text would drop and
- * that cannot be text a tool depends on (ZWJ, ZWNJ pass), or 0. */
+ * that cannot be text a tool depends on (ZWJ, ZWNJ and the emoji
+ * presentation selectors U+FE0E/U+FE0F pass), or 0. */
 static uint32_t hidden_in(const char *s, size_t len) {
     const unsigned char *u = (const unsigned char *)s;
     size_t i = 0;
@@ -64,7 +78,8 @@ static uint32_t hidden_in(const char *s, size_t len) {
         uint32_t cp;
         size_t k = tg_utf8_decode(u + i, len - i, &cp);
         if (!k) return 0xFFFD;
-        if (hidden(cp) && cp != 0x200C && cp != 0x200D) return cp ? cp : 0x2400; /* (U+0000 named as such) */
+        if (hidden(cp) && cp != 0x200C && cp != 0x200D && cp != 0xFE0E && cp != 0xFE0F)
+            return cp ? cp : 0x2400; /* (U+0000 named as such) */
         i += k;
     }
     return 0;

@@ -10,11 +10,15 @@
 
 /* Copies valid UTF-8 s[0..len) to out (room for max_bytes + 4 bytes),
  * dropping C0 controls other than tab and newline, DEL and C1 controls,
- * bidirectional controls (U+061C, U+200E-200F, U+202A-202E, U+2066-2069),
- * zero-width and invisible characters (U+200B-200D, U+2060-2064, U+FEFF,
- * U+180E, U+00AD) and Unicode tag characters (U+E0000-E007F, used to smuggle
- * hidden ASCII). Text past max_bytes is cut at a code point boundary and
- * ends in "…", within max_bytes (when max_bytes >= 3). Returns the length
+ * and every Default_Ignorable code point (rendered as nothing, so text can
+ * hide in them): bidirectional controls (U+061C, U+200E-200F, U+202A-202E,
+ * U+2066-2069), zero-width characters (U+200B-200D, U+2060-2064, U+FEFF),
+ * variation selectors (U+FE00-FE0F, U+E0100-E01EF: one can carry a byte),
+ * tag characters (U+E0000-E007F, used to smuggle hidden ASCII), Hangul
+ * fillers, U+00AD, U+034F, U+180B-180F, U+17B4-17B5, U+1BCA0-1BCA3,
+ * U+1D173-1D17A; also the interlinear annotation marks U+FFF9-FFFB. Text
+ * past max_bytes is cut at a code point boundary and ends in "…", within
+ * max_bytes (a cap under 3 bytes gets no "…"). Returns the length
  * written; *changed is set when anything
  * was dropped or cut. */
 size_t tg_sanitize_text(const char *s, size_t len, size_t max_bytes, char *out, int *changed);

@@ -82,6 +82,9 @@ test('follows nextCursor page by page, and refuses a list past its bounds', asyn
   await assert.rejects(importFromClient(rt, 'wide', wide, { maxBytes: 10_000 }), (e) => e.code === 'limit_reached' && /larger than 10000 bytes/.test(e.message));
   assert.equal((await importFromClient(rt, 'wide', wide, { maxBytes: 20_000 })).registered.length, 1);
   assert.equal(rt.listTools().tools.length, 26); // nothing of the refused imports landed
+  // one page far over the count: the bound, not a stack overflow gathering it
+  const huge = await pagedServer(Array.from({ length: 150_000 }, (_, i) => ({ name: `h${i}`, inputSchema: { type: 'object' } })), 150_000);
+  await assert.rejects(importFromClient(rt, 'huge', huge, { maxBytes: 64 << 20 }), (e) => e.code === 'limit_reached' && /more than 1000 tools/.test(e.message));
   rt.dispose();
 });
 
