@@ -86,7 +86,7 @@ export interface BatchResult {
   registered: Registration[];
   /** Listed again as held: definition, handler and options the same. */
   unchanged: string[];
-  /** The same definition with other options (or handler): the new options take effect at once. */
+  /** The same definition with other options, handler or metadata outside the definition (_meta, icons, execution): applied at once. */
   updated: string[];
   /** A new definition under a held name (a possible rug pull): held out of new snapshots until acceptChange. */
   changed: { name: string; fields: string[]; digest: string }[];

@@ -104,6 +104,10 @@ size_t tg_json_clone_size(const cJSON *item);
  * (plus \u escapes for other control characters). Returns 0, or -1 when the
  * buffer refused (see tg_buf). */
 int tg_json_write(tg_buf *out, const cJSON *item);
+/* tg_json_write with every object's members in the order of their keys'
+ * bytes (a key that is a prefix of another first): the same text for the
+ * same JSON however a writer ordered its members (definition digests). */
+int tg_json_write_sorted(tg_buf *out, const cJSON *item);
 /* Appends s[0..len) as a JSON string literal. */
 int tg_json_write_string(tg_buf *out, const char *s, size_t len);
 

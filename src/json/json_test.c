@@ -28,6 +28,22 @@ static void roundtrip(const char *in, const char *expect) {
     tg_arena_free(&a);
 }
 
+static void sorted(const char *in, const char *expect) {
+    tg_arena a;
+    tg_arena_init(&a, libc_alloc);
+    tg_json_error err;
+    cJSON *d = parse(&a, in, &err);
+    CHECK_MSG(d != NULL, "%s: %s", in, err.message);
+    if (d) {
+        tg_buf b;
+        tg_buf_init(&b, libc_alloc, 0);
+        CHECK(tg_json_write_sorted(&b, d) == 0);
+        CHECK_STR(b.data, expect);
+        tg_buf_free(&b);
+    }
+    tg_arena_free(&a);
+}
+
 static void rejects(const char *in, tg_json_status st, size_t offset, const char *msg_part) {
     tg_arena a;
     tg_arena_init(&a, libc_alloc);
@@ -91,6 +107,14 @@ static void canonical_writing(void) {
     roundtrip("\"\\ud83d\\ude00\"", "\"\xf0\x9f\x98\x80\"");
     roundtrip("{\"z\":1,\"a\":2}", "{\"z\":1,\"a\":2}"); /* document order kept */
     roundtrip("[true,false,{}]", "[true,false,{}]");
+    /* sorted: the same text whatever order a writer chose, at any depth */
+    sorted("{\"b\":1,\"a\":{\"d\":[{\"z\":1,\"y\":2}],\"c\":2}}", "{\"a\":{\"c\":2,\"d\":[{\"y\":2,\"z\":1}]},\"b\":1}");
+    sorted("{\"ab\":1,\"a\":2,\"\":3,\"\u00e9\":4,\"B\":5}", "{\"\":3,\"B\":5,\"a\":2,\"ab\":1,\"\xc3\xa9\":4}");
+    sorted("{\"a\":1,\"b\":[2,1]}", "{\"a\":1,\"b\":[2,1]}"); /* arrays keep their order */
+    sorted("{\"t\":0,\"s\":0,\"r\":0,\"q\":0,\"p\":0,\"o\":0,\"n\":0,\"m\":0,\"l\":0,\"k\":0,\"j\":0,\"i\":0,"
+           "\"h\":0,\"g\":0,\"f\":0,\"e\":0,\"d\":0,\"c\":0,\"b\":0,\"a\":0}", /* more members than the stack holds */
+           "{\"a\":0,\"b\":0,\"c\":0,\"d\":0,\"e\":0,\"f\":0,\"g\":0,\"h\":0,\"i\":0,\"j\":0,\"k\":0,\"l\":0,"
+           "\"m\":0,\"n\":0,\"o\":0,\"p\":0,\"q\":0,\"r\":0,\"s\":0,\"t\":0}");
 }
 
 static void strictness(void) {

@@ -118,3 +118,57 @@ int tg_json_write(tg_buf *out, const cJSON *item) {
     default: return -1;
     }
 }
+
+/* key order of two members: by their bytes, a prefix first */
+static int key_before(const cJSON *a, const cJSON *b) {
+    size_t la = tg_json_strlen(a->string), lb = tg_json_strlen(b->string);
+    int c = memcmp(a->string, b->string, la < lb ? la : lb);
+    return c < 0 || (c == 0 && la < lb);
+}
+
+int tg_json_write_sorted(tg_buf *out, const cJSON *item) {
+    if (!cJSON_IsObject(item) && !cJSON_IsArray(item)) return tg_json_write(out, item);
+    if (cJSON_IsArray(item)) {
+        put1(out, '[');
+        for (const cJSON *c = item->child; c; c = c->next) {
+            if (c != item->child) put1(out, ',');
+            if (tg_json_write_sorted(out, c)) return -1;
+        }
+        return put1(out, ']');
+    }
+    size_t n = 0;
+    int sorted = 1;
+    for (const cJSON *c = item->child; c; c = c->next, n++)
+        if (c->next && key_before(c->next, c)) sorted = 0;
+    const cJSON *small[16], **m = small;
+    if (!sorted && n > 16 && !(m = tg_malloc(&out->alloc, n * sizeof *m))) {
+        out->failed = 1;
+        return -1;
+    }
+    size_t i = 0;
+    for (const cJSON *c = item->child; c; c = c->next) {
+        if (sorted) {
+            m = NULL;
+            break;
+        }
+        /* insertion sort: members are few, and mostly near their place */
+        size_t j = i++;
+        while (j > 0 && key_before(c, m[j - 1])) {
+            m[j] = m[j - 1];
+            j--;
+        }
+        m[j] = c;
+    }
+    put1(out, '{');
+    const cJSON *c = item->child;
+    int rc = 0;
+    for (i = 0; i < n && !rc; i++, c = c ? c->next : NULL) {
+        const cJSON *x = m ? m[i] : c;
+        if (i) put1(out, ',');
+        tg_json_write_string(out, x->string, tg_json_strlen(x->string));
+        put1(out, ':');
+        rc = tg_json_write_sorted(out, x);
+    }
+    if (m && m != small) tg_free(&out->alloc, m, n * sizeof *m);
+    return rc ? -1 : put1(out, '}');
+}

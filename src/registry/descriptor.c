@@ -153,7 +153,7 @@ static int digest(tg_arena *a, const cJSON *d, char hex[65], size_t sizes[2], si
         tg_buf_puts(&b, FIELDS[i]);
         tg_buf_putc(&b, '=');
         size_t at = b.len;
-        if (v) tg_json_write(&b, v);
+        if (v) tg_json_write_sorted(&b, v); /* (member order is a writer's habit, not a change) */
         if (i == 3 || i == 4) sizes[i - 3] = b.len - at;
         tg_buf_putc(&b, '\n');
     }

@@ -324,12 +324,13 @@ static int same_host_settings(const tg_tool *a, const tg_tool *b) {
     return has_host_settings(a, b->handler_id, b->options_doc);
 }
 
-/* t is listed again with the definition and host settings the registry
- * holds live: it stays "unchanged" and the live tool (programs and all) is
- * kept */
+/* t is listed again with the definition, metadata and host settings the
+ * registry holds live: it stays "unchanged" and the live tool (programs and
+ * all) is kept */
 static int relisted(const tg_registry *r, const tg_batch *bt, const tg_tool *t) {
     const tg_tool *same = tmap_get(&r->skeletons, t->skeleton, strlen(t->skeleton));
-    return same && same_tool(same, bt, t) && strcmp(same->digest, t->digest) == 0 && same_host_settings(same, t);
+    return same && same_tool(same, bt, t) && strcmp(same->digest, t->digest) == 0 && same_host_settings(same, t) &&
+           tg_json_equal(same->descriptor, t->descriptor);
 }
 
 /* The live tool a source lists again exactly as the registry holds it (the
@@ -443,9 +444,11 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
             same->listed = 1;
             /* the same definition with other host settings (options, handler)
              * replaces the live tool at once: the host's word, not the source's */
-            it->state = strcmp(same->digest, t->digest) != 0 ? ST_CHANGED
-                        : same_host_settings(same, t)       ? ST_UNCHANGED
-                                                            : ST_UPDATED;
+            /* metadata outside the definition (_meta, icons, execution,
+             * unknown members) is not held either: it is applied at once */
+            it->state = strcmp(same->digest, t->digest) != 0                                    ? ST_CHANGED
+                        : same_host_settings(same, t) && tg_json_equal(same->descriptor, t->descriptor) ? ST_UNCHANGED
+                                                                                                    : ST_UPDATED;
         } else if (same && bt->replace_source && same_source(same, bt->source, bt->source_len) && !same->listed) {
             /* the source's list names the tool otherwise, up to case or
              * look-alike characters (read_file -> Read_File, read_fiIe): a

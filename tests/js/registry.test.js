@@ -287,6 +287,23 @@ test('a tool renamed to a look-alike is a held change; a plugin tool colliding w
   rt.dispose();
 });
 
+test('a writer\'s member order is no change; metadata outside the definition is applied at once', async () => {
+  const rt = await createToolRuntime();
+  const call = (n) => `${n} ran`;
+  const t = { name: 'fetch', description: 'Fetches a URL.', inputSchema: { type: 'object', properties: { url: { type: 'string' } }, required: ['url'] } };
+  rt.importTools('web', [t], { call });
+  const reordered = { inputSchema: { required: ['url'], properties: { url: { type: 'string' } }, type: 'object' }, description: t.description, name: t.name };
+  const again = rt.importTools('web', [reordered], { call });
+  assert.deepEqual([again.unchanged, again.changed], [['mcp__web__fetch'], []]);
+  const meta = rt.importTools('web', [{ ...t, _meta: { 'ui/resourceUri': 'ui://fetch/v2' }, execution: { taskSupport: 'optional' } }], { call });
+  assert.deepEqual([meta.updated, meta.changed], [['mcp__web__fetch'], []]);
+  const listed = rt.listTools().tools[0];
+  assert.deepEqual([listed._meta, listed.execution], [{ 'ui/resourceUri': 'ui://fetch/v2' }, { taskSupport: 'optional' }]);
+  assert.equal((await rt.callTool('mcp__web__fetch', { url: 'x' })).content[0].text, 'fetch ran');
+  assert.equal(gateCode(await rt.callTool('mcp__web__fetch', {})), 'invalid_arguments'); // (its schema compiled)
+  rt.dispose();
+});
+
 test('a source imported again with stricter host options: the new options hold at once (definition unchanged)', async () => {
   const rt = await createToolRuntime({ policy: { version: 1, defaults: ['*'], rules: [{ id: 'all', effect: 'allow', tools: ['*'] }] } });
   const tools = [{ name: 'delete_repo', description: 'Deletes a repository.', inputSchema: obj() }, { name: 'list_repos', inputSchema: obj() }];
