@@ -155,8 +155,7 @@ tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const
             return refused(rt, &ev, call_failf(rt, tg_rt_json_status(jerr.status), (long long)jerr.offset,
                                                "Arguments for tool \"%s\" are not valid JSON: %s", tool->name, jerr.message));
         /* a model that saw the OpenAI strict rendering sends null for optional properties */
-        if (req.strict_nulls && cJSON_IsObject(parsed) && tg_strict_strip_nulls(rt, set, tool, parsed))
-            return refused(rt, &ev, call_fail(rt, TG_ERR_NOMEM, "out of memory", 13, -1));
+        if (req.strict_nulls && cJSON_IsObject(parsed)) tg_strict_strip_nulls(tool, parsed);
     }
 
     /* 2 authorize */

@@ -193,23 +193,64 @@ tg_status tg_list_tools(tg_runtime *rt, const char *request, size_t len) {
     return TG_OK;
 }
 
-/* Removes the member named by path[seg..] when it is null; "items" applies
- * the rest of the path to every element. */
-static void strip_at(cJSON *node, char **segs, size_t nseg, size_t seg) {
-    if (!node || seg >= nseg) return;
-    if (strcmp(segs[seg], "items") == 0) {
-        if (cJSON_IsArray(node))
-            for (cJSON *c = node->child; c; c = c->next) strip_at(c, segs, nseg, seg + 1);
-        return;
+/* The schema a local "$ref" ("#" + JSON Pointer) names in root, or s. */
+static const cJSON *deref(const cJSON *root, const cJSON *s) {
+    for (int hops = 0; hops < 16 && cJSON_IsObject(s); hops++) {
+        const cJSON *ref = tg_json_getz(s, "$ref");
+        if (!cJSON_IsString(ref) || ref->valuestring[0] != '#') return s;
+        const cJSON *at = root;
+        const char *p = ref->valuestring + 1;
+        while (*p == '/' && at) {
+            const char *e = strchr(p + 1, '/');
+            size_t n = e ? (size_t)(e - p - 1) : strlen(p + 1);
+            char tok[256];
+            size_t w = 0;
+            for (size_t i = 0; i < n && w < sizeof tok - 1; i++) {
+                char ch = p[1 + i];
+                if (ch == '~' && i + 1 < n) ch = p[2 + i++] == '1' ? '/' : '~';
+                tok[w++] = ch;
+            }
+            tok[w] = '\0';
+            at = cJSON_IsObject(at) ? tg_json_getz(at, tok) : NULL; /* (arrays of schemas: not reached by tool schemas) */
+            p += 1 + n;
+        }
+        if (!at || at == s) return s;
+        s = at;
     }
-    if (strcmp(segs[seg], "properties") != 0 || seg + 1 >= nseg || !cJSON_IsObject(node)) return;
-    cJSON *m = tg_json_get(node, segs[seg + 1], strlen(segs[seg + 1]));
-    if (!m) return;
-    if (seg + 2 < nseg) {
-        strip_at(m, segs, nseg, seg + 2);
-        return;
-    }
-    if (!cJSON_IsNull(m)) return;
+    return s;
+}
+
+/* s lets null through as a value (so a null the model sent may mean null). */
+static int takes_null(const cJSON *root, const cJSON *s) {
+    s = deref(root, s);
+    if (!cJSON_IsObject(s)) return !cJSON_IsFalse(s);
+    const cJSON *t = tg_json_getz(s, "type"), *v;
+    if (!t && !tg_json_getz(s, "anyOf") && !tg_json_getz(s, "oneOf") && !tg_json_getz(s, "enum") && !tg_json_getz(s, "const"))
+        return 1;
+    if (cJSON_IsString(t) && strcmp(t->valuestring, "null") == 0) return 1;
+    if (cJSON_IsArray(t))
+        for (v = t->child; v; v = v->next)
+            if (cJSON_IsString(v) && strcmp(v->valuestring, "null") == 0) return 1;
+    if ((v = tg_json_getz(s, "const")) && cJSON_IsNull(v)) return 1;
+    if ((v = tg_json_getz(s, "enum")) && cJSON_IsArray(v))
+        for (v = v->child; v; v = v->next)
+            if (cJSON_IsNull(v)) return 1;
+    for (const char *const *k = (const char *const[]){"anyOf", "oneOf", NULL}; *k; k++)
+        if ((v = tg_json_getz(s, *k)) && cJSON_IsArray(v))
+            for (v = v->child; v; v = v->next)
+                if (takes_null(root, v)) return 1;
+    return 0;
+}
+
+static int in_required(const cJSON *s, const char *key) {
+    const cJSON *req = tg_json_getz(s, "required");
+    if (cJSON_IsArray(req))
+        for (const cJSON *r = req->child; r; r = r->next)
+            if (cJSON_IsString(r) && strcmp(r->valuestring, key) == 0) return 1;
+    return 0;
+}
+
+static void unlink_member(cJSON *node, cJSON *m) {
     if (node->child == m) {
         node->child = m->next;
         if (m->next) m->next->prev = m->prev;
@@ -220,50 +261,48 @@ static void strip_at(cJSON *node, char **segs, size_t nseg, size_t seg) {
     }
 }
 
-/* JSON Pointer segment unescaping (~1 -> /, ~0 -> ~), in place. */
-static void unescape(char *s) {
-    char *w = s;
-    for (char *r = s; *r; r++) {
-        if (r[0] == '~' && r[1] == '1') *w++ = '/', r++;
-        else if (r[0] == '~' && r[1] == '0') *w++ = '~', r++;
-        else *w++ = *r;
+/* A model that saw the OpenAI strict rendering must send every property,
+ * null for one the tool leaves optional; that null means "absent": drop it
+ * where the original schema (through $ref, allOf/anyOf/oneOf branches,
+ * items and prefixItems, at any depth) declares the property optional and
+ * not taking null. */
+static void strip_nulls(const cJSON *root, const cJSON *s, cJSON *inst, int depth) {
+    s = deref(root, s);
+    if (!cJSON_IsObject(s) || depth > 64) return;
+    if (cJSON_IsObject(inst)) {
+        const cJSON *props = tg_json_getz(s, "properties");
+        for (cJSON *m = inst->child, *next; m; m = next) {
+            next = m->next;
+            const cJSON *ps = cJSON_IsObject(props) ? tg_json_getz(props, m->string) : NULL;
+            if (!ps) continue;
+            if (cJSON_IsNull(m)) {
+                if (!in_required(s, m->string) && !takes_null(root, ps)) unlink_member(inst, m);
+            } else {
+                strip_nulls(root, ps, m, depth + 1);
+            }
+        }
+    } else if (cJSON_IsArray(inst)) {
+        const cJSON *items = tg_json_getz(s, "items"), *prefix = tg_json_getz(s, "prefixItems");
+        const cJSON *p = cJSON_IsArray(prefix) ? prefix->child : NULL;
+        for (cJSON *e = inst->child; e; e = e->next) {
+            if (p) {
+                strip_nulls(root, p, e, depth + 1);
+                p = p->next;
+            } else if (items) {
+                strip_nulls(root, items, e, depth + 1);
+            }
+        }
+    } else {
+        return;
     }
-    *w = '\0';
+    for (const char *const *k = (const char *const[]){"allOf", "anyOf", "oneOf", NULL}; *k; k++) {
+        const cJSON *br = tg_json_getz(s, *k);
+        if (cJSON_IsArray(br))
+            for (const cJSON *b = br->child; b; b = b->next) strip_nulls(root, b, inst, depth + 1);
+    }
 }
 
-int tg_strict_strip_nulls(tg_runtime *rt, tg_toolset *set, const tg_tool *tool, cJSON *args) {
-    rendering *r = render(rt, set, TG_EXPORT_OPENAI_STRICT);
-    if (!r) return -1;
-    size_t lo = 0, hi = tg_toolset_count(set);
-    while (lo < hi) { /* the set is sorted by name */
-        size_t mid = (lo + hi) / 2;
-        int c = strcmp(tg_toolset_at(set, mid)->name, tool->name);
-        if (c == 0) lo = hi = mid;
-        else if (c < 0) lo = mid + 1;
-        else hi = mid;
-    }
-    if (lo >= tg_toolset_count(set) || tg_toolset_at(set, lo) != tool || !r->report[lo].len) return 0;
-    tg_buf arr;
-    tg_buf_init(&arr, rt->alloc, 0);
-    tg_buf_putc(&arr, '[');
-    tg_buf_append(&arr, r->reports.data + r->report[lo].off, r->report[lo].len);
-    tg_buf_putc(&arr, ']');
-    tg_json_error err;
-    cJSON *entries = arr.failed ? NULL : tg_json_parse(&rt->call_arena, arr.data, arr.len, NULL, &err);
-    tg_buf_free(&arr);
-    if (!entries) return -1;
-    for (const cJSON *e = entries->child; e; e = e->next) {
-        const cJSON *path = tg_json_getz(e, "path");
-        if (!cJSON_IsTrue(tg_json_getz(e, "nullable")) || !cJSON_IsString(path)) continue;
-        char *p = tg_arena_strndup(&rt->call_arena, path->valuestring, tg_json_strlen(path->valuestring));
-        char *segs[64];
-        size_t nseg = 0;
-        if (!p) return -1;
-        for (char *tok = strtok(p, "/"); tok && nseg < 64; tok = strtok(NULL, "/")) {
-            unescape(tok);
-            segs[nseg++] = tok;
-        }
-        strip_at(args, segs, nseg, 0);
-    }
-    return 0;
+void tg_strict_strip_nulls(const tg_tool *tool, cJSON *args) {
+    const cJSON *schema = tg_json_getz(tool->descriptor, "inputSchema");
+    if (schema) strip_nulls(schema, schema, args, 0);
 }

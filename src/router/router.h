@@ -66,10 +66,9 @@ tg_args_status tg_schema_error_lines(tg_arena *arena, const tg_schema *schema, c
 /* ---- OpenAI strict mode ---- */
 /* A model given a tool's strict rendering sends null for the properties that
  * were optional; before validation against the original schema those nulls
- * are removed again (paths under /properties and /items; $defs paths are
- * left as they are). 0, or -1 when memory ran out. */
-struct tg_runtime;
-int tg_strict_strip_nulls(struct tg_runtime *rt, tg_toolset *set, const tg_tool *tool, cJSON *args);
+ * are removed again, wherever the schema reaches (through $ref, branches,
+ * items): a null stays where the property is required or takes null. */
+void tg_strict_strip_nulls(const tg_tool *tool, cJSON *args);
 
 /* ---- the call's context and its authorization (authorize.c) ---- */
 typedef struct tg_call_request {

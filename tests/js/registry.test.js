@@ -509,6 +509,20 @@ test('export formats follow each provider\'s rules', async () => {
   assert.deepEqual(seen, rt.listTools().tools.map((t) => t.name));
   // a model given the strict rendering sends null for optional properties: accepted
   assert.deepEqual(await rt.callTool('get_weather', { city: 'Oslo', units: null }, { format: 'openai-strict' }), { content: [{ type: 'text', text: 'x' }] });
+  // ... wherever the schema reaches them: $ref (pydantic's $defs, recursion, the root), branches, items;
+  // a null stays where the property is required or takes null
+  const cases = [
+    [{ type: 'object', properties: { tree: { $ref: '#/$defs/node' } }, $defs: { node: { type: 'object', properties: { label: { type: 'string' }, kids: { type: 'array', items: { $ref: '#/$defs/node' } } }, required: ['kids'] } } },
+      { tree: { label: null, kids: [{ label: null, kids: [] }] } }, { tree: { kids: [{ kids: [] }] } }],
+    [{ type: 'object', properties: { child: { $ref: '#' }, v: { type: 'integer' } } }, { child: { child: null, v: null }, v: 1 }, { child: {}, v: 1 }],
+    [{ type: 'object', properties: { a: { anyOf: [{ type: 'object', properties: { x: { type: 'string' } } }, { type: 'string' }] } }, required: ['a'] }, { a: { x: null } }, { a: {} }],
+    [{ type: 'object', allOf: [{ properties: { a: { type: 'string' } } }, { properties: { b: { type: ['integer', 'null'] } } }] }, { a: null, b: null }, { b: null }],
+    [{ type: 'object', properties: { a: { $ref: '#/definitions/X' } }, definitions: { X: { type: 'object', properties: { y: { type: 'number' } }, required: [] } } }, { a: { y: null } }, { a: {} }],
+  ];
+  for (const [i, [inputSchema, args, seen]] of cases.entries()) {
+    rt.registerTool({ name: `strict_${i}`, inputSchema }, (a) => JSON.stringify(a));
+    assert.equal((await rt.callTool(`strict_${i}`, args, { format: 'openai-strict' })).content[0].text, JSON.stringify(seen), `case ${i}`);
+  }
   rt.dispose();
 });
 
