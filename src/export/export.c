@@ -992,6 +992,13 @@ static cJSON *strict_node(ex_ctx *c, const cJSON *s, ex_spath p, int depth, int 
 
 /* ---------------------------------------------------------------- Gemini */
 
+static const char *const k_gem_formats[] = {"date-time", "enum", "int32", "int64", "float", "double", NULL};
+static int in_list_str(const cJSON *v, const char *const *list) {
+    for (; *list; list++)
+        if (str_is(v, *list)) return 1;
+    return 0;
+}
+
 static const char *const k_gem_keep[] = {"format", "description", "minimum", "maximum", "minLength",
                                          "maxLength", "pattern", "minItems", "maxItems", NULL};
 static const char *const k_gem_drop_loss[] = {"multipleOf", "uniqueItems", "contains", "minContains",
@@ -1263,6 +1270,12 @@ static cJSON *gem_node(ex_ctx *c, const cJSON *s, const ex_path *p, int depth, c
             }
         } else if (key_is(kw, "nullable")) {
             if (cJSON_IsTrue(kw)) nullable = 1;
+        } else if (key_is(kw, "format") && !in_list_str(kw, k_gem_formats)) {
+            /* Gemini fails the whole request on another format ("only 'enum'
+             * and 'date-time' are supported for STRING type") */
+            notes(c, &rk, "format \"%.*s\" is not accepted by Gemini (date-time, enum; int32, int64, float, double for "
+                          "numbers); dropped", cJSON_IsString(kw) ? kw->valuestring : "",
+                  cJSON_IsString(kw) ? tg_json_strlen(kw->valuestring) : 0);
         } else if (in_list(kw, k_gem_keep)) {
             jputclone(c, out, kw);
         } else if (key_is(kw, "additionalProperties") || key_is(kw, "unevaluatedProperties") ||
@@ -1349,6 +1362,37 @@ static void put_description(ex_ctx *c, cJSON *out, const cJSON *d) {
     if (cJSON_IsString(desc)) jputclone(c, out, desc);
 }
 
+/* OpenAI refuses a whole request whose function description is over 1,024
+ * characters (string_above_max_length): cut to 1,023 UTF-16 units and "…". */
+#define OPENAI_DESCRIPTION_MAX 1024
+static void put_openai_description(ex_ctx *c, cJSON *out, const cJSON *d) {
+    const cJSON *desc = tg_json_getz(d, "description");
+    if (!cJSON_IsString(desc)) return;
+    const unsigned char *s = (const unsigned char *)desc->valuestring;
+    size_t n = tg_json_strlen(desc->valuestring), i = 0, units = 0;
+    while (i < n) {
+        size_t k = s[i] < 0x80 ? 1 : s[i] < 0xE0 ? 2 : s[i] < 0xF0 ? 3 : 4;
+        size_t u = k == 4 ? 2 : 1;
+        if (units + u > OPENAI_DESCRIPTION_MAX - 1) break;
+        units += u;
+        i += k;
+    }
+    if (i >= n) {
+        jputclone(c, out, desc);
+        return;
+    }
+    char *cut = tg_arena_alloc(c->a, i + 4);
+    if (!cut) {
+        c->oom = 1;
+        return;
+    }
+    memcpy(cut, s, i);
+    memcpy(cut + i, "\xE2\x80\xA6", 3);
+    ex_path p = {NULL, "/description", 12, 1};
+    note(c, &p, "description cut to OpenAI's limit of 1,024 characters");
+    jput(c, out, "description", jstr(c, cut, i + 3));
+}
+
 cJSON *tg_export_tool(tg_arena *arena, tg_export_format fmt, const char *name, size_t name_len,
                       const cJSON *descriptor, const cJSON *hidden, cJSON *report, int *strict_ok) {
     ex_ctx c;
@@ -1416,7 +1460,7 @@ cJSON *tg_export_tool(tg_arena *arena, tg_export_format fmt, const char *name, s
         jput(&c, out, "type", jstr(&c, "function", 8));
         cJSON *fn = jput(&c, out, "function", jnew(&c, cJSON_Object));
         jput(&c, fn, "name", jstr(&c, c.name, c.name_len));
-        put_description(&c, fn, descriptor);
+        put_openai_description(&c, fn, descriptor);
         jput(&c, fn, "parameters", params);
         jput(&c, fn, "strict", jnew(&c, strict ? cJSON_True : cJSON_False));
     } else if (fmt == TG_EXPORT_GEMINI) {

@@ -464,6 +464,9 @@ test('export formats follow each provider\'s rules', async () => {
     // one key Anthropic refuses (^[a-zA-Z0-9_.-]{1,64}$) fails the whole request; arrays without items fail OpenAI's and Gemini's
     { name: 'spaced', inputSchema: obj({ 'Account Number': { type: 'string' } }) },
     { name: 'bare_arrays', inputSchema: obj({ tags: { type: 'array' }, nested: obj({ ids: { type: ['array', 'null'] } }) }) },
+    // OpenAI refuses a request with a function description over 1,024 characters; Gemini one with a string format
+    // other than date-time or enum
+    { name: 'wordy', description: 'w'.repeat(2400), inputSchema: obj({ site: { type: 'string', format: 'uri' }, at: { type: 'string', format: 'date-time' }, n: { type: 'integer', format: 'int32' } }) },
   ];
   for (const t of tools) rt.registerTool(t, () => 'x');
   const arraysHaveItems = (x) => !x || typeof x !== 'object' || ((![x.type].flat().includes('array') || 'items' in x) &&
@@ -478,6 +481,16 @@ test('export formats follow each provider\'s rules', async () => {
   assert.equal(anth.tools.some((t) => t.name === 'spaced'), false);
   assert.ok(anth.report.some((r) => r.tool === 'spaced' && r.path === '/inputSchema/properties/Account Number' && /left out/.test(r.issue)));
   assert.equal(rt.listTools({ format: 'openai' }).tools.some((t) => t.function.name === 'spaced'), true); // only Anthropic's rule
+  for (const format of ['openai', 'openai-strict']) {
+    const l = rt.listTools({ format });
+    for (const t of l.tools) assert.ok((t.function.description ?? '').length <= 1024, `${format} ${t.function.name}`);
+    assert.equal(l.tools.find((t) => t.function.name === 'wordy').function.description.endsWith('…'), true);
+    assert.ok(l.report.some((r) => r.tool === 'wordy' && /1,024 characters/.test(r.issue)), format);
+  }
+  const gemw = rt.listTools({ format: 'gemini' });
+  const wordy = gemw.tools[0].functionDeclarations.find((t) => t.name === 'wordy').parameters.properties;
+  assert.deepEqual([wordy.site.format, wordy.at.format, wordy.n.format], [undefined, 'date-time', 'int32']);
+  assert.ok(gemw.report.some((r) => r.tool === 'wordy' && /format "uri" is not accepted by Gemini/.test(r.issue)));
   for (const t of anth.tools) for (const k of Object.keys(t.input_schema.properties ?? {})) assert.match(k, /^[a-zA-Z0-9_.-]{1,64}$/);
   for (const format of ['openai', 'openai-strict', 'gemini']) assert.ok(arraysHaveItems(rt.listTools({ format }).tools), format);
   assert.deepEqual(anth.tools.find((t) => t.name === 'merged').input_schema.required, ['a']); // exact merge
