@@ -271,6 +271,18 @@ export class ToolRuntime {
     if (this.#auditQueue.push(event) === 1) queueMicrotask(() => this.#deliverAudit());
   }
 
+  /** A call refused here, before the module saw it (arguments or context
+   * JSON cannot hold, over the size bound, cancelled already): its result,
+   * and the audit event the module would have sent. */
+  #refusedHere(name, ctx, code, message) {
+    if (this.#auditSubscribers.size) {
+      const event = { phase: 'decision', tool: String(name), validation: 'skipped', outcome: code };
+      if (typeof ctx.principal === 'string') event.principal = ctx.principal;
+      if (this.#auditQueue.push(event) === 1) queueMicrotask(() => this.#deliverAudit());
+    }
+    return gateError(code, message);
+  }
+
   #deliverAudit() {
     const events = this.#auditQueue;
     this.#auditQueue = [];
@@ -666,25 +678,25 @@ export class ToolRuntime {
     let argBytes;
     if (typeof args === 'string') {
       // (JSON.stringify never makes a lone surrogate; a caller's string may)
-      if (!wellFormed(args)) return gateError('invalid_json', `Arguments for tool "${name}" are not valid JSON: ${LONE_SURROGATE}`);
+      if (!wellFormed(args)) return this.#refusedHere(name, ctx, 'invalid_json', `Arguments for tool "${name}" are not valid JSON: ${LONE_SURROGATE}`);
       argBytes = args;
     } else if (args instanceof Uint8Array) argBytes = args;
     else {
       try { argBytes = JSON.stringify(args) ?? 'null'; } catch (e) {
-        return gateError('invalid_json', `Arguments cannot be written as JSON: ${e.message}`);
+        return this.#refusedHere(name, ctx, 'invalid_json', `Arguments cannot be written as JSON: ${e.message}`);
       }
     }
     let ctxText = '';
     for (const _ in ctx) {
       try { ctxText = contextText(ctx); } catch (e) { // a BigInt, a cycle, a throwing toJSON in the host's context
-        return gateError('invalid_request', `The call's context cannot be written as JSON: ${e.message}`);
+        return this.#refusedHere(name, ctx, 'invalid_request', `The call's context cannot be written as JSON: ${e.message}`);
       }
       break;
     }
-    if (ctx.signal?.aborted) return gateError('cancelled', `The call to tool "${name}" was cancelled.`);
+    if (ctx.signal?.aborted) return this.#refusedHere(name, ctx, 'cancelled', `The call to tool "${name}" was cancelled.`);
     // refused before any copy into the module: every character is at least one byte
     if (argBytes.length > this.#argsLimit) {
-      return gateError('too_large', `Arguments for tool "${name}" are not valid JSON: input of at least ${argBytes.length} bytes is over the limit of ${this.#argsLimit}`);
+      return this.#refusedHere(name, ctx, 'too_large', `Arguments for tool "${name}" are not valid JSON: input of at least ${argBytes.length} bytes is over the limit of ${this.#argsLimit}`);
     }
     let status;
     try {

@@ -531,12 +531,26 @@ test('audit: one event per decision and outcome, never a context value', async (
   await rt.callTool('search', { q: 'x' }, { principal: 'intern', context: { tenant: 'SECRET-TENANT' } });
   await rt.callTool('search', { q: 7 }, { principal: 'intern', context: { tenant: 'SECRET-TENANT' } });
   await rt.callTool('nope', {}, { principal: 'intern' });
+  // refused before the module saw them: an event all the same
+  const aborted = new AbortController();
+  aborted.abort();
+  await rt.callTool('search', '{"q":"\ud800"}', { principal: 'intern' });
+  await rt.callTool('search', { q: 1n }, { principal: 'intern' });
+  await rt.callTool('search', { q: 'x' }, { principal: 'intern', signal: aborted.signal });
+  await rt.callTool('search', { q: 'x' }, { principal: 'intern', context: { n: 1n } });
+  await rt.callTool('search', 'x'.repeat((1 << 20) + 1), { principal: 'intern' });
   assert.deepEqual(events.map((e) => [e.phase, e.tool, e.decision ?? null, e.outcome]), [
     ['decision', 'search', 'allow', 'dispatched'],
     ['outcome', 'search', null, 'ok'],
     ['decision', 'search', 'allow', 'invalid_arguments'],
     ['decision', 'nope', null, 'unknown_tool'],
+    ['decision', 'search', null, 'invalid_json'],
+    ['decision', 'search', null, 'invalid_json'],
+    ['decision', 'search', null, 'cancelled'],
+    ['decision', 'search', null, 'invalid_request'],
+    ['decision', 'search', null, 'too_large'],
   ]);
+  assert.equal(events[8].principal, 'intern');
   assert.equal(events[0].rule, 'rule:everything-else');
   assert.equal(events[0].principal, 'intern');
   assert.equal(events[2].validation, 'invalid');
