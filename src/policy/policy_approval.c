@@ -65,6 +65,18 @@ int tg_approval_create(tg_policy *p, const tg_tool_facts *tool, const tg_authz_r
     for (int i = 0; i < 16; i++) snprintf(id + 3 + 2 * i, 3, "%02x", raw[i]);
     size_t idl = 3 + 32;
     if (tg_smap_find(&p->state->approvals, id, idl)) return -1;
+    /* one principal's unanswered asks hold at most its share of the table
+     * (asks are rare: the count is a scan) */
+    size_t mine = 0;
+    const tg_smap *m = &p->state->approvals;
+    for (size_t b = 0; b < m->cap; b++)
+        for (tg_sent *e = m->tab[b]; e; e = e->next) {
+            tg_approval *o = tg_sent_val(e);
+            if (o->state == AP_PENDING && o->expires_ms > req->now_ms && o->principal_len == pl &&
+                memcmp(ap_principal(o), pr, pl) == 0)
+                mine++;
+        }
+    if (mine >= p->limits.approvals_per_principal) return -1;
     size_t vsize = sizeof(tg_approval) + tool->name_len + pl + sl + 3;
     tg_sent *e = tg_smap_insert(&p->state->approvals, id, idl, vsize, expires_ms, req->now_ms);
     if (!e) return -1;

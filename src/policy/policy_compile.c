@@ -881,6 +881,7 @@ static void compile_doc(cc *c, const cJSON *doc) {
     compile_budgets(c, tg_json_getz(doc, "session_budgets"));
 
     p->limits.approvals = 1024;
+    p->limits.approvals_per_principal = 64;
     p->limits.used_tokens = 65536;
     p->limits.rate_buckets = 65536;
     p->limits.budget_entries = 65536;
@@ -888,12 +889,13 @@ static void compile_doc(cc *c, const cJSON *doc) {
     v = tg_json_getz(doc, "limits");
     if (v && expect_type(c, v, cJSON_Object, "/limits", "an object")) {
         static const char *const lallowed[] = {"max_approvals",      "max_used_tokens",   "max_rate_buckets",
-                                               "max_budget_entries", "max_session_rules", NULL};
+                                               "max_budget_entries", "max_session_rules", "max_approvals_per_principal",
+                                               NULL};
         only_keys(c, v, "/limits", lallowed);
-        size_t *dst[5] = {&p->limits.approvals, &p->limits.used_tokens, &p->limits.rate_buckets,
-                          &p->limits.budget_entries, &p->limits.session_rules};
-        double hi[5] = {1e6, 1e7, 1e7, 1e7, 1e7};
-        for (int i = 0; i < 5; i++) {
+        size_t *dst[6] = {&p->limits.approvals, &p->limits.used_tokens, &p->limits.rate_buckets,
+                          &p->limits.budget_entries, &p->limits.session_rules, &p->limits.approvals_per_principal};
+        double hi[6] = {1e6, 1e7, 1e7, 1e7, 1e7, 1e6};
+        for (int i = 0; i < 6; i++) {
             double d;
             if (get_number(c, v, lallowed[i], "/limits", 1, hi[i], 1, &d) == 1) *dst[i] = (size_t)d;
         }

@@ -167,6 +167,7 @@ typedef struct tg_pstate {
 
 typedef struct tg_plimits {
     size_t approvals, used_tokens, rate_buckets, budget_entries, session_rules;
+    size_t approvals_per_principal; /* unanswered ones: one principal cannot fill the table for all */
 } tg_plimits;
 
 struct tg_policy {

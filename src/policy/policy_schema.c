@@ -118,6 +118,7 @@ const char tg_policy_schema_json[] =
     "      \"additionalProperties\": false,\n"
     "      \"properties\": {\n"
     "        \"max_approvals\": { \"type\": \"integer\", \"minimum\": 1, \"maximum\": 1000000 },\n"
+    "        \"max_approvals_per_principal\": { \"type\": \"integer\", \"minimum\": 1, \"maximum\": 1000000 },\n"
     "        \"max_used_tokens\": { \"type\": \"integer\", \"minimum\": 1, \"maximum\": 10000000 },\n"
     "        \"max_rate_buckets\": { \"type\": \"integer\", \"minimum\": 1, \"maximum\": 10000000 },\n"
     "        \"max_budget_entries\": { \"type\": \"integer\", \"minimum\": 1, \"maximum\": 10000000 },\n"

@@ -633,6 +633,23 @@ static const char *ASKS =
     "          {'id':'no-rm','effect':'deny','tools':['run_shell'],'args':{'cmd':{'prefix':'rm '}}},"
     "          {'effect':'allow','tools':['*']}]}";
 
+/* One principal's unanswered asks fill only its share of the table. */
+static void approvals_per_principal_are_bounded(void) {
+    tg_policy *p = compile("{'version':1,'defaults':['*'],'rules':[{'effect':'ask','tools':['*']}],"
+                           " 'limits':{'max_approvals_per_principal':3}}");
+    if (!p) return;
+    tg_tool_facts t = tool("x");
+    tg_authz_request a = req("mallory"), b = req("alice");
+    char id[40], why[128];
+    for (int i = 0; i < 3; i++) CHECK(tg_approval_create(p, &t, &a, "{}", 2, 1000, NULL, id) == 0);
+    CHECK(tg_approval_create(p, &t, &a, "{}", 2, 1000, NULL, id) == -1); /* its share is used */
+    CHECK(tg_approval_create(p, &t, &b, "{}", 2, 1000, NULL, id) == 0);  /* another's is not */
+    CHECK(tg_approval_resolve(p, id, 0, 0, 0, why, sizeof why) == 0);
+    a.now_ms = 2000; /* expired ones do not count */
+    CHECK(tg_approval_create(p, &t, &a, "{}", 2, 3000, NULL, id) == 0);
+    tg_policy_free(p);
+}
+
 static void approval_bound_to_arguments_and_used_once(void) {
     tg_policy *p = compile(ASKS);
     if (!p) return;
@@ -1261,6 +1278,7 @@ int main(void) {
     saved_state_loads_into_a_fresh_policy();
     limits_alone_check_and_charge();
     approval_bound_to_arguments_and_used_once();
+    approvals_per_principal_are_bounded();
     expired_and_denied_approvals_cannot_be_replayed();
     allow_for_session_adds_a_session_rule();
     approval_tokens_refuse_forgery_tampering_expiry_and_replay();

@@ -246,7 +246,7 @@ tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJ
     if (canon.failed ||
         tg_approval_create(rt->policy, &facts, &ar, canon.data, canon.len, expires, rt->host.random ? nonce : NULL, id)) {
         tg_buf_free(&canon);
-        return refuse(rt, TG_ERR_DENIED, tool, "approval needed, but no approval could be recorded (too many pending)");
+        return refuse(rt, TG_ERR_DENIED, tool, "approval needed, but no approval could be recorded (too many pending: this principal's share, max_approvals_per_principal, or the whole table)");
     }
     tg_buf *o = &rt->out;
     tg_buf_reset(o);
