@@ -176,7 +176,7 @@ test('an approval answers an ask; it cannot lift a deny of a policy set since', 
 
 test('approvals nobody answers do not pile up in the host: expired ones are dropped', async () => {
   let now = 1_000_000;
-  const rt = await createToolRuntime({ clock: () => now, policy: { version: 1, defaults: ['*'], limits: { max_approvals: 4096 }, rules: [{ id: 'ask', effect: 'ask', tools: ['*'] }] } });
+  const rt = await createToolRuntime({ clock: () => now, policy: { version: 1, defaults: ['*'], limits: { max_approvals: 4096, max_approvals_per_principal: 4096 }, rules: [{ id: 'ask', effect: 'ask', tools: ['*'] }] } });
   rt.registerTool({ name: 'send', inputSchema: obj({ body: { type: 'string' } }) }, () => 'sent');
   const body = 'x'.repeat(10_000);
   for (let i = 0; i < 1100; i++) assert.equal((await rt.callTool('send', { body: `${i}${body}` })).status, 'pending_approval');
