@@ -517,13 +517,23 @@ static void strip_hidden_one(cJSON *s, const cJSON *hidden) {
     }
 }
 
-static void strip_hidden(cJSON *s, const cJSON *hidden) {
+/* s and what it takes its properties from at the root: its local $ref
+ * (pydantic's {"$ref": "#/$defs/Args"}) followed to its target in doc, and
+ * its allOf/anyOf/oneOf branches (and theirs, a few levels down). */
+static void strip_hidden_at(cJSON *doc, cJSON *s, const cJSON *hidden, int depth) {
+    if (!cJSON_IsObject(s) || depth > 8) return;
     strip_hidden_one(s, hidden);
+    cJSON *target = (cJSON *)resolve_ref(doc, tg_json_getz(s, "$ref")); /* (doc is the rendering's own copy) */
+    if (target && target != s) strip_hidden_at(doc, target, hidden, depth + 1);
     static const char *const comb[] = {"allOf", "anyOf", "oneOf"};
     for (int i = 0; i < 3; i++) {
-        cJSON *arr = cJSON_IsObject(s) ? tg_json_getz(s, comb[i]) : NULL;
-        for (cJSON *b = cJSON_IsArray(arr) ? arr->child : NULL; b; b = b->next) strip_hidden_one(b, hidden);
+        cJSON *arr = tg_json_getz(s, comb[i]);
+        for (cJSON *b = cJSON_IsArray(arr) ? arr->child : NULL; b; b = b->next) strip_hidden_at(doc, b, hidden, depth + 1);
     }
+}
+
+static void strip_hidden(cJSON *s, const cJSON *hidden) {
+    if (cJSON_IsArray(hidden) && hidden->child) strip_hidden_at(s, s, hidden, 0);
 }
 
 /* ---------------------------------------------------------------- root */

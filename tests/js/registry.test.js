@@ -415,9 +415,15 @@ test('context parameters: hidden from every format, injected from the context, n
     (args) => { seen = args; return 'ok'; }, { context: { tenant_id: 'tenant' } });
   rt.registerTool({ name: 'query2', inputSchema: obj({ sql: { type: 'string' }, tenant_id: { type: 'string' } }, ['sql', 'tenant_id']) },
     (args) => { seen = args; return 'ok'; }, { context: { tenant_id: 'tenant' }, contextParams: 'drop' });
+  // pydantic's shape: the root is a $ref to $defs (or an allOf of one)
+  const args = { type: 'object', properties: { sql: { type: 'string' }, tenant_id: { type: 'string' } }, required: ['sql', 'tenant_id'] };
+  rt.registerTool({ name: 'query3', inputSchema: { type: 'object', $ref: '#/$defs/Args', $defs: { Args: args } } }, (a) => { seen = a; return 'ok'; }, { context: { tenant_id: 'tenant' } });
+  rt.registerTool({ name: 'query4', inputSchema: { type: 'object', allOf: [{ $ref: '#/$defs/Args' }], $defs: { Args: args } } }, (a) => { seen = a; return 'ok'; }, { context: { tenant_id: 'tenant' } });
   for (const format of ['mcp', 'anthropic', 'openai', 'openai-strict', 'gemini']) {
     assert.doesNotMatch(JSON.stringify(rt.listTools({ format }).tools), /tenant_id/, format);
   }
+  assert.equal((await rt.callTool('query3', { sql: 'select 3' }, { context: { tenant: 't3' } })).isError, undefined);
+  assert.deepEqual(seen, { sql: 'select 3', tenant_id: 't3' });
   assert.equal((await rt.callTool('query', { sql: 'select 1' }, { context: { tenant: 't42' } })).isError, undefined);
   assert.deepEqual(seen, { sql: 'select 1', tenant_id: 't42' });
   const spoof = await rt.callTool('query', { sql: 'x', tenant_id: 't1' }, { context: { tenant: 't42' } });
