@@ -259,13 +259,14 @@ static int build_set(cc *c, tg_arena *a, const tg_pat_in *v, uint32_t n, int lit
 
 /* build_set for patterns that restrict (deny and ask rules, privileged,
  * scheduler.blocked, tenants, rate limits, budgets): they match tool names
- * up to ASCII case, as the registry tells tools apart, so a source naming
- * its tool "Delete_Repo" cannot dodge "mcp__*__delete_*". Patterns that let
+ * up to case and look-alike characters, as the registry tells tools apart,
+ * so a source naming its tool "Delete_Repo", "de1ete-repo" or "deIete_repo"
+ * cannot dodge "mcp__*__delete_*". Patterns that let
  * calls through (grants, defaults, allow rules) stay exact bytes: doubt
  * moves a decision towards deny, never towards allow. The patterns are this
  * policy's own copies (keep): folded in place. */
 static int build_restrictive_set(cc *c, tg_arena *a, tg_pat_in *v, uint32_t n, tg_patset *out) {
-    for (uint32_t i = 0; i < n; i++) tg_policy_fold_case((char *)v[i].s, v[i].len);
+    for (uint32_t i = 0; i < n; i++) v[i].len = tg_policy_fold((char *)v[i].s, v[i].len);
     return build_set(c, a, v, n, 0, out);
 }
 

@@ -21,7 +21,8 @@ typedef struct dctx {
     int nsteps;
     const char *pname;        /* principal name or "" */
     const tg_principal *pr;   /* NULL: unknown */
-    char key[129];            /* the tool's name in ASCII lower case: what restricting patterns match */
+    char key[129];            /* the tool's name folded (tg_policy_fold): what restricting patterns match */
+    size_t key_len;
 } dctx;
 
 static void ex_str(tg_buf *b, const char *s) {
@@ -335,7 +336,7 @@ static tg_decision decide_rules(dctx *d) {
      * and after a matched deny or ask no allow rule can change the outcome,
      * so the allow rules (exact names) are read only when it can (or for a
      * trace, which lists every rule considered) */
-    if (!tg_patset_each(&d->p->rule_tools_fold, d->key, t->name_len, rule_cb, &s) &&
+    if (!tg_patset_each(&d->p->rule_tools_fold, d->key, d->key_len, rule_cb, &s) &&
         (d->ex || (s.best[TG_DENY] == TG_NONE && s.best[TG_ASK] == TG_NONE)))
         tg_patset_each(&d->p->rule_tools, t->name, t->name_len, rule_cb, &s);
     static const char *const eff[3] = {"allow", "ask", "deny"};
@@ -405,7 +406,7 @@ static int decide_grants(dctx *d) {
     tg_policy *p = d->p;
     const tg_tool_facts *t = d->t;
     char reason[320];
-    int privileged = t->privileged || tg_patset_find(&p->privileged, d->key, t->name_len) != NULL;
+    int privileged = t->privileged || tg_patset_find(&p->privileged, d->key, d->key_len) != NULL;
     const tg_source_cfg *src = NULL;
     if (d->r->source) {
         const tg_pat *sp = tg_patset_exact(&p->source_index, d->r->source, strlen(d->r->source));
@@ -505,8 +506,8 @@ static int decide_limits(dctx *d) {
     const tg_tool_facts *t = d->t;
     const tg_authz_request *r = d->r;
     hits rh = {p->rate_hits, 0}, bh = {p->budget_hits, 0};
-    tg_patset_each(&p->rate_tools, d->key, t->name_len, hits_cb, &rh);
-    tg_patset_each(&p->budget_tools, d->key, t->name_len, hits_cb, &bh);
+    tg_patset_each(&p->rate_tools, d->key, d->key_len, hits_cb, &rh);
+    tg_patset_each(&p->budget_tools, d->key, d->key_len, hits_cb, &bh);
     if (!rh.n && !bh.n) return 1;
     char tool[129];
     memcpy(tool, t->name, t->name_len);
@@ -628,8 +629,8 @@ static tg_decision decide(dctx *d) {
                       "tool names are matched on their registered bytes (1-128 of A-Z a-z 0-9 _ . -)");
     }
     memcpy(d->key, t->name, t->name_len);
-    d->key[t->name_len] = '\0';
-    tg_policy_fold_case(d->key, t->name_len);
+    d->key_len = tg_policy_fold(d->key, t->name_len);
+    d->key[d->key_len] = '\0';
     /* limits, approvals and expiries run on the host's clock: a reading that
      * is not a finite time would turn them off (NaN compares false) */
     if (!isfinite(r->now_ms)) {
@@ -658,7 +659,7 @@ static tg_decision decide(dctx *d) {
 
     /* 3 tenant */
     tenant_scan ts = {p, r->tenant, 0, 0, NULL};
-    tg_patset_each(&p->tenant_tools, d->key, t->name_len, tenant_cb, &ts);
+    tg_patset_each(&p->tenant_tools, d->key, d->key_len, tenant_cb, &ts);
     if (t->tenant) {
         if (!r->tenant || strcmp(t->tenant, r->tenant) != 0) {
             snprintf(reason, sizeof reason, "'%.*s' belongs to tenant '%s', not to this context's tenant", (int)t->name_len,
@@ -677,7 +678,7 @@ static tg_decision decide(dctx *d) {
 
     /* 4 scheduler */
     if (r->scheduler) {
-        const tg_pat *b = tg_patset_find(&p->sched_blocked, d->key, t->name_len);
+        const tg_pat *b = tg_patset_find(&p->sched_blocked, d->key, d->key_len);
         if (b) {
             snprintf(reason, sizeof reason, "'%.*s' is blocked in scheduler sessions (pattern '%s')", (int)t->name_len,
                      t->name, b->s);
@@ -820,8 +821,8 @@ tg_decision tg_policy_limits(tg_policy *p, const tg_tool_facts *tool, const tg_a
     if (!isfinite(req->now_ms))
         return finish(&d, TG_DENY, "clock", "the host clock gave no finite time: limits and expiries cannot be judged");
     memcpy(d.key, tool->name, tool->name_len);
-    d.key[tool->name_len] = '\0';
-    tg_policy_fold_case(d.key, tool->name_len);
+    d.key_len = tg_policy_fold(d.key, tool->name_len);
+    d.key[d.key_len] = '\0';
     if (!decide_limits(&d)) return TG_DENY;
     return finish(&d, TG_ALLOW, "limits", req->dry_run ? "within the limits" : "within the limits; charged");
 }

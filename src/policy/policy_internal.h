@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "policy.h"
+#include "../registry/names.h"
 #include "../base/arena.h"
 #include "../json/json.h"
 
@@ -58,12 +59,11 @@ const tg_pat *tg_patset_find(const tg_patset *set, const char *name, size_t len)
 /* An exact (no `*`) pattern equal to name, or NULL. */
 const tg_pat *tg_patset_exact(const tg_patset *set, const char *name, size_t len);
 /* Glob match of pattern p against s (exact bytes). */
-/* ASCII upper case to lower in place: tool names are told apart up to case
- * (registry), so patterns that restrict match them so (policy_compile.c). */
-static inline void tg_policy_fold_case(char *s, size_t n) {
-    for (size_t i = 0; i < n; i++)
-        if (s[i] >= 'A' && s[i] <= 'Z') s[i] = (char)(s[i] + ('a' - 'A'));
-}
+/* Tool names are told apart up to case and look-alike characters (the
+ * registry's skeleton: lower case, '-' as '_', 0/o, 1/i/l, rn/m, vv/w), so
+ * the patterns that restrict match them so (policy_compile.c): in place,
+ * returning the folded length (never longer). */
+static inline size_t tg_policy_fold(char *s, size_t n) { return tg_name_fold(s, n, s, n); }
 int tg_glob_match(const char *p, size_t plen, const char *s, size_t slen);
 uint64_t tg_hash_bytes(const void *p, size_t n);
 

@@ -1214,7 +1214,7 @@ static void allocation_failure_everywhere_is_clean(void) {
  * ask rules, privileged, scheduler.blocked, tenants, limits) matches names
  * up to ASCII case, so the variant cannot dodge it; what lets a call through
  * (grants, defaults, allow rules) stays exact bytes. */
-static void restricting_patterns_match_up_to_case(void) {
+static void restricting_patterns_match_up_to_look_alikes(void) {
     tg_policy *p = compile(
         "{'version':1,'defaults':['*'],'privileged':['deploy_*'],'scheduler':{'blocked':['send_*']},"
         " 'principals':{'ops':{'grants':['deploy_prod','*']}},"
@@ -1228,6 +1228,12 @@ static void restricting_patterns_match_up_to_case(void) {
     EXPECT(p, "agent", "drop_table", TG_DENY, "rule:no-drop");
     EXPECT(p, "agent", "Drop_Table", TG_DENY, "rule:no-drop");
     EXPECT(p, "agent", "DROP_TABLE", TG_DENY, "rule:no-drop");
+    /* and up to the look-alikes the registry folds: '-' for '_', 1/I/l, 0/O, rn/m */
+    EXPECT(p, "agent", "drop-table", TG_DENY, "rule:no-drop");
+    EXPECT(p, "agent", "dr0p_table", TG_DENY, "rule:no-drop");
+    EXPECT(p, "agent", "drop_tab1e", TG_DENY, "rule:no-drop");
+    EXPECT(p, "agent", "wire_rnoney", TG_ASK, "rule:confirm");
+    EXPECT(p, "agent", "WIRE-M0NEY", TG_ASK, "rule:confirm");
     EXPECT(p, "agent", "Wire_Money", TG_ASK, "rule:confirm");
     EXPECT(p, "agent", "read_file", TG_ALLOW, "rule:reads");
     EXPECT(p, "agent", "Read_File", TG_DENY, "unmatched"); /* an allow is exact bytes */
@@ -1284,7 +1290,7 @@ int main(void) {
     approval_tokens_refuse_forgery_tampering_expiry_and_replay();
     approval_tokens_are_issued_on_approval();
     confusable_and_normalized_names_never_reach_a_denied_tool();
-    restricting_patterns_match_up_to_case();
+    restricting_patterns_match_up_to_look_alikes();
     invalid_documents_are_rejected_with_pointers();
     embedded_schema_matches_docs();
     explain_returns_the_whole_trace_as_json();

@@ -115,9 +115,11 @@ int tg_name_is_safe(const char *s, size_t n) {
     return 1;
 }
 
-size_t tg_name_skeleton(const char *s, size_t n, char *out) {
+size_t tg_name_skeleton(const char *s, size_t n, char *out) { return tg_name_fold(s, n, out, TG_NAME_MAX); }
+
+size_t tg_name_fold(const char *s, size_t n, char *out, size_t cap) {
     size_t w = 0;
-    for (size_t i = 0; i < n && w < TG_NAME_MAX; i++) {
+    for (size_t i = 0; i < n && w < cap; i++) {
         char c = s[i];
         if (c >= 'A' && c <= 'Z') c = (char)(c - 'A' + 'a');
         char next = i + 1 < n ? s[i + 1] : 0;

@@ -27,4 +27,10 @@ int tg_name_is_safe(const char *name, size_t len);
  * so names that differ only by case or confusables share a key. */
 size_t tg_name_skeleton(const char *name, size_t len, char *out);
 
+/* The same folding of s[0..n) into out, at most cap bytes and a NUL (out
+ * may be s: it never writes ahead of what it reads), for names and name
+ * patterns of any length ('*' and '.' are kept): the policy matches the
+ * patterns that restrict on it. Returns the length written. */
+size_t tg_name_fold(const char *s, size_t n, char *out, size_t cap);
+
 #endif
