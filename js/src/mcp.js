@@ -12,15 +12,26 @@ import { ToolgateError } from './errors.js';
  * @param {import('./runtime.js').ToolRuntime} rt
  * @param {string} source
  * @param {{ listTools(params?: object): Promise<{tools: object[], nextCursor?: string}>, callTool(params: object): Promise<object> }} client
- * @param {{ maxPages?: number, maxTools?: number, maxBytes?: number, options?: object|Function }} [opts]
+ * @param {{ maxPages?: number, maxTools?: number, maxBytes?: number, timeoutMs?: number, options?: object|Function }} [opts]
+ *   timeoutMs bounds the whole listing (every page), 60 s by default: a slow
+ *   server cannot hold an import for the SDK's 60 s a page.
  */
-export async function importFromClient(rt, source, client, { maxPages = 50, maxTools = 1000, maxBytes = 8 << 20, options } = {}) {
+export async function importFromClient(rt, source, client, { maxPages = 50, maxTools = 1000, maxBytes = 8 << 20, timeoutMs = 60_000, options } = {}) {
   const tools = [];
   let cursor;
   let bytes = 0;
+  const deadline = Date.now() + timeoutMs;
   for (let page = 0; ; page++) {
     if (page >= maxPages) throw boundError(`more than ${maxPages} pages of tools`);
-    const res = await client.listTools(cursor ? { cursor } : {});
+    const left = deadline - Date.now();
+    if (left <= 0) throw new ToolgateError('timeout', `the server took more than ${timeoutMs} ms to list its tools; nothing was imported`);
+    let res;
+    try {
+      res = await client.listTools(cursor ? { cursor } : {}, { timeout: left });
+    } catch (e) {
+      if (Date.now() >= deadline) throw new ToolgateError('timeout', `the server took more than ${timeoutMs} ms to list its tools; nothing was imported`);
+      throw e;
+    }
     const listed = Array.isArray(res.tools) ? res.tools : [];
     // counted before they are gathered: a page of 150,000 tools is over the
     // bound, not a stack overflow in push(...page)

@@ -17,8 +17,9 @@ export interface ImportResult {
 export declare function importFromClient(
   rt: ToolRuntime,
   source: string,
-  client: { listTools(params?: object): Promise<{ tools: ToolDescriptor[]; nextCursor?: string }>; callTool(params: object, ...rest: unknown[]): Promise<unknown> },
-  opts?: { maxPages?: number; maxTools?: number; maxBytes?: number; options?: object | ((tool: ToolDescriptor) => object) },
+  client: { listTools(params?: object, options?: { timeout?: number }): Promise<{ tools: ToolDescriptor[]; nextCursor?: string }>; callTool(params: object, ...rest: unknown[]): Promise<unknown> },
+  /** timeoutMs: the whole listing, every page (default 60,000); past it, ToolgateError timeout. */
+  opts?: { maxPages?: number; maxTools?: number; maxBytes?: number; timeoutMs?: number; options?: object | ((tool: ToolDescriptor) => object) },
 ): Promise<ImportResult>;
 
 /** Serves rt's tools from an official SDK low-level Server. */

@@ -22,9 +22,10 @@ const obj = (properties = {}, required = []) => ({ type: 'object', properties, r
 const gateCode = (r) => r._meta?.['dev.toolgate/error']?.code;
 
 /** A real SDK server whose tools/list is paged `pageSize` at a time. */
-async function pagedServer(tools, pageSize) {
+async function pagedServer(tools, pageSize, pageDelayMs = 0) {
   const server = new Server({ name: 'paged', version: '1.0.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async (req) => {
+    if (pageDelayMs) await new Promise((r) => setTimeout(r, pageDelayMs));
     const start = Number(req.params?.cursor ?? 0);
     const page = tools.slice(start, start + pageSize);
     return start + pageSize < tools.length ? { tools: page, nextCursor: String(start + pageSize) } : { tools: page };
@@ -85,6 +86,10 @@ test('follows nextCursor page by page, and refuses a list past its bounds', asyn
   // one page far over the count: the bound, not a stack overflow gathering it
   const huge = await pagedServer(Array.from({ length: 150_000 }, (_, i) => ({ name: `h${i}`, inputSchema: { type: 'object' } })), 150_000);
   await assert.rejects(importFromClient(rt, 'huge', huge, { maxBytes: 64 << 20 }), (e) => e.code === 'limit_reached' && /more than 1000 tools/.test(e.message));
+  // a slow server: the whole listing has one deadline, not one a page
+  const slow = await pagedServer(tools, 5, 80);
+  await assert.rejects(importFromClient(rt, 'slow', slow, { timeoutMs: 200 }), (e) => e.code === 'timeout' && /more than 200 ms/.test(e.message));
+  assert.equal(rt.listTools().tools.some((t) => t.name.startsWith('mcp__slow__')), false);
   rt.dispose();
 });
 
