@@ -179,7 +179,7 @@ export interface Limits {
   argsBytes?: number;
   /** 1 MiB: one descriptor. */
   descriptorBytes?: number;
-  /** 4 MiB: one handler result. */
+  /** 4 MiB: one result, as the handler wrote it and as the caller gets it (a structured result also written as text counts twice). */
   resultBytes?: number;
   /** 10,000 registered tools. */
   tools?: number;

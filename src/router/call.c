@@ -303,6 +303,14 @@ static const char *complete(tg_runtime *rt, const tg_tool *tool, const char *res
         tg_result_gate_error(&rt->out, code, why, (size_t)n < sizeof why ? (size_t)n : sizeof why - 1);
         return code;
     }
+    /* the cap is on what the caller receives: a structured result is also
+     * written out as text (MCP's fallback for older clients), which escapes
+     * it again, so a value just under the cap would come back at 2-3 times */
+    if (rt->out.len > rt->limits.result_bytes + 64) {
+        tg_buf_reset(&rt->out);
+        too_large_result(rt, tool);
+        return "too_large";
+    }
     return cJSON_IsTrue(is_err) ? "error" : "ok";
 }
 

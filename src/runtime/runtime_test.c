@@ -207,6 +207,13 @@ static void text_results(void) {
     CHECK(call(rt, "get_weather", "{\"city\":\"Oslo\"}", &id) == TG_PENDING);
     CHECK(tg_call_complete_text(rt, id, big, sizeof big) == TG_OK);
     CHECK(strstr(out(rt), "\"isError\":true") != NULL);
+    /* a structured result under the cap as the handler wrote it, over it as
+     * the caller would get it (the value again, escaped, as its text) */
+    CHECK(call(rt, "stats", "{}", &id) == TG_PENDING);
+    static const char QUOTES[] = "{\"a\":\"\\\"\\\"\\\"\\\"\\\"\\\"\\\"\\\"\\\"\\\"\\\"\\\"\\\"\"}";
+    CHECK(sizeof QUOTES - 1 <= 64);
+    CHECK(tg_call_complete(rt, id, QUOTES, sizeof QUOTES - 1, 0) == TG_OK);
+    CHECK(strstr(out(rt), "\"too_large\"") != NULL);
     /* a tool that promises structured output cannot answer with text */
     CHECK(call(rt, "stats", "{}", &id) == TG_PENDING);
     CHECK(tg_call_complete_text(rt, id, "ok", 2) == TG_OK);
