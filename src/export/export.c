@@ -536,6 +536,79 @@ static void strip_hidden(cJSON *s, const cJSON *hidden) {
     if (cJSON_IsArray(hidden) && hidden->child) strip_hidden_at(s, s, hidden, 0);
 }
 
+/* ---------------------------------------------------------------- dialect */
+
+/* Provider schemas are 2020-12 (Anthropic refuses a whole request whose
+ * schema is not: "must match JSON Schema draft 2020-12"); a tool schema
+ * written for draft-04/06/07 or 2019-09 is rewritten into it, losslessly:
+ * tuple items -> prefixItems (additionalItems -> items), draft-04's boolean
+ * exclusiveMinimum/Maximum -> the numbers, dependencies -> dependentRequired
+ * / dependentSchemas. */
+static void rename_key(ex_ctx *c, cJSON *x, const char *k) {
+    if (tg_json_set_key(c->a, x, k, strlen(k))) c->oom = 1;
+}
+
+static void upgrade(ex_ctx *c, cJSON *s, int d4, int depth) {
+    if (!cJSON_IsObject(s) || depth > 64 || c->oom) return;
+    cJSON *items = tg_json_getz(s, "items"), *more = tg_json_getz(s, "additionalItems");
+    if (cJSON_IsArray(items)) {
+        rename_key(c, items, "prefixItems");
+        if (more) rename_key(c, more, "items");
+    } else if (more) {
+        jdetach(s, more); /* (without tuple items it never applied) */
+    }
+    if (d4) {
+        static const char *const pairs[2][2] = {{"exclusiveMinimum", "minimum"}, {"exclusiveMaximum", "maximum"}};
+        for (int i = 0; i < 2; i++) {
+            cJSON *ex = tg_json_getz(s, pairs[i][0]), *bound = tg_json_getz(s, pairs[i][1]);
+            if (!cJSON_IsBool(ex)) continue;
+            if (cJSON_IsTrue(ex) && cJSON_IsNumber(bound)) {
+                jdetach(s, ex);
+                rename_key(c, bound, pairs[i][0]);
+            } else {
+                jdetach(s, ex);
+            }
+        }
+    }
+    cJSON *deps = tg_json_getz(s, "dependencies");
+    if (cJSON_IsObject(deps)) {
+        cJSON *req = jnew(c, cJSON_Object), *sch = jnew(c, cJSON_Object);
+        if (!req || !sch) return;
+        for (cJSON *d = deps->child; d;) {
+            cJSON *next = d->next;
+            jdetach(deps, d);
+            tg_json_append(cJSON_IsArray(d) ? req : sch, d);
+            d = next;
+        }
+        jdetach(s, deps);
+        if (req->child) jput(c, s, "dependentRequired", req);
+        if (sch->child) jput(c, s, "dependentSchemas", sch);
+    }
+    static const char *const one[] = {"additionalProperties", "items", "contains", "not", "if", "then", "else",
+                                      "propertyNames", "unevaluatedProperties", "unevaluatedItems", NULL};
+    static const char *const many[] = {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas",
+                                       "prefixItems", "allOf", "anyOf", "oneOf", NULL};
+    for (const char *const *k = one; *k; k++) upgrade(c, tg_json_getz(s, *k), d4, depth + 1);
+    for (const char *const *k = many; *k; k++) {
+        cJSON *m = tg_json_getz(s, *k);
+        if (cJSON_IsObject(m) || cJSON_IsArray(m))
+            for (cJSON *x = m->child; x; x = x->next) upgrade(c, x, d4, depth + 1);
+    }
+}
+
+/* A root that declares an older dialect, rewritten as 2020-12 (its
+ * $schema goes: what is left is 2020-12). */
+static void upgrade_root(ex_ctx *c, cJSON *s, const ex_path *root) {
+    cJSON *decl = tg_json_getz(s, "$schema");
+    if (!cJSON_IsString(decl)) return;
+    const char *v = decl->valuestring;
+    int d4 = strstr(v, "draft-04") != NULL;
+    if (!d4 && !strstr(v, "draft-06") && !strstr(v, "draft-07") && !strstr(v, "2019-09")) return;
+    upgrade(c, s, d4, 0);
+    jdetach(s, decl);
+    note(c, root, "schema written for an older JSON Schema dialect: rewritten as 2020-12");
+}
+
 /* ---------------------------------------------------------------- root */
 
 /* Multi-branch anyOf/oneOf at the root: union of properties, intersection
@@ -629,6 +702,7 @@ static cJSON *normalize_root(ex_ctx *c, const cJSON *in, const cJSON *hidden, co
     } else s = jclone(c, in);
     if (!s) return NULL;
     s->string = NULL;
+    upgrade_root(c, s, root);
     strip_hidden(s, hidden);
 
     /* root $ref and allOf: merged into the root */

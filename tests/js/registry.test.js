@@ -498,6 +498,23 @@ test('export formats follow each provider\'s rules', async () => {
     assert.equal(l.tools.find((t) => t.function.name === 'wordy').function.description.endsWith('…'), true);
     assert.ok(l.report.some((r) => r.tool === 'wordy' && /1,024 characters/.test(r.issue)), format);
   }
+  // schemas written for older dialects reach Anthropic (and OpenAI) as 2020-12, the same constraints
+  rt.registerTool({ name: 'draft4', inputSchema: { $schema: 'http://json-schema.org/draft-04/schema#', type: 'object',
+    properties: { n: { type: 'number', minimum: 1, exclusiveMinimum: true }, t: { type: 'array', items: [{ type: 'string' }, { type: 'number' }], additionalItems: false } },
+    dependencies: { a: ['b'], c: { required: ['d'] } } } }, () => 'x');
+  for (const format of ['anthropic', 'openai']) {
+    for (const t of rt.listTools({ format }).tools) {
+      const schema = t.input_schema ?? t.function.parameters;
+      const v = rt.compileSchema(schema, { dialect: '2020-12' }); // (checked against the 2020-12 metaschema)
+      if ((t.name ?? t.function.name) === 'draft4') {
+        assert.equal(schema.$schema, undefined);
+        for (const [args, ok] of [[{ n: 1 }, false], [{ n: 1.5 }, true], [{ t: ['a', 1] }, true], [{ t: ['a', 1, 2] }, false], [{ a: 1 }, false], [{ c: 1, d: 2 }, true]]) {
+          assert.equal(v.validate(args).valid, ok, `${format} ${JSON.stringify(args)}`);
+        }
+      }
+      v.dispose();
+    }
+  }
   const gemw = rt.listTools({ format: 'gemini' });
   const wordy = gemw.tools[0].functionDeclarations.find((t) => t.name === 'wordy').parameters.properties;
   assert.deepEqual([wordy.site.format, wordy.at.format, wordy.n.format], [undefined, 'date-time', 'int32']);
