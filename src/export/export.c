@@ -598,15 +598,14 @@ static void upgrade(ex_ctx *c, cJSON *s, int d4, int depth) {
 
 /* A root that declares an older dialect, rewritten as 2020-12 (its
  * $schema goes: what is left is 2020-12). */
-static void upgrade_root(ex_ctx *c, cJSON *s, const ex_path *root) {
+static void upgrade_root(ex_ctx *c, cJSON *s) {
     cJSON *decl = tg_json_getz(s, "$schema");
     if (!cJSON_IsString(decl)) return;
     const char *v = decl->valuestring;
     int d4 = strstr(v, "draft-04") != NULL;
     if (!d4 && !strstr(v, "draft-06") && !strstr(v, "draft-07") && !strstr(v, "2019-09")) return;
     upgrade(c, s, d4, 0);
-    jdetach(s, decl);
-    note(c, root, "schema written for an older JSON Schema dialect: rewritten as 2020-12");
+    jdetach(s, decl); /* (lossless: nothing to report) */
 }
 
 /* ---------------------------------------------------------------- root */
@@ -702,7 +701,7 @@ static cJSON *normalize_root(ex_ctx *c, const cJSON *in, const cJSON *hidden, co
     } else s = jclone(c, in);
     if (!s) return NULL;
     s->string = NULL;
-    upgrade_root(c, s, root);
+    upgrade_root(c, s);
     strip_hidden(s, hidden);
 
     /* root $ref and allOf: merged into the root */

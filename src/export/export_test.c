@@ -263,15 +263,27 @@ static void anthropic_root(void) {
            "\"anyOf\":[{\"required\":[\"a\"]},{\"required\":[\"b\"]}]}}",
            NULL, "{\"name\":\"t\",\"input_schema\":{\"type\":\"object\",\"properties\":{\"a\":{},\"b\":{}}}}", NULL);
     CHECK(rep_has("/inputSchema/anyOf"));
-    /* root $ref (zod-to-json-schema with a name) inlined */
+    /* root $ref (zod-to-json-schema with a name) inlined; draft-07 read as 2020-12 (its $schema goes) */
     expect(TG_EXPORT_ANTHROPIC,
            "{\"name\":\"x\",\"inputSchema\":{\"$ref\":\"#/definitions/Args\",\"definitions\":{\"Args\":{\"type\":\"object\","
            "\"properties\":{\"q\":{\"type\":\"string\"}},\"required\":[\"q\"],\"additionalProperties\":false}},"
            "\"$schema\":\"http://json-schema.org/draft-07/schema#\"}}",
            NULL,
            "{\"name\":\"t\",\"input_schema\":{\"type\":\"object\",\"definitions\":{\"Args\":{\"type\":\"object\",\"properties\":{\"q\":"
-           "{\"type\":\"string\"}},\"required\":[\"q\"],\"additionalProperties\":false}},\"$schema\":\"http://json-schema.org/draft-07/schema#\","
+           "{\"type\":\"string\"}},\"required\":[\"q\"],\"additionalProperties\":false}},"
            "\"properties\":{\"q\":{\"type\":\"string\"}},\"required\":[\"q\"],\"additionalProperties\":false}}",
+           "[]");
+    /* draft-04 / draft-07 syntax rewritten as 2020-12, losslessly */
+    expect(TG_EXPORT_ANTHROPIC,
+           "{\"name\":\"x\",\"inputSchema\":{\"$schema\":\"http://json-schema.org/draft-04/schema#\",\"type\":\"object\","
+           "\"properties\":{\"n\":{\"type\":\"number\",\"minimum\":1,\"exclusiveMinimum\":true},"
+           "\"m\":{\"type\":\"number\",\"maximum\":9,\"exclusiveMaximum\":false},"
+           "\"t\":{\"type\":\"array\",\"items\":[{\"type\":\"string\"}],\"additionalItems\":false}},"
+           "\"dependencies\":{\"a\":[\"b\"],\"c\":{\"required\":[\"d\"]}}}}",
+           NULL,
+           "{\"name\":\"t\",\"input_schema\":{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"number\",\"exclusiveMinimum\":1},"
+           "\"m\":{\"type\":\"number\",\"maximum\":9},\"t\":{\"type\":\"array\",\"prefixItems\":[{\"type\":\"string\"}],\"items\":false}},"
+           "\"dependentRequired\":{\"a\":[\"b\"]},\"dependentSchemas\":{\"c\":{\"required\":[\"d\"]}}}}",
            "[]");
     /* non-object root */
     render(TG_EXPORT_ANTHROPIC, "{\"name\":\"x\",\"inputSchema\":{\"type\":\"string\"}}", NULL);
