@@ -183,9 +183,36 @@ TG_NOINLINE static int multiple_of(const cJSON *x, double md, const char *mlex) 
     if (x->valuestring && x->valuedouble == 0) return 0; /* non-zero, too small for a double */
     {
         long double q = (long double)x->valuedouble / (long double)md;
+        /* a non-zero x over a divisor past its magnitude (multipleOf 1e400:
+         * an infinite double) is no multiple: 0 < |x/m| < 1 */
+        if (q == 0 && x->valuedouble != 0) return 0;
         if (!isfinite((double)q) || fabsl(q) > 1e30L) return 1;
         return q == floorl(q);
     }
+}
+
+/* The order of two number lexemes by exact decimal value: -1, 0, 1.
+ * Needed only when their doubles tie (rounding is monotonic, so unequal
+ * doubles already order the values): maximum 9007199254740992 against
+ * 9007199254740993, exclusiveMinimum 0 against 1e-400. */
+static int dec_cmp(const char *x, const char *y) {
+    dec a, b;
+    int ai = dec_parse(x, &a), bi = dec_parse(y, &b);
+    int sa = a.zero ? 0 : a.neg ? -1 : 1, sb = b.zero ? 0 : b.neg ? -1 : 1;
+    if (sa != sb) return sa < sb ? -1 : 1;
+    if (sa == 0) return 0;
+    size_t la = 0, lb = 0;
+    while (la < a.n && dec_digit(&a, (size_t)ai, la) == 0) la++;
+    while (lb < b.n && dec_digit(&b, (size_t)bi, lb) == 0) lb++;
+    long oa = (long)(a.n - la) - 1 + a.exp, ob = (long)(b.n - lb) - 1 + b.exp; /* the leading digit's power of ten */
+    int mag = 0;
+    if (oa != ob) mag = oa < ob ? -1 : 1;
+    for (size_t i = 0; !mag && (la + i < a.n || lb + i < b.n); i++) {
+        int da = la + i < a.n ? dec_digit(&a, (size_t)ai, la + i) : 0;
+        int db = lb + i < b.n ? dec_digit(&b, (size_t)bi, lb + i) : 0;
+        if (da != db) mag = da < db ? -1 : 1;
+    }
+    return sa > 0 ? mag : -mag;
 }
 
 /* Every bit of x moves every bit of the result (MurmurHash3's fmix64): a
@@ -391,11 +418,17 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
         double x, l = in->u.num.d;
         if (!tg_sj_IsNumber(inst)) return 1;
         x = inst->valuedouble;
-        switch ((tg_sop)in->op) {
-        case TG_OP_MAXIMUM: if (x <= l) return 1; break;
-        case TG_OP_EXCL_MAXIMUM: if (x < l) return 1; break;
-        case TG_OP_MINIMUM: if (x >= l) return 1; break;
-        default: if (x > l) return 1; break;
+        if (x == l && inst->valuestring && in->u.num.lex) { /* a tie of doubles: the lexemes decide */
+            int c = dec_cmp(inst->valuestring, in->u.num.lex);
+            if (in->op == TG_OP_MAXIMUM ? c <= 0 : in->op == TG_OP_EXCL_MAXIMUM ? c < 0 : in->op == TG_OP_MINIMUM ? c >= 0 : c > 0)
+                return 1;
+        } else {
+            switch ((tg_sop)in->op) {
+            case TG_OP_MAXIMUM: if (x <= l) return 1; break;
+            case TG_OP_EXCL_MAXIMUM: if (x < l) return 1; break;
+            case TG_OP_MINIMUM: if (x >= l) return 1; break;
+            default: if (x > l) return 1; break;
+            }
         }
         if (want_error(e)) report(e, in, inst, 0, 0, NULL, in->loc);
         return 0;
@@ -705,10 +738,10 @@ static inline int fast_pass(ev *e, const tg_sins *in, const cJSON *inst) {
     case TG_OP_MIN_LENGTH:
         return (inst->type & 0xFF) != cJSON_String || tg_json_strlen(inst->valuestring) / 4 >= in->u.count ||
                (in->u.count == 1 && tg_json_strlen(inst->valuestring) > 0);
-    case TG_OP_MAXIMUM:
-        return (inst->type & 0xFF) != cJSON_Number || inst->valuedouble <= in->u.num.d;
+    case TG_OP_MAXIMUM: /* (a tie of doubles goes to ev_op, which reads the lexemes) */
+        return (inst->type & 0xFF) != cJSON_Number || inst->valuedouble < in->u.num.d;
     case TG_OP_MINIMUM:
-        return (inst->type & 0xFF) != cJSON_Number || inst->valuedouble >= in->u.num.d;
+        return (inst->type & 0xFF) != cJSON_Number || inst->valuedouble > in->u.num.d;
     case TG_OP_PATTERN:
         return (inst->type & 0xFF) != cJSON_String ||
                re_search(e, in->u.re, inst->valuestring, tg_json_strlen(inst->valuestring)) == 1;

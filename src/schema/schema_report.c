@@ -53,8 +53,14 @@ static void put_value(tg_buf *b, const cJSON *v, const tg_allocator *a) {
     tg_buf t;
     tg_buf_init(&t, *a, 0);
     tg_json_write(&t, v);
-    if (t.len > 60) { tg_buf_append(b, t.data, 57); tg_buf_puts(b, "..."); }
-    else if (t.data) tg_buf_append(b, t.data, t.len);
+    if (t.len > 60) {
+        size_t cut = 57; /* on a character boundary: the lengths beside the text count characters */
+        while (cut > 0 && ((unsigned char)t.data[cut] & 0xC0) == 0x80) cut--;
+        tg_buf_append(b, t.data, cut);
+        tg_buf_puts(b, "...");
+    } else if (t.data) {
+        tg_buf_append(b, t.data, t.len);
+    }
     tg_buf_free(&t);
 }
 

@@ -379,6 +379,18 @@ static int string_value(st *t, const sset *set) {
     return 1;
 }
 
+/* A number lexeme of at most 15 digits and no exponent: two such that
+ * round to one double are one decimal. */
+static int short_lexeme(const char *lex) {
+    size_t digits = 0;
+    if (!lex) return 0;
+    for (; *lex; lex++) {
+        if (*lex == 'e' || *lex == 'E') return 0;
+        if (*lex >= '0' && *lex <= '9' && ++digits > 15) return 0;
+    }
+    return 1;
+}
+
 static int number_value(st *t, const sset *set) {
     tg_json_lexnum ln;
     const size_t at = t->pos;
@@ -388,6 +400,11 @@ static int number_value(st *t, const sset *set) {
     t->pos = ln.end;
     const double x = ln.value;
     EACH_INS(t, set, in) {
+        /* a tie with a bound written with more than 15 digits or an
+         * exponent may not be a tie of values: the evaluator's, exactly */
+        if ((in->op == TG_OP_MAXIMUM || in->op == TG_OP_EXCL_MAXIMUM || in->op == TG_OP_MINIMUM ||
+             in->op == TG_OP_EXCL_MINIMUM) && x == in->u.num.d && !short_lexeme(in->u.num.lex))
+            return 0;
         switch ((tg_sop)in->op) {
         case TG_OP_FALSE: return REFUSE(t);
         case TG_OP_ENUM: case TG_OP_CONST: return 0; /* 1 == 1.0: the evaluator's */

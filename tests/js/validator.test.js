@@ -38,6 +38,10 @@ test('non-ASCII names and values come back whole: astral characters, escapes, "/
     { instanceLocation: '/k\u{1F600}~1~0é', keywordLocation: '/additionalProperties', message: `property "${key}" is not allowed` },
     { instanceLocation: '/n', keywordLocation: '/properties/n/type', message: 'expected integer, got string "ü\u{1F680}\\"\\n"' },
   ]);
+  // a schema value shown in a message is cut on a character boundary: the records after it stay whole
+  const cut = rt.compileSchema({ propertyNames: { enum: [{ c: 'x'.repeat(48) + '\u{1F600}\u{1F600}' }] } }).validate('{"a":1,"b":2}');
+  assert.deepEqual(cut.errors.map((e) => [e.instanceLocation, e.keywordLocation]), [['/a', '/propertyNames/enum'], ['/b', '/propertyNames/enum']]);
+  assert.ok(cut.errors.every((e) => e.message.startsWith('expected one of [{"c":"xxx') && !e.message.includes('\uFFFD')));
 });
 
 test('maxErrors: 1 gives the first of all the errors, whether one pass or the evaluator found it', () => {
@@ -83,6 +87,12 @@ test('numbers compare by exact value in const, enum and uniqueItems, and in poli
   assert.equal(rt.compileSchema('{"enum": [1234567890123456789]}').validate('1234567890123456800').valid, false);
   assert.equal(rt.compileSchema({ uniqueItems: true }).validate('[9007199254740993, 9007199254740992]').valid, true);
   assert.equal(rt.compileSchema({ uniqueItems: true }).validate('[1e2, 100.0]').valid, false);
+  // ... and so do minimum/maximum where two values share a double, and multipleOf past the doubles
+  assert.equal(rt.compileSchema({ maximum: 9007199254740992 }).validate('9007199254740993').valid, false);
+  assert.equal(rt.compileSchema('{"exclusiveMinimum": 0}').validate('1e-400').valid, true);
+  assert.equal(rt.compileSchema('{"exclusiveMaximum": 1}').validate('0.99999999999999999').valid, true);
+  assert.equal(rt.compileSchema('{"maximum": 5}').validate('5').valid, true);
+  assert.equal(rt.compileSchema('{"multipleOf": 1e400}').validate('1').valid, false);
   const gate = await createToolRuntime();
   gate.setPolicy('{"version": 1, "defaults": ["*"], "rules": [{"id": "one-account", "effect": "allow", "tools": ["pay"], "args": {"account": {"one_of": [1234567890123456789]}}}]}');
   let paid = 0;
