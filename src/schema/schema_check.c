@@ -2,6 +2,7 @@
  * reference cycles and reference bombs (expansion limit), and the schema
  * against its metaschema (compiled by tg_schema_compile itself, with the
  * check off, or taken from tg_schema_options.metaschemas / metaschema_cache). */
+#include <stdio.h>
 #include <string.h>
 
 #include "schema_compiler.h"
@@ -37,18 +38,21 @@ static int inplace_child(const tg_sins *in, uint32_t k, uint32_t *out) {
 }
 
 /* Rejects reference cycles that never move into the instance (they could
- * only recurse until the depth limit) and reference bombs: schemas whose
+ * only recurse until the depth limit), reference bombs: schemas whose
  * in-place applications (allOf/anyOf/oneOf/not/if/$ref/...) of one node
- * expand to more than max_subschemas * max_ref_depth evaluations. Iterative,
- * so any chain length is safe. */
+ * expand to more than max_subschemas * max_ref_depth evaluations, and
+ * chains of in-place applications (a $ref to a $ref to ...) longer than
+ * max_ref_depth, which validation could not follow. Iterative, so any chain
+ * length is safe to look at. */
 int tg_sc_check_expansion(sc *c) {
     size_t n = c->n_nodes, sp = 0;
     uint64_t cap = (uint64_t)c->o->limits.max_subschemas * c->o->limits.max_ref_depth;
     uint64_t *cost = tg_arena_calloc(c->tmp, n ? n : 1, sizeof *cost);
+    uint32_t *chain = tg_arena_calloc(c->tmp, n ? n : 1, sizeof *chain); /* longest in-place chain from a node */
     uint8_t *state = tg_arena_calloc(c->tmp, n ? n : 1, 1);
     struct frame { uint32_t node, ins, sub; } *st = tg_arena_alloc(c->tmp, (n + 1) * sizeof *st);
     uint32_t root;
-    if (!cost || !state || !st) { tg_sc_oom(c); return -1; }
+    if (!cost || !chain || !state || !st) { tg_sc_oom(c); return -1; }
     for (root = 0; root < n; root++) {
         if (state[root]) continue;
         st[sp].node = root; st[sp].ins = 0; st[sp].sub = 0; sp++;
@@ -66,11 +70,20 @@ int tg_sc_check_expansion(sc *c) {
             }
             if (!found) {
                 uint64_t v = cost[f->node];
+                uint32_t len = chain[f->node];
                 state[f->node] = 2;
                 sp--;
+                if (len > c->o->limits.max_ref_depth) {
+                    char lim[24];
+                    snprintf(lim, sizeof lim, "%zu", c->o->limits.max_ref_depth);
+                    tg_sc_fail(c, c->ents[c->node_ent[f->node]].loc,
+                               "subschemas applied one within another more than %s deep (a $ref chain?)", lim);
+                    return -1;
+                }
                 if (sp) {
                     uint64_t *pc = &cost[st[sp - 1].node];
                     *pc = *pc + v > cap + 1 ? cap + 1 : *pc + v;
+                    if (chain[st[sp - 1].node] < len + 1) chain[st[sp - 1].node] = len + 1;
                 }
                 continue;
             }
@@ -81,6 +94,7 @@ int tg_sc_check_expansion(sc *c) {
             if (state[ch] == 2) {
                 uint64_t *pc = &cost[f->node];
                 *pc = *pc + cost[ch] > cap + 1 ? cap + 1 : *pc + cost[ch];
+                if (chain[f->node] < chain[ch] + 1) chain[f->node] = chain[ch] + 1;
             } else {
                 state[ch] = 1;
                 cost[ch] = 1;

@@ -230,12 +230,24 @@ static void test_ref_bomb(void) {
     size_t o = 0;
     int i;
     o += (size_t)snprintf(schema + o, sizeof schema - o, "{\"$ref\":\"#/$defs/d0\",\"$defs\":{");
-    for (i = 0; i < 40; i++)
+    for (i = 0; i < 30; i++) /* 2^30 applications, in a chain short enough to follow */
         o += (size_t)snprintf(schema + o, sizeof schema - o,
                               "\"d%d\":{\"allOf\":[{\"$ref\":\"#/$defs/d%d\"},{\"$ref\":\"#/$defs/d%d\"}]},", i, i + 1,
                               i + 1);
-    snprintf(schema + o, sizeof schema - o, "\"d40\":{\"type\":\"string\"}}}");
+    snprintf(schema + o, sizeof schema - o, "\"d30\":{\"type\":\"string\"}}}");
     CHECK(diag_has(schema, NULL, "reference bomb"), "ref_bomb_rejected_at_compile");
+    /* a plain chain of $refs past max_ref_depth: refused when compiled, not
+     * at every validation */
+    o = (size_t)snprintf(schema, sizeof schema, "{\"$ref\":\"#/$defs/d0\",\"$defs\":{");
+    for (i = 0; i < 70; i++)
+        o += (size_t)snprintf(schema + o, sizeof schema - o, "\"d%d\":{\"$ref\":\"#/$defs/d%d\"},", i, i + 1);
+    snprintf(schema + o, sizeof schema - o, "\"d70\":{\"type\":\"string\"}}}");
+    CHECK(diag_has(schema, NULL, "more than 64 deep (a $ref chain?)"), "ref_chain_rejected_at_compile");
+    o = (size_t)snprintf(schema, sizeof schema, "{\"$ref\":\"#/$defs/d0\",\"$defs\":{");
+    for (i = 0; i < 50; i++)
+        o += (size_t)snprintf(schema + o, sizeof schema - o, "\"d%d\":{\"$ref\":\"#/$defs/d%d\"},", i, i + 1);
+    snprintf(schema + o, sizeof schema - o, "\"d50\":{\"type\":\"string\"}}}");
+    CHECK(valid(schema, "\"ok\"") == 1 && valid(schema, "1") == 0, "ref_chain_of_50_validates");
 }
 
 static void test_eval_limits(void) {
