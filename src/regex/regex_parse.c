@@ -184,9 +184,18 @@ static int parse_property(rx_parser *p, size_t esc_off, int upper, rx_set *out) 
         size_t nl = eq - start, vl = end - eq - 1;
         if ((nl == 16 && !memcmp(n, "General_Category", 16)) || (nl == 2 && !memcmp(n, "gc", 2)))
             u = tg_uprop_lookup(TG_UPROP_GC, v, vl);
-        else if ((nl == 6 && !memcmp(n, "Script", 6)) || (nl == 2 && !memcmp(n, "sc", 2)) ||
-                 (nl == 17 && !memcmp(n, "Script_Extensions", 17)) || (nl == 3 && !memcmp(n, "scx", 3)))
+        else if ((nl == 6 && !memcmp(n, "Script", 6)) || (nl == 2 && !memcmp(n, "sc", 2)))
             u = tg_uprop_lookup(TG_UPROP_SCRIPT, v, vl);
+        else if ((nl == 17 && !memcmp(n, "Script_Extensions", 17)) || (nl == 3 && !memcmp(n, "scx", 3))) {
+            /* no Script_Extensions table: Script would answer differently
+             * for shared characters (U+3001 is scx=Han, sc=Common), so it is
+             * refused, not approximated (a syntax check knows the name) */
+            u = tg_uprop_lookup(TG_UPROP_SCRIPT, v, vl);
+            if (u && !p->syntax_only)
+                return rx_fail(p, esc_off, "Script_Extensions (\\%c{%.*s}) is not supported: write Script (sc=) if "
+                                           "that is what you mean", upper ? 'P' : 'p', (int)(end - start > 60 ? 60 : end - start),
+                               (const char *)p->s + start);
+        }
     } else {
         u = tg_uprop_lookup(TG_UPROP_GC, (const char *)p->s + start, end - start);
         if (!u) u = tg_uprop_lookup(TG_UPROP_BINARY, (const char *)p->s + start, end - start);

@@ -251,6 +251,9 @@ static void test_syntax_only(void) {
     S("a(?=b)+", 0, "assertion cannot be quantified"); S("(?<=a){2}", 0, "assertion cannot be quantified");
     S("(?=a", 0, "unterminated group"); S("[\\1]", 0, "in a character class"); S("^*", 0, "cannot be quantified");
     S("(a)|\\1x", 1, NULL); S("\\d+(?=€)", 1, NULL);
+    S("\\p{scx=Greek}", 1, NULL); /* a regex, though not one toolgate runs: */
+    E("\\p{scx=Greek}", 0, "Script_Extensions (\\p{scx=Greek}) is not supported");
+    E("\\P{Script_Extensions=Han}", 0, "Script_Extensions");
 }
 
 static void test_syntax_errors(void) {
