@@ -901,20 +901,20 @@ export class ToolRuntime {
       try {
         input = jsonText(input, 'invalid_json', 'the value');
       } catch (e) { // undefined, a BigInt, a cycle, a throwing toJSON: not JSON, so not valid
-        return { valid: false, errors: [], jsonError: { message: e.message, offset: 0 } };
+        return { valid: false, errors: [], jsonError: { code: 'invalid_json', message: e.message, offset: 0 } };
       }
     }
     if (input.length > this.#argsLimit) {
-      return { valid: false, errors: [], jsonError: { message: `input of at least ${input.length} bytes is over the limit of ${this.#argsLimit}`, offset: this.#argsLimit } };
+      return { valid: false, errors: [], jsonError: { code: 'too_large', message: `input of at least ${input.length} bytes is over the limit of ${this.#argsLimit}`, offset: this.#argsLimit } };
     }
-    if (!wellFormed(input)) return { valid: false, errors: [], jsonError: { message: LONE_SURROGATE, offset: loneSurrogateOffset(input) } };
+    if (!wellFormed(input)) return { valid: false, errors: [], jsonError: { code: 'invalid_json', message: LONE_SURROGATE, offset: loneSurrogateOffset(input) } };
     const len = this.#write(input)[0];
     const r = this.#hot(this.#validateFn, v.id, len, maxErrors);
     if (r === 1) return VALID;
     if (r === 0) return { valid: false, errors: maxErrors ? this.#errorRecords() : [] };
     const e = this.#lastError(r);
     if (e.code === 'invalid_json' || e.code === 'too_large') {
-      return { valid: false, errors: [], jsonError: { message: e.message, offset: e.diagnostics.offset ?? 0 } };
+      return { valid: false, errors: [], jsonError: { code: e.code, message: e.message, offset: e.diagnostics.offset ?? 0 } };
     }
     throw e;
   }
@@ -1109,7 +1109,9 @@ export class Validator {
    *   bounds the errors collected (default 20; 1 stops at the first error);
    *   output 'flag' gives only the verdict.
    * @returns {{ valid: boolean, errors: {instanceLocation: string, keywordLocation: string, message: string}[],
-   *   jsonError?: { message: string, offset: number } }}
+   *   jsonError?: { code: 'invalid_json'|'too_large', message: string, offset: number } }}
+   *   jsonError: the instance was not judged: not strict JSON (invalid_json),
+   *   or over a limit (too_large: its size, nesting, evaluation steps)
    */
   validate(instance, options) {
     if (!this.id) throw new ToolgateError('disposed', 'this validator was disposed');

@@ -156,7 +156,8 @@ export interface ValidationResult {
   valid: boolean;
   errors: ValidationError[];
   /** Set when the text is not strict JSON (then valid is false). */
-  jsonError?: { message: string; offset: number };
+  /** The instance was not judged: not strict JSON (invalid_json), or over a limit (too_large: size, nesting, evaluation steps). */
+  jsonError?: { code: 'invalid_json' | 'too_large'; message: string; offset: number };
 }
 
 export declare class Validator {

@@ -129,7 +129,7 @@ test('a JS string holding a lone surrogate is refused at the boundary, never jud
   assert.deepEqual(got, []);
   // the validator: not "equal to U+FFFD", but not JSON text at all, with the byte offset
   const v = rt.compileSchema({ const: '\ufffd' });
-  assert.deepEqual(v.validate('"\ud800"'), { valid: false, errors: [], jsonError: { message: 'the text holds a lone surrogate (a JS string that is not Unicode text), so it cannot be UTF-8 JSON', offset: 1 } });
+  assert.deepEqual(v.validate('"\ud800"'), { valid: false, errors: [], jsonError: { code: 'invalid_json', message: 'the text holds a lone surrogate (a JS string that is not Unicode text), so it cannot be UTF-8 JSON', offset: 1 } });
   assert.equal(v.validate('"\ud800"'.replace('\ud800', '\ufffd')).valid, true);
   assert.deepEqual(rt.checkJSON('["é", "\udc00"]').offset, 8); // after 2 bytes of é
   // a pair is fine, and so is every escape the strict reader allows

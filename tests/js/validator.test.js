@@ -76,6 +76,11 @@ test('text, UTF-8 bytes and JS values validate alike; malformed text is a jsonEr
   assert.equal(bad.valid, false);
   assert.equal(typeof bad.jsonError.message, 'string');
   assert.equal(bad.jsonError.offset, 9);
+  assert.equal(bad.jsonError.code, 'invalid_json');
+  // well-formed JSON past a limit is told apart from malformed JSON
+  const deep = tool.validate('['.repeat(10_000) + ']'.repeat(10_000));
+  assert.equal(deep.valid, false);
+  assert.equal(deep.jsonError.code, 'too_large');
 });
 
 test('numbers compare by exact value in const, enum and uniqueItems, and in policy conditions', async () => {
