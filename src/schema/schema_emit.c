@@ -25,6 +25,7 @@ uint32_t tg_sc_node_of(sc *c, uint32_t ent) {
     id = (uint32_t)c->n_nodes++;
     memset(&c->nodes[id], 0, sizeof c->nodes[id]);
     c->nodes[id].resource = c->ents[ent].res;
+    c->nodes[id].loc = c->ents[ent].loc;
     c->node_ent[id] = ent;
     c->ents[ent].prog = id;
     c->queue[c->n_queue++] = id;

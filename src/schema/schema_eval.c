@@ -37,6 +37,11 @@ typedef struct ev {
     size_t npath;
     uint32_t *scope;
     size_t nscope;
+    /* the $refs followed to here (BASIC errors only): an error's keyword
+     * location runs through them, "/properties/a/$ref/type", not the
+     * target's own "/$defs/A/type" (2020-12 core 12.3.1) */
+    struct ref_frame { const char *via, *base; } *frames;
+    size_t nframes;
 } ev;
 
 static int ev_node(ev *e, uint32_t id, const cJSON *inst, ev_marks *pm);
@@ -72,12 +77,50 @@ static size_t n_children(const cJSON *x) {
 
 static int want_error(const ev *e) { return e->basic && !e->quiet && e->rep.n_errors < e->max_errors; }
 
+/* s past base when s starts with it (a location within a $ref target,
+ * relative to the target), else s whole. */
+static const char *past(const char *s, const char *base) {
+    size_t n = base ? strlen(base) : 0;
+    return n && strncmp(s, base, n) == 0 ? s + n : s;
+}
+
+/* loc told along the evaluation path: the first $ref's location, then each
+ * later $ref's and loc itself relative to the target before them. */
+static const char *through_refs(ev *e, const char *loc) {
+    size_t n = strlen(e->frames[0].via), i;
+    for (i = 1; i < e->nframes; i++) n += strlen(past(e->frames[i].via, e->frames[i - 1].base));
+    n += strlen(past(loc, e->frames[e->nframes - 1].base));
+    char *r = tg_arena_alloc(e->scratch, n + 1), *w = r;
+    if (!r) return loc;
+    for (i = 0; i < e->nframes; i++) {
+        const char *part = i ? past(e->frames[i].via, e->frames[i - 1].base) : e->frames[0].via;
+        size_t l = strlen(part);
+        memcpy(w, part, l);
+        w += l;
+    }
+    const char *last = past(loc, e->frames[e->nframes - 1].base);
+    memcpy(w, last, strlen(last) + 1);
+    return r;
+}
+
 /* The error of instruction in failing on inst (key: the member at fault). */
 TG_NOINLINE static void report(ev *e, const tg_sins *in, const cJSON *inst, size_t a, size_t b, const cJSON *key,
                                const char *loc) {
+    if (e->nframes) loc = through_refs(e, loc);
     if (tg_sreport_error(&e->rep, in, inst, a, b, key ? key->string : NULL, key ? tg_json_strlen(key->string) : 0,
                          loc, e->path, e->npath))
         e->fatal = 1;
+}
+
+/* Applies target, reached through the reference instruction in. */
+static int follow(ev *e, const tg_sins *in, uint32_t target, const cJSON *inst, ev_marks *m) {
+    if (!e->frames || e->nframes > e->max_depth) return ev_node(e, target, inst, m);
+    e->frames[e->nframes].via = in->loc;
+    e->frames[e->nframes].base = e->s->nodes[target].loc;
+    e->nframes++;
+    int r = ev_node(e, target, inst, m);
+    e->nframes--;
+    return r;
 }
 
 /* ---- numbers ---- */
@@ -663,7 +706,7 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
         return 1;
     }
     case TG_OP_REF:
-        return ev_node(e, in->u.node, inst, m);
+        return follow(e, in, in->u.node, inst, m);
     case TG_OP_DYNAMIC_REF: {
         uint32_t target = in->u.dyn.node;
         size_t k;
@@ -673,7 +716,7 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
                 if (rs->dyn[k].len == in->u.dyn.len && !memcmp(rs->dyn[k].name, in->u.dyn.anchor, in->u.dyn.len)) break;
             if (k < rs->n_dyn) { target = rs->dyn[k].node; break; }
         }
-        return ev_node(e, target, inst, m);
+        return follow(e, in, target, inst, m);
     }
     case TG_OP_RECURSIVE_REF: {
         uint32_t target = in->u.dyn.node;
@@ -683,7 +726,7 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
                 if (rs->recursive_anchor && rs->root != TG_SNONE) { target = rs->root; break; }
             }
         }
-        return ev_node(e, target, inst, m);
+        return follow(e, in, target, inst, m);
     }
     case TG_OP_UNEVAL_ITEMS:
         if (!tg_sj_IsArray(inst)) return 1;
@@ -805,7 +848,7 @@ static int ev_node(ev *e, uint32_t id, const cJSON *inst, ev_marks *pm) {
         /* the common keywords' success path, decided without a call;
          * anything else (and every failure, for its error) goes to ev_op */
         if (in->op == TG_OP_REF) {
-            r = ev_node(e, in->u.node, inst, m);
+            r = follow(e, in, in->u.node, inst, m);
             goto done;
         }
         /* (a pattern goes straight to ev_op: a failing one would run twice) */
@@ -840,6 +883,10 @@ int tg_sval(const tg_schema *s, const cJSON *instance, tg_arena *scratch, tg_out
     e.max_steps = s->limits.max_eval_steps;
     e.path = tg_arena_alloc(scratch, (e.max_depth + 1) * sizeof *e.path);
     e.scope = tg_arena_alloc(scratch, (e.max_depth + 1) * sizeof *e.scope);
+    if (e.basic && !text) { /* (compile diagnostics keep the metaschema's own locations) */
+        e.frames = tg_arena_alloc(scratch, (e.max_depth + 2) * sizeof *e.frames);
+        if (!e.frames) return -1;
+    }
     /* small regex scratch up front; a large one only when a pattern that
      * needs it runs (re_search) */
     e.re_scratch = s->regex_scratch && s->regex_scratch <= RE_SCRATCH_EAGER ? tg_arena_alloc(scratch, s->regex_scratch) : NULL;

@@ -122,6 +122,8 @@ typedef struct tg_sins {
 } tg_sins;
 
 typedef struct tg_snode {
+    const char *loc;            /* the subschema's location (a $ref target's base: errors
+                                 * beneath it are told along the evaluation path) */
     uint32_t start, count;      /* instruction range */
     uint32_t resource;
     uint8_t has_uneval;         /* owns unevaluated* : tracks annotations itself */

@@ -100,6 +100,8 @@ typedef struct sset {
     unsigned hops;   /* longest $ref / allOf chain followed to fill it */
     unsigned unions; /* some node has anyOf / oneOf: pick branches once the type is known */
     unsigned picked; /* made by picking union branches (pick_branches) */
+    unsigned refs;   /* a node came in through $ref: its errors' keyword locations run
+                      * through the $ref (the evaluator tells those) */
 } sset;
 
 #define ALL_TYPES 0x7F
@@ -218,6 +220,7 @@ static int add_slow(st *t, sset *set, uint32_t node, unsigned hops) {
     if (!nd->links) return 0;
     for (in = t->s->ins + nd->start, end = in + nd->count; in < end; in++) {
         if (in->op == TG_OP_REF) {
+            set->refs = 1;
             if (add(t, set, in->u.node, hops + 1)) return -1;
         } else if (in->op == TG_OP_ALL_OF) {
             uint32_t k;
@@ -261,10 +264,12 @@ static int re_ok(st *t, uint32_t idx, const char *s, size_t len) {
              in < in##_end; in++)
 
 /* 1 when the evaluator runs set's keywords in the order one pass meets
- * them: no union, and at most one node with keywords besides $ref / allOf. */
+ * them: no union, and at most one node with keywords besides $ref / allOf;
+ * and none came in through a $ref (the evaluator tells the keyword location
+ * of an error beneath one along the evaluation path, through the $ref). */
 static int simple(const st *t, const sset *set) {
     unsigned i, real = 0;
-    if (set->unions || set->picked) return 0;
+    if (set->unions || set->picked || set->refs) return 0;
     for (i = 0; i < set->n; i++) {
         const tg_snode *nd = &t->s->nodes[set->node[i]];
         const tg_sins *in = t->s->ins + nd->start, *end = in + nd->count;
@@ -613,6 +618,7 @@ static int object_value(st *t, const sset *set, size_t depth, size_t edepth) {
         child.hops = 0;
         child.unions = 0;
         child.picked = 0;
+        child.refs = 0;
         if (t->bad) np = 0; /* refused already: syntax only from here */
         if (t->x) {
             f.at.key = key;
@@ -662,6 +668,7 @@ static int array_value(st *t, const sset *set, size_t depth, size_t edepth) {
     child.hops = 0;
     child.unions = 0;
     child.picked = 0;
+    child.refs = 0;
     const tg_sins *via = NULL;
     sframe f;
     for (i = 0; i < set->n; i++) {
@@ -698,7 +705,7 @@ static int array_value(st *t, const sset *set, size_t depth, size_t edepth) {
     return (int)i;
 }
 
-static const sset NO_SCHEMA = {{0}, 0, 0, 0, 0};
+static const sset NO_SCHEMA = {{0}, 0, 0, 0, 0, 0};
 
 /* The JSON type a value starting with byte c has (TG_ST_*), 0 for none. */
 static uint8_t type_at(unsigned char c) {
@@ -798,6 +805,7 @@ int tg_schema_check_text(const tg_schema *s, const char *text, size_t len, const
     root.hops = 0;
     root.unions = 0;
     root.picked = 0;
+    root.refs = 0;
     r = add(t, &root, s->root, 0) == 0 && value(t, &root, 0, root.hops);
     if (r) {
         skip_ws(t);

@@ -44,6 +44,19 @@ test('non-ASCII names and values come back whole: astral characters, escapes, "/
   assert.ok(cut.errors.every((e) => e.message.startsWith('expected one of [{"c":"xxx') && !e.message.includes('\uFFFD')));
 });
 
+test('keywordLocation follows the evaluation path through $ref, $dynamicRef and registered resources', () => {
+  const local = rt.compileSchema({ properties: { a: { $ref: '#/$defs/A' }, list: { items: { $ref: '#/$defs/B' } } },
+    $defs: { A: { type: 'string' }, B: { properties: { v: { $ref: '#/$defs/A' } } } } });
+  for (const maxErrors of [1, 20]) {
+    assert.deepEqual(local.validate('{"a":1,"list":[{"v":2}]}', { maxErrors }).errors.map((e) => [e.instanceLocation, e.keywordLocation]),
+      [['/a', '/properties/a/$ref/type'], ['/list/0/v', '/properties/list/items/$ref/properties/v/$ref/type']].slice(0, maxErrors));
+  }
+  const remote = rt.compileSchema({ $ref: 'http://x/s' }, { resources: { 'http://x/s': { $defs: { A: { type: 'string' } }, $ref: '#/$defs/A' } } });
+  assert.equal(remote.validate('1').errors[0].keywordLocation, '/$ref/$ref/type');
+  const recursive = rt.compileSchema({ properties: { child: { $ref: '#' }, v: { type: 'integer' } } });
+  assert.equal(recursive.validate('{"child":{"child":{"v":"x"}}}').errors[0].keywordLocation, '/properties/child/$ref/properties/child/$ref/properties/v/type');
+});
+
 test('maxErrors: 1 gives the first of all the errors, whether one pass or the evaluator found it', () => {
   const union = rt.compileSchema({ anyOf: [{ type: 'string' }, { type: 'object', required: ['a'] }] });
   const cases = [
