@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { createToolRuntime, defaultWasmURL } from './node.js';
 import { compileWasm } from './load.js';
 
-const FORMATS = ['mcp', 'anthropic', 'openai', 'openai-strict', 'gemini'];
+const FORMATS = ['mcp', 'anthropic', 'openai', 'openai-strict', 'gemini', 'bedrock'];
 const GATEWAY_FLAGS = new Set(['--config', '--policy', '--principal', '--mode', '--source', '--session']);
 
 const HELP = `toolgate - a tool runtime for LLM agents

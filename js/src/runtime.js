@@ -519,7 +519,7 @@ export class ToolRuntime {
   /**
    * The tool list for a model. format: 'mcp' (default; a tools/list result,
    * paged with cursor/limit) | 'anthropic' | 'openai' | 'openai-strict' |
-   * 'gemini'. Given a principal (and mode, tenant, scheduler, source), the
+   * 'gemini' | 'bedrock' (Converse toolSpec). Given a principal (and mode, tenant, scheduler, source), the
    * policy filters out tools that principal can never call. The result is
    * frozen and shared: the same request returns the same object until a
    * tool or the policy changes.

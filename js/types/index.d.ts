@@ -98,7 +98,7 @@ export interface BatchResult {
 
 export interface Snapshot { id: number; epoch: number; tools: number; release(): void }
 
-export type ExportFormat = 'mcp' | 'anthropic' | 'openai' | 'openai-strict' | 'gemini';
+export type ExportFormat = 'mcp' | 'anthropic' | 'openai' | 'openai-strict' | 'gemini' | 'bedrock';
 
 /** Who is asking, for policy decisions and filtered lists. */
 export interface Principal {

@@ -1507,13 +1507,24 @@ cJSON *tg_export_tool(tg_arena *arena, tg_export_format fmt, const char *name, s
     cJSON *out = jnew(&c, cJSON_Object);
     if (!out) return NULL;
 
-    if (fmt == TG_EXPORT_ANTHROPIC) {
+    if (fmt == TG_EXPORT_ANTHROPIC || fmt == TG_EXPORT_BEDROCK) {
         /* a key Anthropic refuses would fail every tool of the request: this
          * one is left out (a JSON null), and the report says why */
         if (refused_name(&c, tg_json_getz(schema, "properties"), &root, anthropic_key_ok,
                          "property name is not accepted by Anthropic (^[a-zA-Z0-9_.-]{1,64}$, and one such name fails "
                          "the whole request): the tool is left out of this list"))
             return c.oom ? NULL : jnew(&c, cJSON_NULL);
+        if (fmt == TG_EXPORT_BEDROCK) {
+            cJSON *spec = jput(&c, out, "toolSpec", jnew(&c, cJSON_Object));
+            if (!spec) return NULL;
+            jput(&c, spec, "name", jstr(&c, c.name, c.name_len));
+            const cJSON *desc = tg_json_getz(descriptor, "description");
+            if (cJSON_IsString(desc) && desc->valuestring[0]) jputclone(&c, spec, desc); /* (at least 1 character) */
+            cJSON *is = jput(&c, spec, "inputSchema", jnew(&c, cJSON_Object));
+            if (!is) return NULL;
+            jput(&c, is, "json", schema);
+            return c.oom ? NULL : out;
+        }
         jput(&c, out, "name", jstr(&c, c.name, c.name_len));
         put_description(&c, out, descriptor);
         jput(&c, out, "input_schema", schema);

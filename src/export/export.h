@@ -64,7 +64,13 @@ typedef enum tg_export_format {
      * schema carries "items" ({} when unconstrained: Gemini refuses one
      * without). A tool with a parameter name Gemini refuses renders as JSON
      * null: left out, with a report entry. */
-    TG_EXPORT_GEMINI
+    TG_EXPORT_GEMINI,
+    /* Amazon Bedrock's Converse API: {"toolSpec":{"name","description",
+     * "inputSchema":{"json": the normalised root}}}; "description" left out
+     * when empty (Bedrock wants at least one character); property names
+     * held to Anthropic's rule, as for TG_EXPORT_ANTHROPIC (Claude on
+     * Bedrock refuses the same). */
+    TG_EXPORT_BEDROCK
 } tg_export_format;
 
 /* Root normalisation (Anthropic, OpenAI, Gemini): providers reject a root

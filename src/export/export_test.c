@@ -120,11 +120,18 @@ static void check_strict_node(const cJSON *s, int depth) {
 }
 
 static void check_rules(tg_export_format fmt, const cJSON *out, int strict_ok) {
-    if (cJSON_IsNull(out)) { /* left out of the list: Anthropic and Gemini (names they refuse) */
-        CHECK(fmt == TG_EXPORT_ANTHROPIC || fmt == TG_EXPORT_GEMINI);
+    if (cJSON_IsNull(out)) { /* left out of the list: Anthropic, Bedrock and Gemini (names they refuse) */
+        CHECK(fmt == TG_EXPORT_ANTHROPIC || fmt == TG_EXPORT_GEMINI || fmt == TG_EXPORT_BEDROCK);
         return;
     }
     if (fmt == TG_EXPORT_ANTHROPIC) check_anthropic(out);
+    if (fmt == TG_EXPORT_BEDROCK) { /* toolSpec {name, description (1+ characters)?, inputSchema {json}} */
+        const cJSON *spec = tg_json_getz(out, "toolSpec"), *d = tg_json_getz(spec, "description");
+        const cJSON *js = tg_json_getz(tg_json_getz(spec, "inputSchema"), "json");
+        CHECK(spec && cJSON_IsString(tg_json_getz(spec, "name")) && js);
+        CHECK(!d || (cJSON_IsString(d) && d->valuestring[0]));
+        CHECK(js && cJSON_IsString(tg_json_getz(js, "type")) && !strcmp(tg_json_getz(js, "type")->valuestring, "object"));
+    }
     if (fmt == TG_EXPORT_GEMINI) check_gemini(out);
     if (fmt == TG_EXPORT_OPENAI || fmt == TG_EXPORT_OPENAI_STRICT) {
         const cJSON *fn = tg_json_getz(out, "function");
@@ -182,6 +189,10 @@ static void simple_tool(void) {
     expect(TG_EXPORT_ANTHROPIC, SIMPLE, NULL,
            "{\"name\":\"t\",\"description\":\"Get weather\",\"input_schema\":{\"type\":\"object\",\"properties\":{\"city\":"
            "{\"type\":\"string\",\"description\":\"City\"},\"days\":{\"type\":\"integer\",\"minimum\":1}},\"required\":[\"city\"]}}",
+           "[]");
+    expect(TG_EXPORT_BEDROCK, SIMPLE, NULL,
+           "{\"toolSpec\":{\"name\":\"t\",\"description\":\"Get weather\",\"inputSchema\":{\"json\":{\"type\":\"object\",\"properties\":{\"city\":"
+           "{\"type\":\"string\",\"description\":\"City\"},\"days\":{\"type\":\"integer\",\"minimum\":1}},\"required\":[\"city\"]}}}}",
            "[]");
     expect(TG_EXPORT_OPENAI, SIMPLE, NULL,
            "{\"type\":\"function\",\"function\":{\"name\":\"t\",\"description\":\"Get weather\",\"parameters\":{\"type\":\"object\","
@@ -512,7 +523,7 @@ static void out_of_memory(void) {
                     "\"b\":{\"oneOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]}},\"anyOf\":[{\"required\":[\"a\"]},{\"required\":[\"b\"]}],"
                     "\"$defs\":{\"A\":{\"type\":\"object\",\"properties\":{\"v\":{\"type\":\"string\"}}}}}}";
     int completed = 0;
-    for (int f = 0; f <= TG_EXPORT_GEMINI; f++) {
+    for (int f = 0; f <= TG_EXPORT_BEDROCK; f++) {
         for (long limit = 0; limit < 400; limit++) {
             tg_arena pa;
             tg_arena_init(&pa, libc_alloc);
@@ -531,7 +542,7 @@ static void out_of_memory(void) {
             }
         }
     }
-    CHECK(completed == 5);
+    CHECK(completed == 6);
 }
 
 /* What makes a provider refuse the whole request: Anthropic a property name

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define N_FORMATS 5
+#define N_FORMATS 6
 
 typedef struct span {
     size_t off, len;
@@ -39,7 +39,7 @@ static void cache_free(void *p) {
 }
 
 static int format_of(const char *s, tg_export_format *f) {
-    static const char *const NAMES[N_FORMATS] = {"mcp", "anthropic", "openai", "openai-strict", "gemini"};
+    static const char *const NAMES[N_FORMATS] = {"mcp", "anthropic", "openai", "openai-strict", "gemini", "bedrock"};
     for (int i = 0; i < N_FORMATS; i++)
         if (strcmp(s, NAMES[i]) == 0) {
             *f = (tg_export_format)i;
@@ -115,7 +115,7 @@ tg_status tg_list_tools(tg_runtime *rt, const char *request, size_t len) {
         const cJSON *v;
         if ((v = tg_json_getz(q, "format")) && (!cJSON_IsString(v) || format_of(v->valuestring, &fmt)))
             return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST,
-                              "\"format\" must be mcp, anthropic, openai, openai-strict or gemini", -1);
+                              "\"format\" must be mcp, anthropic, openai, openai-strict, gemini or bedrock", -1);
         if ((v = tg_json_getz(q, "snapshot")) && cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble < 4294967296.0)
             snapshot = (uint32_t)v->valuedouble;
         if ((v = tg_json_getz(q, "limit")) && cJSON_IsNumber(v) && v->valuedouble >= 1) limit = (size_t)v->valuedouble;

@@ -424,7 +424,7 @@ test('context parameters: hidden from every format, injected from the context, n
   const args = { type: 'object', properties: { sql: { type: 'string' }, tenant_id: { type: 'string' } }, required: ['sql', 'tenant_id'] };
   rt.registerTool({ name: 'query3', inputSchema: { type: 'object', $ref: '#/$defs/Args', $defs: { Args: args } } }, (a) => { seen = a; return 'ok'; }, { context: { tenant_id: 'tenant' } });
   rt.registerTool({ name: 'query4', inputSchema: { type: 'object', allOf: [{ $ref: '#/$defs/Args' }], $defs: { Args: args } } }, (a) => { seen = a; return 'ok'; }, { context: { tenant_id: 'tenant' } });
-  for (const format of ['mcp', 'anthropic', 'openai', 'openai-strict', 'gemini']) {
+  for (const format of ['mcp', 'anthropic', 'openai', 'openai-strict', 'gemini', 'bedrock']) {
     assert.doesNotMatch(JSON.stringify(rt.listTools({ format }).tools), /tenant_id/, format);
   }
   assert.equal((await rt.callTool('query3', { sql: 'select 3' }, { context: { tenant: 't3' } })).isError, undefined);
@@ -515,6 +515,18 @@ test('export formats follow each provider\'s rules', async () => {
       v.dispose();
     }
   }
+  // Bedrock's Converse API: toolSpec with the schema under inputSchema.json, a description of at least one character
+  rt.registerTool({ name: 'silent', description: '', inputSchema: obj({ q: { type: 'string' } }) }, () => 'x');
+  const bed = rt.listTools({ format: 'bedrock' });
+  for (const t of bed.tools) {
+    assert.deepEqual(Object.keys(t), ['toolSpec']);
+    assert.match(t.toolSpec.name, /^[a-zA-Z0-9_-]{1,64}$/);
+    assert.ok(t.toolSpec.description === undefined || t.toolSpec.description.length >= 1);
+    assert.equal(t.toolSpec.inputSchema.json.type, 'object');
+    rt.compileSchema(t.toolSpec.inputSchema.json, { dialect: '2020-12' }).dispose();
+  }
+  assert.equal(bed.tools.find((t) => t.toolSpec.name === 'silent').toolSpec.description, undefined);
+  assert.equal(bed.tools.some((t) => t.toolSpec.name === 'spaced'), false); // Claude on Bedrock refuses the key too
   const gemw = rt.listTools({ format: 'gemini' });
   const wordy = gemw.tools[0].functionDeclarations.find((t) => t.name === 'wordy').parameters.properties;
   assert.deepEqual([wordy.site.format, wordy.at.format, wordy.n.format], [undefined, 'date-time', 'int32']);
