@@ -520,7 +520,7 @@ static int32_t parse_piece(rx_parser *p) {
     case '\\': {
         rx_set set;
         int is_set, r;
-        uint32_t cp;
+        uint32_t cp = 0;
         p->pos++;
         r = parse_escape(p, 0, &cp, &set, &is_set);
         if (r < 0) return -1;
@@ -537,7 +537,7 @@ static int32_t parse_piece(rx_parser *p) {
         break;
     }
     default: {
-        uint32_t cp;
+        uint32_t cp = 0;
         if (pat_cp(p, &cp)) return -1;
         atom = new_node(p, N_CHAR, cp);
         break;
