@@ -79,6 +79,7 @@ export class ToolRuntime {
   #generation = 0;
   #handlers = new Map();
   #heldHandlers = new Map(); // handler id -> the handler listed with a held change (live at acceptChange)
+  #sourceNames = new Map(); // source -> (tool name as listed -> model-visible name)
   #sourceHandlers = new Map();
   #nextHandler = 1;
   #invoked = null; // set by the invoke import during tga_call_begin
@@ -425,9 +426,27 @@ export class ToolRuntime {
     if (!result.applied) this.#journal.pop();
     else if (group) this.#compactGroup(group, result.changed?.length > 0 || result.held?.length > 0);
     if (result.applied) {
+      // each entry's model-visible name ("changed" and "registered" follow the request's order)
+      let names = this.#sourceNames.get(source);
+      if (!names) this.#sourceNames.set(source, (names = new Map()));
+      let ci = 0, ri = 0;
+      staged.forEach(([key], i) => {
+        if (states[i] === 'changed') names.set(key, result.changed[ci++].name);
+        else if (states[i] === 'registered') names.set(key, result.registered[ri++].name);
+      });
       if (replace) {
+        // a tool the list no longer names loses its handler once the registry
+        // removed it: one renamed to a look-alike is held as a change of it,
+        // and sessions pinned to it still run it
         const listed = new Set(staged.map(([k]) => k));
-        for (const [key, id] of ids) if (!listed.has(key)) { ids.delete(key); this.#handlers.delete(id); this.#heldHandlers.delete(id); }
+        const removed = new Set(result.removed);
+        for (const [key, id] of ids) {
+          if (listed.has(key) || (names.has(key) && !removed.has(names.get(key)))) continue;
+          ids.delete(key);
+          names.delete(key);
+          this.#handlers.delete(id);
+          this.#heldHandlers.delete(id);
+        }
       }
       staged.forEach(([key, id, fn], i) => {
         ids.set(key, id);
@@ -492,6 +511,7 @@ export class ToolRuntime {
     const ids = this.#sourceHandlers.get(source);
     if (ids) for (const id of ids.values()) { this.#handlers.delete(id); this.#heldHandlers.delete(id); }
     this.#sourceHandlers.delete(source);
+    this.#sourceNames.delete(source);
     return removed;
   }
 

@@ -189,9 +189,10 @@ static int compile(const tg_registry_config *cfg, tg_arena *a, const cJSON *sche
         return 0;
     }
     char msg[sizeof e->message];
+    int oom = tg_schema_diag_oom(&diag);
     snprintf(msg, sizeof msg, "%s does not compile: %s", which, diag.data ? diag.data : "out of memory");
     tg_buf_free(&diag);
-    return fail(e, "invalid_schema", msg);
+    return fail(e, oom ? "out_of_memory" : "invalid_schema", msg);
 }
 
 tg_tool *tg_tool_build(const tg_registry_config *cfg, const tg_allocator *alloc, const char *source, size_t source_len,

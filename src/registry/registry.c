@@ -302,9 +302,10 @@ static int same_source(const tg_tool *t, const char *src, size_t len) {
     return strlen(t->source) == len && memcmp(t->source, src, len) == 0;
 }
 
-/* The change held under t's name when this batch re-lists t's source. */
+/* The change held under t's name when this batch lists t's source again
+ * (a whole list, or a plugin's batch: either may bring the tool again). */
 static tg_tool *held_of(tg_registry *r, const tg_batch *bt, const tg_tool *t) {
-    tg_tool *h = bt->replace_source ? tmap_get(&r->held, t->name, t->name_len) : NULL;
+    tg_tool *h = bt->replace_source || bt->source_len ? tmap_get(&r->held, t->name, t->name_len) : NULL;
     return h && same_source(h, bt->source, bt->source_len) ? h : NULL;
 }
 

@@ -264,6 +264,11 @@ static const char *complete(tg_runtime *rt, const tg_tool *tool, const char *res
         too_large_result(rt, tool);
         return "too_large";
     }
+    if (!value && jerr.status == TG_JSON_NOMEM) { /* the module's memory, not the handler's fault */
+        int n = snprintf(why, sizeof why, "Tool \"%s\" returned a result the module had no memory to read", tool->name);
+        tg_result_gate_error(&rt->out, "out_of_memory", why, (size_t)n < sizeof why ? (size_t)n : sizeof why - 1);
+        return "out_of_memory";
+    }
     if (!value) {
         int n = snprintf(why, sizeof why, "Tool \"%s\" returned an unusable result: %s", tool->name, jerr.message);
         tg_result_gate_error(&rt->out, "invalid_result", why, (size_t)n < sizeof why ? (size_t)n : sizeof why - 1);

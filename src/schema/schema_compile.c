@@ -192,3 +192,14 @@ error:
     tg_schema_free(s);
     return -1;
 }
+
+int tg_schema_diag_oom(const tg_buf *diag) {
+    static const char OOM[] = ": out of memory"; /* a message, never a location: "/x: out of memory",
+                                                  * ".../pattern: invalid regex: out of memory (at offset 0)" */
+    if (!diag || !diag->data || diag->failed) return 1;
+    for (const char *p = diag->data; (p = strstr(p, OOM)) != NULL; p++) {
+        char next = p[sizeof OOM - 1];
+        if (next == '\0' || next == '\n' || next == ' ') return 1;
+    }
+    return 0;
+}

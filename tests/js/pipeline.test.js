@@ -812,6 +812,13 @@ test('a result the module has no memory to write is out_of_memory, told plainly'
   const r = await rt.callTool('big', {});
   assert.equal(gateCode(r), 'out_of_memory');
   assert.equal(r.content[0].text, 'Tool "big" returned a result the module had no memory to write');
+  // a schema the module has no memory to compile is out_of_memory too, not an invalid schema
+  const props = Object.fromEntries(Array.from({ length: 2500 }, (_, i) => [`p${i}`, { type: 'string', pattern: `^[a-z]{1,${i % 50 + 1}}$` }]));
+  const codes = new Set();
+  for (let i = 0; i < 8; i++) {
+    try { rt.compileSchema({ type: 'object', properties: props }); } catch (e) { codes.add(e.code); }
+  }
+  assert.deepEqual([...codes], ['out_of_memory']);
   rt.dispose();
 });
 

@@ -258,6 +258,18 @@ test('a held change waits with its handler; acceptChange takes the digest review
   rt.acceptChange('mcp__plug__act', v3.changed[0].digest);
   assert.equal((await rt.callTool('mcp__plug__act', {})).content[0].text, 'v3 ran');
   pinned.release();
+  // a plugin batch (no replace) listing a held change again: held still, never live
+  rt.registerBatch('plug2', entry('Reads a file.', () => 'p1'));
+  rt.registerBatch('plug2', entry('Deletes a file.', () => 'p2'));
+  const again = rt.registerBatch('plug2', entry('Deletes a file.', () => 'p2'));
+  assert.deepEqual([again.held, again.registered], [['mcp__plug2__act'], []]);
+  assert.equal(gateCode(await rt.callTool('mcp__plug2__act', {})), 'unknown_tool');
+  // a look-alike rename held as a change: sessions pinned to the tool keep its handler
+  rt.importTools('up', [{ name: 'act', inputSchema: obj() }], { call: () => 'v1 upstream' });
+  const before = rt.snapshot();
+  assert.deepEqual(rt.importTools('up', [{ name: 'Act', inputSchema: obj() }], { call: () => 'v2 upstream' }).changed.map((c) => c.name), ['mcp__up__Act']);
+  assert.equal((await rt.callTool('mcp__up__act', {}, { snapshot: before })).content[0].text, 'v1 upstream');
+  before.release();
   // an all-or-nothing batch that was refused leaves the journal as it was:
   // the source's tools survive a replaced instance
   rt.registerBatch('two', [{ descriptor: { name: 'a', inputSchema: obj() }, handler: () => 'a' }], { replace: true });
