@@ -131,9 +131,9 @@ tg_status tg_register_tool(tg_runtime *rt, const char *descriptor, size_t len, c
  * whole tools/list (imports): tools it no longer lists are removed, and a
  * tool whose definition changed is held out of new snapshots until
  * tg_accept_change; the same definition with other options or handler
- * replaces the live tool at once ("updated"), and so does other metadata
- * outside the definition (_meta, icons, execution, unknown members; member
- * order is never a change). tg_output holds {"applied",
+ * replaces the live tool at once ("updated"). Every member of a descriptor
+ * is part of its definition (_meta, icons, execution and unknown members
+ * too; member order and number spelling are not). tg_output holds {"applied",
  * "epoch","registered","unchanged","updated","changed","held","removed","rejected"}
  * ("held": changes listed again as they are held, still waiting for
  * tg_accept_change; a held change is never registered as a new tool)

@@ -659,8 +659,9 @@ export class ToolRuntime {
   /** @internal how many pending approvals the host side holds (tests of their bound). */
   _pendingApprovals() { return this.#approvals.size; }
 
-  /** Ends a session: its budgets, session rules and approvals not yet
-   * used are forgotten (a later resolveApproval of one is refused). */
+  /** Ends a session: its budgets, session rules and approval ids not yet
+   * used are forgotten (a later resolveApproval of one is refused; tokens
+   * are self-contained and stay good until they expire). */
   endSession(session) {
     const len = this.#write(String(session))[0];
     this.#call('tga_end_session', len);
@@ -796,7 +797,8 @@ export class ToolRuntime {
     const first = await Promise.race([work, early]);
     clearTimeout(timer);
     ctx.signal?.removeEventListener('abort', onCancel);
-    this.#inFlight.delete(job.callId);
+    // (after a trap a new instance may have given the id to another call)
+    if (this.#inFlight.get(job.callId)?.settle === settle) this.#inFlight.delete(job.callId);
     if (typeof first === 'string') { // timeout, cancelled, trap or disposed: the handler's late result is discarded
       info._abort(new Error({ timeout: 'deadline passed', cancelled: 'cancelled', trap: 'the module was replaced', disposed: 'the runtime was disposed' }[first]));
       if (first === 'disposed') return gateError('disposed', `The runtime was disposed while tool "${name}" ran.`);

@@ -86,9 +86,10 @@ export interface BatchResult {
   registered: Registration[];
   /** Listed again as held: definition, handler and options the same. */
   unchanged: string[];
-  /** The same definition with other options, handler or metadata outside the definition (_meta, icons, execution): applied at once. */
+  /** The same definition with other options (or handler): the new options take effect at once. */
   updated: string[];
   /** A new definition under a held name (a possible rug pull): held out of new snapshots until acceptChange. */
+  /** fields: title, description, inputSchema, outputSchema, annotations, name, icons, execution, _meta, other (any other member). */
   changed: { name: string; fields: string[]; digest: string }[];
   /** changes listed again as they are held: still waiting for acceptChange */
   held: string[];
@@ -241,7 +242,7 @@ export declare class ToolRuntime {
   authorize(request: { tool: string; args?: unknown; context?: Record<string, unknown>; explain?: boolean; snapshot?: Snapshot | number } & Principal): Decision;
   resolveApproval(approvalId: string, answer: 'approve_token'): Promise<ApprovalToken | CallToolResult>;
   resolveApproval(approvalId: string, answer: 'approve' | 'approve_session' | 'deny'): Promise<CallToolResult | { status: string; approvalId: string }>;
-  /** Ends a session: its budgets, session rules and approvals not yet used are forgotten. */
+  /** Ends a session: its budgets, session rules and approval ids not yet used are forgotten (approval tokens are self-contained: they stay good until they expire). */
   endSession(session: string): void;
   /** Subscribes to audit events (one per decision and outcome). Events are
    * delivered in order once the module call that made them has returned (in a

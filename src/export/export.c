@@ -520,10 +520,29 @@ static void strip_hidden_one(cJSON *s, const cJSON *hidden) {
 /* s and what it takes its properties from at the root: its local $ref
  * (pydantic's {"$ref": "#/$defs/Args"}) followed to its target in doc, and
  * its allOf/anyOf/oneOf branches (and theirs, a few levels down). */
+/* The subschema of doc declaring "$anchor": name (a plain-name fragment
+ * "#name"), or NULL; depth-bounded. */
+static cJSON *find_anchor(cJSON *s, const char *name, int depth) {
+    if (depth > 32 || !(cJSON_IsObject(s) || cJSON_IsArray(s))) return NULL;
+    if (cJSON_IsObject(s)) {
+        const cJSON *a = tg_json_getz(s, "$anchor");
+        if (cJSON_IsString(a) && strcmp(a->valuestring, name) == 0) return s;
+    }
+    for (cJSON *m = s->child; m; m = m->next) {
+        if (cJSON_IsString(m) || key_is(m, "enum") || key_is(m, "const")) continue; /* (values, not schemas) */
+        cJSON *hit = find_anchor(m, name, depth + 1);
+        if (hit) return hit;
+    }
+    return NULL;
+}
+
 static void strip_hidden_at(cJSON *doc, cJSON *s, const cJSON *hidden, int depth) {
     if (!cJSON_IsObject(s) || depth > 8) return;
     strip_hidden_one(s, hidden);
-    cJSON *target = (cJSON *)resolve_ref(doc, tg_json_getz(s, "$ref")); /* (doc is the rendering's own copy) */
+    const cJSON *ref = tg_json_getz(s, "$ref");
+    cJSON *target = (cJSON *)resolve_ref(doc, ref); /* (doc is the rendering's own copy) */
+    if (!target && cJSON_IsString(ref) && ref->valuestring[0] == '#' && ref->valuestring[1] && ref->valuestring[1] != '/')
+        target = find_anchor(doc, ref->valuestring + 1, 0);
     if (target && target != s) strip_hidden_at(doc, target, hidden, depth + 1);
     static const char *const comb[] = {"allOf", "anyOf", "oneOf"};
     for (int i = 0; i < 3; i++) {
@@ -572,17 +591,30 @@ static void upgrade(ex_ctx *c, cJSON *s, int d4, int depth) {
     }
     cJSON *deps = tg_json_getz(s, "dependencies");
     if (cJSON_IsObject(deps)) {
-        cJSON *req = jnew(c, cJSON_Object), *sch = jnew(c, cJSON_Object);
-        if (!req || !sch) return;
+        /* into the schema's own dependentRequired / dependentSchemas if it
+         * has them (one member per name: theirs win, as the newer keyword) */
+        cJSON *req = tg_json_getz(s, "dependentRequired"), *sch = tg_json_getz(s, "dependentSchemas");
+        int new_req = !cJSON_IsObject(req), new_sch = !cJSON_IsObject(sch);
+        if (new_req && !(req = jnew(c, cJSON_Object))) return;
+        if (new_sch && !(sch = jnew(c, cJSON_Object))) return;
         for (cJSON *d = deps->child; d;) {
             cJSON *next = d->next;
+            cJSON *to = cJSON_IsArray(d) ? req : sch;
             jdetach(deps, d);
-            tg_json_append(cJSON_IsArray(d) ? req : sch, d);
+            if (!tg_json_getz(to, d->string)) tg_json_append(to, d);
             d = next;
         }
         jdetach(s, deps);
-        if (req->child) jput(c, s, "dependentRequired", req);
-        if (sch->child) jput(c, s, "dependentSchemas", sch);
+        if (new_req && req->child) {
+            cJSON *old = tg_json_getz(s, "dependentRequired");
+            if (old) jdetach(s, old); /* (not an object: replaced) */
+            jput(c, s, "dependentRequired", req);
+        }
+        if (new_sch && sch->child) {
+            cJSON *old = tg_json_getz(s, "dependentSchemas");
+            if (old) jdetach(s, old);
+            jput(c, s, "dependentSchemas", sch);
+        }
     }
     static const char *const one[] = {"additionalProperties", "items", "contains", "not", "if", "then", "else",
                                       "propertyNames", "unevaluatedProperties", "unevaluatedItems", NULL};

@@ -296,6 +296,13 @@ static void anthropic_root(void) {
            "\"m\":{\"type\":\"number\",\"maximum\":9},\"t\":{\"type\":\"array\",\"prefixItems\":[{\"type\":\"string\"}],\"items\":false}},"
            "\"dependentRequired\":{\"a\":[\"b\"]},\"dependentSchemas\":{\"c\":{\"required\":[\"d\"]}}}}",
            "[]");
+    /* both spellings at once: one member per name, the newer keyword's */
+    expect(TG_EXPORT_ANTHROPIC,
+           "{\"name\":\"x\",\"inputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"type\":\"object\","
+           "\"dependentRequired\":{\"a\":[\"z\"]},\"dependencies\":{\"a\":[\"b\"],\"c\":[\"d\"]}}}",
+           NULL,
+           "{\"name\":\"t\",\"input_schema\":{\"type\":\"object\",\"dependentRequired\":{\"a\":[\"z\"],\"c\":[\"d\"]}}}",
+           "[]");
     /* non-object root */
     render(TG_EXPORT_ANTHROPIC, "{\"name\":\"x\",\"inputSchema\":{\"type\":\"string\"}}", NULL);
     CHECK_STR(out_text, "{\"name\":\"t\",\"input_schema\":{\"type\":\"object\"}}");

@@ -60,10 +60,11 @@ const tg_pat *tg_patset_find(const tg_patset *set, const char *name, size_t len)
 const tg_pat *tg_patset_exact(const tg_patset *set, const char *name, size_t len);
 /* Glob match of pattern p against s (exact bytes). */
 /* Tool names are told apart up to case and look-alike characters (the
- * registry's skeleton: lower case, '-' as '_', 0/o, 1/i/l, rn/m, vv/w), so
- * the patterns that restrict match them so (policy_compile.c): in place,
- * returning the folded length (never longer). */
-static inline size_t tg_policy_fold(char *s, size_t n) { return tg_name_fold(s, n, s, n); }
+ * registry's skeleton), so the patterns that restrict match them so
+ * (policy_compile.c), folded character by character (lower case, '-' as
+ * '_', 0/o, 1/i/l): a glob keeps matching what its raw form matched. In
+ * place; the length does not change. */
+static inline size_t tg_policy_fold(char *s, size_t n) { return tg_name_fold(s, n, s, n, 0); }
 int tg_glob_match(const char *p, size_t plen, const char *s, size_t slen);
 uint64_t tg_hash_bytes(const void *p, size_t n);
 

@@ -1232,8 +1232,26 @@ static void restricting_patterns_match_up_to_look_alikes(void) {
     EXPECT(p, "agent", "drop-table", TG_DENY, "rule:no-drop");
     EXPECT(p, "agent", "dr0p_table", TG_DENY, "rule:no-drop");
     EXPECT(p, "agent", "drop_tab1e", TG_DENY, "rule:no-drop");
-    EXPECT(p, "agent", "wire_rnoney", TG_ASK, "rule:confirm");
     EXPECT(p, "agent", "WIRE-M0NEY", TG_ASK, "rule:confirm");
+    tg_policy_free(p);
+    /* folded character by character: a glob still matches what it matched raw */
+    p = compile("{'version':1,'defaults':['*'],'rules':[{'id':'t','effect':'deny','tools':['transfer*']},"
+                "{'id':'v','effect':'ask','tools':['*_v*']},{'id':'all','effect':'allow','tools':['*']}]}");
+    if (!p) return;
+    EXPECT(p, "agent", "transferNow", TG_DENY, "rule:t");
+    EXPECT(p, "agent", "TRANSFER_now", TG_DENY, "rule:t");
+    EXPECT(p, "agent", "get_vvalue", TG_ASK, "rule:v");
+    tg_policy_free(p);
+    p = compile(
+        "{'version':1,'defaults':['*'],'privileged':['deploy_*'],'scheduler':{'blocked':['send_*']},"
+        " 'principals':{'ops':{'grants':['deploy_prod','*']}},"
+        " 'tenants':{'acme':['crm_*']},"
+        " 'rules':[{'id':'no-drop','effect':'deny','tools':['drop_*']},"
+        "          {'id':'confirm','effect':'ask','tools':['wire_money']},"
+        "          {'id':'reads','effect':'allow','tools':['read_file']},"
+        "          {'id':'ops','effect':'allow','tools':['deploy_*','send_*','crm_*']}],"
+        " 'rate_limits':[{'id':'crm','tools':['crm_*'],'capacity':1,'refill_per_second':0}]}");
+    if (!p) return;
     EXPECT(p, "agent", "Wire_Money", TG_ASK, "rule:confirm");
     EXPECT(p, "agent", "read_file", TG_ALLOW, "rule:reads");
     EXPECT(p, "agent", "Read_File", TG_DENY, "unmatched"); /* an allow is exact bytes */

@@ -135,11 +135,15 @@ static int clean_field(tg_arena *a, cJSON *obj, const char *key, size_t cap, con
     return 0;
 }
 
-/* BLAKE2s-256 over the canonical text of the model-relevant fields; the
+/* BLAKE2s-256 over the canonical text of the whole descriptor: the
+ * model-relevant fields first, then every other member (_meta, icons,
+ * execution, unknown ones: a client may show any of them to a model or a
+ * person, so a change to any is held for review), each in key order; the
  * canonical sizes of inputSchema and outputSchema come back in sizes[0..1]
  * (the schema size limit is checked on them: the text is written once). */
 static int digest(tg_arena *a, const cJSON *d, char hex[65], size_t sizes[2], size_t hint) {
     static const char *const FIELDS[] = {"name", "title", "description", "inputSchema", "outputSchema", "annotations"};
+    enum { N_FIELDS = sizeof FIELDS / sizeof FIELDS[0] };
     tg_buf b;
     tg_buf_init(&b, a->alloc, 0);
     /* one buffer of about the text's size (a hint; tg_buf grows past it) */
@@ -157,6 +161,38 @@ static int digest(tg_arena *a, const cJSON *d, char hex[65], size_t sizes[2], si
         if (i == 3 || i == 4) sizes[i - 3] = b.len - at;
         tg_buf_putc(&b, '\n');
     }
+    /* the other members, as one object in key order (tg_json_write_sorted
+     * of a copy without the fields above) */
+    tg_buf_puts(&b, "rest=");
+    cJSON rest;
+    memset(&rest, 0, sizeof rest);
+    rest.type = cJSON_Object;
+    cJSON *copies = NULL, *last = NULL;
+    size_t n_other = 0;
+    for (const cJSON *m = d->child; m; m = m->next) {
+        int field = 0;
+        for (size_t i = 0; i < N_FIELDS && !field; i++) field = strcmp(m->string, FIELDS[i]) == 0;
+        if (!field) n_other++;
+    }
+    if (n_other) {
+        copies = tg_arena_alloc(a, n_other * sizeof *copies);
+        if (!copies) b.failed = 1;
+        size_t k = 0;
+        for (const cJSON *m = d->child; m && copies; m = m->next) {
+            int field = 0;
+            for (size_t i = 0; i < N_FIELDS && !field; i++) field = strcmp(m->string, FIELDS[i]) == 0;
+            if (field) continue;
+            copies[k] = *m; /* a shallow copy, linked into `rest` */
+            copies[k].next = NULL;
+            copies[k].prev = last;
+            if (last) last->next = &copies[k];
+            else rest.child = &copies[k];
+            last = &copies[k++];
+        }
+        if (rest.child) rest.child->prev = last;
+    }
+    tg_json_write_sorted(&b, &rest);
+    tg_buf_putc(&b, '\n');
     if (b.failed) {
         tg_buf_free(&b);
         return -1;

@@ -115,17 +115,17 @@ int tg_name_is_safe(const char *s, size_t n) {
     return 1;
 }
 
-size_t tg_name_skeleton(const char *s, size_t n, char *out) { return tg_name_fold(s, n, out, TG_NAME_MAX); }
+size_t tg_name_skeleton(const char *s, size_t n, char *out) { return tg_name_fold(s, n, out, TG_NAME_MAX, 1); }
 
-size_t tg_name_fold(const char *s, size_t n, char *out, size_t cap) {
+size_t tg_name_fold(const char *s, size_t n, char *out, size_t cap, int pairs) {
     size_t w = 0;
     for (size_t i = 0; i < n && w < cap; i++) {
         char c = s[i];
         if (c >= 'A' && c <= 'Z') c = (char)(c - 'A' + 'a');
         char next = i + 1 < n ? s[i + 1] : 0;
         if (next >= 'A' && next <= 'Z') next = (char)(next - 'A' + 'a');
-        if (c == 'r' && next == 'n') { out[w++] = 'm'; i++; continue; }
-        if (c == 'v' && next == 'v') { out[w++] = 'w'; i++; continue; }
+        if (pairs && c == 'r' && next == 'n') { out[w++] = 'm'; i++; continue; }
+        if (pairs && c == 'v' && next == 'v') { out[w++] = 'w'; i++; continue; }
         switch (c) {
         case '-': c = '_'; break;
         case '0': c = 'o'; break;

@@ -28,9 +28,12 @@ int tg_name_is_safe(const char *name, size_t len);
 size_t tg_name_skeleton(const char *name, size_t len, char *out);
 
 /* The same folding of s[0..n) into out, at most cap bytes and a NUL (out
- * may be s: it never writes ahead of what it reads), for names and name
- * patterns of any length ('*' and '.' are kept): the policy matches the
- * patterns that restrict on it. Returns the length written. */
-size_t tg_name_fold(const char *s, size_t n, char *out, size_t cap);
+ * may be s: it never writes ahead of what it reads), for names of any
+ * length. pairs 0 leaves out the two-letter look-alikes (rn, vv): then
+ * every character folds on its own ('*' and '.' kept), so a glob pattern
+ * and a name folded alike still match where their raw forms did (the
+ * policy's restricting patterns; "transfer*" must keep "transferNow").
+ * Returns the length written. */
+size_t tg_name_fold(const char *s, size_t n, char *out, size_t cap, int pairs);
 
 #endif

@@ -302,11 +302,19 @@ static int same_source(const tg_tool *t, const char *src, size_t len) {
     return strlen(t->source) == len && memcmp(t->source, src, len) == 0;
 }
 
-/* The change held under t's name when this batch lists t's source again
- * (a whole list, or a plugin's batch: either may bring the tool again). */
+/* The change held under t's name, or under a look-alike of it (Read_File
+ * for read_file), when this batch lists t's source again (a whole list, or
+ * a plugin's batch: either may bring the tool again). Held changes are few:
+ * the look-alike is a scan. */
 static tg_tool *held_of(tg_registry *r, const tg_batch *bt, const tg_tool *t) {
-    tg_tool *h = bt->replace_source || bt->source_len ? tmap_get(&r->held, t->name, t->name_len) : NULL;
-    return h && same_source(h, bt->source, bt->source_len) ? h : NULL;
+    if (!bt->replace_source && !bt->source_len) return NULL;
+    tg_tool *h = tmap_get(&r->held, t->name, t->name_len);
+    if (h) return same_source(h, bt->source, bt->source_len) ? h : NULL;
+    for (size_t i = 0; i < r->held.cap; i++) {
+        h = r->held.slots[i];
+        if (h && same_source(h, bt->source, bt->source_len) && strcmp(h->skeleton, t->skeleton) == 0) return h;
+    }
+    return NULL;
 }
 
 /* live tool `same` is t's earlier listing by the same source */
@@ -358,10 +366,12 @@ static tg_tool *relisted_exactly(const tg_registry *r, const tg_batch *bt, const
 }
 
 static void write_fields_changed(tg_buf *b, const tg_tool *old, const tg_tool *nw) {
-    static const char *const FIELDS[] = {"title", "description", "inputSchema", "outputSchema", "annotations", "name"};
+    static const char *const FIELDS[] = {"title", "description", "inputSchema", "outputSchema", "annotations", "name",
+                                         "icons", "execution", "_meta"};
+    enum { N_FIELDS = sizeof FIELDS / sizeof FIELDS[0] };
     int first = 1;
     tg_buf_putc(b, '[');
-    for (size_t i = 0; i < sizeof FIELDS / sizeof FIELDS[0]; i++) {
+    for (size_t i = 0; i < N_FIELDS; i++) {
         const char *f = FIELDS[i];
         const cJSON *x = tg_json_getz(old->descriptor, f), *y = tg_json_getz(nw->descriptor, f);
         if ((x || y) && !(x && y && tg_json_equal(x, y))) {
@@ -369,6 +379,22 @@ static void write_fields_changed(tg_buf *b, const tg_tool *old, const tg_tool *n
             put_str(b, f);
             first = 0;
         }
+    }
+    /* any other member, added, removed or changed: "other" */
+    int other = 0;
+    for (int pass = 0; pass < 2 && !other; pass++) {
+        const cJSON *from = pass ? nw->descriptor : old->descriptor, *to = pass ? old->descriptor : nw->descriptor;
+        for (const cJSON *m = from ? from->child : NULL; m && !other; m = m->next) {
+            int known = 0;
+            for (size_t i = 0; i < N_FIELDS && !known; i++) known = strcmp(m->string, FIELDS[i]) == 0;
+            if (known) continue;
+            const cJSON *y = tg_json_getz(to, m->string);
+            other = !y || !tg_json_equal(m, y);
+        }
+    }
+    if (other) {
+        if (!first) tg_buf_putc(b, ',');
+        put_str(b, "other");
     }
     tg_buf_putc(b, ']');
 }
@@ -444,9 +470,9 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
             it->old = same;
             same->listed = 1;
             /* the same definition with other host settings (options, handler)
-             * replaces the live tool at once: the host's word, not the source's */
-            /* metadata outside the definition (_meta, icons, execution,
-             * unknown members) is not held either: it is applied at once */
+             * replaces the live tool at once: the host's word, not the source's
+             * (every member of the descriptor is in the digest: one written in
+             * another key order or number spelling is the same) */
             it->state = strcmp(same->digest, t->digest) != 0                                    ? ST_CHANGED
                         : same_host_settings(same, t) && tg_json_equal(same->descriptor, t->descriptor) ? ST_UNCHANGED
                                                                                                     : ST_UPDATED;
@@ -554,8 +580,9 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
         tg_buf_puts(out, ",\"digest\":");
         put_str(out, it->tool->digest);
         tg_buf_putc(out, '}');
-        /* held out of new sets until the host accepts it */
-        tg_tool *prev = tmap_get(&r->held, it->tool->name, it->tool->name_len);
+        /* held out of new sets until the host accepts it, in place of the
+         * change held before (under this name or a look-alike of it) */
+        tg_tool *prev = it->held ? it->held : tmap_get(&r->held, it->tool->name, it->tool->name_len);
         if (prev) tg_tool_share_flight(it->tool, prev);
         if (prev) {
             tmap_del(&r->held, prev->name, prev->name_len);

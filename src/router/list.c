@@ -193,11 +193,15 @@ tg_status tg_list_tools(tg_runtime *rt, const char *request, size_t len) {
     return TG_OK;
 }
 
-/* The schema a local "$ref" ("#" + JSON Pointer) names in root, or s. */
+/* The schema a local "$ref" ("#" + JSON Pointer) names in root; s when it
+ * has none; NULL for a reference this walk does not follow (an anchor, a
+ * remote document: the nulls beneath stay as sent). */
 static const cJSON *deref(const cJSON *root, const cJSON *s) {
     for (int hops = 0; hops < 16 && cJSON_IsObject(s); hops++) {
         const cJSON *ref = tg_json_getz(s, "$ref");
-        if (!cJSON_IsString(ref) || ref->valuestring[0] != '#') return s;
+        if (!ref) return s;
+        if (!cJSON_IsString(ref) || ref->valuestring[0] != '#' || (ref->valuestring[1] && ref->valuestring[1] != '/'))
+            return NULL;
         const cJSON *at = root;
         const char *p = ref->valuestring + 1;
         while (*p == '/' && at) {
@@ -214,15 +218,17 @@ static const cJSON *deref(const cJSON *root, const cJSON *s) {
             at = cJSON_IsObject(at) ? tg_json_getz(at, tok) : NULL; /* (arrays of schemas: not reached by tool schemas) */
             p += 1 + n;
         }
-        if (!at || at == s) return s;
+        if (!at || at == s) return NULL;
         s = at;
     }
     return s;
 }
 
-/* s lets null through as a value (so a null the model sent may mean null). */
-static int takes_null(const cJSON *root, const cJSON *s) {
+/* s lets null through as a value (so a null the model sent may mean null);
+ * in doubt (too deep, a reference not followed), it does. */
+static int takes_null(const cJSON *root, const cJSON *s, int depth) {
     s = deref(root, s);
+    if (!s || depth > 16) return 1;
     if (!cJSON_IsObject(s)) return !cJSON_IsFalse(s);
     const cJSON *t = tg_json_getz(s, "type"), *v;
     if (!t && !tg_json_getz(s, "anyOf") && !tg_json_getz(s, "oneOf") && !tg_json_getz(s, "enum") && !tg_json_getz(s, "const"))
@@ -238,7 +244,7 @@ static int takes_null(const cJSON *root, const cJSON *s) {
     for (const char *const *k = (const char *const[]){"anyOf", "oneOf", NULL}; *k; k++)
         if ((v = tg_json_getz(s, *k)) && cJSON_IsArray(v))
             for (v = v->child; v; v = v->next)
-                if (takes_null(root, v)) return 1;
+                if (takes_null(root, v, depth + 1)) return 1;
     return 0;
 }
 
@@ -266,9 +272,10 @@ static void unlink_member(cJSON *node, cJSON *m) {
  * where the original schema (through $ref, allOf/anyOf/oneOf branches,
  * items and prefixItems, at any depth) declares the property optional and
  * not taking null. */
-static void strip_nulls(const cJSON *root, const cJSON *s, cJSON *inst, int depth) {
+static void strip_nulls(const cJSON *root, const cJSON *s, cJSON *inst, int depth, size_t *work) {
     s = deref(root, s);
-    if (!cJSON_IsObject(s) || depth > 64) return;
+    /* bounded: branches that lead back to the same schema would fan out */
+    if (!cJSON_IsObject(s) || depth > 64 || ++*work > 20000) return;
     if (cJSON_IsObject(inst)) {
         const cJSON *props = tg_json_getz(s, "properties");
         for (cJSON *m = inst->child, *next; m; m = next) {
@@ -276,9 +283,9 @@ static void strip_nulls(const cJSON *root, const cJSON *s, cJSON *inst, int dept
             const cJSON *ps = cJSON_IsObject(props) ? tg_json_getz(props, m->string) : NULL;
             if (!ps) continue;
             if (cJSON_IsNull(m)) {
-                if (!in_required(s, m->string) && !takes_null(root, ps)) unlink_member(inst, m);
+                if (!in_required(s, m->string) && !takes_null(root, ps, 0)) unlink_member(inst, m);
             } else {
-                strip_nulls(root, ps, m, depth + 1);
+                strip_nulls(root, ps, m, depth + 1, work);
             }
         }
     } else if (cJSON_IsArray(inst)) {
@@ -286,10 +293,10 @@ static void strip_nulls(const cJSON *root, const cJSON *s, cJSON *inst, int dept
         const cJSON *p = cJSON_IsArray(prefix) ? prefix->child : NULL;
         for (cJSON *e = inst->child; e; e = e->next) {
             if (p) {
-                strip_nulls(root, p, e, depth + 1);
+                strip_nulls(root, p, e, depth + 1, work);
                 p = p->next;
             } else if (items) {
-                strip_nulls(root, items, e, depth + 1);
+                strip_nulls(root, items, e, depth + 1, work);
             }
         }
     } else {
@@ -298,11 +305,12 @@ static void strip_nulls(const cJSON *root, const cJSON *s, cJSON *inst, int dept
     for (const char *const *k = (const char *const[]){"allOf", "anyOf", "oneOf", NULL}; *k; k++) {
         const cJSON *br = tg_json_getz(s, *k);
         if (cJSON_IsArray(br))
-            for (const cJSON *b = br->child; b; b = b->next) strip_nulls(root, b, inst, depth + 1);
+            for (const cJSON *b = br->child; b; b = b->next) strip_nulls(root, b, inst, depth + 1, work);
     }
 }
 
 void tg_strict_strip_nulls(const tg_tool *tool, cJSON *args) {
     const cJSON *schema = tg_json_getz(tool->descriptor, "inputSchema");
-    if (schema) strip_nulls(schema, schema, args, 0);
+    size_t work = 0;
+    if (schema) strip_nulls(schema, schema, args, 0, &work);
 }

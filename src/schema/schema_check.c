@@ -41,8 +41,9 @@ static int inplace_child(const tg_sins *in, uint32_t k, uint32_t *out) {
  * only recurse until the depth limit), reference bombs: schemas whose
  * in-place applications (allOf/anyOf/oneOf/not/if/$ref/...) of one node
  * expand to more than max_subschemas * max_ref_depth evaluations, and
- * chains of in-place applications (a $ref to a $ref to ...) longer than
- * max_ref_depth, which validation could not follow. Iterative, so any chain
+ * chains of references ($ref to a $ref to ..., counting only reference
+ * edges: allOf/anyOf/not nest within the document, bounded by max_depth)
+ * longer than max_ref_depth, which validation could not follow. Iterative, so any chain
  * length is safe to look at. */
 int tg_sc_check_expansion(sc *c) {
     size_t n = c->n_nodes, sp = 0;
@@ -63,8 +64,15 @@ int tg_sc_check_expansion(sc *c) {
             const tg_snode *nd = &c->nodes[f->node];
             uint32_t ch;
             int found = 0;
+            uint32_t hop = 0; /* 1: the edge is a reference ($ref, $dynamicRef, $recursiveRef) */
             while (f->ins < nd->count) {
-                if (inplace_child(&c->ins[nd->start + f->ins], f->sub, &ch)) { f->sub++; found = 1; break; }
+                const tg_sins *ci = &c->ins[nd->start + f->ins];
+                if (inplace_child(ci, f->sub, &ch)) {
+                    f->sub++;
+                    found = 1;
+                    hop = ci->op == TG_OP_REF || ci->op == TG_OP_DYNAMIC_REF || ci->op == TG_OP_RECURSIVE_REF;
+                    break;
+                }
                 f->ins++;
                 f->sub = 0;
             }
@@ -77,13 +85,16 @@ int tg_sc_check_expansion(sc *c) {
                     char lim[24];
                     snprintf(lim, sizeof lim, "%zu", c->o->limits.max_ref_depth);
                     tg_sc_fail(c, c->ents[c->node_ent[f->node]].loc,
-                               "subschemas applied one within another more than %s deep (a $ref chain?)", lim);
+                               "a chain of more than %s references ($ref to $ref ...)", lim);
                     return -1;
                 }
                 if (sp) {
-                    uint64_t *pc = &cost[st[sp - 1].node];
+                    struct frame *pf = &st[sp - 1];
+                    uint64_t *pc = &cost[pf->node];
                     *pc = *pc + v > cap + 1 ? cap + 1 : *pc + v;
-                    if (chain[st[sp - 1].node] < len + 1) chain[st[sp - 1].node] = len + 1;
+                    const tg_sins *pi = &c->ins[c->nodes[pf->node].start + pf->ins]; /* the edge to us */
+                    uint32_t w = pi->op == TG_OP_REF || pi->op == TG_OP_DYNAMIC_REF || pi->op == TG_OP_RECURSIVE_REF;
+                    if (chain[pf->node] < len + w) chain[pf->node] = len + w;
                 }
                 continue;
             }
@@ -94,7 +105,7 @@ int tg_sc_check_expansion(sc *c) {
             if (state[ch] == 2) {
                 uint64_t *pc = &cost[f->node];
                 *pc = *pc + cost[ch] > cap + 1 ? cap + 1 : *pc + cost[ch];
-                if (chain[f->node] < chain[ch] + 1) chain[f->node] = chain[ch] + 1;
+                if (chain[f->node] < chain[ch] + hop) chain[f->node] = chain[ch] + hop;
             } else {
                 state[ch] = 1;
                 cost[ch] = 1;
