@@ -739,17 +739,23 @@ static tg_decision decide(dctx *d) {
     return dec;
 }
 
+/* A decision's context (res NULL: into *local). */
+static void dctx_init(dctx *d, tg_policy *p, const tg_tool_facts *tool, const tg_authz_request *req,
+                      tg_authz_result *res, tg_authz_result *local) {
+    memset(d, 0, sizeof *d);
+    d->p = p;
+    d->t = tool;
+    d->r = req;
+    d->res = res ? res : local;
+    d->pname = req->principal ? req->principal : "";
+}
+
 tg_decision tg_policy_authorize(tg_policy *p, const tg_tool_facts *tool, const tg_authz_request *req,
                                 tg_authz_result *res, tg_buf *explain) {
     tg_authz_result local;
     dctx d;
-    memset(&d, 0, sizeof d);
-    d.p = p;
-    d.t = tool;
-    d.r = req;
-    d.res = res ? res : &local;
+    dctx_init(&d, p, tool, req, res, &local);
     d.ex = explain;
-    d.pname = req->principal ? req->principal : "";
     if (explain) {
         tg_buf_puts(explain, "{\"tool\":");
         if (tool && tool->name) ex_strn(explain, tool->name, tool->name_len);
@@ -810,12 +816,7 @@ tg_decision tg_policy_limits(tg_policy *p, const tg_tool_facts *tool, const tg_a
                              tg_authz_result *res) {
     tg_authz_result local;
     dctx d;
-    memset(&d, 0, sizeof d);
-    d.p = p;
-    d.t = tool;
-    d.r = req;
-    d.res = res ? res : &local;
-    d.pname = req->principal ? req->principal : "";
+    dctx_init(&d, p, tool, req, res, &local);
     if (!tool || !tg_policy_name_ok(tool->name, tool->name_len))
         return finish(&d, TG_DENY, "invalid_name", "tool names are matched on their registered bytes");
     if (!isfinite(req->now_ms))

@@ -1212,18 +1212,20 @@ static void allocation_failure_everywhere_is_clean(void) {
 
 /* A source may register its tool as "Drop_Table": what restricts (deny and
  * ask rules, privileged, scheduler.blocked, tenants, limits) matches names
- * up to ASCII case, so the variant cannot dodge it; what lets a call through
+ * up to case and look-alike characters, so the variant cannot dodge it; what lets a call through
  * (grants, defaults, allow rules) stays exact bytes. */
+static const char *RESTRICTING =
+    "{'version':1,'defaults':['*'],'privileged':['deploy_*'],'scheduler':{'blocked':['send_*']},"
+    " 'principals':{'ops':{'grants':['deploy_prod','*']}},"
+    " 'tenants':{'acme':['crm_*']},"
+    " 'rules':[{'id':'no-drop','effect':'deny','tools':['drop_*']},"
+    "          {'id':'confirm','effect':'ask','tools':['wire_money']},"
+    "          {'id':'reads','effect':'allow','tools':['read_file']},"
+    "          {'id':'ops','effect':'allow','tools':['deploy_*','send_*','crm_*']}],"
+    " 'rate_limits':[{'id':'crm','tools':['crm_*'],'capacity':1,'refill_per_second':0}]}";
+
 static void restricting_patterns_match_up_to_look_alikes(void) {
-    tg_policy *p = compile(
-        "{'version':1,'defaults':['*'],'privileged':['deploy_*'],'scheduler':{'blocked':['send_*']},"
-        " 'principals':{'ops':{'grants':['deploy_prod','*']}},"
-        " 'tenants':{'acme':['crm_*']},"
-        " 'rules':[{'id':'no-drop','effect':'deny','tools':['drop_*']},"
-        "          {'id':'confirm','effect':'ask','tools':['wire_money']},"
-        "          {'id':'reads','effect':'allow','tools':['read_file']},"
-        "          {'id':'ops','effect':'allow','tools':['deploy_*','send_*','crm_*']}],"
-        " 'rate_limits':[{'id':'crm','tools':['crm_*'],'capacity':1,'refill_per_second':0}]}");
+    tg_policy *p = compile(RESTRICTING);
     if (!p) return;
     EXPECT(p, "agent", "drop_table", TG_DENY, "rule:no-drop");
     EXPECT(p, "agent", "Drop_Table", TG_DENY, "rule:no-drop");
@@ -1242,15 +1244,7 @@ static void restricting_patterns_match_up_to_look_alikes(void) {
     EXPECT(p, "agent", "TRANSFER_now", TG_DENY, "rule:t");
     EXPECT(p, "agent", "get_vvalue", TG_ASK, "rule:v");
     tg_policy_free(p);
-    p = compile(
-        "{'version':1,'defaults':['*'],'privileged':['deploy_*'],'scheduler':{'blocked':['send_*']},"
-        " 'principals':{'ops':{'grants':['deploy_prod','*']}},"
-        " 'tenants':{'acme':['crm_*']},"
-        " 'rules':[{'id':'no-drop','effect':'deny','tools':['drop_*']},"
-        "          {'id':'confirm','effect':'ask','tools':['wire_money']},"
-        "          {'id':'reads','effect':'allow','tools':['read_file']},"
-        "          {'id':'ops','effect':'allow','tools':['deploy_*','send_*','crm_*']}],"
-        " 'rate_limits':[{'id':'crm','tools':['crm_*'],'capacity':1,'refill_per_second':0}]}");
+    p = compile(RESTRICTING);
     if (!p) return;
     EXPECT(p, "agent", "Wire_Money", TG_ASK, "rule:confirm");
     EXPECT(p, "agent", "read_file", TG_ALLOW, "rule:reads");

@@ -316,6 +316,22 @@ static void class_bitmap(rx_class *c) {
     }
 }
 
+/* A parser over pattern, err cleared; -1 (err set) for bad arguments or a
+ * pattern over the byte limit. */
+static int parser_start(rx_parser *p, const tg_allocator *alloc, const char *pattern, size_t len,
+                        const tg_regex_limits *lim, tg_regex_error *err) {
+    if (err) { err->offset = 0; err->message[0] = 0; }
+    memset(p, 0, sizeof *p);
+    p->al = alloc;
+    p->s = (const unsigned char *)pattern;
+    p->len = len;
+    p->err = err;
+    if (!alloc || (!pattern && len)) return rx_fail(p, 0, "invalid arguments");
+    if (len > lim->max_pattern_bytes)
+        return rx_fail(p, lim->max_pattern_bytes, "pattern is %zu bytes, over the limit of %zu", len, lim->max_pattern_bytes);
+    return 0;
+}
+
 int tg_regex_compile(const tg_allocator *alloc, const char *pattern, size_t len,
                      const tg_regex_limits *limits, tg_regex **out, tg_regex_error *err) {
     rx_parser p;
@@ -327,15 +343,7 @@ int tg_regex_compile(const tg_allocator *alloc, const char *pattern, size_t len,
     rx_emit e;
 
     if (out) *out = NULL;
-    if (err) { err->offset = 0; err->message[0] = 0; }
-    memset(&p, 0, sizeof p);
-    p.al = alloc;
-    p.s = (const unsigned char *)pattern;
-    p.len = len;
-    p.err = err;
-    if (!alloc || !out || (!pattern && len)) return rx_fail(&p, 0, "invalid arguments");
-    if (len > lim.max_pattern_bytes)
-        return rx_fail(&p, lim.max_pattern_bytes, "pattern is %zu bytes, over the limit of %zu", len, lim.max_pattern_bytes);
+    if (parser_start(&p, alloc, pattern, len, &lim, err) || !out) return out ? -1 : rx_fail(&p, 0, "invalid arguments");
 
     root = rx_parse(&p);
     if (root < 0) goto bad;
@@ -396,16 +404,8 @@ int tg_regex_syntax_ok(const tg_allocator *alloc, const char *pattern, size_t le
                        tg_regex_error *err) {
     rx_parser p;
     tg_regex_limits lim = limits ? *limits : tg_regex_default_limits();
-    if (err) { err->offset = 0; err->message[0] = 0; }
-    memset(&p, 0, sizeof p);
-    p.al = alloc;
-    p.s = (const unsigned char *)pattern;
-    p.len = len;
-    p.err = err;
+    if (parser_start(&p, alloc, pattern, len, &lim, err)) return -1;
     p.syntax_only = 1;
-    if (!alloc || (!pattern && len)) return rx_fail(&p, 0, "invalid arguments");
-    if (len > lim.max_pattern_bytes)
-        return rx_fail(&p, lim.max_pattern_bytes, "pattern is %zu bytes, over the limit of %zu", len, lim.max_pattern_bytes);
     int32_t root = rx_parse(&p);
     rx_parser_release(&p);
     return root < 0 ? -1 : 0;
