@@ -133,7 +133,7 @@ tg_status tg_register_tool(tg_runtime *rt, const char *descriptor, size_t len, c
  * tg_accept_change; the same definition with other options or handler
  * replaces the live tool at once ("updated"). Every member of a descriptor
  * is part of its definition (_meta, icons, execution and unknown members
- * too; member order and number spelling are not). tg_output holds {"applied",
+ * too; member order is not, a number spelled otherwise, 10.0 for 10, is). tg_output holds {"applied",
  * "epoch","registered","unchanged","updated","changed","held","removed","rejected"}
  * ("held": changes listed again as they are held, still waiting for
  * tg_accept_change; a held change is never registered as a new tool)

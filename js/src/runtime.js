@@ -416,7 +416,9 @@ export class ToolRuntime {
       return { tool: e.descriptor, handler: id, ...(e.options ? { options: e.options } : {}) };
     });
     const request = { source: String(source), atomic, replace, tools, ...(nameTemplate ? { nameTemplate } : {}) };
-    const group = replace ? `source:${source}` : undefined;
+    // every batch of a source joins its journal group: an import (replace) after plugin
+    // batches compacts them with the accepts between (see #compactGroup)
+    const group = `source:${source}`;
     this.#check(this.#journaled('tga_register_batch', [JSON.stringify(request)], [], undefined, group));
     const result = this.#output();
     const states = result.states;
@@ -424,7 +426,7 @@ export class ToolRuntime {
     // a refused batch changed nothing: it must not replay (nor stand in for
     // the source's earlier imports in the journal)
     if (!result.applied) this.#journal.pop();
-    else if (group) this.#compactGroup(group, result.changed?.length > 0 || result.held?.length > 0);
+    else if (replace) this.#compactGroup(group, result.changed?.length > 0 || result.held?.length > 0);
     if (result.applied) {
       // each entry's model-visible name ("changed" and "registered" follow the request's order)
       let names = this.#sourceNames.get(source);

@@ -520,39 +520,70 @@ static void strip_hidden_one(cJSON *s, const cJSON *hidden) {
 /* s and what it takes its properties from at the root: its local $ref
  * (pydantic's {"$ref": "#/$defs/Args"}) followed to its target in doc, and
  * its allOf/anyOf/oneOf branches (and theirs, a few levels down). */
-/* The subschema of doc declaring "$anchor": name (a plain-name fragment
- * "#name"), or NULL; depth-bounded. */
+/* The subschema of doc's own resource declaring "$anchor": name (a
+ * plain-name fragment "#name"), or NULL: schemas only (not the values of
+ * default, examples, const, enum), not into an embedded resource (its own
+ * "$id"), depth-bounded. */
 static cJSON *find_anchor(cJSON *s, const char *name, int depth) {
     if (depth > 32 || !(cJSON_IsObject(s) || cJSON_IsArray(s))) return NULL;
     if (cJSON_IsObject(s)) {
+        if (depth && tg_json_getz(s, "$id")) return NULL;
         const cJSON *a = tg_json_getz(s, "$anchor");
         if (cJSON_IsString(a) && strcmp(a->valuestring, name) == 0) return s;
     }
     for (cJSON *m = s->child; m; m = m->next) {
-        if (cJSON_IsString(m) || key_is(m, "enum") || key_is(m, "const")) continue; /* (values, not schemas) */
+        if (cJSON_IsObject(s) && (key_is(m, "enum") || key_is(m, "const") || key_is(m, "default") ||
+                                  key_is(m, "examples")))
+            continue; /* (values, not schemas) */
         cJSON *hit = find_anchor(m, name, depth + 1);
         if (hit) return hit;
     }
     return NULL;
 }
 
-static void strip_hidden_at(cJSON *doc, cJSON *s, const cJSON *hidden, int depth) {
+/* Anchors found once a rendering: a schema may name one many times. */
+typedef struct anchor_memo {
+    const char *name[8];
+    cJSON *target[8];
+    int n;
+    cJSON *seen[64]; /* reference targets stripped already (a schema may name one thousands of times) */
+    int nseen;
+} anchor_memo;
+
+static cJSON *anchor_target(cJSON *doc, const char *name, anchor_memo *memo) {
+    for (int i = 0; i < memo->n; i++)
+        if (strcmp(memo->name[i], name) == 0) return memo->target[i];
+    cJSON *t = find_anchor(doc, name, 0);
+    if (memo->n < 8) {
+        memo->name[memo->n] = name;
+        memo->target[memo->n++] = t;
+    }
+    return t;
+}
+
+static void strip_hidden_at(cJSON *doc, cJSON *s, const cJSON *hidden, int depth, anchor_memo *memo) {
     if (!cJSON_IsObject(s) || depth > 8) return;
     strip_hidden_one(s, hidden);
     const cJSON *ref = tg_json_getz(s, "$ref");
     cJSON *target = (cJSON *)resolve_ref(doc, ref); /* (doc is the rendering's own copy) */
     if (!target && cJSON_IsString(ref) && ref->valuestring[0] == '#' && ref->valuestring[1] && ref->valuestring[1] != '/')
-        target = find_anchor(doc, ref->valuestring + 1, 0);
-    if (target && target != s) strip_hidden_at(doc, target, hidden, depth + 1);
+        target = anchor_target(doc, ref->valuestring + 1, memo);
+    int again = 0;
+    for (int i = 0; target && i < memo->nseen; i++) again |= memo->seen[i] == target;
+    if (target && target != s && !again) {
+        if (memo->nseen < 64) memo->seen[memo->nseen++] = target;
+        strip_hidden_at(doc, target, hidden, depth + 1, memo);
+    }
     static const char *const comb[] = {"allOf", "anyOf", "oneOf"};
     for (int i = 0; i < 3; i++) {
         cJSON *arr = tg_json_getz(s, comb[i]);
-        for (cJSON *b = cJSON_IsArray(arr) ? arr->child : NULL; b; b = b->next) strip_hidden_at(doc, b, hidden, depth + 1);
+        for (cJSON *b = cJSON_IsArray(arr) ? arr->child : NULL; b; b = b->next) strip_hidden_at(doc, b, hidden, depth + 1, memo);
     }
 }
 
 static void strip_hidden(cJSON *s, const cJSON *hidden) {
-    if (cJSON_IsArray(hidden) && hidden->child) strip_hidden_at(s, s, hidden, 0);
+    anchor_memo memo = {{0}, {0}, 0, {0}, 0};
+    if (cJSON_IsArray(hidden) && hidden->child) strip_hidden_at(s, s, hidden, 0, &memo);
 }
 
 /* ---------------------------------------------------------------- dialect */
@@ -567,7 +598,7 @@ static void rename_key(ex_ctx *c, cJSON *x, const char *k) {
     if (tg_json_set_key(c->a, x, k, strlen(k))) c->oom = 1;
 }
 
-static void upgrade(ex_ctx *c, cJSON *s, int d4, int depth) {
+static void upgrade(ex_ctx *c, cJSON *s, int d4, int pre2019, int depth) {
     if (!cJSON_IsObject(s) || depth > 64 || c->oom) return;
     cJSON *items = tg_json_getz(s, "items"), *more = tg_json_getz(s, "additionalItems");
     if (cJSON_IsArray(items)) {
@@ -589,10 +620,16 @@ static void upgrade(ex_ctx *c, cJSON *s, int d4, int depth) {
             }
         }
     }
+    if (pre2019) { /* not keywords before 2019-09: nothing enforced them, so they must not reach a model */
+        cJSON *x;
+        if ((x = tg_json_getz(s, "dependentRequired"))) jdetach(s, x);
+        if ((x = tg_json_getz(s, "dependentSchemas"))) jdetach(s, x);
+    }
     cJSON *deps = tg_json_getz(s, "dependencies");
     if (cJSON_IsObject(deps)) {
-        /* into the schema's own dependentRequired / dependentSchemas if it
-         * has them (one member per name: theirs win, as the newer keyword) */
+        /* into the schema's own dependentRequired / dependentSchemas (2019-09,
+         * where both apply: a name in both keeps both, required lists joined
+         * and schemas under allOf) */
         cJSON *req = tg_json_getz(s, "dependentRequired"), *sch = tg_json_getz(s, "dependentSchemas");
         int new_req = !cJSON_IsObject(req), new_sch = !cJSON_IsObject(sch);
         if (new_req && !(req = jnew(c, cJSON_Object))) return;
@@ -601,7 +638,27 @@ static void upgrade(ex_ctx *c, cJSON *s, int d4, int depth) {
             cJSON *next = d->next;
             cJSON *to = cJSON_IsArray(d) ? req : sch;
             jdetach(deps, d);
-            if (!tg_json_getz(to, d->string)) tg_json_append(to, d);
+            cJSON *have = tg_json_getz(to, d->string);
+            if (!have) {
+                tg_json_append(to, d);
+            } else if (cJSON_IsArray(d) && cJSON_IsArray(have)) {
+                for (cJSON *e = d->child; e;) {
+                    cJSON *en = e->next;
+                    if (!arr_has(have, e)) {
+                        jdetach(d, e);
+                        tg_json_append(have, e);
+                    }
+                    e = en;
+                }
+            } else if (!cJSON_IsArray(d) && !cJSON_IsArray(have)) {
+                cJSON *both = jnew(c, cJSON_Object), *all = both ? jput(c, both, "allOf", jnew(c, cJSON_Array)) : NULL;
+                if (!all) return;
+                jreplace(to, have, both);
+                have->string = NULL;
+                tg_json_append(all, have);
+                d->string = NULL;
+                tg_json_append(all, d);
+            }
             d = next;
         }
         jdetach(s, deps);
@@ -620,11 +677,11 @@ static void upgrade(ex_ctx *c, cJSON *s, int d4, int depth) {
                                       "propertyNames", "unevaluatedProperties", "unevaluatedItems", NULL};
     static const char *const many[] = {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas",
                                        "prefixItems", "allOf", "anyOf", "oneOf", NULL};
-    for (const char *const *k = one; *k; k++) upgrade(c, tg_json_getz(s, *k), d4, depth + 1);
+    for (const char *const *k = one; *k; k++) upgrade(c, tg_json_getz(s, *k), d4, pre2019, depth + 1);
     for (const char *const *k = many; *k; k++) {
         cJSON *m = tg_json_getz(s, *k);
         if (cJSON_IsObject(m) || cJSON_IsArray(m))
-            for (cJSON *x = m->child; x; x = x->next) upgrade(c, x, d4, depth + 1);
+            for (cJSON *x = m->child; x; x = x->next) upgrade(c, x, d4, pre2019, depth + 1);
     }
 }
 
@@ -636,7 +693,7 @@ static void upgrade_root(ex_ctx *c, cJSON *s) {
     const char *v = decl->valuestring;
     int d4 = strstr(v, "draft-04") != NULL;
     if (!d4 && !strstr(v, "draft-06") && !strstr(v, "draft-07") && !strstr(v, "2019-09")) return;
-    upgrade(c, s, d4, 0);
+    upgrade(c, s, d4, d4 || strstr(v, "draft-06") || strstr(v, "draft-07"), 0);
     jdetach(s, decl); /* (lossless: nothing to report) */
 }
 

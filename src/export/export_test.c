@@ -296,12 +296,22 @@ static void anthropic_root(void) {
            "\"m\":{\"type\":\"number\",\"maximum\":9},\"t\":{\"type\":\"array\",\"prefixItems\":[{\"type\":\"string\"}],\"items\":false}},"
            "\"dependentRequired\":{\"a\":[\"b\"]},\"dependentSchemas\":{\"c\":{\"required\":[\"d\"]}}}}",
            "[]");
-    /* both spellings at once: one member per name, the newer keyword's */
+    /* both spellings at once: in draft-07 dependentRequired is no keyword
+     * (never enforced), so dependencies alone says what holds; in 2019-09
+     * both hold, joined */
     expect(TG_EXPORT_ANTHROPIC,
            "{\"name\":\"x\",\"inputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"type\":\"object\","
            "\"dependentRequired\":{\"a\":[\"z\"]},\"dependencies\":{\"a\":[\"b\"],\"c\":[\"d\"]}}}",
            NULL,
-           "{\"name\":\"t\",\"input_schema\":{\"type\":\"object\",\"dependentRequired\":{\"a\":[\"z\"],\"c\":[\"d\"]}}}",
+           "{\"name\":\"t\",\"input_schema\":{\"type\":\"object\",\"dependentRequired\":{\"a\":[\"b\"],\"c\":[\"d\"]}}}",
+           "[]");
+    expect(TG_EXPORT_ANTHROPIC,
+           "{\"name\":\"x\",\"inputSchema\":{\"$schema\":\"https://json-schema.org/draft/2019-09/schema\",\"type\":\"object\","
+           "\"dependentRequired\":{\"a\":[\"z\"]},\"dependentSchemas\":{\"e\":{\"required\":[\"f\"]}},"
+           "\"dependencies\":{\"a\":[\"b\",\"z\"],\"e\":{\"required\":[\"g\"]}}}}",
+           NULL,
+           "{\"name\":\"t\",\"input_schema\":{\"type\":\"object\",\"dependentRequired\":{\"a\":[\"z\",\"b\"]},"
+           "\"dependentSchemas\":{\"e\":{\"allOf\":[{\"required\":[\"f\"]},{\"required\":[\"g\"]}]}}}}",
            "[]");
     /* non-object root */
     render(TG_EXPORT_ANTHROPIC, "{\"name\":\"x\",\"inputSchema\":{\"type\":\"string\"}}", NULL);

@@ -8,6 +8,7 @@
 #include "json_lex.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 static inline int fits(const tg_buf *b, size_t n) {
@@ -126,6 +127,11 @@ static int key_before(const cJSON *a, const cJSON *b) {
     return c < 0 || (c == 0 && la < lb);
 }
 
+static int key_cmp(const void *a, const void *b) {
+    const cJSON *x = *(const cJSON *const *)a, *y = *(const cJSON *const *)b;
+    return key_before(x, y) ? -1 : key_before(y, x) ? 1 : 0;
+}
+
 int tg_json_write_sorted(tg_buf *out, const cJSON *item) {
     if (!cJSON_IsObject(item) && !cJSON_IsArray(item)) return tg_json_write(out, item);
     if (cJSON_IsArray(item)) {
@@ -146,18 +152,20 @@ int tg_json_write_sorted(tg_buf *out, const cJSON *item) {
         return -1;
     }
     size_t i = 0;
-    for (const cJSON *c = item->child; c; c = c->next) {
-        if (sorted) {
-            m = NULL;
-            break;
+    if (sorted) m = NULL;
+    else if (n > 16) { /* many members: qsort (a schema's may run to thousands) */
+        for (const cJSON *c = item->child; c; c = c->next) m[i++] = c;
+        qsort(m, n, sizeof *m, key_cmp);
+    } else {
+        for (const cJSON *c = item->child; c; c = c->next) {
+            /* insertion sort: members are few, and mostly near their place */
+            size_t j = i++;
+            while (j > 0 && key_before(c, m[j - 1])) {
+                m[j] = m[j - 1];
+                j--;
+            }
+            m[j] = c;
         }
-        /* insertion sort: members are few, and mostly near their place */
-        size_t j = i++;
-        while (j > 0 && key_before(c, m[j - 1])) {
-            m[j] = m[j - 1];
-            j--;
-        }
-        m[j] = c;
     }
     put1(out, '{');
     const cJSON *c = item->child;

@@ -220,12 +220,13 @@ static int compile(const tg_registry_config *cfg, tg_arena *a, const cJSON *sche
     tg_schema_options so = cfg->schema;
     so.borrow_document = 1;
     so.arena = a; /* beside the descriptor it points into: one block a tool */
-    if (tg_schema_compile(&a->alloc, schema, &so, out, &diag) == 0) {
+    int rc = tg_schema_compile(&a->alloc, schema, &so, out, &diag);
+    if (rc == 0) {
         tg_buf_free(&diag);
         return 0;
     }
     char msg[sizeof e->message];
-    int oom = tg_schema_diag_oom(&diag);
+    int oom = rc == -2;
     snprintf(msg, sizeof msg, "%s does not compile: %s", which, diag.data ? diag.data : "out of memory");
     tg_buf_free(&diag);
     return fail(e, oom ? "out_of_memory" : "invalid_schema", msg);

@@ -309,8 +309,8 @@ static int same_source(const tg_tool *t, const char *src, size_t len) {
 static tg_tool *held_of(tg_registry *r, const tg_batch *bt, const tg_tool *t) {
     if (!bt->replace_source && !bt->source_len) return NULL;
     tg_tool *h = tmap_get(&r->held, t->name, t->name_len);
-    if (h) return same_source(h, bt->source, bt->source_len) ? h : NULL;
-    for (size_t i = 0; i < r->held.cap; i++) {
+    if (h && same_source(h, bt->source, bt->source_len)) return h;
+    for (size_t i = 0; i < r->held.cap; i++) { /* (another source's change under the name: go on looking) */
         h = r->held.slots[i];
         if (h && same_source(h, bt->source, bt->source_len) && strcmp(h->skeleton, t->skeleton) == 0) return h;
     }
@@ -365,19 +365,19 @@ static tg_tool *relisted_exactly(const tg_registry *r, const tg_batch *bt, const
     return same;
 }
 
-static void write_fields_changed(tg_buf *b, const tg_tool *old, const tg_tool *nw) {
+/* Appends the names of the members that differ between two descriptors
+ * (equal(x, y): same value); returns how many. */
+static int fields_differing(tg_buf *b, const tg_tool *old, const tg_tool *nw, int (*equal)(const cJSON *, const cJSON *)) {
     static const char *const FIELDS[] = {"title", "description", "inputSchema", "outputSchema", "annotations", "name",
                                          "icons", "execution", "_meta"};
     enum { N_FIELDS = sizeof FIELDS / sizeof FIELDS[0] };
-    int first = 1;
-    tg_buf_putc(b, '[');
+    int n = 0;
     for (size_t i = 0; i < N_FIELDS; i++) {
         const char *f = FIELDS[i];
         const cJSON *x = tg_json_getz(old->descriptor, f), *y = tg_json_getz(nw->descriptor, f);
-        if ((x || y) && !(x && y && tg_json_equal(x, y))) {
-            if (!first) tg_buf_putc(b, ',');
+        if ((x || y) && !(x && y && equal(x, y))) {
+            if (n++) tg_buf_putc(b, ',');
             put_str(b, f);
-            first = 0;
         }
     }
     /* any other member, added, removed or changed: "other" */
@@ -389,12 +389,23 @@ static void write_fields_changed(tg_buf *b, const tg_tool *old, const tg_tool *n
             for (size_t i = 0; i < N_FIELDS && !known; i++) known = strcmp(m->string, FIELDS[i]) == 0;
             if (known) continue;
             const cJSON *y = tg_json_getz(to, m->string);
-            other = !y || !tg_json_equal(m, y);
+            other = !y || !equal(m, y);
         }
     }
     if (other) {
-        if (!first) tg_buf_putc(b, ',');
+        if (n++) tg_buf_putc(b, ',');
         put_str(b, "other");
+    }
+    return n;
+}
+
+static void write_fields_changed(tg_buf *b, const tg_tool *old, const tg_tool *nw) {
+    tg_buf_putc(b, '[');
+    /* by value; when only spelling differs (10.0 for 10), by the text */
+    size_t at = b->len;
+    if (!fields_differing(b, old, nw, tg_json_equal)) {
+        b->len = at;
+        fields_differing(b, old, nw, tg_json_same);
     }
     tg_buf_putc(b, ']');
 }
@@ -472,7 +483,7 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
             /* the same definition with other host settings (options, handler)
              * replaces the live tool at once: the host's word, not the source's
              * (every member of the descriptor is in the digest: one written in
-             * another key order or number spelling is the same) */
+             * another key order is the same) */
             it->state = strcmp(same->digest, t->digest) != 0                                    ? ST_CHANGED
                         : same_host_settings(same, t) && tg_json_equal(same->descriptor, t->descriptor) ? ST_UNCHANGED
                                                                                                     : ST_UPDATED;

@@ -272,10 +272,9 @@ static void unlink_member(cJSON *node, cJSON *m) {
  * where the original schema (through $ref, allOf/anyOf/oneOf branches,
  * items and prefixItems, at any depth) declares the property optional and
  * not taking null. */
-static void strip_nulls(const cJSON *root, const cJSON *s, cJSON *inst, int depth, size_t *work) {
+static void strip_nulls(const cJSON *root, const cJSON *s, cJSON *inst, int depth, size_t *fan) {
     s = deref(root, s);
-    /* bounded: branches that lead back to the same schema would fan out */
-    if (!cJSON_IsObject(s) || depth > 64 || ++*work > 20000) return;
+    if (!cJSON_IsObject(s) || depth > 64) return;
     if (cJSON_IsObject(inst)) {
         const cJSON *props = tg_json_getz(s, "properties");
         for (cJSON *m = inst->child, *next; m; m = next) {
@@ -285,7 +284,8 @@ static void strip_nulls(const cJSON *root, const cJSON *s, cJSON *inst, int dept
             if (cJSON_IsNull(m)) {
                 if (!in_required(s, m->string) && !takes_null(root, ps, 0)) unlink_member(inst, m);
             } else {
-                strip_nulls(root, ps, m, depth + 1, work);
+                size_t f = 0;
+                strip_nulls(root, ps, m, depth + 1, &f);
             }
         }
     } else if (cJSON_IsArray(inst)) {
@@ -293,10 +293,12 @@ static void strip_nulls(const cJSON *root, const cJSON *s, cJSON *inst, int dept
         const cJSON *p = cJSON_IsArray(prefix) ? prefix->child : NULL;
         for (cJSON *e = inst->child; e; e = e->next) {
             if (p) {
-                strip_nulls(root, p, e, depth + 1, work);
+                size_t f = 0;
+                strip_nulls(root, p, e, depth + 1, &f);
                 p = p->next;
             } else if (items) {
-                strip_nulls(root, items, e, depth + 1, work);
+                size_t f = 0;
+                strip_nulls(root, items, e, depth + 1, &f);
             }
         }
     } else {
@@ -305,12 +307,17 @@ static void strip_nulls(const cJSON *root, const cJSON *s, cJSON *inst, int dept
     for (const char *const *k = (const char *const[]){"allOf", "anyOf", "oneOf", NULL}; *k; k++) {
         const cJSON *br = tg_json_getz(s, *k);
         if (cJSON_IsArray(br))
-            for (const cJSON *b = br->child; b; b = b->next) strip_nulls(root, b, inst, depth + 1, work);
+            for (const cJSON *b = br->child; b; b = b->next) {
+                /* bounded per value: branches over the same value (anyOf of
+                 * refs back to one schema) would fan out exponentially */
+                if (++*fan > 256) return;
+                strip_nulls(root, b, inst, depth + 1, fan);
+            }
     }
 }
 
 void tg_strict_strip_nulls(const tg_tool *tool, cJSON *args) {
     const cJSON *schema = tg_json_getz(tool->descriptor, "inputSchema");
-    size_t work = 0;
-    if (schema) strip_nulls(schema, schema, args, 0, &work);
+    size_t fan = 0;
+    if (schema) strip_nulls(schema, schema, args, 0, &fan);
 }

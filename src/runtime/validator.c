@@ -76,8 +76,9 @@ tg_status tg_compile_schema(tg_runtime *rt, const char *schema, size_t len, cons
     tg_buf diag;
     tg_buf_init(&diag, rt->alloc, 2048);
     tg_schema *compiled;
-    if (tg_schema_compile(&rt->alloc, doc, &so, &compiled, &diag)) {
-        tg_status st = tg_rt_fail(rt, tg_schema_diag_oom(&diag) ? TG_ERR_NOMEM : TG_ERR_INVALID_SCHEMA,
+    int rc = tg_schema_compile(&rt->alloc, doc, &so, &compiled, &diag);
+    if (rc) {
+        tg_status st = tg_rt_fail(rt, rc == -2 ? TG_ERR_NOMEM : TG_ERR_INVALID_SCHEMA,
                                   diag.data ? diag.data : "out of memory", -1);
         tg_buf_free(&diag);
         return st;

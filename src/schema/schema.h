@@ -117,13 +117,11 @@ tg_schema_options tg_schema_default_options(void);
  * diag (may be NULL): a JSON Pointer into the schema and a message, e.g.
  * "/properties/a/$ref: cannot resolve 'foo.json#/x'". Unresolvable $ref,
  * invalid regex, a schema invalid against its metaschema, a limit exceeded
- * and out of memory are all errors. */
+ * and out of memory are all errors; out of memory returns -2 (the schema may
+ * be fine: callers report it as memory, not as an invalid schema). */
 int tg_schema_compile(const tg_allocator *alloc, const cJSON *schema, const tg_schema_options *opts,
                       tg_schema **out, tg_buf *diag);
-/* 1 when the diagnostic tg_schema_compile left says it ran out of memory
- * (the schema may be fine): callers report out_of_memory, not
- * invalid_schema. */
-int tg_schema_diag_oom(const tg_buf *diag);
+
 void tg_schema_free(tg_schema *s);
 
 /* About the bytes tg_schema_compile will allocate for schema's program with

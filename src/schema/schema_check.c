@@ -49,11 +49,12 @@ int tg_sc_check_expansion(sc *c) {
     size_t n = c->n_nodes, sp = 0;
     uint64_t cap = (uint64_t)c->o->limits.max_subschemas * c->o->limits.max_ref_depth;
     uint64_t *cost = tg_arena_calloc(c->tmp, n ? n : 1, sizeof *cost);
-    uint32_t *chain = tg_arena_calloc(c->tmp, n ? n : 1, sizeof *chain); /* longest in-place chain from a node */
+    uint32_t *chain = tg_arena_calloc(c->tmp, n ? n : 1, sizeof *chain); /* most references in a chain from a node */
+    uint32_t *deep = tg_arena_calloc(c->tmp, n ? n : 1, sizeof *deep);   /* longest in-place chain from a node */
     uint8_t *state = tg_arena_calloc(c->tmp, n ? n : 1, 1);
     struct frame { uint32_t node, ins, sub; } *st = tg_arena_alloc(c->tmp, (n + 1) * sizeof *st);
     uint32_t root;
-    if (!cost || !chain || !state || !st) { tg_sc_oom(c); return -1; }
+    if (!cost || !chain || !deep || !state || !st) { tg_sc_oom(c); return -1; }
     for (root = 0; root < n; root++) {
         if (state[root]) continue;
         st[sp].node = root; st[sp].ins = 0; st[sp].sub = 0; sp++;
@@ -78,9 +79,16 @@ int tg_sc_check_expansion(sc *c) {
             }
             if (!found) {
                 uint64_t v = cost[f->node];
-                uint32_t len = chain[f->node];
+                uint32_t len = chain[f->node], d = deep[f->node];
                 state[f->node] = 2;
                 sp--;
+                if (d > c->o->limits.max_depth) { /* refs between nestings: the evaluator could not follow */
+                    char lim[24];
+                    snprintf(lim, sizeof lim, "%zu", c->o->limits.max_depth);
+                    tg_sc_fail(c, c->ents[c->node_ent[f->node]].loc,
+                               "subschemas applied in place one within another more than %s deep", lim);
+                    return -1;
+                }
                 if (len > c->o->limits.max_ref_depth) {
                     char lim[24];
                     snprintf(lim, sizeof lim, "%zu", c->o->limits.max_ref_depth);
@@ -95,6 +103,7 @@ int tg_sc_check_expansion(sc *c) {
                     const tg_sins *pi = &c->ins[c->nodes[pf->node].start + pf->ins]; /* the edge to us */
                     uint32_t w = pi->op == TG_OP_REF || pi->op == TG_OP_DYNAMIC_REF || pi->op == TG_OP_RECURSIVE_REF;
                     if (chain[pf->node] < len + w) chain[pf->node] = len + w;
+                    if (deep[pf->node] < d + 1) deep[pf->node] = d + 1;
                 }
                 continue;
             }
@@ -106,6 +115,7 @@ int tg_sc_check_expansion(sc *c) {
                 uint64_t *pc = &cost[f->node];
                 *pc = *pc + cost[ch] > cap + 1 ? cap + 1 : *pc + cost[ch];
                 if (chain[f->node] < chain[ch] + hop) chain[f->node] = chain[ch] + hop;
+                if (deep[f->node] < deep[ch] + 1) deep[f->node] = deep[ch] + 1;
             } else {
                 state[ch] = 1;
                 cost[ch] = 1;
@@ -221,7 +231,13 @@ int tg_sc_meta_check(sc *c, const cJSON *root, const char *meta_uri, tg_dialect 
     if (official_prog && official_prog->meta_of == official) {
         use = official_prog;
     } else {
-        if (compile_meta(&c->s->alloc, c->o, meta_uri, &m, &mdiag) != 0) {
+        int mr = compile_meta(&c->s->alloc, c->o, meta_uri, &m, &mdiag);
+        if (mr == -2) { /* memory, not the schema */
+            tg_buf_free(&mdiag);
+            tg_sc_oom(c);
+            return -1;
+        }
+        if (mr != 0) {
             tg_buf_putc(&mdiag, 0);
             tg_sc_fail(c, "/$schema", "metaschema does not compile: %s", mdiag.data ? mdiag.data : "");
             tg_buf_free(&mdiag);

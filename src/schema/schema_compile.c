@@ -70,7 +70,7 @@ int tg_schema_compile(const tg_allocator *alloc, const cJSON *schema, const tg_s
     s = o.arena ? tg_arena_alloc(o.arena, sizeof *s) : tg_malloc(alloc, sizeof *s);
     if (!s) {
         if (diag) tg_buf_puts(diag, "/: out of memory");
-        return -1;
+        return -2;
     }
     memset(s, 0, sizeof *s);
     s->alloc = *alloc;
@@ -190,16 +190,5 @@ error:
     for (i = 0; i < c.n_regexes; i++) tg_regex_free(c.regexes[i]);
     done_tmp(&c, scratch_empty, scratch_mark);
     tg_schema_free(s);
-    return -1;
-}
-
-int tg_schema_diag_oom(const tg_buf *diag) {
-    static const char OOM[] = ": out of memory"; /* a message, never a location: "/x: out of memory",
-                                                  * ".../pattern: invalid regex: out of memory (at offset 0)" */
-    if (!diag || !diag->data || diag->failed) return 1;
-    for (const char *p = diag->data; (p = strstr(p, OOM)) != NULL; p++) {
-        char next = p[sizeof OOM - 1];
-        if (next == '\0' || next == '\n' || next == ' ') return 1;
-    }
-    return 0;
+    return c.oom ? -2 : -1;
 }

@@ -39,6 +39,7 @@ typedef struct sc {
     const tg_schema_options *o;
     tg_buf *diag;
     int failed;
+    int oom;                /* the failure was memory (tg_schema_compile returns -2) */
     sc_ent *ents; size_t n_ents, cap_ents;
     smap by_node;   /* key: pointer bytes */
     smap by_uri;    /* key: uri bytes -> ent */

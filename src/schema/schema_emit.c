@@ -71,6 +71,10 @@ static int compile_regex(sc *c, const cJSON *v, const char *loc, uint32_t *out) 
     if (lim.max_pattern_bytes < len) lim.max_pattern_bytes = len;
     memset(&err, 0, sizeof err);
     if (tg_regex_compile(&c->s->alloc, v->valuestring, len, &lim, &re, &err) != 0) {
+        if (strcmp(err.message, "out of memory") == 0) { /* (the regex module's own words) */
+            tg_sc_oom(c);
+            return -1;
+        }
         char msg[240];
         snprintf(msg, sizeof msg, "%.160s (at offset %zu)", err.message, err.offset);
         tg_sc_fail(c, loc, "invalid regex: %s", msg);

@@ -32,7 +32,10 @@ void tg_sc_fail(sc *c, const char *loc, const char *fmt, const char *arg) {
     tg_buf_printf(c->diag, fmt, arg ? arg : "");
 }
 
-void tg_sc_oom(sc *c) { tg_sc_fail(c, "", "out of memory%s", ""); }
+void tg_sc_oom(sc *c) {
+    c->oom = 1;
+    tg_sc_fail(c, "", "out of memory%s", "");
+}
 
 int tg_sc_smap_find(const smap *m, const void *k, size_t klen, uint32_t *v) {
     uint32_t h;

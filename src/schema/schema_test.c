@@ -249,6 +249,18 @@ static void test_ref_bomb(void) {
     o += (size_t)snprintf(schema + o, sizeof schema - o, "{\"type\":\"string\"}");
     for (i = 0; i < 70; i++) o += (size_t)snprintf(schema + o, sizeof schema - o, "]}");
     CHECK(valid(schema, "\"ok\"") == 1 && valid(schema, "1") == 0, "allOf_nested_70_deep_compiles");
+    /* but references between such nestings compound past what validation follows: refused */
+    o = (size_t)snprintf(schema, sizeof schema, "{\"$ref\":\"#/$defs/d0\",\"$defs\":{");
+    for (i = 0; i < 3; i++) {
+        int k;
+        o += (size_t)snprintf(schema + o, sizeof schema - o, "\"d%d\":", i);
+        for (k = 0; k < 60; k++) o += (size_t)snprintf(schema + o, sizeof schema - o, "{\"allOf\":[");
+        o += (size_t)snprintf(schema + o, sizeof schema - o, "{\"$ref\":\"#/$defs/d%d\"}", i + 1);
+        for (k = 0; k < 60; k++) o += (size_t)snprintf(schema + o, sizeof schema - o, "]}");
+        o += (size_t)snprintf(schema + o, sizeof schema - o, ",");
+    }
+    snprintf(schema + o, sizeof schema - o, "\"d3\":{\"type\":\"string\"}}}");
+    CHECK(diag_has(schema, NULL, "applied in place one within another more than 128 deep"), "refs_between_nestings_refused");
     o = (size_t)snprintf(schema, sizeof schema, "{\"$ref\":\"#/$defs/d0\",\"$defs\":{");
     for (i = 0; i < 50; i++)
         o += (size_t)snprintf(schema + o, sizeof schema - o, "\"d%d\":{\"$ref\":\"#/$defs/d%d\"},", i, i + 1);

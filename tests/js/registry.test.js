@@ -258,6 +258,13 @@ test('a held change waits with its handler; acceptChange takes the digest review
   rt.acceptChange('mcp__plug__act', v3.changed[0].digest);
   assert.equal((await rt.callTool('mcp__plug__act', {})).content[0].text, 'v3 ran');
   pinned.release();
+  // accepted over plugin batches, then imported as it is: live, and still live on a replaced instance
+  rt.registerBatch('mix', entry('One.', () => 'm1'));
+  const m2 = rt.registerBatch('mix', entry('Two.', () => 'm2'));
+  rt.acceptChange('mcp__mix__act', m2.changed[0].digest);
+  rt.importTools('mix', [{ name: 'act', description: 'Two.', inputSchema: obj() }], { call: () => 'm2 upstream' });
+  assert.throws(() => rt._selftestTrap(), (e) => e.code === 'module_trap');
+  assert.equal(rt.listTools().tools.find((t) => t.name === 'mcp__mix__act')?.description, 'Two.');
   // a plugin batch (no replace) listing a held change again: held still, never live
   rt.registerBatch('plug2', entry('Reads a file.', () => 'p1'));
   rt.registerBatch('plug2', entry('Deletes a file.', () => 'p2'));
