@@ -1162,6 +1162,60 @@ static cJSON *strict_node(ex_ctx *c, const cJSON *s, ex_spath p, int depth, int 
     return c->oom ? NULL : out;
 }
 
+/* OpenAI's documented limits on a strict schema (Structured Outputs,
+ * "supported schemas"): a request past one is refused, so such a tool
+ * falls back to strict:false with the reason reported. */
+typedef struct strict_count {
+    size_t props, enums, text;
+    int deepest;
+    int big_enum; /* one string enum of more than 250 values and 15,000 characters */
+} strict_count;
+
+static void count_strict(const cJSON *s, int level, strict_count *n) {
+    if (!cJSON_IsObject(s) || level > 64) return;
+    const cJSON *props = tg_json_getz(s, "properties"), *v;
+    if (cJSON_IsObject(props)) {
+        if (level > n->deepest) n->deepest = level;
+        for (const cJSON *m = props->child; m; m = m->next) {
+            n->props++;
+            n->text += tg_json_strlen(m->string);
+            count_strict(m, level + 1, n);
+        }
+    }
+    if ((v = tg_json_getz(s, "enum")) && cJSON_IsArray(v)) {
+        size_t count = 0, chars = 0;
+        for (const cJSON *e = v->child; e; e = e->next, count++)
+            if (cJSON_IsString(e)) chars += tg_json_strlen(e->valuestring);
+        n->enums += count;
+        n->text += chars;
+        if (count > 250 && chars > 15000) n->big_enum = 1;
+    }
+    if ((v = tg_json_getz(s, "const")) && cJSON_IsString(v)) n->text += tg_json_strlen(v->valuestring);
+    if ((v = tg_json_getz(s, "items"))) count_strict(v, level, n);
+    static const char *const lists[] = {"anyOf", "$defs", "definitions", NULL};
+    for (const char *const *k = lists; *k; k++)
+        if ((v = tg_json_getz(s, *k)) && (cJSON_IsArray(v) || cJSON_IsObject(v)))
+            for (const cJSON *m = v->child; m; m = m->next) {
+                if (cJSON_IsObject(v)) n->text += tg_json_strlen(m->string); /* definition names */
+                count_strict(m, level, n);
+            }
+}
+
+static void strict_limits(ex_ctx *c, const cJSON *st, const ex_path *root) {
+    strict_count n = {0, 0, 0, 0, 0};
+    count_strict(st, 1, &n);
+    char why[160];
+    if (n.props > 5000) snprintf(why, sizeof why, "%zu object properties (OpenAI's strict limit is 5,000)", n.props);
+    else if (n.deepest > 10) snprintf(why, sizeof why, "objects nested %d levels (OpenAI's strict limit is 10)", n.deepest);
+    else if (n.enums > 1000) snprintf(why, sizeof why, "%zu enum values (OpenAI's strict limit is 1,000 in all)", n.enums);
+    else if (n.text > 120000)
+        snprintf(why, sizeof why, "%zu characters of property names, definition names, enum and const values (OpenAI's "
+                                  "strict limit is 120,000)", n.text);
+    else if (n.big_enum) snprintf(why, sizeof why, "a string enum of more than 250 values and 15,000 characters (OpenAI's strict limit)");
+    else return;
+    strict_fail(c, root, "%.*s", why, strlen(why));
+}
+
 /* ---------------------------------------------------------------- Gemini */
 
 static const char *const k_gem_formats[] = {"date-time", "enum", "int32", "int64", "float", "double", NULL};
@@ -1627,6 +1681,7 @@ cJSON *tg_export_tool(tg_arena *arena, tg_export_format fmt, const char *name, s
             c.fails = fails;
             ex_spath sp = {&root, NULL};
             cJSON *st = strict_node(&c, schema, sp, 0, 1, nulls);
+            if (st && c.fail == 0 && !c.oom) strict_limits(&c, st, &root);
             c.report = report;
             if (c.oom) return NULL;
             if (c.fail == 0 && st) {

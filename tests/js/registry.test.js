@@ -559,6 +559,16 @@ test('export formats follow each provider\'s rules', async () => {
   }
   assert.equal(bed.tools.find((t) => t.toolSpec.name === 'silent').toolSpec.description, undefined);
   assert.equal(bed.tools.some((t) => t.toolSpec.name === 'spaced'), false); // Claude on Bedrock refuses the key too
+  // past OpenAI's documented strict limits a request is refused: such a tool falls back to strict: false, told why
+  const nest = (n) => (n ? obj({ c: nest(n - 1) }) : { type: 'string' });
+  rt.registerTool({ name: 'deep', inputSchema: nest(12) }, () => 'x');
+  rt.registerTool({ name: 'manyenum', inputSchema: obj({ e: { type: 'string', enum: Array.from({ length: 1200 }, (_, i) => `v${i}`) } }) }, () => 'x');
+  rt.registerTool({ name: 'fine10', inputSchema: nest(9) }, () => 'x');
+  const lim = rt.listTools({ format: 'openai-strict' });
+  const strictOf = (n) => lim.tools.find((t) => t.function.name === n).function.strict;
+  assert.deepEqual([strictOf('deep'), strictOf('manyenum'), strictOf('fine10')], [false, false, true]);
+  assert.ok(lim.report.some((r) => r.tool === 'deep' && /nested 12 levels/.test(r.issue)));
+  assert.ok(lim.report.some((r) => r.tool === 'manyenum' && /\d+ enum values \(OpenAI's strict limit is 1,000/.test(r.issue)));
   const gemw = rt.listTools({ format: 'gemini' });
   const wordy = gemw.tools[0].functionDeclarations.find((t) => t.name === 'wordy').parameters.properties;
   assert.deepEqual([wordy.site.format, wordy.at.format, wordy.n.format], [undefined, 'date-time', 'int32']);
