@@ -225,6 +225,13 @@ static void test_deep_schema_passes_metaschema(void) {
     CHECK(valid(schema, "{\"a\":{\"a\":1}}") == 1, "schema_120_levels_deep_compiles");
 }
 
+/* {"$ref": d0, d0 -> d1 -> ... -> dn: a string} into buf */
+static void ref_chain(char *buf, size_t cap, int n) {
+    size_t o = (size_t)snprintf(buf, cap, "{\"$ref\":\"#/$defs/d0\",\"$defs\":{");
+    for (int i = 0; i < n; i++) o += (size_t)snprintf(buf + o, cap - o, "\"d%d\":{\"$ref\":\"#/$defs/d%d\"},", i, i + 1);
+    snprintf(buf + o, cap - o, "\"d%d\":{\"type\":\"string\"}}}", n);
+}
+
 static void test_ref_bomb(void) {
     char schema[4096];
     size_t o = 0;
@@ -238,10 +245,7 @@ static void test_ref_bomb(void) {
     CHECK(diag_has(schema, NULL, "reference bomb"), "ref_bomb_rejected_at_compile");
     /* a plain chain of $refs past max_ref_depth: refused when compiled, not
      * at every validation */
-    o = (size_t)snprintf(schema, sizeof schema, "{\"$ref\":\"#/$defs/d0\",\"$defs\":{");
-    for (i = 0; i < 70; i++)
-        o += (size_t)snprintf(schema + o, sizeof schema - o, "\"d%d\":{\"$ref\":\"#/$defs/d%d\"},", i, i + 1);
-    snprintf(schema + o, sizeof schema - o, "\"d70\":{\"type\":\"string\"}}}");
+    ref_chain(schema, sizeof schema, 70);
     CHECK(diag_has(schema, NULL, "a chain of more than 64 references"), "ref_chain_rejected_at_compile");
     /* nesting in place (allOf within allOf) is the document's own depth, not a chain */
     o = 0;
@@ -261,10 +265,7 @@ static void test_ref_bomb(void) {
     }
     snprintf(schema + o, sizeof schema - o, "\"d3\":{\"type\":\"string\"}}}");
     CHECK(diag_has(schema, NULL, "applied in place one within another more than 128 deep"), "refs_between_nestings_refused");
-    o = (size_t)snprintf(schema, sizeof schema, "{\"$ref\":\"#/$defs/d0\",\"$defs\":{");
-    for (i = 0; i < 50; i++)
-        o += (size_t)snprintf(schema + o, sizeof schema - o, "\"d%d\":{\"$ref\":\"#/$defs/d%d\"},", i, i + 1);
-    snprintf(schema + o, sizeof schema - o, "\"d50\":{\"type\":\"string\"}}}");
+    ref_chain(schema, sizeof schema, 50);
     CHECK(valid(schema, "\"ok\"") == 1 && valid(schema, "1") == 0, "ref_chain_of_50_validates");
 }
 
