@@ -115,21 +115,10 @@ static void jprepend(ex_ctx *c, cJSON *obj, const char *key, cJSON *item) {
     obj->child = item;
 }
 
-static void jdetach(cJSON *parent, cJSON *item) {
-    if (parent->child == item) {
-        parent->child = item->next;
-        if (item->next) item->next->prev = item->prev;
-    } else {
-        item->prev->next = item->next;
-        if (item->next) item->next->prev = item->prev;
-        else parent->child->prev = item->prev;
-    }
-    item->next = item->prev = NULL;
-}
 
 static void jremove(cJSON *obj, const char *key) {
     cJSON *x = obj ? tg_json_getz(obj, key) : NULL;
-    if (x) jdetach(obj, x);
+    if (x) tg_json_detach(obj, x);
 }
 
 /* Puts nw where old is (keeping old's key). */
@@ -264,47 +253,7 @@ static int too_deep(ex_ctx *c, const ex_path *p, int depth) {
 
 /* Resolves a local JSON Pointer fragment ("#", "#/$defs/X") against doc. */
 static const cJSON *resolve_ref(const cJSON *doc, const cJSON *ref) {
-    if (!cJSON_IsString(ref) || !doc) return NULL;
-    const char *s = ref->valuestring, *end = s + tg_json_strlen(s);
-    if (s == end || *s != '#') return NULL;
-    s++;
-    const cJSON *cur = doc;
-    while (s < end) {
-        if (*s != '/') return NULL;
-        s++;
-        char seg[256];
-        size_t n = 0;
-        while (s < end && *s != '/') {
-            char ch = *s++;
-            if (ch == '~' && s < end && (*s == '0' || *s == '1')) ch = *s++ == '0' ? '~' : '/';
-            else if (ch == '%' && end - s >= 2) {
-                int v = 0;
-                for (int i = 0; i < 2; i++) {
-                    char h = s[i];
-                    v = v * 16 + (h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10
-                                                                 : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1000);
-                }
-                if (v < 0) return NULL;
-                ch = (char)v;
-                s += 2;
-            }
-            if (n >= sizeof seg) return NULL;
-            seg[n++] = ch;
-        }
-        if (cJSON_IsObject(cur)) cur = tg_json_get(cur, seg, n);
-        else if (cJSON_IsArray(cur)) {
-            size_t idx = 0;
-            if (n == 0 || n > 9) return NULL;
-            for (size_t i = 0; i < n; i++) {
-                if (seg[i] < '0' || seg[i] > '9') return NULL;
-                idx = idx * 10 + (size_t)(seg[i] - '0');
-            }
-            cur = cur->child;
-            while (cur && idx--) cur = cur->next;
-        } else return NULL;
-        if (!cur) return NULL;
-    }
-    return cur;
+    return cJSON_IsString(ref) ? tg_json_pointer_ref(doc, ref->valuestring, tg_json_strlen(ref->valuestring)) : NULL;
 }
 
 /* ---------------------------------------------------------------- merge */
@@ -508,10 +457,10 @@ static void strip_hidden_one(cJSON *s, const cJSON *hidden) {
         if (!cJSON_IsString(h)) continue;
         size_t n = tg_json_strlen(h->valuestring);
         cJSON *x = cJSON_IsObject(props) ? tg_json_get(props, h->valuestring, n) : NULL;
-        if (x) jdetach(props, x);
+        if (x) tg_json_detach(props, x);
         for (cJSON *r = cJSON_IsArray(req) ? req->child : NULL; r;) {
             cJSON *next = r->next;
-            if (tg_json_equal(r, h)) jdetach(req, r);
+            if (tg_json_equal(r, h)) tg_json_detach(req, r);
             r = next;
         }
     }
@@ -605,7 +554,7 @@ static void upgrade(ex_ctx *c, cJSON *s, int d4, int pre2019, int depth) {
         rename_key(c, items, "prefixItems");
         if (more) rename_key(c, more, "items");
     } else if (more) {
-        jdetach(s, more); /* (without tuple items it never applied) */
+        tg_json_detach(s, more); /* (without tuple items it never applied) */
     }
     if (d4) {
         static const char *const pairs[2][2] = {{"exclusiveMinimum", "minimum"}, {"exclusiveMaximum", "maximum"}};
@@ -613,17 +562,17 @@ static void upgrade(ex_ctx *c, cJSON *s, int d4, int pre2019, int depth) {
             cJSON *ex = tg_json_getz(s, pairs[i][0]), *bound = tg_json_getz(s, pairs[i][1]);
             if (!cJSON_IsBool(ex)) continue;
             if (cJSON_IsTrue(ex) && cJSON_IsNumber(bound)) {
-                jdetach(s, ex);
+                tg_json_detach(s, ex);
                 rename_key(c, bound, pairs[i][0]);
             } else {
-                jdetach(s, ex);
+                tg_json_detach(s, ex);
             }
         }
     }
     if (pre2019) { /* not keywords before 2019-09: nothing enforced them, so they must not reach a model */
         cJSON *x;
-        if ((x = tg_json_getz(s, "dependentRequired"))) jdetach(s, x);
-        if ((x = tg_json_getz(s, "dependentSchemas"))) jdetach(s, x);
+        if ((x = tg_json_getz(s, "dependentRequired"))) tg_json_detach(s, x);
+        if ((x = tg_json_getz(s, "dependentSchemas"))) tg_json_detach(s, x);
     }
     cJSON *deps = tg_json_getz(s, "dependencies");
     if (cJSON_IsObject(deps)) {
@@ -637,7 +586,7 @@ static void upgrade(ex_ctx *c, cJSON *s, int d4, int pre2019, int depth) {
         for (cJSON *d = deps->child; d;) {
             cJSON *next = d->next;
             cJSON *to = cJSON_IsArray(d) ? req : sch;
-            jdetach(deps, d);
+            tg_json_detach(deps, d);
             cJSON *have = tg_json_getz(to, d->string);
             if (!have) {
                 tg_json_append(to, d);
@@ -645,7 +594,7 @@ static void upgrade(ex_ctx *c, cJSON *s, int d4, int pre2019, int depth) {
                 for (cJSON *e = d->child; e;) {
                     cJSON *en = e->next;
                     if (!arr_has(have, e)) {
-                        jdetach(d, e);
+                        tg_json_detach(d, e);
                         tg_json_append(have, e);
                     }
                     e = en;
@@ -661,15 +610,15 @@ static void upgrade(ex_ctx *c, cJSON *s, int d4, int pre2019, int depth) {
             }
             d = next;
         }
-        jdetach(s, deps);
+        tg_json_detach(s, deps);
         if (new_req && req->child) {
             cJSON *old = tg_json_getz(s, "dependentRequired");
-            if (old) jdetach(s, old); /* (not an object: replaced) */
+            if (old) tg_json_detach(s, old); /* (not an object: replaced) */
             jput(c, s, "dependentRequired", req);
         }
         if (new_sch && sch->child) {
             cJSON *old = tg_json_getz(s, "dependentSchemas");
-            if (old) jdetach(s, old);
+            if (old) tg_json_detach(s, old);
             jput(c, s, "dependentSchemas", sch);
         }
     }
@@ -694,7 +643,7 @@ static void upgrade_root(ex_ctx *c, cJSON *s) {
     int d4 = strstr(v, "draft-04") != NULL;
     if (!d4 && !strstr(v, "draft-06") && !strstr(v, "draft-07") && !strstr(v, "2019-09")) return;
     upgrade(c, s, d4, d4 || strstr(v, "draft-06") || strstr(v, "draft-07"), 0);
-    jdetach(s, decl); /* (lossless: nothing to report) */
+    tg_json_detach(s, decl); /* (lossless: nothing to report) */
 }
 
 /* ---------------------------------------------------------------- root */
@@ -746,7 +695,7 @@ static void loosen_root_union(ex_ctx *c, cJSON *s, const cJSON *arr, const ex_pa
         else if (req_all) {
             for (cJSON *r = req_all->child; r;) {
                 cJSON *next = r->next;
-                if (!arr_has(br, r)) jdetach(req_all, r);
+                if (!arr_has(br, r)) tg_json_detach(req_all, r);
                 r = next;
             }
         }
@@ -797,8 +746,8 @@ static cJSON *normalize_root(ex_ctx *c, const cJSON *in, const cJSON *hidden, co
     cJSON *ref = tg_json_getz(s, "$ref");
     cJSON *all = tg_json_getz(s, "allOf");
     if (ref || all) {
-        if (ref) jdetach(s, ref);
-        if (all) jdetach(s, all);
+        if (ref) tg_json_detach(s, ref);
+        if (all) tg_json_detach(s, all);
         ex_path pa = {root, "allOf", 5, 0};
         if (ref) {
             cJSON *b = jnew(c, cJSON_Object);
@@ -816,7 +765,7 @@ static cJSON *normalize_root(ex_ctx *c, const cJSON *in, const cJSON *hidden, co
     for (int i = 0; i < 2 && !c->oom; i++) {
         cJSON *arr = tg_json_getz(s, comb[i]);
         if (!arr) continue;
-        jdetach(s, arr);
+        tg_json_detach(s, arr);
         ex_path pc = {root, comb[i], strlen(comb[i]), 0};
         if (!cJSON_IsArray(arr) || !arr->child) continue;
         if (!arr->child->next) merge_schema(c, s, arr->child, &pc, 1);
@@ -830,12 +779,12 @@ static cJSON *normalize_root(ex_ctx *c, const cJSON *in, const cJSON *hidden, co
         if (!x) continue;
         ex_path pk = {root, bad[i], strlen(bad[i]), 0};
         notek(c, &pk, "top-level \"%.*s\" is not accepted by this provider; dropped", x);
-        jdetach(s, x);
+        tg_json_detach(s, x);
     }
     /* type object, first */
     cJSON *t = tg_json_getz(s, "type");
     if (t && s->child != t) {
-        jdetach(s, t);
+        tg_json_detach(s, t);
         t->string = NULL;
         jprepend(c, s, "type", t);
     }
@@ -1037,7 +986,7 @@ static cJSON *strict_node(ex_ctx *c, const cJSON *s, ex_spath p, int depth, int 
         tmp = jclone(c, s);
         if (!tmp) return NULL;
         cJSON *all = tg_json_getz(tmp, "allOf");
-        jdetach(tmp, all);
+        tg_json_detach(tmp, all);
         ex_path pa = {p.rep, "allOf", 5, 0};
         int exact = 1;
         for (const cJSON *b = cJSON_IsArray(all) ? all->child : NULL; b; b = b->next)
@@ -1259,7 +1208,7 @@ static cJSON *gem_sub(ex_ctx *c, const cJSON *s, const ex_path *p, const char *k
 
 static void set_bool(ex_ctx *c, cJSON *obj, const char *key) {
     cJSON *x = tg_json_getz(obj, key);
-    if (x) jdetach(obj, x);
+    if (x) tg_json_detach(obj, x);
     jput(c, obj, key, jnew(c, cJSON_True));
 }
 
@@ -1314,7 +1263,7 @@ static cJSON *gem_node(ex_ctx *c, const cJSON *s, const ex_path *p, int depth, c
         cJSON *merged = jclone(c, s);
         if (!merged) return NULL;
         cJSON *all = tg_json_getz(merged, "allOf");
-        jdetach(merged, all);
+        tg_json_detach(merged, all);
         ex_path pa = {p, "allOf", 5, 0};
         for (const cJSON *b = cJSON_IsArray(all) ? all->child : NULL; b; b = b->next)
             merge_schema(c, merged, b, &pa, depth + 1);
@@ -1431,7 +1380,7 @@ static cJSON *gem_node(ex_ctx *c, const cJSON *s, const ex_path *p, int depth, c
             } else if (key_is(kw, "items")) {
                 cJSON *x = gem_sub(c, kw, p, "items", 5, depth, stack);
                 cJSON *old = tg_json_getz(out, "items");
-                if (old) jdetach(out, old);
+                if (old) tg_json_detach(out, old);
                 jput(c, out, "items", x);
             }
             if (!type && !tg_json_getz(out, "type")) jprepend(c, out, "type", jstr(c, "array", 5));

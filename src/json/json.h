@@ -94,6 +94,12 @@ cJSON *tg_json_new_number(tg_arena *arena, double value);
 int tg_json_set_key(tg_arena *arena, cJSON *item, const char *key, size_t keylen);
 /* Appends item as the last child of container. */
 void tg_json_append(cJSON *container, cJSON *item);
+/* Unlinks item, a child of container (its next/prev cleared). */
+void tg_json_detach(cJSON *container, cJSON *item);
+/* The node a same-document reference names: "#" and a JSON Pointer
+ * ("#/$defs/A", ~0 ~1 and %XX unescaped; "#" alone is doc), or NULL (not
+ * such a reference, or nothing there). */
+const cJSON *tg_json_pointer_ref(const cJSON *doc, const char *ref, size_t len);
 /* Deep copy into arena. */
 cJSON *tg_json_clone(tg_arena *arena, const cJSON *item);
 /* Arena bytes tg_json_clone(item) takes (for tg_arena_reserve). */

@@ -41,6 +41,61 @@ int tg_json_set_key(tg_arena *a, cJSON *item, const char *key, size_t keylen) {
 
 void tg_json_append(cJSON *c, cJSON *item) { tg_json__append(c, item); }
 
+void tg_json_detach(cJSON *c, cJSON *item) {
+    if (c->child == item) {
+        c->child = item->next;
+        if (item->next) item->next->prev = item->prev; /* (child->prev stays the tail) */
+    } else {
+        item->prev->next = item->next;
+        if (item->next) item->next->prev = item->prev;
+        else c->child->prev = item->prev;
+    }
+    item->next = item->prev = NULL;
+}
+
+const cJSON *tg_json_pointer_ref(const cJSON *doc, const char *s, size_t len) {
+    const char *end = s + len;
+    if (!doc || !s || s == end || *s != '#') return NULL;
+    s++;
+    const cJSON *cur = doc;
+    while (s < end) {
+        if (*s != '/') return NULL;
+        s++;
+        char seg[256];
+        size_t n = 0;
+        while (s < end && *s != '/') {
+            char ch = *s++;
+            if (ch == '~' && s < end && (*s == '0' || *s == '1')) ch = *s++ == '0' ? '~' : '/';
+            else if (ch == '%' && end - s >= 2) {
+                int v = 0;
+                for (int i = 0; i < 2; i++) {
+                    char h = s[i];
+                    v = v * 16 + (h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10
+                                                                 : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1000);
+                }
+                if (v < 0) return NULL;
+                ch = (char)v;
+                s += 2;
+            }
+            if (n >= sizeof seg) return NULL;
+            seg[n++] = ch;
+        }
+        if (cJSON_IsObject(cur)) cur = tg_json_get(cur, seg, n);
+        else if (cJSON_IsArray(cur)) {
+            size_t idx = 0;
+            if (n == 0 || n > 9) return NULL;
+            for (size_t i = 0; i < n; i++) {
+                if (seg[i] < '0' || seg[i] > '9') return NULL;
+                idx = idx * 10 + (size_t)(seg[i] - '0');
+            }
+            cur = cur->child;
+            while (cur && idx--) cur = cur->next;
+        } else return NULL;
+        if (!cur) return NULL;
+    }
+    return cur;
+}
+
 cJSON *tg_json_get(const cJSON *o, const char *key, size_t keylen) {
     if (!o || !cJSON_IsObject(o)) return NULL;
     for (cJSON *c = o->child; c; c = c->next)

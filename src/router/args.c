@@ -5,18 +5,6 @@
 
 #include <string.h>
 
-static void remove_child(cJSON *obj, cJSON *c) {
-    if (obj->child == c) {
-        obj->child = c->next;
-        if (c->next) c->next->prev = c->prev; /* keep child->prev as the tail */
-    } else {
-        c->prev->next = c->next;
-        if (c->next) c->next->prev = c->prev;
-        else obj->child->prev = c->prev;
-    }
-    c->next = c->prev = NULL;
-}
-
 /* Turns the evaluator's BASIC output into lines a model can act on. */
 static void errors_to_lines(tg_arena *arena, const char *json, size_t len, tg_buf *msg) {
     tg_json_error err;
@@ -81,7 +69,7 @@ const cJSON *tg_args_judged(tg_arena *arena, const tg_tool *tool, const cJSON *a
          * tg_authorize then judges what it was given */
         if (!val) continue;
         cJSON *given = tg_json_get(j, p->string, tg_json_strlen(p->string));
-        if (given) remove_child(j, given); /* a model's value never counts (dropped, or the call refused) */
+        if (given) tg_json_detach(j, given); /* a model's value never counts (dropped, or the call refused) */
         cJSON *copy = tg_json_clone(arena, val);
         if (!copy || tg_json_set_key(arena, copy, p->string, tg_json_strlen(p->string))) return NULL;
         tg_json_append(j, copy);
@@ -149,7 +137,7 @@ tg_args_status tg_args_prepare(tg_arena *arena, const tg_tool *tool, cJSON *args
             cJSON *given = tg_json_get(args, p->string, tg_json_strlen(p->string));
             if (!given) continue;
             if (tool->opts.context_drop) {
-                remove_child(args, given);
+                tg_json_detach(args, given);
                 continue;
             }
             tg_buf_puts(msg, "- /");

@@ -200,24 +200,8 @@ static const cJSON *deref(const cJSON *root, const cJSON *s) {
     for (int hops = 0; hops < 16 && cJSON_IsObject(s); hops++) {
         const cJSON *ref = tg_json_getz(s, "$ref");
         if (!ref) return s;
-        if (!cJSON_IsString(ref) || ref->valuestring[0] != '#' || (ref->valuestring[1] && ref->valuestring[1] != '/'))
-            return NULL;
-        const cJSON *at = root;
-        const char *p = ref->valuestring + 1;
-        while (*p == '/' && at) {
-            const char *e = strchr(p + 1, '/');
-            size_t n = e ? (size_t)(e - p - 1) : strlen(p + 1);
-            char tok[256];
-            size_t w = 0;
-            for (size_t i = 0; i < n && w < sizeof tok - 1; i++) {
-                char ch = p[1 + i];
-                if (ch == '~' && i + 1 < n) ch = p[2 + i++] == '1' ? '/' : '~';
-                tok[w++] = ch;
-            }
-            tok[w] = '\0';
-            at = cJSON_IsObject(at) ? tg_json_getz(at, tok) : NULL; /* (arrays of schemas: not reached by tool schemas) */
-            p += 1 + n;
-        }
+        const cJSON *at =
+            cJSON_IsString(ref) ? tg_json_pointer_ref(root, ref->valuestring, tg_json_strlen(ref->valuestring)) : NULL;
         if (!at || at == s) return NULL;
         s = at;
     }
@@ -256,17 +240,6 @@ static int in_required(const cJSON *s, const char *key) {
     return 0;
 }
 
-static void unlink_member(cJSON *node, cJSON *m) {
-    if (node->child == m) {
-        node->child = m->next;
-        if (m->next) m->next->prev = m->prev;
-    } else {
-        m->prev->next = m->next;
-        if (m->next) m->next->prev = m->prev;
-        else node->child->prev = m->prev;
-    }
-}
-
 /* A model that saw the OpenAI strict rendering must send every property,
  * null for one the tool leaves optional; that null means "absent": drop it
  * where the original schema (through $ref, allOf/anyOf/oneOf branches,
@@ -282,7 +255,7 @@ static void strip_nulls(const cJSON *root, const cJSON *s, cJSON *inst, int dept
             const cJSON *ps = cJSON_IsObject(props) ? tg_json_getz(props, m->string) : NULL;
             if (!ps) continue;
             if (cJSON_IsNull(m)) {
-                if (!in_required(s, m->string) && !takes_null(root, ps, 0)) unlink_member(inst, m);
+                if (!in_required(s, m->string) && !takes_null(root, ps, 0)) tg_json_detach(inst, m);
             } else {
                 size_t f = 0;
                 strip_nulls(root, ps, m, depth + 1, &f);
