@@ -79,6 +79,10 @@ int tg_json_is_integer(const cJSON *number);
  * (1 == 1.0 == 1e0, exactly: 9007199254740993 != 9007199254740992 though
  * they are one double), objects regardless of key order. */
 int tg_json_equal(const cJSON *a, const cJSON *b);
+/* The order of two number lexemes by exact decimal value (-1, 0, 1): 1 ==
+ * 1.0 == 1e0, 9007199254740993 > 9007199254740992 (one double), 1e-400 > 0;
+ * exponents are read up to 10^14. */
+int tg_json_decimal_cmp(const char *a, size_t an, const char *b, size_t bn);
 
 /* The same document to the byte: same types, strings and number lexemes
  * byte for byte, members in the same order (what would write the same

@@ -184,17 +184,21 @@ static void dec_read(const char *lex, size_t n, decimal *d) {
     d->exp = e - (long long)d->fl + (long long)(len - 1 - d->t);
 }
 
-/* Two number lexemes hold the same mathematical value (1 == 1.0 == 1e0;
- * 9007199254740993 != 9007199254740992, which are one double). */
-static int same_decimal(const char *a, size_t an, const char *b, size_t bn) {
+int tg_json_decimal_cmp(const char *a, size_t an, const char *b, size_t bn) {
     decimal x, y;
     dec_read(a, an, &x);
     dec_read(b, bn, &y);
-    if (x.zero || y.zero) return x.zero && y.zero; /* -0 == 0 */
-    if (x.neg != y.neg || x.exp != y.exp || x.t - x.s != y.t - y.s) return 0;
-    for (size_t k = 0; k <= x.t - x.s; k++)
-        if (dec_digit(&x, x.s + k) != dec_digit(&y, y.s + k)) return 0;
-    return 1;
+    int sx = x.zero ? 0 : x.neg ? -1 : 1, sy = y.zero ? 0 : y.neg ? -1 : 1; /* (-0 == 0) */
+    if (sx != sy) return sx < sy ? -1 : 1;
+    if (!sx) return 0;
+    /* the power of ten of each leading digit, then the digits from there */
+    long long lx = x.exp + (long long)(x.t - x.s), ly = y.exp + (long long)(y.t - y.s);
+    int mag = lx == ly ? 0 : lx < ly ? -1 : 1;
+    for (size_t k = 0; !mag && (x.s + k <= x.t || y.s + k <= y.t); k++) {
+        char dx = x.s + k <= x.t ? dec_digit(&x, x.s + k) : '0', dy = y.s + k <= y.t ? dec_digit(&y, y.s + k) : '0';
+        if (dx != dy) mag = dx < dy ? -1 : 1;
+    }
+    return sx > 0 ? mag : -mag;
 }
 
 int tg_json_equal(const cJSON *a, const cJSON *b) {
@@ -208,7 +212,8 @@ int tg_json_equal(const cJSON *a, const cJSON *b) {
          * then the lexemes decide, by value */
         if (a->valuedouble != b->valuedouble && !(isinf(a->valuedouble) && isinf(b->valuedouble))) return 0;
         if (!a->valuestring || !b->valuestring) return a->valuedouble == b->valuedouble;
-        return same_decimal(a->valuestring, tg_json_strlen(a->valuestring), b->valuestring, tg_json_strlen(b->valuestring));
+        return tg_json_decimal_cmp(a->valuestring, tg_json_strlen(a->valuestring), b->valuestring,
+                                   tg_json_strlen(b->valuestring)) == 0;
     case cJSON_String: {
         size_t la = tg_json_strlen(a->valuestring), lb = tg_json_strlen(b->valuestring);
         return la == lb && memcmp(a->valuestring, b->valuestring, la) == 0;

@@ -234,30 +234,6 @@ TG_NOINLINE static int multiple_of(const cJSON *x, double md, const char *mlex) 
     }
 }
 
-/* The order of two number lexemes by exact decimal value: -1, 0, 1.
- * Needed only when their doubles tie (rounding is monotonic, so unequal
- * doubles already order the values): maximum 9007199254740992 against
- * 9007199254740993, exclusiveMinimum 0 against 1e-400. */
-static int dec_cmp(const char *x, const char *y) {
-    dec a, b;
-    int ai = dec_parse(x, &a), bi = dec_parse(y, &b);
-    int sa = a.zero ? 0 : a.neg ? -1 : 1, sb = b.zero ? 0 : b.neg ? -1 : 1;
-    if (sa != sb) return sa < sb ? -1 : 1;
-    if (sa == 0) return 0;
-    size_t la = 0, lb = 0;
-    while (la < a.n && dec_digit(&a, (size_t)ai, la) == 0) la++;
-    while (lb < b.n && dec_digit(&b, (size_t)bi, lb) == 0) lb++;
-    long oa = (long)(a.n - la) - 1 + a.exp, ob = (long)(b.n - lb) - 1 + b.exp; /* the leading digit's power of ten */
-    int mag = 0;
-    if (oa != ob) mag = oa < ob ? -1 : 1;
-    for (size_t i = 0; !mag && (la + i < a.n || lb + i < b.n); i++) {
-        int da = la + i < a.n ? dec_digit(&a, (size_t)ai, la + i) : 0;
-        int db = lb + i < b.n ? dec_digit(&b, (size_t)bi, lb + i) : 0;
-        if (da != db) mag = da < db ? -1 : 1;
-    }
-    return sa > 0 ? mag : -mag;
-}
-
 /* Every bit of x moves every bit of the result (MurmurHash3's fmix64): a
  * number's bits or a product's low bits alone leave integers (whose doubles
  * end in zero bits) in one bucket. */
@@ -462,7 +438,9 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
         if (!tg_sj_IsNumber(inst)) return 1;
         x = inst->valuedouble;
         if (x == l && inst->valuestring && in->u.num.lex) { /* a tie of doubles: the lexemes decide */
-            int c = dec_cmp(inst->valuestring, in->u.num.lex);
+            /* (rounding is monotonic: unequal doubles already order the values) */
+            int c = tg_json_decimal_cmp(inst->valuestring, tg_json_strlen(inst->valuestring), in->u.num.lex,
+                                        tg_json_strlen(in->u.num.lex));
             if (in->op == TG_OP_MAXIMUM ? c <= 0 : in->op == TG_OP_EXCL_MAXIMUM ? c < 0 : in->op == TG_OP_MINIMUM ? c >= 0 : c > 0)
                 return 1;
         } else {
