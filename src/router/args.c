@@ -5,18 +5,43 @@
 
 #include <string.h>
 
-/* Turns the evaluator's BASIC output into lines a model can act on. */
-static void errors_to_lines(tg_arena *arena, const char *json, size_t len, tg_buf *msg) {
+/* 1 when JSON Pointer ptr is, or lies under, the member `name`. */
+static int under_member(const char *ptr, size_t len, const char *name) {
+    size_t i = 1, n = strlen(name);
+    if (len < 2 || ptr[0] != '/') return 0;
+    for (size_t k = 0; k < n; k++) {
+        const char *esc = name[k] == '~' ? "~0" : name[k] == '/' ? "~1" : NULL;
+        size_t el = esc ? 2 : 1;
+        if (i + el > len || (esc ? memcmp(ptr + i, esc, 2) != 0 : ptr[i] != name[k])) return 0;
+        i += el;
+    }
+    return i == len || ptr[i] == '/';
+}
+
+/* Turns the evaluator's BASIC output into lines a model can act on. An
+ * error at or under a member of `hidden` (the context parameters: values
+ * the host supplies) names the value it refuses: it becomes one line that
+ * shows neither the value nor the hidden name. */
+static void errors_to_lines(tg_arena *arena, const char *json, size_t len, const cJSON *hidden, tg_buf *msg) {
     tg_json_error err;
     cJSON *arr = tg_json_parse(arena, json, len, NULL, &err);
+    int withheld = 0;
     for (const cJSON *e = arr ? arr->child : NULL; e; e = e->next) {
         const cJSON *at = tg_json_getz(e, "instanceLocation"), *kw = tg_json_getz(e, "keywordLocation");
         const cJSON *m = tg_json_getz(e, "message");
+        size_t al = cJSON_IsString(at) ? tg_json_strlen(at->valuestring) : 0;
+        int host = 0;
+        for (const cJSON *p = hidden ? hidden->child : NULL; p && !host; p = p->next)
+            host = under_member(at->valuestring, al, p->string);
+        if (host) {
+            if (!withheld++)
+                tg_buf_puts(msg, "- (a value the host supplies): it does not satisfy the tool's schema; not shown, and "
+                                 "not for the arguments to fix\n");
+            continue;
+        }
         tg_buf_puts(msg, "- ");
-        if (cJSON_IsString(at) && tg_json_strlen(at->valuestring))
-            tg_buf_append(msg, at->valuestring, tg_json_strlen(at->valuestring));
-        else
-            tg_buf_puts(msg, "(root)");
+        if (al) tg_buf_append(msg, at->valuestring, al);
+        else tg_buf_puts(msg, "(root)");
         tg_buf_puts(msg, ": ");
         if (cJSON_IsString(m)) tg_buf_append(msg, m->valuestring, tg_json_strlen(m->valuestring));
         if (cJSON_IsString(kw)) { /* (the root schema's own location is "": shown as "/") */
@@ -30,7 +55,7 @@ static void errors_to_lines(tg_arena *arena, const char *json, size_t len, tg_bu
 }
 
 tg_args_status tg_check_schema(tg_arena *arena, const tg_schema *schema, const cJSON *value, size_t max_errors,
-                               tg_buf *msg) {
+                               const cJSON *hidden, tg_buf *msg) {
     tg_arena_mark m = tg_arena_save(arena);
     int v = tg_schema_validate(schema, value, arena, TG_OUTPUT_FLAG, 0, NULL);
     tg_arena_rewind(arena, m);
@@ -39,11 +64,11 @@ tg_args_status tg_check_schema(tg_arena *arena, const tg_schema *schema, const c
         tg_buf_puts(msg, "- (root): the value could not be checked within the limits (nesting depth, evaluation steps, memory)\n");
         return TG_ARGS_LIMIT;
     }
-    return tg_schema_error_lines(arena, schema, value, max_errors, msg);
+    return tg_schema_error_lines(arena, schema, value, max_errors, hidden, msg);
 }
 
 tg_args_status tg_schema_error_lines(tg_arena *arena, const tg_schema *schema, const cJSON *value,
-                                     size_t max_errors, tg_buf *msg) {
+                                     size_t max_errors, const cJSON *hidden, tg_buf *msg) {
     tg_arena_mark m = tg_arena_save(arena);
     tg_buf errors;
     tg_buf_init(&errors, msg->alloc, 0);
@@ -52,7 +77,7 @@ tg_args_status tg_schema_error_lines(tg_arena *arena, const tg_schema *schema, c
         tg_buf_free(&errors);
         return TG_ARGS_NOMEM;
     }
-    errors_to_lines(arena, errors.data ? errors.data : "[]", errors.len, msg);
+    errors_to_lines(arena, errors.data ? errors.data : "[]", errors.len, hidden, msg);
     tg_buf_free(&errors);
     tg_arena_rewind(arena, m);
     return v == 0 ? TG_ARGS_INVALID : v < 0 ? TG_ARGS_LIMIT : TG_ARGS_OK;
@@ -75,52 +100,6 @@ const cJSON *tg_args_judged(tg_arena *arena, const tg_tool *tool, const cJSON *a
         tg_json_append(j, copy);
     }
     return j;
-}
-
-/* 1 when the error line at line[0..len) ("- /ptr: message") lies at or
- * under the context parameter `name` (its JSON Pointer token escaped). */
-static int under_param(const char *line, size_t len, const char *name) {
-    size_t i = 3, n = strlen(name);
-    if (len < 4 || memcmp(line, "- /", 3) != 0) return 0;
-    for (size_t k = 0; k < n; k++) {
-        const char *esc = name[k] == '~' ? "~0" : name[k] == '/' ? "~1" : NULL;
-        size_t el = esc ? 2 : 1;
-        if (i + el > len || (esc ? memcmp(line + i, esc, 2) != 0 : line[i] != name[k])) return 0;
-        i += el;
-    }
-    return i < len && (line[i] == '/' || line[i] == ':');
-}
-
-/* The schema's errors name the value they refuse; a context parameter's
- * value is the host's, hidden from the model: each error line at or under
- * one is replaced by one that withholds it. -1: out of memory. */
-static int withhold_context(tg_buf *msg, size_t start, const cJSON *ctxmap) {
-    tg_buf out;
-    tg_buf_init(&out, msg->alloc, 0);
-    size_t at = start;
-    const cJSON *last = NULL;
-    while (at < msg->len) {
-        const char *line = msg->data + at, *nl = memchr(line, '\n', msg->len - at);
-        size_t len = nl ? (size_t)(nl - line) + 1 : msg->len - at;
-        const cJSON *hit = NULL;
-        for (const cJSON *p = ctxmap->child; p && !hit; p = p->next)
-            if (under_param(line, len, p->string)) hit = p;
-        if (hit && last) { /* (one line says it for all of them) */
-        } else if (hit) {
-            /* neither the value nor the parameter's name: both are hidden */
-            tg_buf_puts(&out, "- (a value the host supplies): it does not satisfy the tool's schema; not shown, and "
-                              "not for the arguments to fix\n");
-            last = hit;
-        } else {
-            tg_buf_append(&out, line, len);
-        }
-        at += len;
-    }
-    msg->len = start;
-    if (out.data) tg_buf_append(msg, out.data, out.len);
-    int bad = out.failed || msg->failed;
-    tg_buf_free(&out);
-    return bad ? -1 : 0;
 }
 
 tg_args_status tg_args_prepare(tg_arena *arena, const tg_tool *tool, cJSON *args, const cJSON *context,
@@ -162,10 +141,7 @@ tg_args_status tg_args_prepare(tg_arena *arena, const tg_tool *tool, cJSON *args
             tg_json_append(args, copy);
         }
     }
-    /* 3 the full schema, context parameters included */
-    size_t start = msg->len;
-    tg_args_status st = known_invalid ? tg_schema_error_lines(arena, tool->input, args, max_errors, msg)
-                                      : tg_check_schema(arena, tool->input, args, max_errors, msg);
-    if (st == TG_ARGS_INVALID && ctxmap && withhold_context(msg, start, ctxmap)) return TG_ARGS_NOMEM;
-    return st;
+    /* 3 the full schema, context parameters included (their values withheld from its errors) */
+    return known_invalid ? tg_schema_error_lines(arena, tool->input, args, max_errors, ctxmap, msg)
+                         : tg_check_schema(arena, tool->input, args, max_errors, ctxmap, msg);
 }

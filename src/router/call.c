@@ -283,7 +283,7 @@ static const char *complete(tg_runtime *rt, const tg_tool *tool, const char *res
     if (tool->output && !cJSON_IsTrue(is_err)) {
         tg_buf msg;
         tg_buf_init(&msg, rt->alloc, 8192);
-        tg_args_status os = structured ? tg_check_schema(&rt->call_arena, tool->output, structured, MAX_ARG_ERRORS, &msg)
+        tg_args_status os = structured ? tg_check_schema(&rt->call_arena, tool->output, structured, MAX_ARG_ERRORS, NULL, &msg)
                                        : TG_ARGS_INVALID;
         if (!structured) tg_buf_puts(&msg, "- (root): the tool declares an outputSchema but returned no structuredContent\n");
         if (os != TG_ARGS_OK) {

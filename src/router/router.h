@@ -56,12 +56,15 @@ const cJSON *tg_args_judged(tg_arena *arena, const tg_tool *tool, const cJSON *a
 tg_args_status tg_args_prepare(tg_arena *arena, const tg_tool *tool, cJSON *args, const cJSON *context,
                                int known_invalid, size_t max_errors, tg_buf *msg);
 
-/* Validates value against schema, writing problems as lines to msg. */
+/* Validates value against schema, writing problems as lines to msg; errors
+ * at or under a member named in `hidden` (an object whose keys are the
+ * context parameters; may be NULL) are withheld as one line. */
 tg_args_status tg_check_schema(tg_arena *arena, const tg_schema *schema, const cJSON *value, size_t max_errors,
-                               tg_buf *msg);
-/* The errors of a value known to be invalid against schema, as lines in msg. */
+                               const cJSON *hidden, tg_buf *msg);
+/* The errors of a value known to be invalid against schema, as lines in msg
+ * (hidden as for tg_check_schema). */
 tg_args_status tg_schema_error_lines(tg_arena *arena, const tg_schema *schema, const cJSON *value,
-                                     size_t max_errors, tg_buf *msg);
+                                     size_t max_errors, const cJSON *hidden, tg_buf *msg);
 
 /* ---- OpenAI strict mode ---- */
 /* A model given a tool's strict rendering sends null for the properties that
