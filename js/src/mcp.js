@@ -24,12 +24,12 @@ export async function importFromClient(rt, source, client, { maxPages = 50, maxT
   for (let page = 0; ; page++) {
     if (page >= maxPages) throw boundError(`more than ${maxPages} pages of tools`);
     const left = deadline - Date.now();
-    if (left <= 0) throw new ToolgateError('timeout', `the server took more than ${timeoutMs} ms to list its tools; nothing was imported`);
+    if (left <= 0) throw tooSlow(timeoutMs);
     let res;
     try {
       res = await client.listTools(cursor ? { cursor } : {}, { timeout: left });
     } catch (e) {
-      if (Date.now() >= deadline) throw new ToolgateError('timeout', `the server took more than ${timeoutMs} ms to list its tools; nothing was imported`);
+      if (Date.now() >= deadline) throw tooSlow(timeoutMs);
       throw e;
     }
     const listed = Array.isArray(res.tools) ? res.tools : [];
@@ -50,6 +50,10 @@ export async function importFromClient(rt, source, client, { maxPages = 50, maxT
 
 function boundError(what) {
   return new ToolgateError('limit_reached', `the server lists ${what}; nothing was imported`);
+}
+
+function tooSlow(timeoutMs) {
+  return new ToolgateError('timeout', `the server took more than ${timeoutMs} ms to list its tools; nothing was imported`);
 }
 
 /** UTF-8 bytes of a JS string (the bound is on bytes, as the module counts). */

@@ -268,7 +268,10 @@ export class ToolRuntime {
    * not re-entrant: a call from inside it would overwrite the call's output). */
   #onAudit(ptr, len) {
     if (!this.#auditSubscribers.size) return;
-    const event = JSON.parse(decoder.decode(this.#bytes().subarray(ptr, ptr + len)));
+    this.#queueAudit(JSON.parse(decoder.decode(this.#bytes().subarray(ptr, ptr + len))));
+  }
+
+  #queueAudit(event) {
     if (this.#auditQueue.push(event) === 1) queueMicrotask(() => this.#deliverAudit());
   }
 
@@ -279,7 +282,7 @@ export class ToolRuntime {
     if (this.#auditSubscribers.size) {
       const event = { phase: 'decision', tool: String(name), validation: 'skipped', outcome: code };
       if (typeof ctx.principal === 'string') event.principal = ctx.principal;
-      if (this.#auditQueue.push(event) === 1) queueMicrotask(() => this.#deliverAudit());
+      this.#queueAudit(event);
     }
     return gateError(code, message);
   }

@@ -612,6 +612,14 @@ static int parse_mode(const char *m) {
     return -1;
 }
 
+/* d->key: the tool's name folded as restricting patterns are (a checked
+ * name: at most 128 bytes) */
+static void set_key(dctx *d) {
+    memcpy(d->key, d->t->name, d->t->name_len);
+    d->key_len = tg_policy_fold(d->key, d->t->name_len);
+    d->key[d->key_len] = '\0';
+}
+
 static tg_decision decide(dctx *d) {
     tg_policy *p = d->p;
     const tg_tool_facts *t = d->t;
@@ -628,9 +636,7 @@ static tg_decision decide(dctx *d) {
         return finish(d, TG_DENY, "invalid_name",
                       "tool names are matched on their registered bytes (1-128 of A-Z a-z 0-9 _ . -)");
     }
-    memcpy(d->key, t->name, t->name_len);
-    d->key_len = tg_policy_fold(d->key, t->name_len);
-    d->key[d->key_len] = '\0';
+    set_key(d);
     /* limits, approvals and expiries run on the host's clock: a reading that
      * is not a finite time would turn them off (NaN compares false) */
     if (!isfinite(r->now_ms)) {
@@ -821,9 +827,7 @@ tg_decision tg_policy_limits(tg_policy *p, const tg_tool_facts *tool, const tg_a
         return finish(&d, TG_DENY, "invalid_name", "tool names are matched on their registered bytes");
     if (!isfinite(req->now_ms))
         return finish(&d, TG_DENY, "clock", "the host clock gave no finite time: limits and expiries cannot be judged");
-    memcpy(d.key, tool->name, tool->name_len);
-    d.key_len = tg_policy_fold(d.key, tool->name_len);
-    d.key[d.key_len] = '\0';
+    set_key(&d);
     if (!decide_limits(&d)) return TG_DENY;
     return finish(&d, TG_ALLOW, "limits", req->dry_run ? "within the limits" : "within the limits; charged");
 }

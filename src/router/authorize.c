@@ -136,6 +136,16 @@ static void bound_bytes(tg_buf *b, const tg_tool *tool, const cJSON *args) {
     tg_json_write(b, args);
 }
 
+/* The policy denied (res): outcome recorded, refused as rate_limited when a
+ * rate limit or budget said no, else denied. */
+static tg_status refuse_denied(struct tg_runtime *rt, tg_authz_outcome *out, const tg_tool *tool,
+                               const tg_authz_result *res) {
+    int limited = strncmp(res->rule, "rate:", 5) == 0 || strncmp(res->rule, "budget:", 7) == 0;
+    out->decision = "deny";
+    snprintf(out->rule, sizeof out->rule, "%s", res->rule);
+    return refuse(rt, limited ? TG_ERR_RATE_LIMITED : TG_ERR_DENIED, tool, res->reason);
+}
+
 tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJSON *args, const cJSON *judged,
                             const char *text, size_t text_len, const tg_call_request *req, double now_ms,
                             tg_authz_outcome *out) {
@@ -168,20 +178,13 @@ tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJ
         tg_authz_request now_req = request_of(req, judged, now_ms);
         tg_authz_result now_res;
         now_req.dry_run = 1;
-        if (tg_policy_authorize(rt->policy, &facts, &now_req, &now_res, NULL) == TG_DENY) {
-            int limited = strncmp(now_res.rule, "rate:", 5) == 0 || strncmp(now_res.rule, "budget:", 7) == 0;
-            out->decision = "deny";
-            snprintf(out->rule, sizeof out->rule, "%s", now_res.rule);
-            return refuse(rt, limited ? TG_ERR_RATE_LIMITED : TG_ERR_DENIED, tool, now_res.reason);
-        }
+        if (tg_policy_authorize(rt->policy, &facts, &now_req, &now_res, NULL) == TG_DENY)
+            return refuse_denied(rt, out, tool, &now_res);
         /* an approved call counts against rate limits and budgets like any
          * other: checked before the approval is spent (so it can be used
          * again once there is room), charged after */
-        if (tg_policy_limits(rt->policy, &facts, &now_req, &now_res) == TG_DENY) {
-            out->decision = "deny";
-            snprintf(out->rule, sizeof out->rule, "%s", now_res.rule);
-            return refuse(rt, TG_ERR_RATE_LIMITED, tool, now_res.reason);
-        }
+        if (tg_policy_limits(rt->policy, &facts, &now_req, &now_res) == TG_DENY)
+            return refuse_denied(rt, out, tool, &now_res);
         tg_buf canon;
         tg_buf_init(&canon, rt->alloc, 0);
         bound_bytes(&canon, tool, args);
@@ -205,11 +208,8 @@ tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJ
         }
         if (req->approval_token) rt->token_spent = 1; /* (its nonce is in the used set now) */
         now_req.dry_run = 0;
-        if (tg_policy_limits(rt->policy, &facts, &now_req, &now_res) == TG_DENY) { /* (a full state map) */
-            out->decision = "deny";
-            snprintf(out->rule, sizeof out->rule, "%s", now_res.rule);
-            return refuse(rt, TG_ERR_RATE_LIMITED, tool, now_res.reason);
-        }
+        if (tg_policy_limits(rt->policy, &facts, &now_req, &now_res) == TG_DENY) /* (a full state map) */
+            return refuse_denied(rt, out, tool, &now_res);
         /* a person approved it; deny rules decided before the ask, and an
          * approval is bound to this tool, these arguments, this principal */
         snprintf(out->rule, sizeof out->rule, "approval");
@@ -222,10 +222,7 @@ tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJ
     out->decision = tg_decision_name(d);
     snprintf(out->rule, sizeof out->rule, "%s", res.rule);
     if (d == TG_ALLOW) return TG_OK;
-    if (d == TG_DENY) {
-        int limited = strncmp(res.rule, "rate:", 5) == 0 || strncmp(res.rule, "budget:", 7) == 0;
-        return refuse(rt, limited ? TG_ERR_RATE_LIMITED : TG_ERR_DENIED, tool, res.reason);
-    }
+    if (d == TG_DENY) return refuse_denied(rt, out, tool, &res);
 
     /* ask: a pending approval bound to this tool and these exact arguments
      * (parsed here when the one-pass check let the call skip the tree) */
