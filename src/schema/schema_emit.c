@@ -209,7 +209,10 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
             if (!(in = EMIT(TG_OP_CONST, LOC("const")))) return -1;
             in->u.value = v;
         }
-        if (tg_sj_IsNumber(v = KW("multipleOf")) && v->valuedouble > 0) {
+        /* (positive by its digits: 1e-400 is, though its double is 0) */
+        if (tg_sj_IsNumber(v = KW("multipleOf")) &&
+            (v->valuestring ? tg_json_decimal_cmp(v->valuestring, tg_json_strlen(v->valuestring), "0", 1) > 0
+                            : v->valuedouble > 0)) {
             if (!(in = EMIT(TG_OP_MULTIPLE_OF, LOC("multipleOf")))) return -1;
             in->u.num.d = v->valuedouble; in->u.num.lex = v->valuestring;
         }

@@ -196,31 +196,40 @@ static uint64_t pow10mod(unsigned long k, uint64_t m) {
     return r;
 }
 
-/* 1 when x is an exact multiple of m (both number nodes, m > 0). */
+/* The significant digits of d, leading and trailing zeros dropped, as
+ * [*lo, *hi) for dec_digit, and the power of ten of the last one. */
+static void dec_trim(const dec *d, size_t intlen, size_t *lo, size_t *hi, long *exp) {
+    size_t a = 0, b = d->n;
+    while (a < b && dec_digit(d, intlen, a) == 0) a++;
+    while (b > a && dec_digit(d, intlen, b - 1) == 0) b--;
+    *lo = a;
+    *hi = b;
+    *exp = d->exp + (long)(d->n - b);
+}
+
+/* 1 when x is an exact multiple of m (both number nodes, m > 0). Exact from
+ * the lexemes whenever m has at most 18 significant digits, whatever the
+ * instance's length or either exponent: with x = A*10^ea and m = B*10^eb (A
+ * and B without trailing zeros), x/m is an integer iff ea >= eb and B
+ * divides A*10^(ea-eb) (for ea < eb, B*10^(eb-ea) would have to divide A,
+ * which does not end in 0). Longer divisors fall back to long doubles. */
 TG_NOINLINE static int multiple_of(const cJSON *x, double md, const char *mlex) {
-    dec a, b;
-    int ai, bi;
-    long e;
-    size_t i;
-    uint64_t M = 0, r = 0;
     if (x->valuestring && mlex) {
-        ai = dec_parse(x->valuestring, &a);
-        bi = dec_parse(mlex, &b);
+        dec a, b;
+        int ai = dec_parse(x->valuestring, &a), bi = dec_parse(mlex, &b);
+        size_t alo, ahi, blo, bhi, i;
+        long ea, eb;
         if (a.zero) return 1;
-        e = a.exp < b.exp ? a.exp : b.exp;
-        /* M = b.digits * 10^(b.exp - e) must fit comfortably */
-        {
-            size_t sig = 0, lead = 0;
-            while (lead < b.n && dec_digit(&b, (size_t)bi, lead) == 0) lead++;
-            sig = b.n - lead;
-            if (sig + (size_t)(b.exp - e) <= 17 && b.exp - e >= 0) {
-                for (i = lead; i < b.n; i++) M = M * 10 + (uint64_t)dec_digit(&b, (size_t)bi, i);
-                for (i = 0; i < (size_t)(b.exp - e); i++) M *= 10;
-                if (M == 0) return 1;
-                for (i = 0; i < a.n; i++) r = (r * 10 + (uint64_t)dec_digit(&a, (size_t)ai, i)) % M;
-                r = mulmod(r, pow10mod((unsigned long)(a.exp - e), M), M);
-                return r == 0;
-            }
+        if (b.zero) return 0; /* (the compiler keeps only m > 0) */
+        dec_trim(&a, (size_t)ai, &alo, &ahi, &ea);
+        dec_trim(&b, (size_t)bi, &blo, &bhi, &eb);
+        if (bhi - blo <= 18) {
+            uint64_t B = 0, r = 0;
+            if (ea < eb) return 0;
+            for (i = blo; i < bhi; i++) B = B * 10 + (uint64_t)dec_digit(&b, (size_t)bi, i);
+            if (B == 1) return 1;
+            for (i = alo; i < ahi; i++) r = (r * 10 + (uint64_t)dec_digit(&a, (size_t)ai, i)) % B;
+            return mulmod(r, pow10mod((unsigned long)(ea - eb), B), B) == 0;
         }
     }
     if (x->valuestring && x->valuedouble == 0) return 0; /* non-zero, too small for a double */

@@ -140,6 +140,18 @@ static void test_numbers(void) {
     CHECK(valid("{\"multipleOf\":1e400}", "2e400") == 1, "multipleOf_both_beyond_double");
     CHECK(valid("{\"multipleOf\":3}", "1e-400") == 0, "multipleOf_tiny");
     CHECK(valid("{\"multipleOf\":1.5e-3}", "4.5E-2") == 1, "multipleOf_exponents");
+    /* exact from the digits whatever the instance's length or the exponents */
+    CHECK(valid("{\"multipleOf\":1}", "1.00000000000000000001") == 0, "multipleOf_long_instance_fraction");
+    CHECK(valid("{\"multipleOf\":2}", "4.000000000000000000000001") == 0, "multipleOf_long_instance_two");
+    CHECK(valid("{\"multipleOf\":1}", "100000000000000000000000000001.000") == 1, "multipleOf_long_integer");
+    CHECK(valid("{\"multipleOf\":7}", "700000000000000000000000000000000000000007") == 1, "multipleOf_long_multiple_of_7");
+    CHECK(valid("{\"multipleOf\":7}", "700000000000000000000000000000000000000008") == 0, "multipleOf_long_not_multiple_of_7");
+    CHECK(valid("{\"multipleOf\":1e-400}", "3e-400") == 1, "multipleOf_divisor_below_doubles");
+    CHECK(valid("{\"multipleOf\":1e-400}", "1e-401") == 0, "multipleOf_divisor_below_doubles_fraction");
+    CHECK(valid("{\"multipleOf\":1e-400}", "1.5e-400") == 0, "multipleOf_divisor_below_doubles_half");
+    CHECK(valid("{\"multipleOf\":1e-400}", "\"text\"") == 1, "multipleOf_ignores_strings");
+    CHECK(valid("{\"multipleOf\":0.25}", "1e5000") == 1, "multipleOf_quarter_huge");
+    CHECK(valid("{\"multipleOf\":0.3}", "0.9000000000000000000") == 1, "multipleOf_trailing_zeros");
     CHECK(valid("{\"type\":\"integer\"}", "1.0") == 1, "integer_with_zero_fraction");
     CHECK(valid("{\"type\":\"integer\"}", "1.5") == 0, "integer_rejects_fraction");
     CHECK(valid("{\"exclusiveMaximum\":3}", "3") == 0, "exclusiveMaximum");
