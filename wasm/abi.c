@@ -143,9 +143,11 @@ int tga_accept_change(tga_handle *h, uint32_t len, uint32_t digest_len) {
     return tg_accept_change(h->rt, h->input, len, h->input + len, digest_len);
 }
 
-/* Input: a source name (source_len bytes), then a tool name (tool_len bytes). */
+/* Input: a source name (source_len bytes), then a tool name (tool_len
+ * bytes). key: its collision key instead (tg_model_name_key). */
 TG_EXPORT(tga_model_name)
-int tga_model_name(tga_handle *h, uint32_t source_len, uint32_t tool_len) {
+int tga_model_name(tga_handle *h, uint32_t source_len, uint32_t tool_len, uint32_t key) {
+    if (key) return tg_model_name_key(h->rt, h->input, source_len, h->input + source_len, tool_len);
     return tg_model_name(h->rt, h->input, source_len, h->input + source_len, tool_len, NULL);
 }
 

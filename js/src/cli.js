@@ -343,12 +343,13 @@ async function gateway(args, log) {
 }
 
 /** Host-only facts per tool from the config: "options" for all, "tools": {
- * name: {...} } per tool, matched by the model-visible name the tool gets
- * (up to ASCII case): an upstream that names its tool "Deploy", or spells it
- * with look-alike letters, still meets the host's "deploy" entry. */
+ * name: {...} } per tool, matched by the collision key of the model-visible
+ * name the tool gets (the registry's: case, '-' for '_', look-alike letters
+ * and digits): an upstream that names its tool "Deploy", "dep1oy" or
+ * "delete-repo" still meets the host's "deploy" or "delete_repo" entry. */
 function toolOptions(rt, source, up) {
   if (!up.options && !up.tools) return undefined;
-  const key = (name) => rt.modelName(source, String(name)).toLowerCase();
+  const key = (name) => rt.modelNameKey(source, String(name));
   const byKey = new Map();
   for (const [name, facts] of Object.entries(up.tools ?? {})) byKey.set(key(name), { ...byKey.get(key(name)), ...facts });
   return (t) => ({ ...up.options, ...byKey.get(key(t.name)) });

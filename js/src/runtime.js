@@ -488,7 +488,16 @@ export class ToolRuntime {
    * look-alike letters. */
   modelName(source, tool) {
     const [sl, tl] = this.#write(String(source), String(tool));
-    this.#check(this.#call('tga_model_name', sl, tl));
+    this.#check(this.#call('tga_model_name', sl, tl, 0));
+    return this.#text('tga_output_ptr', 'tga_output_len');
+  }
+
+  /** The collision key of that model-visible name: names with the same key
+   * (case, '-' for '_', look-alike letters and digits) are one tool to the
+   * registry, so per-tool host settings are matched by it. */
+  modelNameKey(source, tool) {
+    const [sl, tl] = this.#write(String(source), String(tool));
+    this.#check(this.#call('tga_model_name', sl, tl, 1));
     return this.#text('tga_output_ptr', 'tga_output_len');
   }
 
@@ -552,7 +561,7 @@ export class ToolRuntime {
    */
   listTools({ format = 'mcp', snapshot, cursor, limit, principal, mode, tenant, scheduler, source, session } = {}) {
     const req = { format };
-    if (snapshot) req.snapshot = snapshot.id ?? snapshot;
+    if (snapshot !== undefined && snapshot !== null) req.snapshot = snapshotId(snapshot);
     if (cursor) req.cursor = cursor;
     if (limit) req.limit = limit;
     Object.assign(req, pick({ principal, mode, tenant, scheduler, source, session }));
@@ -588,7 +597,7 @@ export class ToolRuntime {
    */
   authorize({ tool, args, principal, mode, source, tenant, session, scheduler, explain, snapshot, context } = {}) {
     const req = { tool: String(tool), ...pick({ principal, mode, source, tenant, session, scheduler, explain, context }) };
-    if (snapshot) req.snapshot = snapshot.id ?? snapshot;
+    if (snapshot !== undefined && snapshot !== null) req.snapshot = snapshotId(snapshot);
     let text = JSON.stringify(req);
     // arguments as a call takes them: JSON text (or its UTF-8 bytes) is the
     // arguments, not a string argument; a JS value is written as JSON
@@ -620,8 +629,13 @@ export class ToolRuntime {
     const code = { deny: 0, approve: 1, approve_session: 2, approve_token: 3 }[answer];
     if (code === undefined) throw new TypeError("answer must be 'approve', 'approve_session', 'approve_token' or 'deny'");
     const pending = this.#approvals.get(approvalId);
-    const len = this.#write(String(approvalId))[0];
-    const status = this.#call('tga_resolve_approval', len, code);
+    let status;
+    try {
+      status = this.#call('tga_resolve_approval', this.#write(String(approvalId))[0], code);
+    } catch (e) { // disposed, a trap (the instance was replaced), a bad id
+      if (e instanceof ToolgateError) return gateError(e.code, e.message);
+      return gateError('invalid_request', `The approval id cannot be read: ${safeMessage(e)}`);
+    }
     if (status !== TG_OK) {
       const e = this.#lastError(status);
       return gateError(e.code, `The approval cannot be used: ${e.message}`);
@@ -701,6 +715,25 @@ export class ToolRuntime {
    * tool, args, reason, expiresAt, token? }.
    */
   async callTool(name, args = {}, ctx = NO_CONTEXT) {
+    // the host's context read once, into plain data: a getter that throws or
+    // answers differently the second time cannot fail the call half-way
+    // (after the module dispatched it, its slots would stay taken)
+    if (ctx === null) ctx = NO_CONTEXT;
+    if (ctx !== NO_CONTEXT) {
+      const why = typeof ctx !== 'object' ? 'it is not an object' : null;
+      try {
+        if (why) throw new TypeError(why);
+        ctx = { ...ctx };
+        if (ctx.signal !== undefined && !isAbortSignal(ctx.signal)) throw new TypeError('its signal is not an AbortSignal');
+      } catch (e) {
+        return this.#refusedHere(safeName(name), NO_CONTEXT, 'invalid_request', `The call's context cannot be used: ${safeMessage(e)}`);
+      }
+    }
+    try {
+      name = String(name);
+    } catch (e) {
+      return this.#refusedHere('', ctx, 'invalid_request', `The tool name cannot be read as text: ${safeMessage(e)}`);
+    }
     let argBytes;
     if (typeof args === 'string') {
       // (JSON.stringify never makes a lone surrogate; a caller's string may)
@@ -726,7 +759,6 @@ export class ToolRuntime {
     }
     let status;
     try {
-      name = String(name);
       const lens = this.#write(name, argBytes, ctxText);
       const nameLen = lens[0], argsLen = lens[1], ctxLen = lens[2];
       this.#invoked = null;
@@ -774,20 +806,23 @@ export class ToolRuntime {
   #run(job, name, ctx) {
     const handler = this.#handlers.get(job.handlerId);
     const info = new CallInfo(job.callId, name, ctx.context ?? NO_CONTEXT);
+    // the instance the call was dispatched in: a handler may trap the module
+    // (through a call of its own), and its call id then means another call
+    // in the replacement
+    const generation = this.#generation;
     let value;
     let thenable;
     try {
       value = handler(JSON.parse(job.args), info);
       thenable = !!value && typeof value.then === 'function'; // (a getter may throw too)
     } catch (e) {
-      return this.#finish(job, name, this.#errorText(e), 1, this.#generation);
+      return this.#finish(job, name, this.#errorText(e), 1, generation);
     }
-    if (!thenable) return this.#finish(job, name, value, 0, this.#generation);
-    return this.#await(job, name, ctx, value, info);
+    if (!thenable) return this.#finish(job, name, value, 0, generation);
+    return this.#await(job, name, ctx, value, info, generation);
   }
 
-  async #await(job, name, ctx, promise, info) {
-    const generation = this.#generation;
+  async #await(job, name, ctx, promise, info, generation) {
     let settle;
     const early = new Promise((resolve) => { settle = resolve; });
     const remaining = Math.max(0, Math.min(MAX_TIMER_MS, job.deadline - this.#clock()));
@@ -1051,6 +1086,22 @@ function loneSurrogateOffset(s) {
   return 0;
 }
 
+/** An AbortSignal, or something that acts as one (another realm's). */
+function isAbortSignal(s) {
+  return typeof s === 'object' && s !== null && typeof s.aborted === 'boolean' &&
+    typeof s.addEventListener === 'function' && typeof s.removeEventListener === 'function';
+}
+
+/** A name as text for an error, whatever it is. */
+function safeName(name) {
+  try { return String(name); } catch { return ''; }
+}
+
+/** What a thrown value says, whatever it is. */
+function safeMessage(e) {
+  try { return String(e?.message ?? e); } catch { return 'it could not be read'; }
+}
+
 /** Most bytes a part of an input takes in UTF-8. */
 function size(p) { return typeof p === 'string' ? p.length * 3 : p.length; }
 
@@ -1109,8 +1160,15 @@ function contextText(ctx) {
     principal: ctx.principal, mode: ctx.mode, scheduler: ctx.scheduler, source: ctx.source, tenant: ctx.tenant,
     session: ctx.session, context: ctx.context, format: ctx.format, approval: ctx.approval, approvalToken: ctx.approvalToken,
   });
-  if (ctx.snapshot) c.snapshot = ctx.snapshot.id ?? ctx.snapshot;
+  if (ctx.snapshot !== undefined && ctx.snapshot !== null) c.snapshot = snapshotId(ctx.snapshot);
   return Object.keys(c).length ? JSON.stringify(c) : '';
+}
+
+/** A snapshot's id as the module reads it: a snapshot() object or its id;
+ * anything else goes as it is and is refused there (invalid_request), never
+ * dropped, which would read as "no snapshot: the live tools". */
+function snapshotId(s) {
+  return typeof s === 'object' ? (s.id ?? 'no id') : s;
 }
 
 function pick(o) {

@@ -230,6 +230,9 @@ export declare class ToolRuntime {
     options?: ToolOptions | ((tool: ToolDescriptor) => ToolOptions); nameTemplate?: string }): BatchResult;
   /** The model-visible name a tool of source gets: what host settings per tool should be matched against. */
   modelName(source: string, tool: string): string;
+  /** Its collision key: names with the same key (case, '-' for '_', look-alike letters and digits) are one tool
+   * to the registry; match per-tool host settings by it. */
+  modelNameKey(source: string, tool: string): string;
   /** Lets a held change live. digest: the one reviewed (from BatchResult.changed); a change held since is refused (digest_mismatch). */
   acceptChange(name: string, digest?: string): void;
   removeSource(source: string): number;

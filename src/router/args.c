@@ -8,7 +8,7 @@
 /* 1 when JSON Pointer ptr is, or lies under, the member `name`. */
 static int under_member(const char *ptr, size_t len, const char *name) {
     size_t i = 1, n = strlen(name);
-    if (len < 2 || ptr[0] != '/') return 0;
+    if (len < 1 || ptr[0] != '/') return 0; /* ("/" is the member named "") */
     for (size_t k = 0; k < n; k++) {
         const char *esc = name[k] == '~' ? "~0" : name[k] == '/' ? "~1" : NULL;
         size_t el = esc ? 2 : 1;

@@ -51,8 +51,17 @@ int tg_call_request_read(struct tg_runtime *rt, const cJSON *ctx, tg_call_reques
         tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "the call context must be a JSON object", -1);
         return -1;
     }
+    /* a snapshot id of the wrong type is refused, never read as "none": the
+     * session would run the live tool set instead of the one it pinned */
     const cJSON *s = tg_json_getz(ctx, "snapshot");
-    if (cJSON_IsNumber(s) && s->valuedouble >= 0 && s->valuedouble <= 4294967295.0) req->snapshot = (uint32_t)s->valuedouble;
+    if (s && !cJSON_IsNull(s)) {
+        if (!cJSON_IsNumber(s) || !(s->valuedouble >= 1 && s->valuedouble <= 4294967295.0) ||
+            s->valuedouble != (double)(uint32_t)s->valuedouble) {
+            tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "\"snapshot\" must be a snapshot id (an integer from snapshot())", -1);
+            return -1;
+        }
+        req->snapshot = (uint32_t)s->valuedouble;
+    }
     req->context = tg_json_getz(ctx, "context");
     if (req->context && !cJSON_IsObject(req->context)) {
         tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "\"context\" must be a JSON object", -1);

@@ -286,6 +286,14 @@ tg_status tg_model_name(tg_runtime *rt, const char *source, size_t source_len, c
     return rt->out.failed ? tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1) : TG_OK;
 }
 
+tg_status tg_model_name_key(tg_runtime *rt, const char *source, size_t source_len, const char *tool, size_t tool_len) {
+    tg_rt_begin(rt);
+    char name[TG_NAME_MAX + 1], key[TG_NAME_MAX + 1];
+    size_t n = tg_name_map(source_len ? "mcp__{source}__{tool}" : "{tool}", source, source_len, tool, tool_len, name);
+    tg_buf_append(&rt->out, key, tg_name_skeleton(name, n, key));
+    return rt->out.failed ? tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1) : TG_OK;
+}
+
 tg_status tg_accept_change(tg_runtime *rt, const char *name, size_t len, const char *digest, size_t digest_len) {
     tg_rt_begin(rt);
     char why[200];

@@ -836,3 +836,71 @@ test('100,000 calls leave the wasm memory flat after warm-up', async () => {
   assert.equal(rt.memoryUsed(), used);
   rt.dispose();
 });
+
+test('a snapshot id of the wrong type is refused, never read as "no snapshot" (the live tools)', async () => {
+  const rt = await createToolRuntime();
+  let version = 'v1';
+  rt.importTools('up', [{ name: 'q', inputSchema: obj() }], { call: () => `${version} ran` });
+  const snap = rt.snapshot();
+  version = 'v2';
+  rt.importTools('up', [{ name: 'q', description: 'changed', inputSchema: obj() }], { call: () => `${version} ran` });
+  rt.acceptChange('mcp__up__q');
+  for (const snapshot of [String(snap.id), { id: String(snap.id) }, {}, -1, 0, 1.5, true, [snap.id]]) {
+    const r = await rt.callTool('mcp__up__q', {}, { snapshot });
+    assert.equal(gateCode(r), 'invalid_request', JSON.stringify(snapshot));
+    assert.throws(() => rt.listTools({ snapshot }), (e) => e.code === 'invalid_request', JSON.stringify(snapshot));
+  }
+  // the snapshot itself, or its id: the definition it pinned (refused there once redefined), never the live one
+  for (const snapshot of [snap, snap.id]) assert.equal(gateCode(await rt.callTool('mcp__up__q', {}, { snapshot })), 'unknown_snapshot');
+  rt.dispose();
+});
+
+test('a context of the wrong shape, a throwing getter or name, and a non-AbortSignal signal come back as results', async () => {
+  const rt = await createToolRuntime();
+  rt.registerTool({ name: 'x', inputSchema: obj() }, () => 'ok');
+  rt.registerTool({ name: 'slow', inputSchema: obj() }, async () => 'ok', { concurrency: 1 });
+  assert.equal((await rt.callTool('x', {}, null)).content[0].text, 'ok'); // null: no context
+  const cases = [
+    [() => rt.callTool('x', {}, 'ops'), 'invalid_request'],
+    [() => rt.callTool('slow', {}, { signal: 'stop' }), 'invalid_request'],
+    [() => rt.callTool('slow', {}, { signal: { aborted: false } }), 'invalid_request'],
+    [() => rt.callTool('x', {}, { get signal() { throw new Error('getter'); } }), 'invalid_request'],
+    [() => rt.callTool({ toString() { throw new Error('name'); } }, {}), 'invalid_request'],
+  ];
+  for (const [call, code] of cases) assert.equal(gateCode(await call()), code);
+  // nothing was dispatched and left behind: the concurrency-1 tool still runs
+  assert.equal((await rt.callTool('slow', {})).content[0].text, 'ok');
+  // a signal from the host's AbortController still works
+  const ac = new AbortController();
+  ac.abort();
+  assert.equal(gateCode(await rt.callTool('slow', {}, { signal: ac.signal })), 'cancelled');
+  rt.dispose();
+  assert.equal(gateCode(await rt.resolveApproval('ap_' + '0'.repeat(32), 'approve')), 'disposed');
+});
+
+test('a trap while a synchronous handler runs ends that call as module_trap and leaves the new instance\'s calls alone', async () => {
+  const rt = await createToolRuntime();
+  let release;
+  rt.registerTool({ name: 'slow', inputSchema: obj() }, async () => { await new Promise((r) => { release = r; }); return 'slow: its own'; });
+  let inner;
+  rt.registerTool({ name: 'x', inputSchema: obj() }, () => {
+    assert.throws(() => rt._selftestTrap(), (e) => e.code === 'module_trap');
+    inner = rt.callTool('slow', {}); // the first call of the new instance: it may get x's call id there
+    return 'x: for x';
+  });
+  const rx = await rt.callTool('x', {});
+  release();
+  assert.equal(gateCode(rx), 'module_trap');
+  assert.equal((await inner).content[0].text, 'slow: its own');
+  rt.dispose();
+});
+
+test('a context parameter named "" is withheld from error text like any other', async () => {
+  const rt = await createToolRuntime();
+  rt.registerTool({ name: 'query', inputSchema: obj({ '': { type: 'integer' }, sql: { type: 'string' } }) }, () => 'ok', { context: { '': 'apiKey' } });
+  const r = await rt.callTool('query', { sql: 'select 1' }, { context: { apiKey: 'sk-live-TOPSECRET' } });
+  assert.equal(gateCode(r), 'invalid_arguments');
+  assert.doesNotMatch(JSON.stringify(r), /TOPSECRET/);
+  assert.match(r.content[0].text, /a value the host supplies/);
+  rt.dispose();
+});

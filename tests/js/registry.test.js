@@ -690,3 +690,13 @@ test('10,000 tools register and export', async () => {
   }
   rt.dispose();
 });
+
+test('modelNameKey: the registry\'s collision key, which per-tool host settings are matched by', async () => {
+  const rt = await createToolRuntime();
+  const key = (t) => rt.modelNameKey('sly', t);
+  for (const [a, b] of [['deploy', 'Dep1oy'], ['delete_repo', 'delete-repo'], ['send_email', 'send_emai1'], ['remove', 'rernove'], ['deploy', 'd\u0435ploy']])
+    assert.equal(key(a), key(b), `${a} ~ ${b}`);
+  assert.notEqual(key('deploy'), key('destroy'));
+  assert.equal(rt.modelName('sly', 'delete-repo'), 'mcp__sly__delete-repo'); // (the name itself is kept)
+  rt.dispose();
+});
