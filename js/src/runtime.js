@@ -406,6 +406,15 @@ export class ToolRuntime {
    * default, for plugins). replace: the entries are the source's whole list.
    */
   registerBatch(source, entries, { atomic = true, replace = false, nameTemplate } = {}) {
+    return this.#registerBatch(source, entries, { atomic, replace, nameTemplate }, false);
+  }
+
+  /** registerBatch; upstream: the handlers are importTools' forwarders (a
+   * new closure each listing, the same upstream), so a tool keeps its id;
+   * a plugin's new handler function for a tool is a new id, which the
+   * module reports as "updated" (and snapshots pinned before keep running
+   * the handler they were pinned with). */
+  #registerBatch(source, entries, { atomic = true, replace = false, nameTemplate } = {}, upstream) {
     // handler ids are stable per (source, tool name): re-listing a source reuses them
     let ids = this.#sourceHandlers.get(source);
     if (!ids) this.#sourceHandlers.set(source, (ids = new Map()));
@@ -414,6 +423,7 @@ export class ToolRuntime {
       if (typeof e.handler !== 'function') throw new TypeError('each entry needs a handler function');
       const key = String(e.descriptor?.name ?? '');
       let id = ids.get(key);
+      if (id !== undefined && !upstream && (this.#heldHandlers.get(id) ?? this.#handlers.get(id)) !== e.handler) id = undefined;
       if (id === undefined) id = this.#nextHandler++;
       staged.push([key, id, e.handler]);
       return { tool: e.descriptor, handler: id, ...(e.options ? { options: e.options } : {}) };
@@ -479,7 +489,7 @@ export class ToolRuntime {
       handler: (args, info) => call(t.name, args, info),
       ...(options ? { options: typeof options === 'function' ? options(t) : options } : {}),
     }));
-    return this.registerBatch(source, entries, { atomic: false, replace: true, nameTemplate });
+    return this.#registerBatch(source, entries, { atomic: false, replace: true, nameTemplate }, true);
   }
 
   /** The model-visible name a tool of `source` gets ("mcp__{source}__{tool}";

@@ -700,3 +700,19 @@ test('modelNameKey: the registry\'s collision key, which per-tool host settings 
   assert.equal(rt.modelName('sly', 'delete-repo'), 'mcp__sly__delete-repo'); // (the name itself is kept)
   rt.dispose();
 });
+
+test('a plugin batch that brings a new handler for the same definition reports it updated, not unchanged', async () => {
+  const rt = await createToolRuntime();
+  const d = { name: 'read', description: 'Reads a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } };
+  const v1 = () => 'v1';
+  rt.registerBatch('plugin', [{ descriptor: d, handler: v1 }]);
+  assert.deepEqual(rt.registerBatch('plugin', [{ descriptor: d, handler: v1 }]).unchanged, ['mcp__plugin__read']);
+  const r = rt.registerBatch('plugin', [{ descriptor: d, handler: () => 'v2' }]);
+  assert.deepEqual([r.unchanged, r.updated], [[], ['mcp__plugin__read']]);
+  assert.equal((await rt.callTool('mcp__plugin__read', { path: '/a' })).content[0].text, 'v2');
+  // an upstream's forwarders are new closures on every listing: the same tool, unchanged
+  const up = { call: () => 'up' };
+  rt.importTools('srv', [d], up);
+  assert.deepEqual(rt.importTools('srv', [d], up).unchanged, ['mcp__srv__read']);
+  rt.dispose();
+});
