@@ -136,7 +136,10 @@ tg_status tg_register_tool(tg_runtime *rt, const char *descriptor, size_t len, c
  * too; member order is not, a number spelled otherwise, 10.0 for 10, is). tg_output holds {"applied",
  * "epoch","registered","unchanged","updated","changed","held","removed","rejected"}
  * ("held": changes listed again as they are held, still waiting for
- * tg_accept_change; a held change is never registered as a new tool)
+ * tg_accept_change; a held change is never registered as a new tool, nor is
+ * a tool the source dropped from a listing and lists again changed: the
+ * registry remembers each dropped tool's last definition per source, up to
+ * max_tools of them, until tg_remove_source)
  * (see registry.h). TG_OK even when tools were rejected; errors only for a
  * malformed request, memory, or (TG_ERR_INVALID_REQUEST) a source name that
  * holds "__" or ends in "_" after mapping under a template with

@@ -109,6 +109,7 @@ struct tg_registry {
     tmap live;          /* by name */
     tmap skeletons;     /* by skeleton */
     tmap held;          /* changed definitions waiting for the host, by name */
+    tmap gone;          /* the last live definition of tools a source's list dropped, by skeleton */
     uint64_t epoch;
     tg_toolset *current; /* NULL when the live table changed since */
 };
@@ -130,6 +131,7 @@ tg_registry *tg_registry_new(const tg_allocator *alloc, const tg_registry_config
     if (cfg) r->cfg = *cfg;
     else tg_registry_default_config(&r->cfg);
     r->skeletons.by_skeleton = 1;
+    r->gone.by_skeleton = 1;
     tg_arena_init(&r->cfg_arena, *alloc);
     if (r->cfg.capabilities) {
         r->cfg.capabilities = tg_json_clone(&r->cfg_arena, r->cfg.capabilities);
@@ -173,6 +175,7 @@ void tg_registry_free(tg_registry *r) {
     drop_map(r, &r->live, 1);
     drop_map(r, &r->skeletons, 0);
     drop_map(r, &r->held, 1);
+    drop_map(r, &r->gone, 1);
     tg_arena_free(&r->cfg_arena);
     tg_free(&r->alloc, r, sizeof *r);
 }
@@ -233,6 +236,51 @@ tg_toolset *tg_registry_current(tg_registry *r) {
     return s;
 }
 
+/* Drops the remembered definitions of a source's dropped tools. */
+static void forget_gone(tg_registry *r, const char *source, size_t len) {
+    for (size_t i = 0; i < r->gone.cap;) {
+        tg_tool *t = r->gone.slots[i];
+        if (t && strlen(t->source) == len && memcmp(t->source, source, len) == 0) {
+            tmap_del(&r->gone, t->skeleton, strlen(t->skeleton));
+            tg_tool_release(t);
+            continue; /* the slot was refilled from its cluster: look again */
+        }
+        i++;
+    }
+}
+
+/* Remembers t, a live tool its source's list no longer names, as that
+ * source's last reviewed definition under its collision key: listed again
+ * later with another definition, it is a change held for the host, not a
+ * new tool (else dropping a tool from one listing and bringing it back
+ * changed would skip review). At most max_tools are remembered. */
+static void remember_gone(tg_registry *r, tg_tool *t) {
+    tg_tool *prev = tmap_get(&r->gone, t->skeleton, strlen(t->skeleton));
+    if (prev) {
+        tmap_del(&r->gone, prev->skeleton, strlen(prev->skeleton));
+        tg_tool_release(prev);
+    }
+    if (r->gone.count >= r->cfg.max_tools || tmap_reserve(&r->gone, &r->alloc, 1)) return;
+    tg_tool_retain(t);
+    tmap_put(&r->gone, t);
+}
+
+/* The remembered definition a replace listing of t's source brings back. */
+static tg_tool *gone_of(tg_registry *r, const tg_batch *bt, const tg_tool *t) {
+    if (!bt->replace_source && !bt->source_len) return NULL;
+    tg_tool *g = tmap_get(&r->gone, t->skeleton, strlen(t->skeleton));
+    return g && strlen(g->source) == bt->source_len && memcmp(g->source, bt->source, bt->source_len) == 0 ? g : NULL;
+}
+
+/* Forgets the remembered definition t's source had under t's key: t is
+ * live now. (Another source's is kept: it is not that source's tool.) */
+static void drop_gone(tg_registry *r, const tg_tool *t) {
+    tg_tool *g = tmap_get(&r->gone, t->skeleton, strlen(t->skeleton));
+    if (!g || strcmp(g->source, t->source) != 0) return;
+    tmap_del(&r->gone, g->skeleton, strlen(g->skeleton));
+    tg_tool_release(g);
+}
+
 static void unlink_live(tg_registry *r, tg_tool *t) {
     tmap_del(&r->live, t->name, t->name_len);
     tmap_del(&r->skeletons, t->skeleton, strlen(t->skeleton));
@@ -241,6 +289,7 @@ static void unlink_live(tg_registry *r, tg_tool *t) {
 
 size_t tg_registry_remove_source(tg_registry *r, const char *source, size_t len) {
     size_t n = 0;
+    forget_gone(r, source, len); /* (the host's removal: a new import starts afresh) */
     for (int pass = 0; pass < 2; pass++) {
         tmap *m = pass ? &r->held : &r->live;
         for (size_t i = 0; i < m->cap;) {
@@ -271,6 +320,7 @@ typedef struct item {
     int state;
     tg_tool *old;  /* live tool of the same name and source */
     tg_tool *held; /* else its changed definition held for the host (ST_HELD: this very one) */
+    tg_tool *gone; /* else the source's definition before it dropped the tool (remember_gone) */
 } item;
 
 static void put_str(tg_buf *b, const char *s) { tg_json_write_string(b, s, strlen(s)); }
@@ -501,6 +551,11 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
              * back as a new tool, which would skip the host's acceptance */
             it->held->listed = 1;
             it->state = strcmp(it->held->digest, t->digest) == 0 ? ST_HELD : ST_CHANGED;
+        } else if (!same && (it->gone = gone_of(r, bt, t)) != NULL) {
+            /* back after a listing without it: as it was, it is live again;
+             * changed, it waits for the host like any change */
+            if (strcmp(it->gone->digest, t->digest) == 0) it->gone = NULL;
+            else it->state = ST_CHANGED;
         } else if (same && !(bt->replace_source && same_source(same, bt->source, bt->source_len))) {
             char msg[400];
             snprintf(msg, sizeof msg, "\"%s\" (as \"%s\") collides with the registered tool \"%s\" (as \"%s\", source \"%s\")%s",
@@ -558,6 +613,7 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
             if (t && same_source(t, bt->source, bt->source_len) && !t->listed) {
                 sep(out, &first);
                 put_str(out, t->name);
+                remember_gone(r, t);
                 unlink_live(r, t);
                 mutated = 1;
                 continue; /* the slot was refilled from its cluster: look again */
@@ -587,7 +643,7 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
         tg_buf_puts(out, "{\"name\":");
         put_str(out, it->tool->name);
         tg_buf_puts(out, ",\"fields\":");
-        write_fields_changed(out, it->old ? it->old : it->held, it->tool);
+        write_fields_changed(out, it->old ? it->old : it->held ? it->held : it->gone, it->tool);
         tg_buf_puts(out, ",\"digest\":");
         put_str(out, it->tool->digest);
         tg_buf_putc(out, '}');
@@ -600,8 +656,9 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
             tg_tool_release(prev);
         }
         it->held = NULL; /* (released just above when it was the one held) */
-        if (it->old) {
+        if (it->old) { /* (out of the live set while its change waits: its definition is remembered) */
             tg_tool_share_flight(it->tool, it->old);
+            remember_gone(r, it->old);
             unlink_live(r, it->old);
         }
         it->old = NULL;
@@ -641,6 +698,7 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
             tmap_del(&r->held, t->name, t->name_len);
             tg_tool_release(stale);
         }
+        drop_gone(r, t);
         it->tool = NULL; /* owned by the table now */
         mutated = 1;
         sep(out, &first);
@@ -744,6 +802,7 @@ int tg_registry_accept(tg_registry *r, const char *name, size_t len, char *why, 
     tmap_del(&r->held, name, len);
     tmap_put(&r->live, t);
     tmap_put(&r->skeletons, t);
+    drop_gone(r, t); /* (reviewed: the definition the source came back with is the live one now) */
     changed(r);
     return 0;
 }
