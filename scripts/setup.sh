@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(cmake make gcc pkg-config valgrind libcjson-dev dpkg-dev python3
-  emscripten node-acorn clang-14 lld-14 wasi-libc libclang-rt-14-dev-wasm32 binaryen wabt
+  emscripten node-acorn clang-14 lld-14 libclang-rt-14-dev wasi-libc libclang-rt-14-dev-wasm32 binaryen wabt
   chromium fonts-dejavu-core)
 # cJSON: the Debian source package matching libcjson-dev (same patches as native).
 CJSON_VERSION="1.7.15-1+deb12u4"

@@ -88,7 +88,7 @@ static int cmp_range(const void *a, const void *b) {
 /* Sorts and merges tmp[from..], then (optionally) complements it in place. */
 static int tmp_normalize(rx_parser *p, size_t from, int negate) {
     size_t n = (p->ntmp - from) / 2, i, o = 0;
-    uint32_t *r = p->tmp + from;
+    uint32_t *r = n ? p->tmp + from : NULL; /* ([] and [^]: nothing pushed, tmp may still be NULL) */
     if (n > 1) qsort(r, n, 2 * sizeof(uint32_t), cmp_range);
     for (i = 0; i < n; i++) {
         if (o && r[2 * i] <= r[2 * (o - 1) + 1] + 1) {

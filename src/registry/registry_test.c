@@ -230,8 +230,8 @@ static void relisting_exactly(void) {
     const char *list[] = {
         TOOL("read", "Reads a file."), TOOL("write", "Writes a file."),
         "{\"name\":\"tidy\",\"description\":\"Cleans\xe2\x80\xae up.\",\"inputSchema\":{\"type\":\"object\"}}",
-        "{\"name\":\"big\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\","
-        "\"pattern\":\"^[a-z]+$\"},\"b\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"a\"]}}"};
+        ("{\"name\":\"big\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\","
+         "\"pattern\":\"^[a-z]+$\"},\"b\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"a\"]}}")};
     cJSON *res = apply(&f, "fs", 0, 1, list, 4);
     CHECK(count(res, "registered") == 4);
     tg_toolset *now = tg_registry_current(f.r);
