@@ -27,6 +27,8 @@
  * recursion stack kept on the C stack plus a global expansion budget. */
 #include "export.h"
 
+#include "hidden.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -450,90 +452,8 @@ static const cJSON *deref(ex_ctx *c, const cJSON *s) {
 
 /* ---------------------------------------------------------------- hidden */
 
-static void strip_hidden_one(cJSON *s, const cJSON *hidden) {
-    if (!cJSON_IsObject(s) || !cJSON_IsArray(hidden)) return;
-    cJSON *props = tg_json_getz(s, "properties"), *req = tg_json_getz(s, "required");
-    for (const cJSON *h = hidden->child; h; h = h->next) {
-        if (!cJSON_IsString(h)) continue;
-        size_t n = tg_json_strlen(h->valuestring);
-        cJSON *x = cJSON_IsObject(props) ? tg_json_get(props, h->valuestring, n) : NULL;
-        if (x) tg_json_detach(props, x);
-        for (cJSON *r = cJSON_IsArray(req) ? req->child : NULL; r;) {
-            cJSON *next = r->next;
-            if (tg_json_equal(r, h)) tg_json_detach(req, r);
-            r = next;
-        }
-    }
-}
-
-/* s and what it takes its properties from at the root: its local $ref
- * (pydantic's {"$ref": "#/$defs/Args"}) followed to its target in doc, and
- * its allOf/anyOf/oneOf branches (and theirs, a few levels down). */
-/* The subschema of doc's own resource declaring "$anchor": name (a
- * plain-name fragment "#name"), or NULL: schemas only (not the values of
- * default, examples, const, enum), not into an embedded resource (its own
- * "$id"), depth-bounded. */
-static cJSON *find_anchor(cJSON *s, const char *name, int depth) {
-    if (depth > 32 || !(cJSON_IsObject(s) || cJSON_IsArray(s))) return NULL;
-    if (cJSON_IsObject(s)) {
-        if (depth && tg_json_getz(s, "$id")) return NULL;
-        const cJSON *a = tg_json_getz(s, "$anchor");
-        if (cJSON_IsString(a) && strcmp(a->valuestring, name) == 0) return s;
-    }
-    for (cJSON *m = s->child; m; m = m->next) {
-        if (cJSON_IsObject(s) && (key_is(m, "enum") || key_is(m, "const") || key_is(m, "default") ||
-                                  key_is(m, "examples")))
-            continue; /* (values, not schemas) */
-        cJSON *hit = find_anchor(m, name, depth + 1);
-        if (hit) return hit;
-    }
-    return NULL;
-}
-
-/* Anchors found once a rendering: a schema may name one many times. */
-typedef struct anchor_memo {
-    const char *name[8];
-    cJSON *target[8];
-    int n;
-    cJSON *seen[64]; /* reference targets stripped already (a schema may name one thousands of times) */
-    int nseen;
-} anchor_memo;
-
-static cJSON *anchor_target(cJSON *doc, const char *name, anchor_memo *memo) {
-    for (int i = 0; i < memo->n; i++)
-        if (strcmp(memo->name[i], name) == 0) return memo->target[i];
-    cJSON *t = find_anchor(doc, name, 0);
-    if (memo->n < 8) {
-        memo->name[memo->n] = name;
-        memo->target[memo->n++] = t;
-    }
-    return t;
-}
-
-static void strip_hidden_at(cJSON *doc, cJSON *s, const cJSON *hidden, int depth, anchor_memo *memo) {
-    if (!cJSON_IsObject(s) || depth > 8) return;
-    strip_hidden_one(s, hidden);
-    const cJSON *ref = tg_json_getz(s, "$ref");
-    cJSON *target = (cJSON *)resolve_ref(doc, ref); /* (doc is the rendering's own copy) */
-    if (!target && cJSON_IsString(ref) && ref->valuestring[0] == '#' && ref->valuestring[1] && ref->valuestring[1] != '/')
-        target = anchor_target(doc, ref->valuestring + 1, memo);
-    int again = 0;
-    for (int i = 0; target && i < memo->nseen; i++) again |= memo->seen[i] == target;
-    if (target && target != s && !again) {
-        if (memo->nseen < 64) memo->seen[memo->nseen++] = target;
-        strip_hidden_at(doc, target, hidden, depth + 1, memo);
-    }
-    static const char *const comb[] = {"allOf", "anyOf", "oneOf"};
-    for (int i = 0; i < 3; i++) {
-        cJSON *arr = tg_json_getz(s, comb[i]);
-        for (cJSON *b = cJSON_IsArray(arr) ? arr->child : NULL; b; b = b->next) strip_hidden_at(doc, b, hidden, depth + 1, memo);
-    }
-}
-
-static void strip_hidden(cJSON *s, const cJSON *hidden) {
-    anchor_memo memo = {{0}, {0}, 0, {0}, 0};
-    if (cJSON_IsArray(hidden) && hidden->child) strip_hidden_at(s, s, hidden, 0, &memo);
-}
+/* Context parameters out of s (hidden.h says where and how). */
+static void strip_hidden(cJSON *s, const cJSON *hidden) { tg_hidden_strip(s, hidden); }
 
 /* ---------------------------------------------------------------- dialect */
 

@@ -90,8 +90,8 @@ typedef enum tg_export_format {
 
 /* Renders one tool. name[0..name_len): the model-visible name (already
  * provider-safe). descriptor: the MCP Tool object. hidden: NULL or an array
- * of property names removed from the root inputSchema's properties and
- * required (and from those of its direct allOf/anyOf/oneOf branches).
+ * of context parameter names removed from the inputSchema where that is
+ * exact (hidden.h; the registry refuses a schema tg_hidden_check flags).
  * report: NULL or an array node that receives the entries described above.
  * strict_ok: may be NULL; for TG_EXPORT_OPENAI_STRICT set to 1 when the
  * output says "strict":true, else 0; for other formats set to 0.
