@@ -29,6 +29,7 @@
 
 #include "hidden.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -566,6 +567,101 @@ static void upgrade_root(ex_ctx *c, cJSON *s) {
     tg_json_detach(s, decl); /* (lossless: nothing to report) */
 }
 
+/* ---------------------------------------------------------------- rehome */
+
+/* A rendering's "#..." $refs resolve against the rendering. Root
+ * normalisation removes or changes what some pointed at ("#/allOf/0/...",
+ * "#/properties/x" after a merge, "#" itself), so each ref that points
+ * anywhere but into $defs/definitions is pointed instead at a copy of its
+ * original target (c->doc, the schema before the root changes; failing
+ * that orig, the inputSchema as given, for a target hidden properties
+ * took away) placed in the rendering's "$defs": exact, and one copy per
+ * ref text. A ref found in neither is dropped (reported): no rendering
+ * holds a dangling $ref. */
+typedef struct rehome {
+    cJSON *defs;     /* the rendering's $defs (made when needed) */
+    cJSON *made;     /* ref text -> $defs key, for each copy made */
+    const cJSON *orig;
+    const ex_path *root;
+} rehome;
+
+static int points_into_defs(const char *r) {
+    return !strncmp(r, "#/$defs/", 8) || !strncmp(r, "#/definitions/", 14);
+}
+
+/* A fresh $defs key from the pointer: "#/allOf/0/properties/home" ->
+ * "allOf_0_properties_home" (characters outside [A-Za-z0-9_.-] as "_"),
+ * "root" for "#", with "_2", "_3", ... when taken. */
+static cJSON *fresh_key(ex_ctx *c, rehome *h, const char *r) {
+    char base[64], key[80];
+    size_t n = 0;
+    for (const char *p = r[1] && r[2] ? r + 2 : "root"; *p && n < sizeof base - 1; p++)
+        base[n++] = (isalnum((unsigned char)*p) || *p == '_' || *p == '.' || *p == '-') ? *p : '_';
+    base[n] = '\0';
+    snprintf(key, sizeof key, "%s", base);
+    for (int i = 2; tg_json_getz(h->defs, key); i++) snprintf(key, sizeof key, "%s_%d", base, i);
+    return jstr(c, key, strlen(key));
+}
+
+/* The "#/$defs/<key>" text for ref r, copying its target on first use; NULL
+ * when r resolves nowhere (or on out-of-memory). */
+static cJSON *rehomed(ex_ctx *c, rehome *h, cJSON *s, const cJSON *ref) {
+    const char *r = ref->valuestring;
+    const cJSON *key = tg_json_getz(h->made, r);
+    if (!key) {
+        const cJSON *t = resolve_ref(c->doc, ref);
+        if (!t) t = resolve_ref(h->orig, ref);
+        if (!t) return NULL;
+        if (!h->defs && !(h->defs = jput(c, s, "$defs", jnew(c, cJSON_Object)))) return NULL;
+        cJSON *k = fresh_key(c, h, r), *copy = jclone(c, t);
+        if (!k || !copy || tg_json_set_key(c->a, copy, k->valuestring, tg_json_strlen(k->valuestring))) {
+            c->oom = 1;
+            return NULL;
+        }
+        tg_json_append(h->defs, copy);
+        if (!(key = jputn(c, h->made, r, tg_json_strlen(r), k))) return NULL;
+    }
+    char text[96];
+    snprintf(text, sizeof text, "#/$defs/%s", key->valuestring);
+    return jstr(c, text, strlen(text));
+}
+
+static int is_local_pointer_ref(const cJSON *m) {
+    return key_is(m, "$ref") && cJSON_IsString(m) && m->valuestring[0] == '#' &&
+           (!m->valuestring[1] || m->valuestring[1] == '/') && !points_into_defs(m->valuestring);
+}
+
+static void rehome_at(ex_ctx *c, rehome *h, cJSON *doc, cJSON *s, const ex_path *p, int depth) {
+    if (!(cJSON_IsObject(s) || cJSON_IsArray(s)) || depth > EX_MAX_DEPTH || c->oom) return;
+    for (cJSON *m = s->child, *next; m && !c->oom; m = next) {
+        next = m->next;
+        if (cJSON_IsObject(s) && (key_is(m, "enum") || key_is(m, "const") || key_is(m, "default") ||
+                                  key_is(m, "examples")))
+            continue; /* (values, not schemas) */
+        if (!cJSON_IsObject(s) || !is_local_pointer_ref(m)) {
+            rehome_at(c, h, doc, m, p, depth + 1);
+            continue;
+        }
+        cJSON *to = rehomed(c, h, doc, m);
+        if (to) jreplace(s, m, to);
+        else if (!c->oom) {
+            notek(c, p, "$ref \"%.*s\" resolves to nothing in this rendering; dropped", m);
+            tg_json_detach(s, m);
+        }
+    }
+}
+
+static void rehome_refs(ex_ctx *c, cJSON *s, const cJSON *orig, const ex_path *root) {
+    cJSON *defs = tg_json_getz(s, "$defs");
+    rehome h = {cJSON_IsObject(defs) ? defs : NULL, jnew(c, cJSON_Object), orig, root};
+    if (!h.made) return;
+    rehome_at(c, &h, s, s, root, 0);
+    /* the copies made, whose own refs the walk may have passed (a copy made
+     * while walking makes its entry after this one) */
+    for (const cJSON *k = h.made->child; k && !c->oom; k = k->next)
+        rehome_at(c, &h, s, tg_json_getz(h.defs, k->valuestring), root, 1);
+}
+
 /* ---------------------------------------------------------------- root */
 
 /* Multi-branch anyOf/oneOf at the root: union of properties, intersection
@@ -661,6 +757,12 @@ static cJSON *normalize_root(ex_ctx *c, const cJSON *in, const cJSON *hidden, co
     s->string = NULL;
     upgrade_root(c, s);
     strip_hidden(s, hidden);
+    /* $refs resolve against the schema as it was before the root changes
+     * below (merged branches go away); rehome_refs points the rendering's
+     * refs into it back at copies */
+    c->doc = s;
+    s = jclone(c, s);
+    if (!s) return NULL;
 
     /* root $ref and allOf: merged into the root */
     cJSON *ref = tg_json_getz(s, "$ref");
@@ -723,6 +825,8 @@ static cJSON *normalize_root(ex_ctx *c, const cJSON *in, const cJSON *hidden, co
             if (keep2) jputclone(c, s, keep2);
         }
     }
+    rehome_refs(c, s, in, root);
+    c->doc = s; /* (what the renderers below resolve against) */
     return c->oom ? NULL : s;
 }
 

@@ -86,7 +86,13 @@ typedef enum tg_export_format {
  *     every branch requires;
  *   - missing root type becomes "object"; a non-object root becomes
  *     {"type":"object"} (reported); root not/enum/const are dropped
- *     (reported). */
+ *     (reported);
+ *   - a "#" or "#/..." $ref anywhere in the rendering that points outside
+ *     $defs/definitions (into what the steps above removed or changed, e.g.
+ *     "#/allOf/0/properties/home") points instead at a copy of its original
+ *     target added to "$defs" (key from the pointer: "allOf_0_properties_home",
+ *     "root" for "#"; exact); one that resolves nowhere is dropped
+ *     (reported). No rendering holds a dangling $ref. */
 
 /* Renders one tool. name[0..name_len): the model-visible name (already
  * provider-safe). descriptor: the MCP Tool object. hidden: NULL or an array
