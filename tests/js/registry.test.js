@@ -517,6 +517,19 @@ test('context parameters: removed from every in-place subschema; a schema that w
   rt.dispose();
 });
 
+test('openai-strict: the null sent for an optional property beside a root $ref is dropped before validation', async () => {
+  const rt = await createToolRuntime();
+  const defs = { Base: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] } };
+  rt.registerTool({ name: 'root', inputSchema: { type: 'object', $ref: '#/$defs/Base', properties: { note: { type: 'string' } }, $defs: defs } }, (a) => JSON.stringify(a));
+  const fn = rt.listTools({ format: 'openai-strict' }).tools[0].function;
+  assert.equal(fn.strict, true);
+  assert.deepEqual(fn.parameters.required, ['note', 'id']);
+  const r = await rt.callTool('root', { id: 1, note: null }, { format: 'openai-strict' });
+  assert.equal(r.isError, undefined, r.content[0].text);
+  assert.equal(r.content[0].text, '{"id":1}');
+  rt.dispose();
+});
+
 test('plugins add a batch atomically; capabilities decide conditional registration', async () => {
   const rt = await createToolRuntime({ capabilities: ['db'] });
   const bad = rt.registerBatch('plugin', [
