@@ -1005,6 +1005,24 @@ static cJSON *strict_node(ex_ctx *c, const cJSON *s, ex_spath p, int depth, int 
                     NULL, 0);
         return jnew(c, cJSON_Object);
     }
+    if (tg_json_getz(s, "$ref")) {
+        /* OpenAI refuses any keyword beside $ref ("$ref cannot have keywords"):
+         * annotations are dropped (exact); a constraint beside it cannot be
+         * rendered without changing what is valid */
+        for (const cJSON *kw = s->child; kw; kw = kw->next)
+            if (!key_is(kw, "$ref") && !in_list(kw, k_annotations) && !key_is(kw, "$defs") && !key_is(kw, "definitions")) {
+                ex_path rk = {p.rep, kw->string, tg_json_strlen(kw->string), 0};
+                strict_fail(c, &rk, "\"%.*s\" beside $ref cannot be expressed in strict mode (OpenAI allows no keyword beside $ref)",
+                            kw->string, tg_json_strlen(kw->string));
+            }
+        if (!is_root) {
+            cJSON *out = jnew(c, cJSON_Object);
+            jputclone(c, out, tg_json_getz(s, "$ref"));
+            if (!resolve_ref(c->doc, tg_json_getz(s, "$ref")))
+                strict_fail(c, p.rep, "$ref is not a local reference into this schema", NULL, 0);
+            return c->oom ? NULL : out;
+        }
+    }
     cJSON *tmp = NULL;
     if (tg_json_getz(s, "allOf")) {
         tmp = jclone(c, s);

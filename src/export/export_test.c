@@ -273,6 +273,23 @@ static void refs_into_the_root_rehomed(void) {
                         "\"#/$defs/properties_session\"}},\"$defs\":{\"properties_session\":{\"type\":\"string\"}}}}");
 }
 
+/* OpenAI strict refuses any keyword beside $ref: annotations go (exact), a
+ * constraint there falls back to strict:false with the reason */
+static void strict_ref_siblings(void) {
+    CHECK(render(TG_EXPORT_OPENAI_STRICT,
+                 "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"hero\":{\"$ref\":\"#/$defs/H\","
+                 "\"description\":\"The hero chart\"}},\"required\":[\"hero\"],\"$defs\":{\"H\":{\"type\":\"object\","
+                 "\"properties\":{\"t\":{\"type\":\"string\"}},\"required\":[\"t\"]}}}}",
+                 NULL) == 1);
+    CHECK_MSG(strstr(out_text, "\"hero\":{\"$ref\":\"#/$defs/H\"}") != NULL, "%s", out_text);
+    CHECK(render(TG_EXPORT_OPENAI_STRICT,
+                 "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"p\":{\"$ref\":\"#/$defs/H\","
+                 "\"properties\":{\"note\":{\"type\":\"string\"}}}},\"required\":[\"p\"],\"$defs\":{\"H\":{\"type\":\"object\","
+                 "\"properties\":{\"t\":{\"type\":\"string\"}},\"required\":[\"t\"]}}}}",
+                 NULL) == 0);
+    CHECK(rep_has("\"path\":\"/inputSchema/properties/p/properties\"") && rep_has("beside $ref"));
+}
+
 static void anthropic_root(void) {
     /* allOf of objects merged exactly */
     expect(TG_EXPORT_ANTHROPIC,
@@ -633,6 +650,7 @@ int main(void) {
     simple_tool();
     hidden_params();
     refs_into_the_root_rehomed();
+    strict_ref_siblings();
     anthropic_root();
     openai_strict();
     gemini();
