@@ -115,7 +115,11 @@ tg_status tg_configure(tg_runtime *rt, const char *config, size_t len);
  * options (JSON object text, or len 0): needsApproval, privileged, readOnly,
  * edit, timeoutMs, tenant, requires (capabilities), context (parameter ->
  * context key), contextParams ("reject"|"drop"). handler_id is the host's key
- * for the handler. On TG_OK, tg_output holds the registration record
+ * for the handler. A context parameter is removed from every model-visible
+ * schema where that is exact (src/export/hidden.h); an inputSchema where the
+ * parameter could still reach the model (named under if/not, a key of
+ * dependentRequired/dependentSchemas, an in-place $ref other than "#/..." or
+ * "#anchor", $dynamicRef) is refused with TG_ERR_INVALID_DESCRIPTOR. On TG_OK, tg_output holds the registration record
  * {"name":"<model-visible name>","tool","digest"[,"sanitized"]}. Errors:
  * TG_ERR_JSON, TG_ERR_TOO_LARGE, TG_ERR_INVALID_DESCRIPTOR,
  * TG_ERR_INVALID_SCHEMA, TG_ERR_DUPLICATE_TOOL, TG_ERR_NAME_COLLISION,

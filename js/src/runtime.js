@@ -386,7 +386,9 @@ export class ToolRuntime {
    * options are host-only facts no descriptor can set: needsApproval,
    * privileged, readOnly, edit, timeoutMs, concurrency, tenant, requires
    * (capabilities), context (parameter -> context key), contextParams
-   * ('reject' | 'drop'), auditArgs. Throws ToolgateError (invalid_descriptor,
+   * ('reject' | 'drop'), auditArgs. A context parameter the schema could
+   * still show the model (README, Context parameters) is invalid_descriptor.
+   * Throws ToolgateError (invalid_descriptor,
    * invalid_schema, duplicate_tool, name_collision, missing_capability, ...);
    * the registry is then unchanged.
    * @returns {{ name: string, tool: string, digest: string, sanitized?: string[] }}

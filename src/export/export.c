@@ -27,6 +27,9 @@
  * recursion stack kept on the C stack plus a global expansion budget. */
 #include "export.h"
 
+#include "hidden.h"
+
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -450,90 +453,8 @@ static const cJSON *deref(ex_ctx *c, const cJSON *s) {
 
 /* ---------------------------------------------------------------- hidden */
 
-static void strip_hidden_one(cJSON *s, const cJSON *hidden) {
-    if (!cJSON_IsObject(s) || !cJSON_IsArray(hidden)) return;
-    cJSON *props = tg_json_getz(s, "properties"), *req = tg_json_getz(s, "required");
-    for (const cJSON *h = hidden->child; h; h = h->next) {
-        if (!cJSON_IsString(h)) continue;
-        size_t n = tg_json_strlen(h->valuestring);
-        cJSON *x = cJSON_IsObject(props) ? tg_json_get(props, h->valuestring, n) : NULL;
-        if (x) tg_json_detach(props, x);
-        for (cJSON *r = cJSON_IsArray(req) ? req->child : NULL; r;) {
-            cJSON *next = r->next;
-            if (tg_json_equal(r, h)) tg_json_detach(req, r);
-            r = next;
-        }
-    }
-}
-
-/* s and what it takes its properties from at the root: its local $ref
- * (pydantic's {"$ref": "#/$defs/Args"}) followed to its target in doc, and
- * its allOf/anyOf/oneOf branches (and theirs, a few levels down). */
-/* The subschema of doc's own resource declaring "$anchor": name (a
- * plain-name fragment "#name"), or NULL: schemas only (not the values of
- * default, examples, const, enum), not into an embedded resource (its own
- * "$id"), depth-bounded. */
-static cJSON *find_anchor(cJSON *s, const char *name, int depth) {
-    if (depth > 32 || !(cJSON_IsObject(s) || cJSON_IsArray(s))) return NULL;
-    if (cJSON_IsObject(s)) {
-        if (depth && tg_json_getz(s, "$id")) return NULL;
-        const cJSON *a = tg_json_getz(s, "$anchor");
-        if (cJSON_IsString(a) && strcmp(a->valuestring, name) == 0) return s;
-    }
-    for (cJSON *m = s->child; m; m = m->next) {
-        if (cJSON_IsObject(s) && (key_is(m, "enum") || key_is(m, "const") || key_is(m, "default") ||
-                                  key_is(m, "examples")))
-            continue; /* (values, not schemas) */
-        cJSON *hit = find_anchor(m, name, depth + 1);
-        if (hit) return hit;
-    }
-    return NULL;
-}
-
-/* Anchors found once a rendering: a schema may name one many times. */
-typedef struct anchor_memo {
-    const char *name[8];
-    cJSON *target[8];
-    int n;
-    cJSON *seen[64]; /* reference targets stripped already (a schema may name one thousands of times) */
-    int nseen;
-} anchor_memo;
-
-static cJSON *anchor_target(cJSON *doc, const char *name, anchor_memo *memo) {
-    for (int i = 0; i < memo->n; i++)
-        if (strcmp(memo->name[i], name) == 0) return memo->target[i];
-    cJSON *t = find_anchor(doc, name, 0);
-    if (memo->n < 8) {
-        memo->name[memo->n] = name;
-        memo->target[memo->n++] = t;
-    }
-    return t;
-}
-
-static void strip_hidden_at(cJSON *doc, cJSON *s, const cJSON *hidden, int depth, anchor_memo *memo) {
-    if (!cJSON_IsObject(s) || depth > 8) return;
-    strip_hidden_one(s, hidden);
-    const cJSON *ref = tg_json_getz(s, "$ref");
-    cJSON *target = (cJSON *)resolve_ref(doc, ref); /* (doc is the rendering's own copy) */
-    if (!target && cJSON_IsString(ref) && ref->valuestring[0] == '#' && ref->valuestring[1] && ref->valuestring[1] != '/')
-        target = anchor_target(doc, ref->valuestring + 1, memo);
-    int again = 0;
-    for (int i = 0; target && i < memo->nseen; i++) again |= memo->seen[i] == target;
-    if (target && target != s && !again) {
-        if (memo->nseen < 64) memo->seen[memo->nseen++] = target;
-        strip_hidden_at(doc, target, hidden, depth + 1, memo);
-    }
-    static const char *const comb[] = {"allOf", "anyOf", "oneOf"};
-    for (int i = 0; i < 3; i++) {
-        cJSON *arr = tg_json_getz(s, comb[i]);
-        for (cJSON *b = cJSON_IsArray(arr) ? arr->child : NULL; b; b = b->next) strip_hidden_at(doc, b, hidden, depth + 1, memo);
-    }
-}
-
-static void strip_hidden(cJSON *s, const cJSON *hidden) {
-    anchor_memo memo = {{0}, {0}, 0, {0}, 0};
-    if (cJSON_IsArray(hidden) && hidden->child) strip_hidden_at(s, s, hidden, 0, &memo);
-}
+/* Context parameters out of s (hidden.h says where and how). */
+static void strip_hidden(cJSON *s, const cJSON *hidden) { tg_hidden_strip(s, hidden); }
 
 /* ---------------------------------------------------------------- dialect */
 
@@ -646,6 +567,101 @@ static void upgrade_root(ex_ctx *c, cJSON *s) {
     tg_json_detach(s, decl); /* (lossless: nothing to report) */
 }
 
+/* ---------------------------------------------------------------- rehome */
+
+/* A rendering's "#..." $refs resolve against the rendering. Root
+ * normalisation removes or changes what some pointed at ("#/allOf/0/...",
+ * "#/properties/x" after a merge, "#" itself), so each ref that points
+ * anywhere but into $defs/definitions is pointed instead at a copy of its
+ * original target (c->doc, the schema before the root changes; failing
+ * that orig, the inputSchema as given, for a target hidden properties
+ * took away) placed in the rendering's "$defs": exact, and one copy per
+ * ref text. A ref found in neither is dropped (reported): no rendering
+ * holds a dangling $ref. */
+typedef struct rehome {
+    cJSON *defs;     /* the rendering's $defs (made when needed) */
+    cJSON *made;     /* ref text -> $defs key, for each copy made */
+    const cJSON *orig;
+    const ex_path *root;
+} rehome;
+
+static int points_into_defs(const char *r) {
+    return !strncmp(r, "#/$defs/", 8) || !strncmp(r, "#/definitions/", 14);
+}
+
+/* A fresh $defs key from the pointer: "#/allOf/0/properties/home" ->
+ * "allOf_0_properties_home" (characters outside [A-Za-z0-9_.-] as "_"),
+ * "root" for "#", with "_2", "_3", ... when taken. */
+static cJSON *fresh_key(ex_ctx *c, rehome *h, const char *r) {
+    char base[64], key[80];
+    size_t n = 0;
+    for (const char *p = r[1] && r[2] ? r + 2 : "root"; *p && n < sizeof base - 1; p++)
+        base[n++] = (isalnum((unsigned char)*p) || *p == '_' || *p == '.' || *p == '-') ? *p : '_';
+    base[n] = '\0';
+    snprintf(key, sizeof key, "%s", base);
+    for (int i = 2; tg_json_getz(h->defs, key); i++) snprintf(key, sizeof key, "%s_%d", base, i);
+    return jstr(c, key, strlen(key));
+}
+
+/* The "#/$defs/<key>" text for ref r, copying its target on first use; NULL
+ * when r resolves nowhere (or on out-of-memory). */
+static cJSON *rehomed(ex_ctx *c, rehome *h, cJSON *s, const cJSON *ref) {
+    const char *r = ref->valuestring;
+    const cJSON *key = tg_json_getz(h->made, r);
+    if (!key) {
+        const cJSON *t = resolve_ref(c->doc, ref);
+        if (!t) t = resolve_ref(h->orig, ref);
+        if (!t) return NULL;
+        if (!h->defs && !(h->defs = jput(c, s, "$defs", jnew(c, cJSON_Object)))) return NULL;
+        cJSON *k = fresh_key(c, h, r), *copy = jclone(c, t);
+        if (!k || !copy || tg_json_set_key(c->a, copy, k->valuestring, tg_json_strlen(k->valuestring))) {
+            c->oom = 1;
+            return NULL;
+        }
+        tg_json_append(h->defs, copy);
+        if (!(key = jputn(c, h->made, r, tg_json_strlen(r), k))) return NULL;
+    }
+    char text[96];
+    snprintf(text, sizeof text, "#/$defs/%s", key->valuestring);
+    return jstr(c, text, strlen(text));
+}
+
+static int is_local_pointer_ref(const cJSON *m) {
+    return key_is(m, "$ref") && cJSON_IsString(m) && m->valuestring[0] == '#' &&
+           (!m->valuestring[1] || m->valuestring[1] == '/') && !points_into_defs(m->valuestring);
+}
+
+static void rehome_at(ex_ctx *c, rehome *h, cJSON *doc, cJSON *s, const ex_path *p, int depth) {
+    if (!(cJSON_IsObject(s) || cJSON_IsArray(s)) || depth > EX_MAX_DEPTH || c->oom) return;
+    for (cJSON *m = s->child, *next; m && !c->oom; m = next) {
+        next = m->next;
+        if (cJSON_IsObject(s) && (key_is(m, "enum") || key_is(m, "const") || key_is(m, "default") ||
+                                  key_is(m, "examples")))
+            continue; /* (values, not schemas) */
+        if (!cJSON_IsObject(s) || !is_local_pointer_ref(m)) {
+            rehome_at(c, h, doc, m, p, depth + 1);
+            continue;
+        }
+        cJSON *to = rehomed(c, h, doc, m);
+        if (to) jreplace(s, m, to);
+        else if (!c->oom) {
+            notek(c, p, "$ref \"%.*s\" resolves to nothing in this rendering; dropped", m);
+            tg_json_detach(s, m);
+        }
+    }
+}
+
+static void rehome_refs(ex_ctx *c, cJSON *s, const cJSON *orig, const ex_path *root) {
+    cJSON *defs = tg_json_getz(s, "$defs");
+    rehome h = {cJSON_IsObject(defs) ? defs : NULL, jnew(c, cJSON_Object), orig, root};
+    if (!h.made) return;
+    rehome_at(c, &h, s, s, root, 0);
+    /* the copies made, whose own refs the walk may have passed (a copy made
+     * while walking makes its entry after this one) */
+    for (const cJSON *k = h.made->child; k && !c->oom; k = k->next)
+        rehome_at(c, &h, s, tg_json_getz(h.defs, k->valuestring), root, 1);
+}
+
 /* ---------------------------------------------------------------- root */
 
 /* Multi-branch anyOf/oneOf at the root: union of properties, intersection
@@ -741,6 +757,12 @@ static cJSON *normalize_root(ex_ctx *c, const cJSON *in, const cJSON *hidden, co
     s->string = NULL;
     upgrade_root(c, s);
     strip_hidden(s, hidden);
+    /* $refs resolve against the schema as it was before the root changes
+     * below (merged branches go away); rehome_refs points the rendering's
+     * refs into it back at copies */
+    c->doc = s;
+    s = jclone(c, s);
+    if (!s) return NULL;
 
     /* root $ref and allOf: merged into the root */
     cJSON *ref = tg_json_getz(s, "$ref");
@@ -803,6 +825,8 @@ static cJSON *normalize_root(ex_ctx *c, const cJSON *in, const cJSON *hidden, co
             if (keep2) jputclone(c, s, keep2);
         }
     }
+    rehome_refs(c, s, in, root);
+    c->doc = s; /* (what the renderers below resolve against) */
     return c->oom ? NULL : s;
 }
 
@@ -980,6 +1004,24 @@ static cJSON *strict_node(ex_ctx *c, const cJSON *s, ex_spath p, int depth, int 
                                                : "unconstrained schema (any JSON value) cannot be expressed in strict mode",
                     NULL, 0);
         return jnew(c, cJSON_Object);
+    }
+    if (tg_json_getz(s, "$ref")) {
+        /* OpenAI refuses any keyword beside $ref ("$ref cannot have keywords"):
+         * annotations are dropped (exact); a constraint beside it cannot be
+         * rendered without changing what is valid */
+        for (const cJSON *kw = s->child; kw; kw = kw->next)
+            if (!key_is(kw, "$ref") && !in_list(kw, k_annotations) && !key_is(kw, "$defs") && !key_is(kw, "definitions")) {
+                ex_path rk = {p.rep, kw->string, tg_json_strlen(kw->string), 0};
+                strict_fail(c, &rk, "\"%.*s\" beside $ref cannot be expressed in strict mode (OpenAI allows no keyword beside $ref)",
+                            kw->string, tg_json_strlen(kw->string));
+            }
+        if (!is_root) {
+            cJSON *out = jnew(c, cJSON_Object);
+            jputclone(c, out, tg_json_getz(s, "$ref"));
+            if (!resolve_ref(c->doc, tg_json_getz(s, "$ref")))
+                strict_fail(c, p.rep, "$ref is not a local reference into this schema", NULL, 0);
+            return c->oom ? NULL : out;
+        }
     }
     cJSON *tmp = NULL;
     if (tg_json_getz(s, "allOf")) {

@@ -86,12 +86,18 @@ typedef enum tg_export_format {
  *     every branch requires;
  *   - missing root type becomes "object"; a non-object root becomes
  *     {"type":"object"} (reported); root not/enum/const are dropped
- *     (reported). */
+ *     (reported);
+ *   - a "#" or "#/..." $ref anywhere in the rendering that points outside
+ *     $defs/definitions (into what the steps above removed or changed, e.g.
+ *     "#/allOf/0/properties/home") points instead at a copy of its original
+ *     target added to "$defs" (key from the pointer: "allOf_0_properties_home",
+ *     "root" for "#"; exact); one that resolves nowhere is dropped
+ *     (reported). No rendering holds a dangling $ref. */
 
 /* Renders one tool. name[0..name_len): the model-visible name (already
  * provider-safe). descriptor: the MCP Tool object. hidden: NULL or an array
- * of property names removed from the root inputSchema's properties and
- * required (and from those of its direct allOf/anyOf/oneOf branches).
+ * of context parameter names removed from the inputSchema where that is
+ * exact (hidden.h; the registry refuses a schema tg_hidden_check flags).
  * report: NULL or an array node that receives the entries described above.
  * strict_ok: may be NULL; for TG_EXPORT_OPENAI_STRICT set to 1 when the
  * output says "strict":true, else 0; for other formats set to 0.

@@ -234,6 +234,62 @@ static void hidden_params(void) {
            h, "{\"name\":\"t\",\"input_schema\":{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"}},\"required\":[]}}", "[]");
 }
 
+/* zod-to-json-schema's $refStrategy "root": pointers into the root's own
+ * structure, which root normalisation removes or changes */
+static void refs_into_the_root_rehomed(void) {
+    const char *ship = "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"allOf\":["
+                       "{\"type\":\"object\",\"properties\":{\"home\":{\"type\":\"object\",\"properties\":{\"s\":{\"type\":\"string\"}}}},\"required\":[\"home\"]},"
+                       "{\"type\":\"object\",\"properties\":{\"work\":{\"$ref\":\"#/allOf/0/properties/home\"}},\"required\":[\"work\"]}]}}";
+    expect(TG_EXPORT_ANTHROPIC, ship, NULL,
+           "{\"name\":\"t\",\"input_schema\":{\"type\":\"object\",\"properties\":{\"home\":{\"type\":\"object\",\"properties\":{\"s\":"
+           "{\"type\":\"string\"}}},\"work\":{\"$ref\":\"#/$defs/allOf_0_properties_home\"}},\"required\":[\"home\",\"work\"],"
+           "\"$defs\":{\"allOf_0_properties_home\":{\"type\":\"object\",\"properties\":{\"s\":{\"type\":\"string\"}}}}}}",
+           "[]");
+    /* a oneOf branch's, the root itself ("#"), and a chain between copies */
+    render(TG_EXPORT_BEDROCK,
+           "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"oneOf\":[{\"properties\":{\"o\":{\"type\":\"object\"},"
+           "\"p\":{\"$ref\":\"#/oneOf/1/properties/q\"}}},{\"properties\":{\"q\":{\"$ref\":\"#/oneOf/0/properties/o\"},"
+           "\"r\":{\"$ref\":\"#\"}}}]}}",
+           NULL);
+    CHECK_MSG(strstr(out_text, "\"p\":{\"$ref\":\"#/$defs/oneOf_1_properties_q\"}") &&
+                  strstr(out_text, "\"oneOf_1_properties_q\":{\"$ref\":\"#/$defs/oneOf_0_properties_o\"}") &&
+                  strstr(out_text, "\"oneOf_0_properties_o\":{\"type\":\"object\"}") &&
+                  strstr(out_text, "\"r\":{\"$ref\":\"#/$defs/root\"}") && strstr(out_text, "\"root\":{\"type\":\"object\",\"oneOf\""),
+              "%s", out_text);
+    /* OpenAI strict: a ref into a property made nullable keeps the original (not nullable) */
+    CHECK(render(TG_EXPORT_OPENAI_STRICT,
+                 "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"billing\":{\"type\":\"object\",\"properties\":{\"s\":{\"type\":\"string\"}},\"required\":[\"s\"]},"
+                 "\"shipping\":{\"$ref\":\"#/properties/billing\"}},\"required\":[\"shipping\"]}}",
+                 NULL) == 1);
+    CHECK_MSG(strstr(out_text, "\"shipping\":{\"$ref\":\"#/$defs/properties_billing\"}") &&
+                  strstr(out_text, "\"properties_billing\":{\"type\":\"object\",\"properties\":{\"s\":{\"type\":\"string\"}},\"required\":[\"s\"],\"additionalProperties\":false}"),
+              "%s", out_text);
+    /* a ref to a hidden parameter's schema: its copy, not a dangling pointer */
+    render(TG_EXPORT_ANTHROPIC,
+           "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"session\":{\"type\":\"string\"},"
+           "\"other\":{\"$ref\":\"#/properties/session\"}}}}",
+           "[\"session\"]");
+    CHECK_STR(out_text, "{\"name\":\"t\",\"input_schema\":{\"type\":\"object\",\"properties\":{\"other\":{\"$ref\":"
+                        "\"#/$defs/properties_session\"}},\"$defs\":{\"properties_session\":{\"type\":\"string\"}}}}");
+}
+
+/* OpenAI strict refuses any keyword beside $ref: annotations go (exact), a
+ * constraint there falls back to strict:false with the reason */
+static void strict_ref_siblings(void) {
+    CHECK(render(TG_EXPORT_OPENAI_STRICT,
+                 "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"hero\":{\"$ref\":\"#/$defs/H\","
+                 "\"description\":\"The hero chart\"}},\"required\":[\"hero\"],\"$defs\":{\"H\":{\"type\":\"object\","
+                 "\"properties\":{\"t\":{\"type\":\"string\"}},\"required\":[\"t\"]}}}}",
+                 NULL) == 1);
+    CHECK_MSG(strstr(out_text, "\"hero\":{\"$ref\":\"#/$defs/H\"}") != NULL, "%s", out_text);
+    CHECK(render(TG_EXPORT_OPENAI_STRICT,
+                 "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"p\":{\"$ref\":\"#/$defs/H\","
+                 "\"properties\":{\"note\":{\"type\":\"string\"}}}},\"required\":[\"p\"],\"$defs\":{\"H\":{\"type\":\"object\","
+                 "\"properties\":{\"t\":{\"type\":\"string\"}},\"required\":[\"t\"]}}}}",
+                 NULL) == 0);
+    CHECK(rep_has("\"path\":\"/inputSchema/properties/p/properties\"") && rep_has("beside $ref"));
+}
+
 static void anthropic_root(void) {
     /* allOf of objects merged exactly */
     expect(TG_EXPORT_ANTHROPIC,
@@ -593,6 +649,8 @@ int main(void) {
     provider_refusals();
     simple_tool();
     hidden_params();
+    refs_into_the_root_rehomed();
+    strict_ref_siblings();
     anthropic_root();
     openai_strict();
     gemini();

@@ -7,6 +7,7 @@
 
 #include "../crypto/blake2s.h"
 #include "../base/utf8.h"
+#include "../export/hidden.h"
 #include "sanitize.h"
 
 #define TITLE_BYTES 256
@@ -232,6 +233,28 @@ static int compile(const tg_registry_config *cfg, tg_arena *a, const cJSON *sche
     return fail(e, oom ? "out_of_memory" : "invalid_schema", msg);
 }
 
+/* Context parameters are kept out of what the model sees by removing them
+ * from the schema every format renders (export/hidden.h); a schema where
+ * that removal cannot be exact would show one to the model, so the tool is
+ * refused here, at registration, instead of rendering leaky. 0 when fine, -1
+ * with e set. The scratch copy goes with a rewind of a. */
+static int check_context(tg_arena *a, const cJSON *in, const cJSON *hidden, tg_tool_error *e) {
+    tg_arena_mark m = tg_arena_save(a);
+    cJSON *copy = tg_json_clone(a, in);
+    if (!copy) {
+        tg_arena_rewind(a, m);
+        return fail(e, "out_of_memory", "out of memory");
+    }
+    char why[sizeof e->message - 40];
+    tg_hidden_strip(copy, hidden);
+    int refused = tg_hidden_check(copy, hidden, why, sizeof why);
+    tg_arena_rewind(a, m);
+    if (!refused) return 0;
+    char msg[sizeof e->message];
+    snprintf(msg, sizeof msg, "inputSchema: %s", why);
+    return fail(e, "invalid_descriptor", msg);
+}
+
 tg_tool *tg_tool_build(const tg_registry_config *cfg, const tg_allocator *alloc, const char *source, size_t source_len,
                        const char *tmpl, const tg_tool_entry *entry, tg_tool_error *e) {
     e->code[0] = e->message[0] = '\0';
@@ -316,6 +339,7 @@ tg_tool *tg_tool_build(const tg_registry_config *cfg, const tg_allocator *alloc,
             tg_json_append(hidden, h);
         }
         t->hidden = hidden;
+        if (t->input_schema && check_context(&a, t->input_schema, hidden, e)) goto fail;
     }
     t->schema_bytes[0] = sizes[0];
     t->schema_bytes[1] = sizes[1];

@@ -340,6 +340,24 @@ static void capabilities_and_options(void) {
     fixture_close(&f);
 }
 
+static void context_parameter_left_visible_refused(void) {
+    fixture f;
+    fixture_open(&f, A, NULL);
+    tg_tool_entry e[2] = {
+        {J(&f, "{\"name\":\"q\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"tenant_id\":{}},"
+               "\"not\":{\"required\":[\"tenant_id\"]}}}"),
+         J(&f, "{\"context\":{\"tenant_id\":\"tenant\"}}"), 1},
+        {J(&f, "{\"name\":\"r\",\"inputSchema\":{\"type\":\"object\",\"then\":{\"required\":[\"tenant_id\"]}}}"),
+         J(&f, "{\"context\":{\"tenant_id\":\"tenant\"}}"), 2}};
+    tg_batch b = {"", 0, "{tool}", 0, 0, e, 2};
+    CHECK(tg_registry_apply(f.r, &b, &f.out) == 0);
+    CHECK(strstr(f.out.data, "\"code\":\"invalid_descriptor\"") && strstr(f.out.data, "\\\"tenant_id\\\"") &&
+          strstr(f.out.data, "/not"));
+    CHECK(tg_toolset_find(tg_registry_current(f.r), "q", 1) == NULL);
+    CHECK(tg_toolset_find(tg_registry_current(f.r), "r", 1) != NULL); /* (then: removed exactly) */
+    fixture_close(&f);
+}
+
 static void ten_thousand_tools(void) {
     tg_registry *r = tg_registry_new(&A, NULL);
     tg_arena a;
@@ -385,6 +403,7 @@ int main(void) {
     options_on_relisting();
     untrusted_metadata();
     capabilities_and_options();
+    context_parameter_left_visible_refused();
     ten_thousand_tools();
     return tg_test_finish("registry");
 }

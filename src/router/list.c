@@ -193,26 +193,25 @@ tg_status tg_list_tools(tg_runtime *rt, const char *request, size_t len) {
     return TG_OK;
 }
 
-/* The schema a local "$ref" ("#" + JSON Pointer) names in root; s when it
- * has none; NULL for a reference this walk does not follow (an anchor, a
- * remote document: the nulls beneath stay as sent). */
-static const cJSON *deref(const cJSON *root, const cJSON *s) {
-    for (int hops = 0; hops < 16 && cJSON_IsObject(s); hops++) {
-        const cJSON *ref = tg_json_getz(s, "$ref");
-        if (!ref) return s;
-        const cJSON *at =
-            cJSON_IsString(ref) ? tg_json_pointer_ref(root, ref->valuestring, tg_json_strlen(ref->valuestring)) : NULL;
-        if (!at || at == s) return NULL;
-        s = at;
-    }
-    return s;
+/* The schema s's local "$ref" ("#" + JSON Pointer) names in root; NULL
+ * without one, or for a reference this walk does not follow (an anchor, a
+ * remote document), *unfollowed set then. In 2020-12 a $ref applies beside
+ * its sibling keywords: callers treat it as one more allOf branch. */
+static const cJSON *ref_of(const cJSON *root, const cJSON *s, int *unfollowed) {
+    const cJSON *ref = cJSON_IsObject(s) ? tg_json_getz(s, "$ref") : NULL;
+    const cJSON *at =
+        cJSON_IsString(ref) ? tg_json_pointer_ref(root, ref->valuestring, tg_json_strlen(ref->valuestring)) : NULL;
+    *unfollowed = ref && (!at || at == s);
+    return at == s ? NULL : at;
 }
 
 /* s lets null through as a value (so a null the model sent may mean null);
  * in doubt (too deep, a reference not followed), it does. */
 static int takes_null(const cJSON *root, const cJSON *s, int depth) {
-    s = deref(root, s);
-    if (!s || depth > 16) return 1;
+    int unfollowed;
+    const cJSON *target = ref_of(root, s, &unfollowed);
+    if (unfollowed || depth > 16) return 1;
+    if (target && !takes_null(root, target, depth + 1)) return 0; /* (and the siblings, below) */
     if (!cJSON_IsObject(s)) return !cJSON_IsFalse(s);
     const cJSON *t = tg_json_getz(s, "type"), *v;
     if (!t && !tg_json_getz(s, "anyOf") && !tg_json_getz(s, "oneOf") && !tg_json_getz(s, "enum") && !tg_json_getz(s, "const"))
@@ -242,12 +241,14 @@ static int in_required(const cJSON *s, const char *key) {
 
 /* A model that saw the OpenAI strict rendering must send every property,
  * null for one the tool leaves optional; that null means "absent": drop it
- * where the original schema (through $ref, allOf/anyOf/oneOf branches,
+ * where the original schema (through $ref and its siblings, allOf/anyOf/oneOf branches,
  * items and prefixItems, at any depth) declares the property optional and
  * not taking null. */
 static void strip_nulls(const cJSON *root, const cJSON *s, cJSON *inst, int depth, size_t *fan) {
-    s = deref(root, s);
     if (!cJSON_IsObject(s) || depth > 64) return;
+    int unfollowed;
+    const cJSON *target = ref_of(root, s, &unfollowed);
+    if (target && ++*fan <= 256) strip_nulls(root, target, inst, depth + 1, fan); /* (then the siblings) */
     if (cJSON_IsObject(inst)) {
         const cJSON *props = tg_json_getz(s, "properties");
         for (cJSON *m = inst->child, *next; m; m = next) {

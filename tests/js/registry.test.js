@@ -478,6 +478,58 @@ test('context parameters: hidden from every format, injected from the context, n
   rt.dispose();
 });
 
+test('context parameters: removed from every in-place subschema; a schema that would still show one is refused at registration', async () => {
+  const rt = await createToolRuntime();
+  const ctx = { context: { tenant_id: 'tenant' } };
+  const base = { sql: { type: 'string' }, tenant_id: { type: 'string' } };
+  const args = { type: 'object', properties: base, required: ['sql', 'tenant_id'] };
+  let deep = { ...args }; for (let i = 0; i < 10; i++) deep = { allOf: [deep] };
+  const chain = {}; for (let i = 0; i < 10; i++) chain['D' + i] = i === 9 ? args : { $ref: '#/$defs/D' + (i + 1) };
+  const stripped = {
+    ifthen: { type: 'object', properties: base, if: { required: ['sql'] }, then: { properties: { tenant_id: { description: 'your tenant id' } }, required: ['tenant_id'] } },
+    ifelse: { type: 'object', properties: base, if: { required: ['x'] }, else: { required: ['tenant_id'] } },
+    depschemas: { type: 'object', properties: base, dependentSchemas: { sql: { properties: { tenant_id: { minLength: 1 } }, required: ['tenant_id'] } } },
+    depreq: { type: 'object', properties: base, dependentRequired: { sql: ['tenant_id'] } },
+    draft7deps: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: base, dependencies: { sql: ['tenant_id'] } },
+    refChain: { type: 'object', $ref: '#/$defs/D0', $defs: chain },
+    deepAllOf: { type: 'object', ...deep },
+  };
+  for (const [name, inputSchema] of Object.entries(stripped)) rt.registerTool({ name, inputSchema }, (a) => JSON.stringify(a), ctx);
+  for (const format of ['mcp', 'anthropic', 'openai', 'openai-strict', 'gemini', 'bedrock'])
+    assert.doesNotMatch(JSON.stringify(rt.listTools({ format })), /tenant_id/, format);
+  const r = await rt.callTool('refChain', { sql: 'x' }, { context: { tenant: 't1' } });
+  assert.equal(r.content[0].text, '{"sql":"x","tenant_id":"t1"}');
+  const refused = {
+    ifcond: [{ type: 'object', properties: base, if: { required: ['tenant_id'] }, then: { required: ['sql'] } }, '/if'],
+    not: [{ type: 'object', properties: base, not: { required: ['tenant_id'] } }, '/not'],
+    depkey: [{ type: 'object', properties: base, dependentRequired: { tenant_id: ['sql'] } }, 'a key of'],
+    dynref: [{ type: 'object', $dynamicRef: '#args', $defs: { A: { $dynamicAnchor: 'args', ...args } } }, 'dynamic reference'],
+    absid: [{ $id: 'https://example.com/tool', type: 'object', $ref: 'https://example.com/tool#/$defs/Args', $defs: { Args: args } }, '$ref other than'],
+    relid: [{ $id: 'https://example.com/tool', type: 'object', $ref: 'tool#/$defs/Args', $defs: { Args: args } }, '$ref other than'],
+    embedded: [{ type: 'object', $ref: 'https://example.com/args', $defs: { Args: { $id: 'https://example.com/args', ...args } } }, '$ref other than'],
+  };
+  for (const [name, [inputSchema, where]] of Object.entries(refused)) {
+    assert.throws(() => rt.registerTool({ name, inputSchema }, () => 'x', ctx),
+      (e) => e.code === 'invalid_descriptor' && e.message.includes('"tenant_id"') && e.message.includes(where), name);
+    // the same schema without a context parameter is fine
+    rt.registerTool({ name, inputSchema }, () => 'x');
+  }
+  rt.dispose();
+});
+
+test('openai-strict: the null sent for an optional property beside a root $ref is dropped before validation', async () => {
+  const rt = await createToolRuntime();
+  const defs = { Base: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] } };
+  rt.registerTool({ name: 'root', inputSchema: { type: 'object', $ref: '#/$defs/Base', properties: { note: { type: 'string' } }, $defs: defs } }, (a) => JSON.stringify(a));
+  const fn = rt.listTools({ format: 'openai-strict' }).tools[0].function;
+  assert.equal(fn.strict, true);
+  assert.deepEqual(fn.parameters.required, ['note', 'id']);
+  const r = await rt.callTool('root', { id: 1, note: null }, { format: 'openai-strict' });
+  assert.equal(r.isError, undefined, r.content[0].text);
+  assert.equal(r.content[0].text, '{"id":1}');
+  rt.dispose();
+});
+
 test('plugins add a batch atomically; capabilities decide conditional registration', async () => {
   const rt = await createToolRuntime({ capabilities: ['db'] });
   const bad = rt.registerBatch('plugin', [

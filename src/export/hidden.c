@@ -1,0 +1,262 @@
+/* hidden.c - context parameters stripped from a schema, and the fail-closed
+ * check that nothing of them is left where it applies to the root instance
+ * (see hidden.h). One walk serves both: it visits every subschema that
+ * applies in place to the root instance, following local $refs once each. */
+#include "hidden.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct hw {
+    cJSON *doc;
+    const cJSON *hidden;
+    int check;                              /* 0: strip, 1: check */
+    const cJSON *seen[TG_HIDDEN_MAX_TARGETS]; /* $ref targets walked already */
+    unsigned char seen_strip[TG_HIDDEN_MAX_TARGETS]; /* ... and whether stripped there */
+    int nseen;
+    const char *anchor[8]; /* anchors looked up once a walk (a schema may name one many times) */
+    cJSON *anchor_at[8];
+    int nanchors;
+    char *why;
+    size_t why_n;
+    int refused;
+    char path[256]; /* JSON Pointer of the subschema walked (cut when longer) */
+    size_t plen;
+} hw;
+
+static int key_is(const cJSON *item, const char *k) { return item->string && strcmp(item->string, k) == 0; }
+
+/* ---------------------------------------------------------------- path */
+
+/* Appends "/" and seg (escaped as a JSON Pointer token); returns the length
+ * to pop back to. A path that does not fit is cut. */
+static size_t path_push(hw *w, const char *seg) {
+    size_t at = w->plen, end = sizeof w->path - 1, i = at;
+    if (i < end) w->path[i++] = '/';
+    for (const char *c = seg; *c && i < end; c++) {
+        if (*c != '~' && *c != '/') {
+            w->path[i++] = *c;
+        } else if (i + 1 < end) {
+            w->path[i++] = '~';
+            w->path[i++] = *c == '~' ? '0' : '1';
+        } else break;
+    }
+    w->path[i] = '\0';
+    w->plen = i;
+    return at;
+}
+
+static void path_pop(hw *w, size_t at) {
+    w->plen = at;
+    w->path[at] = '\0';
+}
+
+/* The walk refuses (check mode only): the first reason is kept. */
+static void refuse(hw *w, const char *name, const char *what) {
+    if (!w->check || w->refused) return;
+    w->refused = 1;
+    snprintf(w->why, w->why_n, "context parameter \"%s\" could stay visible to the model: %s at %s%s%s", name, what,
+             w->plen ? "\"" : "the root", w->path, w->plen ? "\"" : "");
+}
+
+static void refuse_all(hw *w, const char *what) {
+    const cJSON *h = w->hidden->child;
+    refuse(w, cJSON_IsString(h) ? h->valuestring : "?", what);
+}
+
+/* ---------------------------------------------------------------- names */
+
+static int list_has(const cJSON *arr, const char *name) {
+    for (const cJSON *e = cJSON_IsArray(arr) ? arr->child : NULL; e; e = e->next)
+        if (cJSON_IsString(e) && strcmp(e->valuestring, name) == 0) return 1;
+    return 0;
+}
+
+static void list_remove(cJSON *arr, const char *name) {
+    for (cJSON *e = cJSON_IsArray(arr) ? arr->child : NULL; e;) {
+        cJSON *next = e->next;
+        if (cJSON_IsString(e) && strcmp(e->valuestring, name) == 0) tg_json_detach(arr, e);
+        e = next;
+    }
+}
+
+/* Removes name from s where that is exact: properties, required, and the
+ * name lists of dependentRequired / dependencies. */
+static void strip_name(cJSON *s, const char *name) {
+    cJSON *props = tg_json_getz(s, "properties");
+    cJSON *x = cJSON_IsObject(props) ? tg_json_getz(props, name) : NULL;
+    if (x) tg_json_detach(props, x);
+    list_remove(tg_json_getz(s, "required"), name);
+    static const char *const deps[] = {"dependentRequired", "dependencies"};
+    for (int i = 0; i < 2; i++) {
+        cJSON *d = tg_json_getz(s, deps[i]);
+        for (cJSON *m = cJSON_IsObject(d) ? d->child : NULL; m; m = m->next) list_remove(m, name);
+    }
+}
+
+/* Where name still applies in s itself, or NULL. */
+static const char *name_left(const cJSON *s, const char *name) {
+    const cJSON *props = tg_json_getz(s, "properties");
+    if (cJSON_IsObject(props) && tg_json_getz(props, name)) return "declared in \"properties\"";
+    if (list_has(tg_json_getz(s, "required"), name)) return "listed in \"required\"";
+    static const char *const deps[] = {"dependentRequired", "dependentSchemas", "dependencies"};
+    for (int i = 0; i < 3; i++) {
+        const cJSON *d = tg_json_getz(s, deps[i]);
+        if (!cJSON_IsObject(d)) continue;
+        if (tg_json_getz(d, name)) return "a key of \"dependentRequired\", \"dependentSchemas\" or \"dependencies\"";
+        for (const cJSON *m = d->child; m; m = m->next)
+            if (list_has(m, name)) return "listed in \"dependentRequired\" or \"dependencies\"";
+    }
+    return NULL;
+}
+
+static void visit_names(hw *w, cJSON *s, int strip_here) {
+    for (const cJSON *h = w->hidden->child; h && !w->refused; h = h->next) {
+        if (!cJSON_IsString(h)) continue;
+        if (!w->check) {
+            if (strip_here) strip_name(s, h->valuestring);
+            continue;
+        }
+        const char *left = name_left(s, h->valuestring);
+        if (left) refuse(w, h->valuestring, left);
+    }
+}
+
+/* ---------------------------------------------------------------- $ref */
+
+/* The subschema of doc's own resource declaring "$anchor": name, or NULL:
+ * schemas only (not the values of default, examples, const, enum), not into
+ * an embedded resource (its own "$id"), depth-bounded. */
+static cJSON *find_anchor(cJSON *s, const char *name, int depth) {
+    if (depth > TG_HIDDEN_MAX_DEPTH || !(cJSON_IsObject(s) || cJSON_IsArray(s))) return NULL;
+    if (cJSON_IsObject(s)) {
+        if (depth && tg_json_getz(s, "$id")) return NULL;
+        const cJSON *a = tg_json_getz(s, "$anchor");
+        if (cJSON_IsString(a) && strcmp(a->valuestring, name) == 0) return s;
+    }
+    for (cJSON *m = s->child; m; m = m->next) {
+        if (cJSON_IsObject(s) && (key_is(m, "enum") || key_is(m, "const") || key_is(m, "default") ||
+                                  key_is(m, "examples")))
+            continue; /* (values, not schemas) */
+        cJSON *hit = find_anchor(m, name, depth + 1);
+        if (hit) return hit;
+    }
+    return NULL;
+}
+
+/* The target of a "#/pointer" or "#anchor" ref in w->doc, or NULL. */
+static cJSON *ref_target(hw *w, const cJSON *ref) {
+    if (!cJSON_IsString(ref) || ref->valuestring[0] != '#') return NULL;
+    const char *r = ref->valuestring;
+    if (!r[1] || r[1] == '/') return (cJSON *)tg_json_pointer_ref(w->doc, r, tg_json_strlen(r));
+    for (int i = 0; i < w->nanchors; i++)
+        if (strcmp(w->anchor[i], r + 1) == 0) return w->anchor_at[i];
+    cJSON *t = find_anchor(w->doc, r + 1, 0);
+    if (w->nanchors < 8) {
+        w->anchor[w->nanchors] = r + 1;
+        w->anchor_at[w->nanchors++] = t;
+    }
+    return t;
+}
+
+/* 1 when target needs walking (again) with strip_here; records it. -1 when
+ * the record is full. */
+static int first_visit(hw *w, const cJSON *target, int strip_here) {
+    for (int i = 0; i < w->nseen; i++) {
+        if (w->seen[i] != target) continue;
+        if (w->seen_strip[i] >= strip_here) return 0;
+        w->seen_strip[i] = (unsigned char)strip_here;
+        return 1;
+    }
+    if (w->nseen == TG_HIDDEN_MAX_TARGETS) return -1;
+    w->seen[w->nseen] = target;
+    w->seen_strip[w->nseen++] = (unsigned char)strip_here;
+    return 1;
+}
+
+/* ---------------------------------------------------------------- walk */
+
+static void walk(hw *w, cJSON *s, int strip_here, int depth);
+
+static void walk_ref(hw *w, cJSON *s, int strip_here, int depth) {
+    static const char *const dyn[] = {"$dynamicRef", "$recursiveRef"};
+    for (int i = 0; i < 2; i++)
+        if (tg_json_getz(s, dyn[i])) refuse_all(w, "a dynamic reference (which this check does not follow)");
+    const cJSON *ref = tg_json_getz(s, "$ref");
+    if (!ref) return;
+    cJSON *target = ref_target(w, ref);
+    if (!target) {
+        refuse_all(w, "a $ref other than a \"#/pointer\" or \"#anchor\" into the schema itself (which this check "
+                      "does not follow)");
+        return;
+    }
+    int first = first_visit(w, target, strip_here);
+    if (first < 0) refuse_all(w, "more $ref targets than this check follows");
+    if (first <= 0) return;
+    char saved[sizeof w->path];
+    size_t saved_len = w->plen;
+    memcpy(saved, w->path, saved_len + 1);
+    const char *r = ref->valuestring; /* (a string: ref_target resolved it) */
+    int len = snprintf(w->path, sizeof w->path, "%s", r[1] == '/' ? r + 1 : r);
+    w->plen = len < 0 || (size_t)len >= sizeof w->path ? sizeof w->path - 1 : (size_t)len;
+    walk(w, target, strip_here, depth + 1);
+    memcpy(w->path, saved, saved_len + 1);
+    w->plen = saved_len;
+}
+
+static void walk_sub(hw *w, cJSON *s, const char *seg, int strip_here, int depth) {
+    size_t at = path_push(w, seg);
+    walk(w, s, strip_here, depth + 1);
+    path_pop(w, at);
+}
+
+static void walk(hw *w, cJSON *s, int strip_here, int depth) {
+    if (!cJSON_IsObject(s) || w->refused) return;
+    if (depth > TG_HIDDEN_MAX_DEPTH) {
+        refuse_all(w, "schema nesting deeper than this check follows");
+        return;
+    }
+    if (s != w->doc && tg_json_getz(s, "$id"))
+        refuse_all(w, "a subschema with its own \"$id\" (a resource this check does not follow)");
+    visit_names(w, s, strip_here);
+    walk_ref(w, s, strip_here, depth);
+    for (cJSON *kw = s->child; kw && !w->refused; kw = kw->next) {
+        int list = key_is(kw, "allOf") || key_is(kw, "anyOf") || key_is(kw, "oneOf");
+        int map = key_is(kw, "dependentSchemas") || key_is(kw, "dependencies");
+        int one = key_is(kw, "then") || key_is(kw, "else");
+        int keep = key_is(kw, "if") || key_is(kw, "not"); /* (removing a name there is not exact) */
+        if (!list && !map && !one && !keep) continue;
+        size_t at = path_push(w, kw->string);
+        if (one || keep) walk(w, kw, strip_here && one, depth + 1);
+        else if (cJSON_IsArray(kw) || cJSON_IsObject(kw)) {
+            int i = 0;
+            for (cJSON *b = kw->child; b; b = b->next, i++) {
+                char seg[24];
+                if (list) snprintf(seg, sizeof seg, "%d", i);
+                walk_sub(w, b, list ? seg : b->string, strip_here, depth + 1);
+            }
+        }
+        path_pop(w, at);
+    }
+}
+
+/* ---------------------------------------------------------------- API */
+
+static int run(cJSON *doc, const cJSON *hidden, int check, char *why, size_t n) {
+    if (!cJSON_IsObject(doc) || !cJSON_IsArray(hidden) || !hidden->child) return 0;
+    hw w;
+    memset(&w, 0, sizeof w);
+    w.doc = doc;
+    w.hidden = hidden;
+    w.check = check;
+    w.why = why;
+    w.why_n = n;
+    walk(&w, doc, 1, 0);
+    return w.refused;
+}
+
+void tg_hidden_strip(cJSON *doc, const cJSON *hidden) { (void)run(doc, hidden, 0, NULL, 0); }
+
+int tg_hidden_check(const cJSON *doc, const cJSON *hidden, char *why, size_t n) {
+    return run((cJSON *)doc, hidden, 1, why, n); /* (check mode writes nothing) */
+}

@@ -1,0 +1,42 @@
+/* hidden.h - context parameters (values the host injects, such as a tenant
+ * id) kept out of every model-visible schema.
+ *
+ * A hidden name is removed exactly where removing it is exact: from
+ * "properties" and "required" (and the lists of "dependentRequired" and
+ * draft-07 "dependencies") of every subschema that applies in place to the
+ * root instance: the root, its allOf/anyOf/oneOf branches, then/else, the
+ * values of dependentSchemas/dependencies, and the target of each local
+ * $ref ("#/pointer" or "#anchor") from those, at any depth up to
+ * TG_HIDDEN_MAX_DEPTH. It is not removed under "if" or "not" (there removing
+ * it would change which instances pass), nor as a key of dependentRequired /
+ * dependentSchemas / dependencies.
+ *
+ * tg_hidden_check then tells whether what is left could still name a hidden
+ * parameter to the model (fail closed): the tool is refused at registration
+ * rather than rendered leaky. */
+#ifndef TG_EXPORT_HIDDEN_H
+#define TG_EXPORT_HIDDEN_H
+
+#include <stddef.h>
+
+#include "../json/json.h"
+
+#define TG_HIDDEN_MAX_DEPTH 64  /* in-place nesting (applicators and $ref hops) followed */
+#define TG_HIDDEN_MAX_TARGETS 256 /* distinct $ref targets followed in one walk */
+
+/* Removes the hidden names (an array of strings; NULL or empty: nothing) from
+ * schema doc in place, as described above. doc is the document $refs
+ * resolve against (the caller's own copy: shared $ref targets are edited). */
+void tg_hidden_strip(cJSON *doc, const cJSON *hidden);
+
+/* After tg_hidden_strip(doc, hidden): 0 when no hidden name can apply to the
+ * root instance any more; 1 when one still can, with a sentence naming the
+ * parameter and the schema location (a JSON Pointer into doc) in why[0..n).
+ * Refused (1) as well: an in-place $ref this module cannot resolve exactly
+ * (not "#/pointer" or "#anchor" into doc), any in-place $dynamicRef or
+ * $recursiveRef, an in-place subschema that starts its own resource ("$id")
+ * below the root, and a walk that passes TG_HIDDEN_MAX_DEPTH or
+ * TG_HIDDEN_MAX_TARGETS. Allocates nothing. */
+int tg_hidden_check(const cJSON *doc, const cJSON *hidden, char *why, size_t n);
+
+#endif

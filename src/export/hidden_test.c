@@ -1,0 +1,102 @@
+/* hidden_test.c - context parameters: removed wherever removing them is
+ * exact (any in-place subschema, any depth of local $ref), and every schema
+ * where one could still reach the model refused by the check. */
+#include "hidden.h"
+#include "../../tests/tg_test.h"
+
+static tg_allocator libc_alloc = {tg_alloc_libc, NULL};
+
+/* Strips "tenant_id" from schema; returns the check's verdict, why in why. */
+static int strip_and_check(const char *schema, char *text, size_t cap, char *why, size_t n) {
+    tg_arena a;
+    tg_arena_init(&a, libc_alloc);
+    tg_json_error err;
+    cJSON *s = tg_json_parse(&a, schema, strlen(schema), NULL, &err);
+    cJSON *h = tg_json_parse(&a, "[\"tenant_id\"]", 13, NULL, &err);
+    CHECK_MSG(s && h, "parse %s", schema);
+    why[0] = '\0';
+    tg_hidden_strip(s, h);
+    int refused = tg_hidden_check(s, h, why, n);
+    tg_buf b;
+    tg_buf_init(&b, libc_alloc, 0);
+    tg_json_write(&b, s);
+    tg_buf_putc(&b, '\0');
+    snprintf(text, cap, "%s", b.failed ? "" : b.data);
+    tg_buf_free(&b);
+    tg_arena_free(&a);
+    return refused;
+}
+
+#define ARGS "{\"type\":\"object\",\"properties\":{\"sql\":{\"type\":\"string\"},\"tenant_id\":{\"type\":\"string\"}},\"required\":[\"sql\",\"tenant_id\"]}"
+
+static void removed_from_every_in_place_subschema(void) {
+    static const char *const cases[] = {
+        /* if/then and if/else */
+        "{\"type\":\"object\",\"properties\":{\"sql\":{}},\"if\":{\"required\":[\"sql\"]},"
+        "\"then\":{\"properties\":{\"tenant_id\":{\"description\":\"your tenant id\"}},\"required\":[\"tenant_id\"]}}",
+        "{\"type\":\"object\",\"if\":{\"required\":[\"x\"]},\"else\":{\"required\":[\"tenant_id\"]}}",
+        /* dependentSchemas / dependentRequired values, draft-07 dependencies */
+        "{\"type\":\"object\",\"dependentSchemas\":{\"sql\":{\"properties\":{\"tenant_id\":{\"minLength\":1}},\"required\":[\"tenant_id\"]}}}",
+        "{\"type\":\"object\",\"dependentRequired\":{\"sql\":[\"tenant_id\"]}}",
+        "{\"type\":\"object\",\"dependencies\":{\"sql\":[\"tenant_id\"],\"q\":{\"required\":[\"tenant_id\"]}}}",
+        /* a $ref chain and an allOf nesting deeper than the old limit of 8 */
+        "{\"$ref\":\"#/$defs/D0\",\"$defs\":{\"D0\":{\"$ref\":\"#/$defs/D1\"},\"D1\":{\"$ref\":\"#/$defs/D2\"},"
+        "\"D2\":{\"$ref\":\"#/$defs/D3\"},\"D3\":{\"$ref\":\"#/$defs/D4\"},\"D4\":{\"$ref\":\"#/$defs/D5\"},"
+        "\"D5\":{\"$ref\":\"#/$defs/D6\"},\"D6\":{\"$ref\":\"#/$defs/D7\"},\"D7\":{\"$ref\":\"#/$defs/D8\"},"
+        "\"D8\":{\"$ref\":\"#/$defs/D9\"},\"D9\":" ARGS "}}",
+        "{\"allOf\":[{\"allOf\":[{\"allOf\":[{\"allOf\":[{\"allOf\":[{\"allOf\":[{\"allOf\":[{\"allOf\":[{\"allOf\":[{\"allOf\":["
+        ARGS "]}]}]}]}]}]}]}]}]}]}",
+        /* an anchor, and a cycle of refs */
+        "{\"$ref\":\"#args\",\"$defs\":{\"A\":{\"$anchor\":\"args\",\"allOf\":[{\"$ref\":\"#args\"}],"
+        "\"properties\":{\"tenant_id\":{}}}}}",
+    };
+    char text[4096], why[400];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int refused = strip_and_check(cases[i], text, sizeof text, why, sizeof why);
+        CHECK_MSG(!refused, "%s: %s", cases[i], why);
+        CHECK_MSG(strstr(text, "tenant_id") == NULL, "left in %s", text);
+    }
+}
+
+static void refused_where_removal_is_not_exact(void) {
+    static const struct {
+        const char *schema, *why;
+    } cases[] = {
+        {"{\"type\":\"object\",\"if\":{\"required\":[\"tenant_id\"]},\"then\":{\"required\":[\"x\"]}}", "\"/if\""},
+        {"{\"type\":\"object\",\"not\":{\"required\":[\"tenant_id\"]}}", "\"/not\""},
+        {"{\"type\":\"object\",\"dependentRequired\":{\"tenant_id\":[\"sql\"]}}", "a key of"},
+        {"{\"type\":\"object\",\"dependentSchemas\":{\"tenant_id\":{\"required\":[\"sql\"]}}}", "a key of"},
+        {"{\"type\":\"object\",\"anyOf\":[{},{\"not\":{\"$ref\":\"#/$defs/T\"}}],\"$defs\":{\"T\":{\"required\":[\"tenant_id\"]}}}",
+         "\"/$defs/T\""},
+        /* refs this module does not resolve */
+        {"{\"type\":\"object\",\"$dynamicRef\":\"#args\",\"$defs\":{\"A\":{\"$dynamicAnchor\":\"args\"}}}", "dynamic reference"},
+        {"{\"$id\":\"https://example.com/tool\",\"$ref\":\"https://example.com/tool#/$defs/Args\",\"$defs\":{\"Args\":" ARGS "}}",
+         "$ref other than"},
+        {"{\"$id\":\"https://example.com/tool\",\"$ref\":\"tool#/$defs/Args\",\"$defs\":{\"Args\":" ARGS "}}", "$ref other than"},
+        {"{\"$ref\":\"#/$defs/Args\",\"$defs\":{\"Args\":{\"$id\":\"https://example.com/args\",\"$ref\":\"#/$defs/X\"}}}", "own \"$id\""},
+        {"{\"allOf\":[{\"$ref\":\"#/$defs/missing\"}]}", "$ref other than"},
+    };
+    char text[4096], why[400];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int refused = strip_and_check(cases[i].schema, text, sizeof text, why, sizeof why);
+        CHECK_MSG(refused, "not refused: %s -> %s", cases[i].schema, text);
+        CHECK_MSG(strstr(why, "\"tenant_id\"") && strstr(why, cases[i].why), "%s: %s", cases[i].schema, why);
+    }
+}
+
+static void names_elsewhere_are_left_alone(void) {
+    /* a nested object's own tenant_id is another value: kept, and no refusal */
+    char text[4096], why[400];
+    const char *s = "{\"type\":\"object\",\"properties\":{\"o\":{\"type\":\"object\",\"properties\":{\"tenant_id\":{}},"
+                    "\"required\":[\"tenant_id\"]}},\"if\":{\"required\":[\"o\"]},\"then\":{\"required\":[\"tenant_id\"]}}";
+    CHECK(strip_and_check(s, text, sizeof text, why, sizeof why) == 0);
+    CHECK_STR(text, "{\"type\":\"object\",\"properties\":{\"o\":{\"type\":\"object\",\"properties\":{\"tenant_id\":{}},"
+                    "\"required\":[\"tenant_id\"]}},\"if\":{\"required\":[\"o\"]},\"then\":{\"required\":[]}}");
+}
+
+int main(void) {
+    removed_from_every_in_place_subschema();
+    refused_where_removal_is_not_exact();
+    names_elsewhere_are_left_alone();
+    return tg_test_finish("hidden_test");
+}
