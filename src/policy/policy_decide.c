@@ -179,8 +179,48 @@ static int same_bytes(const char *s, const char *t, size_t n, int fold) {
     return 1;
 }
 
+static int cond_equal(const cJSON *v, const cJSON *want, int restricting);
+
+/* Numbers: a handler reads the argument as a double (JSON.parse), so
+ * 100.00000000000000001 reaches it as 100. A restricting rule matches when
+ * the exact decimal values are equal or the doubles are (either reading
+ * restricts); an allow rule only when the exact values are (which implies
+ * equal doubles), so neither reading can let a call through that the other
+ * would stop. */
+static int cond_equal_number(const cJSON *v, const cJSON *want, int restricting) {
+    if (tg_json_equal(v, want)) return 1;
+    return restricting && v->valuedouble == want->valuedouble;
+}
+
+static int cond_equal_object(const cJSON *v, const cJSON *want, int restricting) {
+    size_t nv = 0, nw = 0;
+    for (const cJSON *x = v->child; x; x = x->next) nv++;
+    for (const cJSON *y = want->child; y; y = y->next) nw++;
+    if (nv != nw) return 0;
+    for (const cJSON *y = want->child; y; y = y->next) {
+        const cJSON *x = tg_json_get(v, y->string, tg_json_strlen(y->string));
+        if (!x || !cond_equal(x, y, restricting)) return 0;
+    }
+    return 1;
+}
+
+/* JSON equality (tg_json_equal) with numbers judged by cond_equal_number,
+ * inside arrays and objects too. */
+static int cond_equal(const cJSON *v, const cJSON *want, int restricting) {
+    int tv = v->type & 0xFF, tw = want->type & 0xFF;
+    if (tv != tw) return 0;
+    if (tv == cJSON_Number) return cond_equal_number(v, want, restricting);
+    if (tv == cJSON_Object) return cond_equal_object(v, want, restricting);
+    if (tv != cJSON_Array) return tg_json_equal(v, want);
+    const cJSON *x = v->child, *y = want->child;
+    for (; x && y; x = x->next, y = y->next)
+        if (!cond_equal(x, y, restricting)) return 0;
+    return !x && !y;
+}
+
 /* fold: the rule restricts (deny, ask): prefix and suffix match up to ASCII
- * case, as a case-insensitive file system (macOS, Windows) reads "/SRV/" */
+ * case, as a case-insensitive file system (macOS, Windows) reads "/SRV/",
+ * and numbers match as doubles too (cond_equal_number) */
 static int eval_cond(const tg_cond *c, const cJSON *args, int fold, const char **why) {
     const cJSON *v = arg_value(args, c->arg, c->arg_len);
     *why = NULL;
@@ -189,10 +229,10 @@ static int eval_cond(const tg_cond *c, const cJSON *args, int fold, const char *
         return C_NOMATCH;
     }
     switch (c->op) {
-    case TG_OP_EQUALS: return tg_json_equal(v, c->value) ? C_MATCH : C_NOMATCH;
+    case TG_OP_EQUALS: return cond_equal(v, c->value, fold) ? C_MATCH : C_NOMATCH;
     case TG_OP_ONE_OF:
         for (const cJSON *e = c->value->child; e; e = e->next)
-            if (tg_json_equal(v, e)) return C_MATCH;
+            if (cond_equal(v, e, fold)) return C_MATCH;
         return C_NOMATCH;
     default: break;
     }

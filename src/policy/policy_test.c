@@ -378,6 +378,34 @@ static void argument_conditions(void) {
     tg_policy_free(p);
 }
 
+/* A handler reads numbers as doubles (JSON.parse): 100.00000000000000001
+ * reaches it as 100, so a deny or ask rule on 100 must hold for it; an
+ * allow rule still needs the exact value (either reading restricts). */
+static void number_conditions_judge_the_handlers_double(void) {
+    tg_policy *p = compile(
+        "{'version':1,'defaults':['*'],'rules':["
+        " {'id':'no-100','effect':'deny','tools':['transfer'],'args':{'amount':{'equals':100}}},"
+        " {'id':'ports','effect':'deny','tools':['open_port'],'args':{'port':{'one_of':[22,3389]}}},"
+        " {'id':'zero','effect':'ask','tools':['scale'],'args':{'/opts':{'equals':{'by':[0]}}}},"
+        " {'id':'exact','effect':'allow','tools':['pay'],'args':{'amount':{'equals':5}}},"
+        " {'id':'rest','effect':'allow','tools':['transfer','open_port','scale']}]}");
+    if (!p) return;
+    ARGS_EXPECT(p, "transfer", "{'amount':100}", TG_DENY);
+    ARGS_EXPECT(p, "transfer", "{'amount':100.00000000000000001}", TG_DENY);
+    ARGS_EXPECT(p, "transfer", "{'amount':99.9999999999999999999}", TG_DENY);
+    ARGS_EXPECT(p, "transfer", "{'amount':1e2}", TG_DENY);
+    ARGS_EXPECT(p, "transfer", "{'amount':100.0000000001}", TG_ALLOW); /* another double */
+    ARGS_EXPECT(p, "open_port", "{'port':22.000000000000001}", TG_DENY);
+    ARGS_EXPECT(p, "open_port", "{'port':3389.0000000000000001}", TG_DENY);
+    ARGS_EXPECT(p, "open_port", "{'port':23}", TG_ALLOW);
+    ARGS_EXPECT(p, "scale", "{'opts':{'by':[1e-400]}}", TG_ASK); /* nested, and 0 as a double */
+    ARGS_EXPECT(p, "scale", "{'opts':{'by':[-0.0]}}", TG_ASK);
+    ARGS_EXPECT(p, "scale", "{'opts':{'by':[1e-300]}}", TG_ALLOW);
+    ARGS_EXPECT(p, "pay", "{'amount':5.0}", TG_ALLOW);
+    ARGS_EXPECT(p, "pay", "{'amount':5.000000000000000001}", TG_DENY); /* allow: the exact value only */
+    tg_policy_free(p);
+}
+
 static void path_traversal_never_passes_a_prefix(void) {
     tg_policy *p = compile(ARGS);
     if (!p) return;
@@ -1287,6 +1315,7 @@ int main(void) {
     accept_edits_allows_only_edit_tools_that_would_ask();
     trusted_source_gets_full_set_but_not_privileged();
     argument_conditions();
+    number_conditions_judge_the_handlers_double();
     path_traversal_never_passes_a_prefix();
     tenant_scoped_tools_only_in_their_tenant();
     rate_limit_exhausts_and_refills();
