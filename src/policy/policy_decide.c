@@ -755,7 +755,7 @@ static tg_decision decide(dctx *d) {
     }
 
     /* 7 session rules */
-    if (dec == TG_ASK && r->session && tg_session_rule_has(p, r->session, d->pname, t->name, t->name_len)) {
+    if (dec == TG_ASK && r->session && tg_session_rule_has(p, r->session, d->pname, t->name, t->name_len, t->digest)) {
         snprintf(rule, sizeof rule, "session:%.*s", (int)t->name_len, t->name);
         snprintf(reason, sizeof reason, "approved for the rest of session '%s'", r->session);
         step_simple(d, "session", "allow", reason);

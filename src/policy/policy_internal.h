@@ -160,7 +160,7 @@ static inline void *tg_sent_val(tg_sent *e) {
 typedef struct tg_pstate {
     tg_smap rates;      /* rate id \0 principal \0 tool -> tg_bucket */
     tg_smap budgets;    /* budget id \0 session -> double count */
-    tg_smap session;    /* session \0 principal \0 tool -> nothing */
+    tg_smap session;    /* session \0 principal \0 tool \0 definition digest -> nothing */
     tg_smap approvals;  /* id -> tg_approval */
     tg_smap used;       /* token nonce -> nothing, until the token's expiry */
     uint64_t counter;   /* approval ids without host nonce */
@@ -224,11 +224,12 @@ typedef struct tg_bucket {
  * (policy_approval.c): an ended session's calls are not run later. */
 void tg_approvals_end_session(tg_policy *p, const char *session);
 
-/* Session rules (policy_state.c). */
+/* Session rules (policy_state.c): bound to the tool's name and the digest
+ * of the definition approved (NULL: ""), so a redefined tool asks again. */
 int tg_session_rule_add(tg_policy *p, const char *session, const char *principal, const char *tool, size_t tool_len,
-                        double now);
+                        const char *digest, double now);
 int tg_session_rule_has(const tg_policy *p, const char *session, const char *principal, const char *tool,
-                        size_t tool_len);
+                        size_t tool_len, const char *digest);
 
 /* Tool names a decision accepts: 1-128 bytes of [A-Za-z0-9_.-]. */
 int tg_policy_name_ok(const char *name, size_t len);

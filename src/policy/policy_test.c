@@ -590,6 +590,7 @@ static void saved_state_loads_into_a_fresh_policy(void) {
     CHECK(at(p, "a", "search", NULL, 0, &res) == TG_ALLOW);
     CHECK(at(p, "a", "read", "s", 0, &res) == TG_ALLOW);
     tg_tool_facts mail = tool("mail");
+    mail.digest = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
     tg_authz_request mr = req("a");
     mr.session = "s";
     char id[40], why[128];
@@ -605,6 +606,9 @@ static void saved_state_loads_into_a_fresh_policy(void) {
     CHECK(at(q, "a", "read", "s", 10, &res) == TG_DENY);     /* the budget came along spent */
     CHECK_STR(res.rule, "budget:calls");
     CHECK(tg_policy_authorize(q, &mail, &mr, &res, NULL) == TG_ALLOW); /* the session rule came along */
+    tg_tool_facts mail2 = mail;
+    mail2.digest = "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210";
+    CHECK(tg_policy_authorize(q, &mail2, &mr, &res, NULL) == TG_ASK); /* with its definition */
     CHECK(tg_policy_authorize(r, &mail, &mr, &res, NULL) == TG_ASK);
     /* damaged: a short tail, an unknown map, a wrong size, a negative count */
     CHECK(tg_policy_state_load(r, b.data, b.len - 1, 0) == -1);
@@ -751,6 +755,7 @@ static void allow_for_session_adds_a_session_rule(void) {
     tg_policy *p = compile(ASKS);
     if (!p) return;
     tg_tool_facts t = tool("run_shell");
+    t.digest = "d1";
     tg_authz_request r = req("agent");
     r.session = "s1";
     tg_authz_result res;
@@ -763,6 +768,12 @@ static void allow_for_session_adds_a_session_rule(void) {
     CHECK(tg_approval_resolve(p, id, 1, 1, 0, why, sizeof why) == 0);
     CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_ALLOW);
     CHECK_STR(res.rule, "session:run_shell");
+    /* the rule holds for the definition approved: a redefined tool asks */
+    t.digest = "d2";
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_ASK);
+    t.digest = NULL;
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_ASK);
+    t.digest = "d1";
     r.args = doc_from(&ar, "{'cmd':'rm -rf /'}");
     CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_DENY); /* deny rules still win */
     r.args = doc_from(&ar, "{'cmd':'ls'}");
