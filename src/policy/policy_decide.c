@@ -549,7 +549,7 @@ static int decide_limits(dctx *d) {
     tg_patset_each(&p->rate_tools, d->key, d->key_len, hits_cb, &rh);
     tg_patset_each(&p->budget_tools, d->key, d->key_len, hits_cb, &bh);
     if (!rh.n && !bh.n) return 1;
-    char tool[129];
+    char tool[129]; /* (for people: the exact name) */
     memcpy(tool, t->name, t->name_len);
     tool[t->name_len] = '\0';
     char rule[160], reason[320];
@@ -563,7 +563,9 @@ static int decide_limits(dctx *d) {
             rh.idx[i] = TG_NONE;
             continue;
         }
-        const char *parts[3] = {rl->id, d->pname, tool};
+        /* keyed by the folded name the patterns match: a tool re-listed as
+         * "Send_Email" or "send-email" draws on the same bucket */
+        const char *parts[3] = {rl->id, d->pname, d->key};
         size_t kl = tg_state_key(key, sizeof key, parts, 3);
         rent[i] = kl ? tg_smap_find(&p->state->rates, key, kl) : NULL;
         if (!rent[i] && !r->dry_run) {

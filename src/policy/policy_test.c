@@ -1301,7 +1301,7 @@ static void restricting_patterns_match_up_to_look_alikes(void) {
     r.tenant = "acme"; /* in its tenant: past the scope, and then no allow rule names it exactly */
     CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_DENY && strcmp(res.rule, "unmatched") == 0);
     tg_policy_free(p);
-    /* a rate limit holds a tool of any spelling (each tool its own bucket) */
+    /* a rate limit holds a tool of any spelling */
     p = compile("{'version':1,'defaults':['*'],'rules':[{'id':'all','effect':'allow','tools':['*']}],"
                 " 'rate_limits':[{'id':'crm','tools':['crm_*'],'capacity':1,'refill_per_second':0}]}");
     if (!p) return;
@@ -1310,6 +1310,30 @@ static void restricting_patterns_match_up_to_look_alikes(void) {
     r.now_ms = 1000;
     CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_ALLOW);
     CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_DENY && strcmp(res.rule, "rate:crm") == 0);
+    tg_policy_free(p);
+}
+
+/* A bucket is keyed by the name folded as the patterns match it: a tool
+ * re-listed as Send_Email, send-email or SEND_EMAIL draws on one bucket;
+ * another tool keeps its own. */
+static void rate_bucket_is_shared_by_every_spelling(void) {
+    tg_policy *p = compile("{'version':1,'defaults':['*'],'rules':[{'id':'all','effect':'allow','tools':['*']}],"
+                           " 'rate_limits':[{'id':'mail','tools':['send_*'],'capacity':1,'refill_per_second':0}]}");
+    if (!p) return;
+    static const char *const spellings[] = {"Send_Email", "send-email", "SEND_EMAIL", "sEnd_eMaiI"};
+    tg_authz_request r = req("agent");
+    tg_authz_result res;
+    r.now_ms = 1000;
+    tg_tool_facts t = tool("send_email");
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_ALLOW);
+    for (size_t i = 0; i < sizeof spellings / sizeof *spellings; i++) {
+        t = tool(spellings[i]);
+        CHECK_MSG(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_DENY && strcmp(res.rule, "rate:mail") == 0,
+                  "%s: %s", spellings[i], res.rule);
+        CHECK(tg_policy_limits(p, &t, &r, &res) == TG_DENY);
+    }
+    t = tool("send_sms");
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_ALLOW);
     tg_policy_free(p);
 }
 
@@ -1343,6 +1367,7 @@ int main(void) {
     approval_tokens_are_issued_on_approval();
     confusable_and_normalized_names_never_reach_a_denied_tool();
     restricting_patterns_match_up_to_look_alikes();
+    rate_bucket_is_shared_by_every_spelling();
     invalid_documents_are_rejected_with_pointers();
     embedded_schema_matches_docs();
     explain_returns_the_whole_trace_as_json();
