@@ -21,8 +21,7 @@ typedef struct dctx {
     int nsteps;
     const char *pname;        /* principal name or "" */
     const tg_principal *pr;   /* NULL: unknown */
-    char key[129];            /* the tool's name folded (tg_policy_fold): what restricting patterns match */
-    size_t key_len;
+    tg_rkey key;              /* the tool's name folded both ways: what restricting patterns match */
 } dctx;
 
 static void ex_str(tg_buf *b, const char *s) {
@@ -376,7 +375,7 @@ static tg_decision decide_rules(dctx *d) {
      * and after a matched deny or ask no allow rule can change the outcome,
      * so the allow rules (exact names) are read only when it can (or for a
      * trace, which lists every rule considered) */
-    if (!tg_patset_each(&d->p->rule_tools_fold, d->key, d->key_len, rule_cb, &s) &&
+    if (!tg_rpatset_each(&d->p->rule_tools_fold, &d->key, rule_cb, &s) &&
         (d->ex || (s.best[TG_DENY] == TG_NONE && s.best[TG_ASK] == TG_NONE)))
         tg_patset_each(&d->p->rule_tools, t->name, t->name_len, rule_cb, &s);
     static const char *const eff[3] = {"allow", "ask", "deny"};
@@ -446,7 +445,7 @@ static int decide_grants(dctx *d) {
     tg_policy *p = d->p;
     const tg_tool_facts *t = d->t;
     char reason[320];
-    int privileged = t->privileged || tg_patset_find(&p->privileged, d->key, d->key_len) != NULL;
+    int privileged = t->privileged || tg_rpatset_find(&p->privileged, &d->key) != NULL;
     const tg_source_cfg *src = NULL;
     if (d->r->source) {
         const tg_pat *sp = tg_patset_exact(&p->source_index, d->r->source, strlen(d->r->source));
@@ -546,8 +545,8 @@ static int decide_limits(dctx *d) {
     const tg_tool_facts *t = d->t;
     const tg_authz_request *r = d->r;
     hits rh = {p->rate_hits, 0}, bh = {p->budget_hits, 0};
-    tg_patset_each(&p->rate_tools, d->key, d->key_len, hits_cb, &rh);
-    tg_patset_each(&p->budget_tools, d->key, d->key_len, hits_cb, &bh);
+    tg_rpatset_each(&p->rate_tools, &d->key, hits_cb, &rh);
+    tg_rpatset_each(&p->budget_tools, &d->key, hits_cb, &bh);
     if (!rh.n && !bh.n) return 1;
     char tool[129]; /* (for people: the exact name) */
     memcpy(tool, t->name, t->name_len);
@@ -563,9 +562,10 @@ static int decide_limits(dctx *d) {
             rh.idx[i] = TG_NONE;
             continue;
         }
-        /* keyed by the folded name the patterns match: a tool re-listed as
-         * "Send_Email" or "send-email" draws on the same bucket */
-        const char *parts[3] = {rl->id, d->pname, d->key};
+        /* keyed by the folded name the patterns match (the pair fold, the
+         * coarser of the two): a tool re-listed as "Send_Email",
+         * "send-email" or "rernove_files" draws on the same bucket */
+        const char *parts[3] = {rl->id, d->pname, d->key.pairs};
         size_t kl = tg_state_key(key, sizeof key, parts, 3);
         rent[i] = kl ? tg_smap_find(&p->state->rates, key, kl) : NULL;
         if (!rent[i] && !r->dry_run) {
@@ -656,11 +656,7 @@ static int parse_mode(const char *m) {
 
 /* d->key: the tool's name folded as restricting patterns are (a checked
  * name: at most 128 bytes) */
-static void set_key(dctx *d) {
-    memcpy(d->key, d->t->name, d->t->name_len);
-    d->key_len = tg_policy_fold(d->key, d->t->name_len);
-    d->key[d->key_len] = '\0';
-}
+static void set_key(dctx *d) { tg_rkey_set(&d->key, d->t->name, d->t->name_len); }
 
 static tg_decision decide(dctx *d) {
     tg_policy *p = d->p;
@@ -707,7 +703,7 @@ static tg_decision decide(dctx *d) {
 
     /* 3 tenant */
     tenant_scan ts = {p, r->tenant, 0, 0, NULL};
-    tg_patset_each(&p->tenant_tools, d->key, d->key_len, tenant_cb, &ts);
+    tg_rpatset_each(&p->tenant_tools, &d->key, tenant_cb, &ts);
     if (t->tenant) {
         if (!r->tenant || strcmp(t->tenant, r->tenant) != 0) {
             snprintf(reason, sizeof reason, "'%.*s' belongs to tenant '%s', not to this context's tenant", (int)t->name_len,
@@ -726,7 +722,7 @@ static tg_decision decide(dctx *d) {
 
     /* 4 scheduler */
     if (r->scheduler) {
-        const tg_pat *b = tg_patset_find(&p->sched_blocked, d->key, d->key_len);
+        const tg_pat *b = tg_rpatset_find(&p->sched_blocked, &d->key);
         if (b) {
             snprintf(reason, sizeof reason, "'%.*s' is blocked in scheduler sessions (pattern '%s')", (int)t->name_len,
                      t->name, b->s);

@@ -1313,6 +1313,47 @@ static void restricting_patterns_match_up_to_look_alikes(void) {
     tg_policy_free(p);
 }
 
+/* The registry's pair look-alikes (rn as m, vv as w) restrict too: a name
+ * is caught when its character fold OR its pair fold matches (a pair fold
+ * alone would break "transfer*" for "transferNow"); allow rules stay exact. */
+static void restricting_patterns_match_pair_look_alikes(void) {
+    tg_policy *p = compile(
+        "{'version':1,'defaults':['*'],'privileged':['*_rnount'],'tenants':{'acme':['crm_*']},"
+        " 'scheduler':{'blocked':['mcp__*__remove_*']},"
+        " 'rules':[{'id':'no-destruction','effect':'deny','tools':['mcp__*__remove_*','mcp__*__wipe_*']},"
+        "  {'id':'t','effect':'deny','tools':['transfer*']},{'id':'ok','effect':'allow','tools':['remove_cache']},"
+        "  {'id':'all','effect':'allow','tools':['*']}],"
+        " 'rate_limits':[{'id':'rm','tools':['remove_*'],'capacity':1,'refill_per_second':0}]}");
+    if (!p) return;
+    EXPECT(p, "agent", "mcp__up__rernove_files", TG_DENY, "rule:no-destruction");
+    EXPECT(p, "agent", "mcp__up__vvipe_disk", TG_DENY, "rule:no-destruction");
+    EXPECT(p, "agent", "mcp__up__VVIPE-disk", TG_DENY, "rule:no-destruction");
+    EXPECT(p, "agent", "mcp__up__wipe_disk", TG_DENY, "rule:no-destruction");
+    EXPECT(p, "agent", "transferNow", TG_DENY, "rule:t"); /* the character fold keeps the glob */
+    EXPECT(p, "agent", "tranfser", TG_ALLOW, "rule:all");
+    EXPECT(p, "agent", "disk_mount", TG_DENY, "privileged"); /* '*_rnount' pair-folds to '*_mount' */
+    EXPECT(p, "agent", "crrn_export", TG_DENY, "tenant");    /* 'crm_*' */
+    EXPECT(p, "agent", "rernove_cache", TG_ALLOW, "rule:all"); /* the allow rule did not match: exact bytes */
+    tg_policy_free(p);
+    tg_authz_result res;
+    tg_tool_facts t = tool("mcp__up__rernove_files");
+    tg_authz_request r;
+    p = compile("{'version':1,'defaults':['*'],'scheduler':{'blocked':['mcp__*__remove_*']},"
+                " 'rules':[{'id':'all','effect':'allow','tools':['*']}],"
+                " 'rate_limits':[{'id':'rm','tools':['remove_*'],'capacity':1,'refill_per_second':0}]}");
+    if (!p) return;
+    r = req("agent");
+    r.scheduler = 1;
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_DENY && strcmp(res.rule, "scheduler") == 0);
+    r.scheduler = 0;
+    r.now_ms = 1000;
+    t = tool("remove_files");
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_ALLOW);
+    t = tool("rernove_files"); /* held by the limit, and by the same bucket */
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_DENY && strcmp(res.rule, "rate:rm") == 0);
+    tg_policy_free(p);
+}
+
 /* A bucket is keyed by the name folded as the patterns match it: a tool
  * re-listed as Send_Email, send-email or SEND_EMAIL draws on one bucket;
  * another tool keeps its own. */
@@ -1368,6 +1409,7 @@ int main(void) {
     confusable_and_normalized_names_never_reach_a_denied_tool();
     restricting_patterns_match_up_to_look_alikes();
     rate_bucket_is_shared_by_every_spelling();
+    restricting_patterns_match_pair_look_alikes();
     invalid_documents_are_rejected_with_pointers();
     embedded_schema_matches_docs();
     explain_returns_the_whole_trace_as_json();
