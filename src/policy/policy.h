@@ -59,6 +59,8 @@ typedef struct tg_tool_facts {
     int privileged;       /* needs an exact-name grant (the policy may add more) */
     int needs_approval;   /* an allow becomes ask */
     const char *tenant;   /* only callable in this tenant's context (NULL: any) */
+    const char *digest;   /* the registered definition's digest (NUL-terminated; NULL: ""): a session
+                             rule holds only for the definition a person approved */
 } tg_tool_facts;
 
 /* One request. Every string may be NULL (principal NULL: the unknown
@@ -168,8 +170,9 @@ int tg_approval_create(tg_policy *p, const tg_tool_facts *tool, const tg_authz_r
 
 /* A person's answer. approve 0: denied for good (the id can never be used).
  * approve 1 + for_session 1: also adds a session rule so later calls of the
- * same tool by the same principal in the same session are allowed without
- * asking (deny rules still win). Returns 0, or -1 with `why` filled (unknown
+ * same tool (name and definition digest, tool->digest at the ask) by the
+ * same principal in the same session are allowed without asking (deny
+ * rules still win); a redefined tool asks again. Returns 0, or -1 with `why` filled (unknown
  * id, expired, already resolved). */
 int tg_approval_resolve(tg_policy *p, const char *id, int approve, int for_session, double now_ms, char *why,
                         size_t why_len);

@@ -17,7 +17,8 @@ typedef struct tg_approval {
     int for_session;
     double expires_ms;
     unsigned char digest[32];
-    uint32_t tool_len, principal_len, session_len; /* the strings follow, each NUL-terminated */
+    uint32_t tool_len, principal_len, session_len, def_len; /* the strings follow, each NUL-terminated:
+                                                                tool, principal, session, definition digest */
 } tg_approval;
 
 #define MAX_STR 1024
@@ -43,6 +44,7 @@ int tg_policy_args_digest(const tg_allocator *a, const cJSON *args, unsigned cha
 static const char *ap_tool(tg_approval *ap) { return (const char *)(ap + 1); }
 static const char *ap_principal(tg_approval *ap) { return ap_tool(ap) + ap->tool_len + 1; }
 static const char *ap_session(tg_approval *ap) { return ap_principal(ap) + ap->principal_len + 1; }
+static const char *ap_definition(tg_approval *ap) { return ap_session(ap) + ap->session_len + 1; }
 
 int tg_approval_create(tg_policy *p, const tg_tool_facts *tool, const tg_authz_request *req,
                        const char *args_canonical, size_t args_len, double expires_ms,
@@ -50,8 +52,9 @@ int tg_approval_create(tg_policy *p, const tg_tool_facts *tool, const tg_authz_r
     id_out[0] = '\0';
     if (!tool || !tg_policy_name_ok(tool->name, tool->name_len) || !(expires_ms > req->now_ms)) return -1;
     const char *pr = req->principal ? req->principal : "", *se = req->session ? req->session : "";
-    size_t pl = strlen(pr), sl = strlen(se);
-    if (pl > MAX_STR || sl > MAX_STR) return -1;
+    const char *df = tool->digest ? tool->digest : "";
+    size_t pl = strlen(pr), sl = strlen(se), dl = strlen(df);
+    if (pl > MAX_STR || sl > MAX_STR || dl > MAX_STR) return -1;
     unsigned char raw[16];
     if (nonce) {
         memcpy(raw, nonce, 16);
@@ -77,7 +80,7 @@ int tg_approval_create(tg_policy *p, const tg_tool_facts *tool, const tg_authz_r
                 mine++;
         }
     if (mine >= p->limits.approvals_per_principal) return -1;
-    size_t vsize = sizeof(tg_approval) + tool->name_len + pl + sl + 3;
+    size_t vsize = sizeof(tg_approval) + tool->name_len + pl + sl + dl + 4;
     tg_sent *e = tg_smap_insert(&p->state->approvals, id, idl, vsize, expires_ms, req->now_ms);
     if (!e) return -1;
     tg_approval *ap = tg_sent_val(e);
@@ -87,11 +90,13 @@ int tg_approval_create(tg_policy *p, const tg_tool_facts *tool, const tg_authz_r
     ap->tool_len = (uint32_t)tool->name_len;
     ap->principal_len = (uint32_t)pl;
     ap->session_len = (uint32_t)sl;
+    ap->def_len = (uint32_t)dl;
     char *s = (char *)(ap + 1);
     memcpy(s, tool->name, tool->name_len);
     s[tool->name_len] = '\0';
     memcpy(s + tool->name_len + 1, pr, pl + 1);
     memcpy(s + tool->name_len + 1 + pl + 1, se, sl + 1);
+    memcpy(s + tool->name_len + 1 + pl + 1 + sl + 1, df, dl + 1);
     memcpy(id_out, id, idl + 1);
     return 0;
 }
@@ -130,7 +135,7 @@ int tg_approval_resolve(tg_policy *p, const char *id, int approve, int for_sessi
         return 0;
     }
     if (for_session &&
-        tg_session_rule_add(p, ap_session(ap), ap_principal(ap), ap_tool(ap), ap->tool_len, now_ms) != 0) {
+        tg_session_rule_add(p, ap_session(ap), ap_principal(ap), ap_tool(ap), ap->tool_len, ap_definition(ap), now_ms) != 0) {
         say(why, why_len, "session-rule table is full (max_session_rules) or out of memory");
         return -1;
     }

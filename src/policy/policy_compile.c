@@ -257,17 +257,37 @@ static int build_set(cc *c, tg_arena *a, const tg_pat_in *v, uint32_t n, int lit
     return -1;
 }
 
+/* v[0..n) with each pattern pair-folded (rn as m, vv as w) into a copy in a. */
+static tg_pat_in *pair_folded(cc *c, tg_arena *a, const tg_pat_in *v, uint32_t n) {
+    tg_pat_in *w = tg_arena_calloc(&c->scratch, n ? n : 1, sizeof *w);
+    if (!w) return NULL;
+    for (uint32_t i = 0; i < n; i++) {
+        char *s = tg_arena_alloc(a, v[i].len + 1);
+        if (!s) return NULL;
+        w[i].s = s;
+        w[i].len = tg_name_fold(v[i].s, v[i].len, s, v[i].len, 1);
+        w[i].owner = v[i].owner;
+    }
+    return w;
+}
+
 /* build_set for patterns that restrict (deny and ask rules, privileged,
  * scheduler.blocked, tenants, rate limits, budgets): they match tool names
  * up to case and look-alike characters, as the registry tells tools apart,
- * so a source naming its tool "Delete_Repo", "de1ete-repo" or "deIete_repo"
- * cannot dodge "mcp__*__delete_*". Patterns that let
+ * so a source naming its tool "Delete_Repo", "de1ete-repo", "deIete_repo"
+ * or "rernove_repo" cannot dodge "mcp__*__delete_*" / "mcp__*__remove_*"
+ * (tg_rpatset: the character fold or the pair fold). Patterns that let
  * calls through (grants, defaults, allow rules) stay exact bytes: doubt
  * moves a decision towards deny, never towards allow. The patterns are this
  * policy's own copies (keep): folded in place. */
-static int build_restrictive_set(cc *c, tg_arena *a, tg_pat_in *v, uint32_t n, tg_patset *out) {
+static int build_restrictive_set(cc *c, tg_arena *a, tg_pat_in *v, uint32_t n, tg_rpatset *out) {
+    tg_pat_in *pairs = pair_folded(c, a, v, n);
+    if (!pairs) {
+        oom(c);
+        return -1;
+    }
     for (uint32_t i = 0; i < n; i++) v[i].len = tg_policy_fold((char *)v[i].s, v[i].len);
-    return build_set(c, a, v, n, 0, out);
+    return build_set(c, a, v, n, 0, &out->chars) || build_set(c, a, pairs, n, 0, &out->pairs) ? -1 : 0;
 }
 
 static int compile_bundles(cc *c, const cJSON *obj, const char *ptr, bundles *out) {
@@ -657,7 +677,7 @@ static int compile_rules(cc *c, const cJSON *arr) {
 /* ---- the rest ---- */
 
 static int compile_named_patterns(cc *c, const cJSON *obj, const char *ptr, const char ***names, uint32_t *count,
-                                  tg_patset *set) {
+                                  tg_rpatset *set) {
     if (!obj) return 0;
     if (!expect_type(c, obj, cJSON_Object, ptr, "an object: name -> tool-name patterns")) return -1;
     uint32_t n = (uint32_t)cJSON_GetArraySize(obj);
@@ -816,8 +836,9 @@ static int compile_budgets(cc *c, const cJSON *arr) {
     return 0;
 }
 
+/* Into set (exact bytes), or with set NULL into rset (restricting). */
 static int compile_plain_patterns(cc *c, const cJSON *arr, const char *ptr, tg_patset *set, const char ***list,
-                                  int restrictive) {
+                                  tg_rpatset *rset) {
     if (!arr) return 0;
     pvec v = {0};
     if (tool_patterns(c, arr, ptr, &v, 0, 0) < 0) return -1;
@@ -830,8 +851,7 @@ static int compile_plain_patterns(cc *c, const cJSON *arr, const char *ptr, tg_p
         }
         for (uint32_t i = 0; i < v.n; i++) (*list)[i] = v.v[i].s;
     }
-    return restrictive ? build_restrictive_set(c, &c->p->arena, v.v, v.n, set)
-                       : build_set(c, &c->p->arena, v.v, v.n, 0, set);
+    return set ? build_set(c, &c->p->arena, v.v, v.n, 0, set) : build_restrictive_set(c, &c->p->arena, v.v, v.n, rset);
 }
 
 static void compile_doc(cc *c, const cJSON *doc) {
@@ -852,8 +872,8 @@ static void compile_doc(cc *c, const cJSON *doc) {
     v = tg_json_getz(doc, "description");
     if (v && !cJSON_IsString(v)) diag_line(c, "/description", "must be a string");
 
-    compile_plain_patterns(c, tg_json_getz(doc, "defaults"), "/defaults", &p->defaults, &p->default_list, 0);
-    compile_plain_patterns(c, tg_json_getz(doc, "privileged"), "/privileged", &p->privileged, NULL, 1);
+    compile_plain_patterns(c, tg_json_getz(doc, "defaults"), "/defaults", &p->defaults, &p->default_list, NULL);
+    compile_plain_patterns(c, tg_json_getz(doc, "privileged"), "/privileged", NULL, NULL, &p->privileged);
 
     bundles skills, projects;
     if (compile_bundles(c, tg_json_getz(doc, "skills"), "/skills", &skills) != 0) memset(&skills, 0, sizeof skills);
@@ -874,7 +894,7 @@ static void compile_doc(cc *c, const cJSON *doc) {
     if (v && expect_type(c, v, cJSON_Object, "/scheduler", "an object (blocked, auto_modes)")) {
         static const char *const sallowed[] = {"blocked", "auto_modes", NULL};
         only_keys(c, v, "/scheduler", sallowed);
-        compile_plain_patterns(c, tg_json_getz(v, "blocked"), "/scheduler/blocked", &p->sched_blocked, NULL, 1);
+        compile_plain_patterns(c, tg_json_getz(v, "blocked"), "/scheduler/blocked", NULL, NULL, &p->sched_blocked);
         get_bool(c, v, "auto_modes", "/scheduler", &p->sched_auto_modes);
     }
     compile_rules(c, tg_json_getz(doc, "rules"));

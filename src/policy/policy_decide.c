@@ -21,8 +21,7 @@ typedef struct dctx {
     int nsteps;
     const char *pname;        /* principal name or "" */
     const tg_principal *pr;   /* NULL: unknown */
-    char key[129];            /* the tool's name folded (tg_policy_fold): what restricting patterns match */
-    size_t key_len;
+    tg_rkey key;              /* the tool's name folded both ways: what restricting patterns match */
 } dctx;
 
 static void ex_str(tg_buf *b, const char *s) {
@@ -179,8 +178,48 @@ static int same_bytes(const char *s, const char *t, size_t n, int fold) {
     return 1;
 }
 
+static int cond_equal(const cJSON *v, const cJSON *want, int restricting);
+
+/* Numbers: a handler reads the argument as a double (JSON.parse), so
+ * 100.00000000000000001 reaches it as 100. A restricting rule matches when
+ * the exact decimal values are equal or the doubles are (either reading
+ * restricts); an allow rule only when the exact values are (which implies
+ * equal doubles), so neither reading can let a call through that the other
+ * would stop. */
+static int cond_equal_number(const cJSON *v, const cJSON *want, int restricting) {
+    if (tg_json_equal(v, want)) return 1;
+    return restricting && v->valuedouble == want->valuedouble;
+}
+
+static int cond_equal_object(const cJSON *v, const cJSON *want, int restricting) {
+    size_t nv = 0, nw = 0;
+    for (const cJSON *x = v->child; x; x = x->next) nv++;
+    for (const cJSON *y = want->child; y; y = y->next) nw++;
+    if (nv != nw) return 0;
+    for (const cJSON *y = want->child; y; y = y->next) {
+        const cJSON *x = tg_json_get(v, y->string, tg_json_strlen(y->string));
+        if (!x || !cond_equal(x, y, restricting)) return 0;
+    }
+    return 1;
+}
+
+/* JSON equality (tg_json_equal) with numbers judged by cond_equal_number,
+ * inside arrays and objects too. */
+static int cond_equal(const cJSON *v, const cJSON *want, int restricting) {
+    int tv = v->type & 0xFF, tw = want->type & 0xFF;
+    if (tv != tw) return 0;
+    if (tv == cJSON_Number) return cond_equal_number(v, want, restricting);
+    if (tv == cJSON_Object) return cond_equal_object(v, want, restricting);
+    if (tv != cJSON_Array) return tg_json_equal(v, want);
+    const cJSON *x = v->child, *y = want->child;
+    for (; x && y; x = x->next, y = y->next)
+        if (!cond_equal(x, y, restricting)) return 0;
+    return !x && !y;
+}
+
 /* fold: the rule restricts (deny, ask): prefix and suffix match up to ASCII
- * case, as a case-insensitive file system (macOS, Windows) reads "/SRV/" */
+ * case, as a case-insensitive file system (macOS, Windows) reads "/SRV/",
+ * and numbers match as doubles too (cond_equal_number) */
 static int eval_cond(const tg_cond *c, const cJSON *args, int fold, const char **why) {
     const cJSON *v = arg_value(args, c->arg, c->arg_len);
     *why = NULL;
@@ -189,10 +228,10 @@ static int eval_cond(const tg_cond *c, const cJSON *args, int fold, const char *
         return C_NOMATCH;
     }
     switch (c->op) {
-    case TG_OP_EQUALS: return tg_json_equal(v, c->value) ? C_MATCH : C_NOMATCH;
+    case TG_OP_EQUALS: return cond_equal(v, c->value, fold) ? C_MATCH : C_NOMATCH;
     case TG_OP_ONE_OF:
         for (const cJSON *e = c->value->child; e; e = e->next)
-            if (tg_json_equal(v, e)) return C_MATCH;
+            if (cond_equal(v, e, fold)) return C_MATCH;
         return C_NOMATCH;
     default: break;
     }
@@ -336,7 +375,7 @@ static tg_decision decide_rules(dctx *d) {
      * and after a matched deny or ask no allow rule can change the outcome,
      * so the allow rules (exact names) are read only when it can (or for a
      * trace, which lists every rule considered) */
-    if (!tg_patset_each(&d->p->rule_tools_fold, d->key, d->key_len, rule_cb, &s) &&
+    if (!tg_rpatset_each(&d->p->rule_tools_fold, &d->key, rule_cb, &s) &&
         (d->ex || (s.best[TG_DENY] == TG_NONE && s.best[TG_ASK] == TG_NONE)))
         tg_patset_each(&d->p->rule_tools, t->name, t->name_len, rule_cb, &s);
     static const char *const eff[3] = {"allow", "ask", "deny"};
@@ -406,7 +445,7 @@ static int decide_grants(dctx *d) {
     tg_policy *p = d->p;
     const tg_tool_facts *t = d->t;
     char reason[320];
-    int privileged = t->privileged || tg_patset_find(&p->privileged, d->key, d->key_len) != NULL;
+    int privileged = t->privileged || tg_rpatset_find(&p->privileged, &d->key) != NULL;
     const tg_source_cfg *src = NULL;
     if (d->r->source) {
         const tg_pat *sp = tg_patset_exact(&p->source_index, d->r->source, strlen(d->r->source));
@@ -506,10 +545,10 @@ static int decide_limits(dctx *d) {
     const tg_tool_facts *t = d->t;
     const tg_authz_request *r = d->r;
     hits rh = {p->rate_hits, 0}, bh = {p->budget_hits, 0};
-    tg_patset_each(&p->rate_tools, d->key, d->key_len, hits_cb, &rh);
-    tg_patset_each(&p->budget_tools, d->key, d->key_len, hits_cb, &bh);
+    tg_rpatset_each(&p->rate_tools, &d->key, hits_cb, &rh);
+    tg_rpatset_each(&p->budget_tools, &d->key, hits_cb, &bh);
     if (!rh.n && !bh.n) return 1;
-    char tool[129];
+    char tool[129]; /* (for people: the exact name) */
     memcpy(tool, t->name, t->name_len);
     tool[t->name_len] = '\0';
     char rule[160], reason[320];
@@ -523,7 +562,10 @@ static int decide_limits(dctx *d) {
             rh.idx[i] = TG_NONE;
             continue;
         }
-        const char *parts[3] = {rl->id, d->pname, tool};
+        /* keyed by the folded name the patterns match (the pair fold, the
+         * coarser of the two): a tool re-listed as "Send_Email",
+         * "send-email" or "rernove_files" draws on the same bucket */
+        const char *parts[3] = {rl->id, d->pname, d->key.pairs};
         size_t kl = tg_state_key(key, sizeof key, parts, 3);
         rent[i] = kl ? tg_smap_find(&p->state->rates, key, kl) : NULL;
         if (!rent[i] && !r->dry_run) {
@@ -614,11 +656,7 @@ static int parse_mode(const char *m) {
 
 /* d->key: the tool's name folded as restricting patterns are (a checked
  * name: at most 128 bytes) */
-static void set_key(dctx *d) {
-    memcpy(d->key, d->t->name, d->t->name_len);
-    d->key_len = tg_policy_fold(d->key, d->t->name_len);
-    d->key[d->key_len] = '\0';
-}
+static void set_key(dctx *d) { tg_rkey_set(&d->key, d->t->name, d->t->name_len); }
 
 static tg_decision decide(dctx *d) {
     tg_policy *p = d->p;
@@ -665,7 +703,7 @@ static tg_decision decide(dctx *d) {
 
     /* 3 tenant */
     tenant_scan ts = {p, r->tenant, 0, 0, NULL};
-    tg_patset_each(&p->tenant_tools, d->key, d->key_len, tenant_cb, &ts);
+    tg_rpatset_each(&p->tenant_tools, &d->key, tenant_cb, &ts);
     if (t->tenant) {
         if (!r->tenant || strcmp(t->tenant, r->tenant) != 0) {
             snprintf(reason, sizeof reason, "'%.*s' belongs to tenant '%s', not to this context's tenant", (int)t->name_len,
@@ -684,7 +722,7 @@ static tg_decision decide(dctx *d) {
 
     /* 4 scheduler */
     if (r->scheduler) {
-        const tg_pat *b = tg_patset_find(&p->sched_blocked, d->key, d->key_len);
+        const tg_pat *b = tg_rpatset_find(&p->sched_blocked, &d->key);
         if (b) {
             snprintf(reason, sizeof reason, "'%.*s' is blocked in scheduler sessions (pattern '%s')", (int)t->name_len,
                      t->name, b->s);
@@ -715,7 +753,7 @@ static tg_decision decide(dctx *d) {
     }
 
     /* 7 session rules */
-    if (dec == TG_ASK && r->session && tg_session_rule_has(p, r->session, d->pname, t->name, t->name_len)) {
+    if (dec == TG_ASK && r->session && tg_session_rule_has(p, r->session, d->pname, t->name, t->name_len, t->digest)) {
         snprintf(rule, sizeof rule, "session:%.*s", (int)t->name_len, t->name);
         snprintf(reason, sizeof reason, "approved for the rest of session '%s'", r->session);
         step_simple(d, "session", "allow", reason);

@@ -66,6 +66,28 @@ const tg_pat *tg_patset_exact(const tg_patset *set, const char *name, size_t len
  * place; the length does not change. */
 static inline size_t tg_policy_fold(char *s, size_t n) { return tg_name_fold(s, n, s, n, 0); }
 int tg_glob_match(const char *p, size_t plen, const char *s, size_t slen);
+
+/* A restricting pattern set: its patterns folded character by character
+ * (chars) and, apart, with the registry's pair look-alikes too (rn as m, vv
+ * as w: pairs), pattern i the same one in both. A name matches a pattern
+ * when its character fold matches the pattern's character fold OR its pair
+ * fold matches the pattern's pair fold: the pair fold alone breaks glob
+ * boundaries ("transfer*" against "transfemow"), the character fold alone
+ * misses "rernove_files" for "remove_*", and either can only restrict more. */
+typedef struct tg_rpatset {
+    tg_patset chars, pairs;
+} tg_rpatset;
+
+/* A tool name (1-128 bytes) folded both ways. */
+typedef struct tg_rkey {
+    char chars[129], pairs[129];
+    size_t chars_len, pairs_len;
+} tg_rkey;
+
+void tg_rkey_set(tg_rkey *k, const char *name, size_t len);
+/* tg_patset_each over both folds, each pattern visited at most once. */
+int tg_rpatset_each(const tg_rpatset *set, const tg_rkey *key, tg_pat_cb cb, void *ud);
+const tg_pat *tg_rpatset_find(const tg_rpatset *set, const tg_rkey *key);
 uint64_t tg_hash_bytes(const void *p, size_t n);
 
 /* ---- compiled document (policy_compile.c) ---- */
@@ -160,7 +182,7 @@ static inline void *tg_sent_val(tg_sent *e) {
 typedef struct tg_pstate {
     tg_smap rates;      /* rate id \0 principal \0 tool -> tg_bucket */
     tg_smap budgets;    /* budget id \0 session -> double count */
-    tg_smap session;    /* session \0 principal \0 tool -> nothing */
+    tg_smap session;    /* session \0 principal \0 tool \0 definition digest -> nothing */
     tg_smap approvals;  /* id -> tg_approval */
     tg_smap used;       /* token nonce -> nothing, until the token's expiry */
     uint64_t counter;   /* approval ids without host nonce */
@@ -178,7 +200,7 @@ struct tg_policy {
 
     tg_patset defaults;     /* owner: index into default_list */
     const char **default_list;
-    tg_patset privileged;
+    tg_rpatset privileged;
     tg_principal *principals;
     uint32_t n_principals;
     tg_patset principal_index;  /* literal, owner: principal index */
@@ -188,23 +210,23 @@ struct tg_policy {
     tg_patset source_index;     /* literal */
     const char **tenant_names;
     uint32_t n_tenants;
-    tg_patset tenant_tools;     /* owner: tenant index */
-    tg_patset sched_blocked;
+    tg_rpatset tenant_tools;    /* owner: tenant index */
+    tg_rpatset sched_blocked;
     int sched_auto_modes;
     tg_rule *rules;
     uint32_t n_rules;
     tg_patset rule_tools;       /* allow rules' patterns, exact (owner: rule index) */
-    tg_patset rule_tools_fold;  /* deny and ask rules' patterns, ASCII lower case (owner: rule index) */
+    tg_rpatset rule_tools_fold; /* deny and ask rules' patterns, folded (owner: rule index) */
     tg_rate_limit *rates;
     uint32_t n_rates;
-    tg_patset rate_tools;       /* owner: rate index */
+    tg_rpatset rate_tools;      /* owner: rate index */
     tg_budget *budgets;
     uint32_t n_budgets;
     /* a decision's scratch for the limits that match a tool (one of each
      * per limit: every matching bucket is checked and charged, none dropped) */
     uint32_t *rate_hits, *budget_hits;
     struct tg_sent **rate_ents, **budget_ents;
-    tg_patset budget_tools;     /* owner: budget index */
+    tg_rpatset budget_tools;    /* owner: budget index */
     tg_plimits limits;
     int uses_args;              /* some rule has argument conditions */
 };
@@ -224,11 +246,12 @@ typedef struct tg_bucket {
  * (policy_approval.c): an ended session's calls are not run later. */
 void tg_approvals_end_session(tg_policy *p, const char *session);
 
-/* Session rules (policy_state.c). */
+/* Session rules (policy_state.c): bound to the tool's name and the digest
+ * of the definition approved (NULL: ""), so a redefined tool asks again. */
 int tg_session_rule_add(tg_policy *p, const char *session, const char *principal, const char *tool, size_t tool_len,
-                        double now);
+                        const char *digest, double now);
 int tg_session_rule_has(const tg_policy *p, const char *session, const char *principal, const char *tool,
-                        size_t tool_len);
+                        size_t tool_len, const char *digest);
 
 /* Tool names a decision accepts: 1-128 bytes of [A-Za-z0-9_.-]. */
 int tg_policy_name_ok(const char *name, size_t len);

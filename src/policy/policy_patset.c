@@ -155,6 +155,40 @@ const tg_pat *tg_patset_exact(const tg_patset *set, const char *name, size_t len
     return NULL;
 }
 
+void tg_rkey_set(tg_rkey *k, const char *name, size_t len) {
+    if (len > 128) len = 128; /* (checked names only) */
+    k->chars_len = tg_name_fold(name, len, k->chars, len, 0);
+    k->pairs_len = tg_name_fold(name, len, k->pairs, len, 1);
+}
+
+typedef struct pairs_ud {
+    const tg_rpatset *set;
+    const tg_rkey *key;
+    tg_pat_cb cb;
+    void *ud;
+} pairs_ud;
+
+/* A pattern the pair fold matched, unless its character fold matched too
+ * (then it was visited already). */
+static int pairs_cb(void *ud, const tg_pat *pat) {
+    const pairs_ud *u = ud;
+    const tg_pat *twin = &u->set->chars.pats[pat - u->set->pairs.pats];
+    if (tg_glob_match(twin->s, twin->len, u->key->chars, u->key->chars_len)) return 0;
+    return u->cb(u->ud, pat);
+}
+
+int tg_rpatset_each(const tg_rpatset *set, const tg_rkey *key, tg_pat_cb cb, void *ud) {
+    int r = tg_patset_each(&set->chars, key->chars, key->chars_len, cb, ud);
+    if (r) return r;
+    pairs_ud u = {set, key, cb, ud};
+    return tg_patset_each(&set->pairs, key->pairs, key->pairs_len, pairs_cb, &u);
+}
+
+const tg_pat *tg_rpatset_find(const tg_rpatset *set, const tg_rkey *key) {
+    const tg_pat *p = tg_patset_find(&set->chars, key->chars, key->chars_len);
+    return p ? p : tg_patset_find(&set->pairs, key->pairs, key->pairs_len);
+}
+
 int tg_policy_name_ok(const char *name, size_t len) {
     if (!name || len == 0 || len > 128) return 0;
     for (size_t i = 0; i < len; i++) {

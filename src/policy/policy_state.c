@@ -138,19 +138,23 @@ size_t tg_state_key(char *buf, size_t cap, const char *const *parts, int n) {
     return len;
 }
 
+/* session \0 principal \0 tool \0 digest (a tool name has no NUL) */
 static size_t session_key(char *buf, size_t cap, const char *session, const char *principal, const char *tool,
-                          size_t tool_len) {
+                          size_t tool_len, const char *digest) {
     const char *parts[2] = {session, principal};
     size_t n = tg_state_key(buf, cap, parts, 2);
-    if (!n || n + tool_len > cap) return 0;
+    size_t dl = digest ? strlen(digest) : 0;
+    if (!n || tool_len + 1 + dl > cap - n) return 0;
     memcpy(buf + n, tool, tool_len);
-    return n + tool_len;
+    buf[n + tool_len] = '\0';
+    if (dl) memcpy(buf + n + tool_len + 1, digest, dl);
+    return n + tool_len + 1 + dl;
 }
 
 int tg_session_rule_add(tg_policy *p, const char *session, const char *principal, const char *tool, size_t tool_len,
-                        double now) {
+                        const char *digest, double now) {
     char key[1024];
-    size_t kl = session_key(key, sizeof key, session, principal, tool, tool_len);
+    size_t kl = session_key(key, sizeof key, session, principal, tool, tool_len, digest);
     if (!kl) return -1;
     if (tg_smap_find(&p->state->session, key, kl)) return 0;
     /* session rules live until tg_policy_end_session; never swept by time */
@@ -158,9 +162,9 @@ int tg_session_rule_add(tg_policy *p, const char *session, const char *principal
 }
 
 int tg_session_rule_has(const tg_policy *p, const char *session, const char *principal, const char *tool,
-                        size_t tool_len) {
+                        size_t tool_len, const char *digest) {
     char key[1024];
-    size_t kl = session_key(key, sizeof key, session, principal, tool, tool_len);
+    size_t kl = session_key(key, sizeof key, session, principal, tool, tool_len, digest);
     return kl && tg_smap_find(&p->state->session, key, kl) != NULL;
 }
 

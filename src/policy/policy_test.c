@@ -378,6 +378,34 @@ static void argument_conditions(void) {
     tg_policy_free(p);
 }
 
+/* A handler reads numbers as doubles (JSON.parse): 100.00000000000000001
+ * reaches it as 100, so a deny or ask rule on 100 must hold for it; an
+ * allow rule still needs the exact value (either reading restricts). */
+static void number_conditions_judge_the_handlers_double(void) {
+    tg_policy *p = compile(
+        "{'version':1,'defaults':['*'],'rules':["
+        " {'id':'no-100','effect':'deny','tools':['transfer'],'args':{'amount':{'equals':100}}},"
+        " {'id':'ports','effect':'deny','tools':['open_port'],'args':{'port':{'one_of':[22,3389]}}},"
+        " {'id':'zero','effect':'ask','tools':['scale'],'args':{'/opts':{'equals':{'by':[0]}}}},"
+        " {'id':'exact','effect':'allow','tools':['pay'],'args':{'amount':{'equals':5}}},"
+        " {'id':'rest','effect':'allow','tools':['transfer','open_port','scale']}]}");
+    if (!p) return;
+    ARGS_EXPECT(p, "transfer", "{'amount':100}", TG_DENY);
+    ARGS_EXPECT(p, "transfer", "{'amount':100.00000000000000001}", TG_DENY);
+    ARGS_EXPECT(p, "transfer", "{'amount':99.9999999999999999999}", TG_DENY);
+    ARGS_EXPECT(p, "transfer", "{'amount':1e2}", TG_DENY);
+    ARGS_EXPECT(p, "transfer", "{'amount':100.0000000001}", TG_ALLOW); /* another double */
+    ARGS_EXPECT(p, "open_port", "{'port':22.000000000000001}", TG_DENY);
+    ARGS_EXPECT(p, "open_port", "{'port':3389.0000000000000001}", TG_DENY);
+    ARGS_EXPECT(p, "open_port", "{'port':23}", TG_ALLOW);
+    ARGS_EXPECT(p, "scale", "{'opts':{'by':[1e-400]}}", TG_ASK); /* nested, and 0 as a double */
+    ARGS_EXPECT(p, "scale", "{'opts':{'by':[-0.0]}}", TG_ASK);
+    ARGS_EXPECT(p, "scale", "{'opts':{'by':[1e-300]}}", TG_ALLOW);
+    ARGS_EXPECT(p, "pay", "{'amount':5.0}", TG_ALLOW);
+    ARGS_EXPECT(p, "pay", "{'amount':5.000000000000000001}", TG_DENY); /* allow: the exact value only */
+    tg_policy_free(p);
+}
+
 static void path_traversal_never_passes_a_prefix(void) {
     tg_policy *p = compile(ARGS);
     if (!p) return;
@@ -562,6 +590,7 @@ static void saved_state_loads_into_a_fresh_policy(void) {
     CHECK(at(p, "a", "search", NULL, 0, &res) == TG_ALLOW);
     CHECK(at(p, "a", "read", "s", 0, &res) == TG_ALLOW);
     tg_tool_facts mail = tool("mail");
+    mail.digest = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
     tg_authz_request mr = req("a");
     mr.session = "s";
     char id[40], why[128];
@@ -577,6 +606,9 @@ static void saved_state_loads_into_a_fresh_policy(void) {
     CHECK(at(q, "a", "read", "s", 10, &res) == TG_DENY);     /* the budget came along spent */
     CHECK_STR(res.rule, "budget:calls");
     CHECK(tg_policy_authorize(q, &mail, &mr, &res, NULL) == TG_ALLOW); /* the session rule came along */
+    tg_tool_facts mail2 = mail;
+    mail2.digest = "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210";
+    CHECK(tg_policy_authorize(q, &mail2, &mr, &res, NULL) == TG_ASK); /* with its definition */
     CHECK(tg_policy_authorize(r, &mail, &mr, &res, NULL) == TG_ASK);
     /* damaged: a short tail, an unknown map, a wrong size, a negative count */
     CHECK(tg_policy_state_load(r, b.data, b.len - 1, 0) == -1);
@@ -723,6 +755,7 @@ static void allow_for_session_adds_a_session_rule(void) {
     tg_policy *p = compile(ASKS);
     if (!p) return;
     tg_tool_facts t = tool("run_shell");
+    t.digest = "d1";
     tg_authz_request r = req("agent");
     r.session = "s1";
     tg_authz_result res;
@@ -735,6 +768,12 @@ static void allow_for_session_adds_a_session_rule(void) {
     CHECK(tg_approval_resolve(p, id, 1, 1, 0, why, sizeof why) == 0);
     CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_ALLOW);
     CHECK_STR(res.rule, "session:run_shell");
+    /* the rule holds for the definition approved: a redefined tool asks */
+    t.digest = "d2";
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_ASK);
+    t.digest = NULL;
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_ASK);
+    t.digest = "d1";
     r.args = doc_from(&ar, "{'cmd':'rm -rf /'}");
     CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_DENY); /* deny rules still win */
     r.args = doc_from(&ar, "{'cmd':'ls'}");
@@ -1262,7 +1301,7 @@ static void restricting_patterns_match_up_to_look_alikes(void) {
     r.tenant = "acme"; /* in its tenant: past the scope, and then no allow rule names it exactly */
     CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_DENY && strcmp(res.rule, "unmatched") == 0);
     tg_policy_free(p);
-    /* a rate limit holds a tool of any spelling (each tool its own bucket) */
+    /* a rate limit holds a tool of any spelling */
     p = compile("{'version':1,'defaults':['*'],'rules':[{'id':'all','effect':'allow','tools':['*']}],"
                 " 'rate_limits':[{'id':'crm','tools':['crm_*'],'capacity':1,'refill_per_second':0}]}");
     if (!p) return;
@@ -1271,6 +1310,71 @@ static void restricting_patterns_match_up_to_look_alikes(void) {
     r.now_ms = 1000;
     CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_ALLOW);
     CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_DENY && strcmp(res.rule, "rate:crm") == 0);
+    tg_policy_free(p);
+}
+
+/* The registry's pair look-alikes (rn as m, vv as w) restrict too: a name
+ * is caught when its character fold OR its pair fold matches (a pair fold
+ * alone would break "transfer*" for "transferNow"); allow rules stay exact. */
+static void restricting_patterns_match_pair_look_alikes(void) {
+    tg_policy *p = compile(
+        "{'version':1,'defaults':['*'],'privileged':['*_rnount'],'tenants':{'acme':['crm_*']},"
+        " 'scheduler':{'blocked':['mcp__*__remove_*']},"
+        " 'rules':[{'id':'no-destruction','effect':'deny','tools':['mcp__*__remove_*','mcp__*__wipe_*']},"
+        "  {'id':'t','effect':'deny','tools':['transfer*']},{'id':'ok','effect':'allow','tools':['remove_cache']},"
+        "  {'id':'all','effect':'allow','tools':['*']}],"
+        " 'rate_limits':[{'id':'rm','tools':['remove_*'],'capacity':1,'refill_per_second':0}]}");
+    if (!p) return;
+    EXPECT(p, "agent", "mcp__up__rernove_files", TG_DENY, "rule:no-destruction");
+    EXPECT(p, "agent", "mcp__up__vvipe_disk", TG_DENY, "rule:no-destruction");
+    EXPECT(p, "agent", "mcp__up__VVIPE-disk", TG_DENY, "rule:no-destruction");
+    EXPECT(p, "agent", "mcp__up__wipe_disk", TG_DENY, "rule:no-destruction");
+    EXPECT(p, "agent", "transferNow", TG_DENY, "rule:t"); /* the character fold keeps the glob */
+    EXPECT(p, "agent", "tranfser", TG_ALLOW, "rule:all");
+    EXPECT(p, "agent", "disk_mount", TG_DENY, "privileged"); /* '*_rnount' pair-folds to '*_mount' */
+    EXPECT(p, "agent", "crrn_export", TG_DENY, "tenant");    /* 'crm_*' */
+    EXPECT(p, "agent", "rernove_cache", TG_ALLOW, "rule:all"); /* the allow rule did not match: exact bytes */
+    tg_policy_free(p);
+    tg_authz_result res;
+    tg_tool_facts t = tool("mcp__up__rernove_files");
+    tg_authz_request r;
+    p = compile("{'version':1,'defaults':['*'],'scheduler':{'blocked':['mcp__*__remove_*']},"
+                " 'rules':[{'id':'all','effect':'allow','tools':['*']}],"
+                " 'rate_limits':[{'id':'rm','tools':['remove_*'],'capacity':1,'refill_per_second':0}]}");
+    if (!p) return;
+    r = req("agent");
+    r.scheduler = 1;
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_DENY && strcmp(res.rule, "scheduler") == 0);
+    r.scheduler = 0;
+    r.now_ms = 1000;
+    t = tool("remove_files");
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_ALLOW);
+    t = tool("rernove_files"); /* held by the limit, and by the same bucket */
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_DENY && strcmp(res.rule, "rate:rm") == 0);
+    tg_policy_free(p);
+}
+
+/* A bucket is keyed by the name folded as the patterns match it: a tool
+ * re-listed as Send_Email, send-email or SEND_EMAIL draws on one bucket;
+ * another tool keeps its own. */
+static void rate_bucket_is_shared_by_every_spelling(void) {
+    tg_policy *p = compile("{'version':1,'defaults':['*'],'rules':[{'id':'all','effect':'allow','tools':['*']}],"
+                           " 'rate_limits':[{'id':'mail','tools':['send_*'],'capacity':1,'refill_per_second':0}]}");
+    if (!p) return;
+    static const char *const spellings[] = {"Send_Email", "send-email", "SEND_EMAIL", "sEnd_eMaiI"};
+    tg_authz_request r = req("agent");
+    tg_authz_result res;
+    r.now_ms = 1000;
+    tg_tool_facts t = tool("send_email");
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_ALLOW);
+    for (size_t i = 0; i < sizeof spellings / sizeof *spellings; i++) {
+        t = tool(spellings[i]);
+        CHECK_MSG(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_DENY && strcmp(res.rule, "rate:mail") == 0,
+                  "%s: %s", spellings[i], res.rule);
+        CHECK(tg_policy_limits(p, &t, &r, &res) == TG_DENY);
+    }
+    t = tool("send_sms");
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_ALLOW);
     tg_policy_free(p);
 }
 
@@ -1287,6 +1391,7 @@ int main(void) {
     accept_edits_allows_only_edit_tools_that_would_ask();
     trusted_source_gets_full_set_but_not_privileged();
     argument_conditions();
+    number_conditions_judge_the_handlers_double();
     path_traversal_never_passes_a_prefix();
     tenant_scoped_tools_only_in_their_tenant();
     rate_limit_exhausts_and_refills();
@@ -1303,6 +1408,8 @@ int main(void) {
     approval_tokens_are_issued_on_approval();
     confusable_and_normalized_names_never_reach_a_denied_tool();
     restricting_patterns_match_up_to_look_alikes();
+    rate_bucket_is_shared_by_every_spelling();
+    restricting_patterns_match_pair_look_alikes();
     invalid_documents_are_rejected_with_pointers();
     embedded_schema_matches_docs();
     explain_returns_the_whole_trace_as_json();

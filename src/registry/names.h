@@ -32,7 +32,8 @@ size_t tg_name_skeleton(const char *name, size_t len, char *out);
  * length. pairs 0 leaves out the two-letter look-alikes (rn, vv): then
  * every character folds on its own ('*' and '.' kept), so a glob pattern
  * and a name folded alike still match where their raw forms did (the
- * policy's restricting patterns; "transfer*" must keep "transferNow").
+ * policy's restricting patterns try this fold and the pair fold, either
+ * matching: "transfer*" must keep "transferNow").
  * Returns the length written. */
 size_t tg_name_fold(const char *s, size_t n, char *out, size_t cap, int pairs);
 

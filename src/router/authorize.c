@@ -113,7 +113,7 @@ const char *tg_no_policy_refusal(const tg_tool *tool, const tg_call_request *req
 
 tg_tool_facts tg_tool_facts_of(const tg_tool *t) {
     tg_tool_facts f = {t->name, t->name_len, t->source, t->opts.read_only, t->opts.edit, t->opts.privileged,
-                       t->opts.needs_approval, t->opts.tenant};
+                       t->opts.needs_approval, t->opts.tenant, t->digest};
     return f;
 }
 

@@ -229,6 +229,34 @@ test('approvals expire; "approve_session" allows the tool for the rest of the se
   rt.dispose();
 });
 
+test('"approve_session" holds for the definition approved: a redefined tool asks again, across a trap too', async () => {
+  const ask = { version: 1, defaults: ['*'], rules: [{ id: 'ask-up', effect: 'ask', tools: ['mcp__up__*'] }, { id: 'rest', effect: 'allow', tools: ['*'] }] };
+  const v1 = { name: 'run', description: 'Runs a read-only SQL query', inputSchema: obj({ q: { type: 'string' } }) };
+  const v2 = { name: 'run', description: 'Runs any shell command', inputSchema: obj({ cmd: { type: 'string' } }) };
+  const ctx = { principal: 'p', session: 's' };
+  const call = (name) => `ran ${name}`;
+  const rt = await createToolRuntime({ policy: ask });
+  rt.importTools('up', [v1], { call });
+  const asked = await rt.callTool('mcp__up__run', { q: 'select 1' }, ctx);
+  assert.equal((await rt.resolveApproval(asked.approvalId, 'approve_session')).content[0].text, 'ran run');
+  assert.equal((await rt.callTool('mcp__up__run', { q: 'select 2' }, ctx)).content[0].text, 'ran run');
+  assert.throws(() => rt._selftestTrap(), (e) => e.code === 'module_trap');
+  assert.equal((await rt.callTool('mcp__up__run', { q: 'select 3' }, ctx)).content[0].text, 'ran run'); // restored with its definition
+  rt.importTools('up', [], { call }); // dropped, then listed again with another definition
+  rt.importTools('up', [v2], { call });
+  assert.equal((await rt.callTool('mcp__up__run', { cmd: 'rm -rf /srv' }, ctx)).status, 'pending_approval');
+  rt.dispose();
+  // a held change the host accepted is a new definition too
+  const rt2 = await createToolRuntime({ policy: ask });
+  rt2.importTools('up', [v1], { call });
+  const first = await rt2.callTool('mcp__up__run', { q: 'select 1' }, ctx);
+  await rt2.resolveApproval(first.approvalId, 'approve_session');
+  const changed = rt2.importTools('up', [v2], { call });
+  rt2.acceptChange('mcp__up__run', changed.changed[0].digest);
+  assert.equal((await rt2.callTool('mcp__up__run', { cmd: 'rm -rf /srv' }, ctx)).status, 'pending_approval');
+  rt2.dispose();
+});
+
 test('a session\'s listing follows its approvals and its end (no stale cached list)', async () => {
   const rt = await createToolRuntime({ policy: { version: 1, defaults: ['*'], rules: [
     { id: 'ask-mail', effect: 'ask', tools: ['mail'] }, { id: 'all', effect: 'allow', tools: ['*'] }] } });
