@@ -2,7 +2,7 @@
 // server's tools through an official SDK Client, and serve a runtime's
 // tools through an official SDK Server. The SDK is the caller's (a peer of
 // this entry); the core entry never loads it.
-import { ListToolsRequestSchema, CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ListToolsRequestSchema, CallToolRequestSchema, McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { ToolgateError } from './errors.js';
 
 /**
@@ -80,7 +80,14 @@ function utf8Length(s) {
  */
 export function serveTools(rt, server, { pageSize = 100, context, onApproval } = {}) {
   server.setRequestHandler(ListToolsRequestSchema, async (req) => {
-    const { tools, nextCursor } = rt.listTools({ format: 'mcp', cursor: req.params?.cursor, limit: pageSize });
+    let page;
+    try {
+      page = rt.listTools({ format: 'mcp', cursor: req.params?.cursor, limit: pageSize });
+    } catch (e) { // a cursor this server never gave, or one of an earlier list: invalid params (MCP)
+      if (e instanceof ToolgateError && e.code === 'invalid_request') throw new McpError(ErrorCode.InvalidParams, e.message);
+      throw e;
+    }
+    const { tools, nextCursor } = page;
     return nextCursor ? { tools, nextCursor } : { tools };
   });
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {

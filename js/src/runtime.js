@@ -574,7 +574,7 @@ export class ToolRuntime {
   listTools({ format = 'mcp', snapshot, cursor, limit, principal, mode, tenant, scheduler, source, session } = {}) {
     const req = { format };
     if (snapshot !== undefined && snapshot !== null) req.snapshot = snapshotId(snapshot);
-    if (cursor) req.cursor = cursor;
+    if (cursor !== undefined && cursor !== null) req.cursor = cursor; // ('' or 7: refused as a cursor, not read as none)
     if (limit) req.limit = limit;
     Object.assign(req, pick({ principal, mode, tenant, scheduler, source, session }));
     const text = JSON.stringify(req);

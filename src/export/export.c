@@ -17,7 +17,8 @@
  *    dependent*, patternProperties, propertyNames, unevaluated*,
  *    min/maxProperties, contains, uniqueItems, min/maxLength.
  *  - Gemini FunctionDeclaration.parameters: a select subset of the OpenAPI
- *    3.0 Schema object: type, format, description, nullable, enum (strings),
+ *    3.0 Schema object: type, format (per type: string date-time/enum,
+ *    integer int32/int64, number float/double), description, nullable, enum (strings),
  *    properties, required, items, min/maxItems, minimum/maximum,
  *    min/maxLength, pattern, anyOf; no $ref, oneOf, allOf, const,
  *    additionalProperties; "for function with no parameters, this can be
@@ -1209,7 +1210,21 @@ static void strict_limits(ex_ctx *c, const cJSON *st, const ex_path *root) {
 
 /* ---------------------------------------------------------------- Gemini */
 
-static const char *const k_gem_formats[] = {"date-time", "enum", "int32", "int64", "float", "double", NULL};
+static int in_list_str(const cJSON *v, const char *const *list);
+
+/* The formats Gemini accepts, per type ("only 'enum' and 'date-time' are
+ * supported for STRING type"): anything else fails the whole request. */
+static int gem_format_ok(const cJSON *format, const cJSON *schema) {
+    static const char *const STRING[] = {"date-time", "enum", NULL}, *const INTEGER[] = {"int32", "int64", NULL},
+                             *const NUMBER[] = {"float", "double", NULL};
+    const cJSON *t = tg_json_getz(schema, "type");
+    if (!cJSON_IsString(t) || !cJSON_IsString(format)) return 0;
+    const char *const *ok = strcmp(t->valuestring, "string") == 0    ? STRING
+                            : strcmp(t->valuestring, "integer") == 0 ? INTEGER
+                            : strcmp(t->valuestring, "number") == 0  ? NUMBER
+                                                                     : NULL;
+    return ok && in_list_str(format, ok);
+}
 static int in_list_str(const cJSON *v, const char *const *list) {
     for (; *list; list++)
         if (str_is(v, *list)) return 1;
@@ -1486,12 +1501,12 @@ static cJSON *gem_node(ex_ctx *c, const cJSON *s, const ex_path *p, int depth, c
                 jputclone(c, out, kw);
             }
         } else if (key_is(kw, "nullable")) {
-            if (cJSON_IsTrue(kw)) nullable = 1;
-        } else if (key_is(kw, "format") && !in_list_str(kw, k_gem_formats)) {
-            /* Gemini fails the whole request on another format ("only 'enum'
-             * and 'date-time' are supported for STRING type") */
-            notes(c, &rk, "format \"%.*s\" is not accepted by Gemini (date-time, enum; int32, int64, float, double for "
-                          "numbers); dropped", cJSON_IsString(kw) ? kw->valuestring : "",
+            /* (OpenAPI's keyword: JSON Schema ignores it, so the call's check
+             * refuses null all the same; Gemini's nullable comes from a null
+             * in the type or an anyOf branch only) */
+        } else if (key_is(kw, "format") && !gem_format_ok(kw, s)) {
+            notes(c, &rk, "format \"%.*s\" is not accepted by Gemini for this type (strings: date-time, enum; integers: "
+                          "int32, int64; numbers: float, double); dropped", cJSON_IsString(kw) ? kw->valuestring : "",
                   cJSON_IsString(kw) ? tg_json_strlen(kw->valuestring) : 0);
         } else if (in_list(kw, k_gem_keep)) {
             jputclone(c, out, kw);
@@ -1499,7 +1514,7 @@ static cJSON *gem_node(ex_ctx *c, const cJSON *s, const ex_path *p, int depth, c
                    key_is(kw, "additionalItems") || key_is(kw, "unevaluatedItems")) {
             if (!cJSON_IsBool(kw) && !is_true_schema(kw))
                 notek(c, &rk, "\"%.*s\" schema is not supported by Gemini; dropped", kw);
-            else if (cJSON_IsFalse(kw) && (key_is(kw, "additionalItems") || key_is(kw, "unevaluatedItems")))
+            else if (cJSON_IsFalse(kw)) /* (the call is still checked against the whole schema) */
                 notek(c, &rk, "\"%.*s\": false is not supported by Gemini; dropped", kw);
         } else if (in_list(kw, k_gem_drop_loss)) {
             notek(c, &rk, "\"%.*s\" is not supported by Gemini; dropped", kw);

@@ -98,12 +98,28 @@ static rendering *render(tg_runtime *rt, tg_toolset *set, tg_export_format fmt) 
     return r;
 }
 
+/* The decimal number at s (1 to 19 digits, nothing else: no sign, space or
+ * exponent) into *out; returns where it ends, NULL when there is none. A
+ * cursor is "epoch:index" exactly as this server wrote it. */
+static const char *cursor_number(const char *s, uint64_t *out) {
+    uint64_t n = 0;
+    size_t i = 0;
+    for (; s[i] >= '0' && s[i] <= '9'; i++) {
+        if (i == 19) return NULL;
+        n = n * 10 + (uint64_t)(s[i] - '0');
+    }
+    if (!i) return NULL;
+    *out = n;
+    return s + i;
+}
+
 tg_status tg_list_tools(tg_runtime *rt, const char *request, size_t len) {
     tg_rt_begin(rt);
     tg_export_format fmt = TG_EXPORT_MCP;
     uint32_t snapshot = 0;
     size_t start = 0, limit = 0;
-    const char *cursor_epoch = NULL;
+    uint64_t cursor_epoch = 0, start_at = 0;
+    int has_cursor = 0;
     tg_call_request who;
     memset(&who, 0, sizeof who);
     int filter = 0;
@@ -122,19 +138,18 @@ tg_status tg_list_tools(tg_runtime *rt, const char *request, size_t len) {
         if (tg_call_request_read(rt, q, &who)) return TG_ERR_INVALID_REQUEST;
         filter = rt->policy && (who.principal || who.mode || who.tenant || who.scheduler || who.source ||
                                 cJSON_IsTrue(tg_json_getz(q, "filter")));
-        if ((v = tg_json_getz(q, "cursor")) && cJSON_IsString(v)) {
-            char *end;
-            cursor_epoch = v->valuestring;
-            unsigned long long e = strtoull(v->valuestring, &end, 10);
-            if (*end != ':') return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "invalid cursor", -1);
-            start = (size_t)strtoull(end + 1, &end, 10);
-            (void)e;
+        if ((v = tg_json_getz(q, "cursor")) && !cJSON_IsNull(v)) {
+            const char *c = cJSON_IsString(v) ? v->valuestring : NULL;
+            if (!c || !(c = cursor_number(c, &cursor_epoch)) || *c++ != ':' || !(c = cursor_number(c, &start_at)) || *c)
+                return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "invalid cursor (not one this server gave)", -1);
+            has_cursor = 1;
+            start = (size_t)start_at;
         }
     }
     tg_status st;
     tg_toolset *set = tg_rt_toolset(rt, snapshot, &st);
     if (!set) return st;
-    if (cursor_epoch && strtoull(cursor_epoch, NULL, 10) != tg_toolset_epoch(set))
+    if (has_cursor && cursor_epoch != tg_toolset_epoch(set))
         return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "the cursor belongs to another epoch: list again from the start", -1);
     rendering *r = render(rt, set, fmt);
     if (!r) return tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory rendering the tool list", -1);

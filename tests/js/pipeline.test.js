@@ -242,8 +242,9 @@ test('"approve_session" holds for the definition approved: a redefined tool asks
   assert.equal((await rt.callTool('mcp__up__run', { q: 'select 2' }, ctx)).content[0].text, 'ran run');
   assert.throws(() => rt._selftestTrap(), (e) => e.code === 'module_trap');
   assert.equal((await rt.callTool('mcp__up__run', { q: 'select 3' }, ctx)).content[0].text, 'ran run'); // restored with its definition
-  rt.importTools('up', [], { call }); // dropped, then listed again with another definition
-  rt.importTools('up', [v2], { call });
+  rt.importTools('up', [], { call }); // dropped, then listed again with another definition: held, then accepted
+  const back = rt.importTools('up', [v2], { call });
+  rt.acceptChange('mcp__up__run', back.changed[0].digest);
   assert.equal((await rt.callTool('mcp__up__run', { cmd: 'rm -rf /srv' }, ctx)).status, 'pending_approval');
   rt.dispose();
   // a held change the host accepted is a new definition too

@@ -798,3 +798,46 @@ test('a tool dropped from one listing and listed again changed is held, however 
   assert.deepEqual(rt.importTools('fs', [d(EVIL)], up).registered.map((x) => x.name), ['mcp__fs__read_file']);
   rt.dispose();
 });
+
+test('gemini: a format is kept only for the type Gemini accepts it on, else dropped and reported', async () => {
+  const rt = await createToolRuntime();
+  rt.registerTool({ name: 'get_item', inputSchema: { type: 'object', properties: {
+    id: { type: 'string', format: 'int64' }, when: { type: 'integer', format: 'date-time' }, ratio: { type: 'number', format: 'int32' },
+    at: { type: 'string', format: 'date-time' }, n: { type: 'integer', format: 'int64' }, x: { type: 'number', format: 'double' },
+  } } }, () => 'ok');
+  const l = rt.listTools({ format: 'gemini' });
+  const props = l.tools[0].functionDeclarations[0].parameters.properties;
+  assert.deepEqual(Object.fromEntries(Object.entries(props).map(([k, s]) => [k, s.format ?? null])),
+    { id: null, when: null, ratio: null, at: 'date-time', n: 'int64', x: 'double' });
+  assert.equal(l.report.filter((e) => /format/.test(e.issue)).length, 3);
+  rt.dispose();
+});
+
+test('tools/list cursors: only "epoch:index" as this server wrote it; anything else is refused, in MCP as invalid params', async () => {
+  const rt = await createToolRuntime();
+  rt.importTools('s', Array.from({ length: 5 }, (_, i) => ({ name: 't' + i, inputSchema: { type: 'object' } })), { call: () => 'x' });
+  const first = rt.listTools({ limit: 2 });
+  assert.deepEqual(rt.listTools({ cursor: first.nextCursor, limit: 2 }).tools.map((t) => t.name), ['mcp__s__t2', 'mcp__s__t3']);
+  const epoch = first.nextCursor.split(':')[0];
+  for (const cursor of [`${epoch}:-1`, `${epoch}:1e3`, `${epoch}:2junk`, `${epoch}:18446744073709551617`, `${epoch}:+2`, ` ${epoch}:2`, '', 7, `${epoch}:`, `:2`])
+    assert.throws(() => rt.listTools({ cursor, limit: 2 }), (e) => e.code === 'invalid_request', JSON.stringify(cursor));
+  const server = new Server({ name: 'gw', version: '1.0.0' }, { capabilities: { tools: {} } });
+  serveTools(rt, server, { pageSize: 2 });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await server.connect(a);
+  const client = new Client({ name: 'c', version: '1.0.0' });
+  await client.connect(b);
+  await assert.rejects(client.listTools({ cursor: `${epoch}:2junk` }), (e) => e.code === -32602);
+  await client.close();
+  rt.dispose();
+});
+
+test('gemini: what it cannot say is reported, and it never admits what the original refuses', async () => {
+  const rt = await createToolRuntime();
+  rt.registerTool({ name: 'closed', inputSchema: { type: 'object', properties: { s: { type: 'string', nullable: true } }, additionalProperties: false } }, () => 'ok');
+  const l = rt.listTools({ format: 'gemini' });
+  const params = l.tools[0].functionDeclarations[0].parameters;
+  assert.equal(params.properties.s.nullable, undefined); // OpenAPI's keyword: JSON Schema (the call's check) ignores it
+  assert.ok(l.report.some((e) => e.path.endsWith('/additionalProperties') && /not supported by Gemini/.test(e.issue)));
+  rt.dispose();
+});
