@@ -270,7 +270,34 @@ static void allocation_failures(void) {
     CHECK(ok_at > 0);
 }
 
+/* Whatever bytes a string holds, what is written is strict JSON: a byte
+ * that starts no valid UTF-8 sequence becomes U+FFFD; valid text is kept. */
+static void strings_of_any_bytes(void) {
+    static const struct { const char *in; size_t len; const char *out; } C[] = {
+        {"a\xff", 2, "\"a\xef\xbf\xbd\""},
+        {"oops \xff\xfe", 7, "\"oops \xef\xbf\xbd\xef\xbf\xbd\""},
+        {"caf\xc3\xa9 \"x\"", 9, "\"caf\xc3\xa9 \\\"x\\\"\""},
+        {"\xc3", 1, "\"\xef\xbf\xbd\""},                       /* a sequence cut short */
+        {"\xed\xa0\x80", 3, "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\""}, /* a surrogate */
+        {"\xc0\xaf\n", 3, "\"\xef\xbf\xbd\xef\xbf\xbd\\n\""},   /* an overlong */
+        {"\xf0\x9f\x98\x80 ok", 7, "\"\xf0\x9f\x98\x80 ok\""},
+    };
+    for (size_t i = 0; i < sizeof C / sizeof C[0]; i++) {
+        tg_buf b;
+        tg_buf_init(&b, libc_alloc, 0);
+        CHECK(tg_json_write_string(&b, C[i].in, C[i].len) == 0);
+        CHECK_STR(b.data, C[i].out);
+        tg_arena a;
+        tg_arena_init(&a, libc_alloc);
+        tg_json_error err;
+        CHECK_MSG(parse(&a, b.data, &err) != NULL, "case %zu: %s", i, err.message);
+        tg_arena_free(&a);
+        tg_buf_free(&b);
+    }
+}
+
 int main(void) {
+    strings_of_any_bytes();
     canonical_writing();
     strictness();
     duplicate_keys();

@@ -6,6 +6,7 @@
  * tg_buf_append, so the buffer's contract is unchanged. */
 #include "json.h"
 #include "json_lex.h"
+#include "../base/utf8.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -46,18 +47,22 @@ static const unsigned char plain[256] = {
     1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,
 };
 
-/* The first byte at or after i that is not plain (len when none): eight
- * bytes a step while none of them needs escaping. */
+/* The first byte at or after i that is not plain ASCII (len when none):
+ * eight bytes a step while none of them needs escaping or is past ASCII. */
 static inline size_t plain_run(const char *s, size_t i, size_t len) {
     for (; i + 8 <= len; i += 8) {
         uint64_t v;
         memcpy(&v, s + i, 8);
-        if (tg_json__escaped8(v)) break;
+        if (tg_json__special8(v)) break;
     }
-    while (i < len && plain[(unsigned char)s[i]]) i++;
+    while (i < len && (unsigned char)s[i] < 0x80 && plain[(unsigned char)s[i]]) i++;
     return i;
 }
 
+/* Writes s[0..len) as a JSON string. Text that is not valid UTF-8 (bytes
+ * from a handler's error, a name a model made up) is written with U+FFFD
+ * for each byte that starts no valid sequence: whatever the input, the
+ * output is strict JSON. */
 int tg_json_write_string(tg_buf *out, const char *s, size_t len) {
     static const char hex[] = "0123456789abcdef";
     /* the common case: nothing to escape, one copy with both quotes */
@@ -73,10 +78,20 @@ int tg_json_write_string(tg_buf *out, const char *s, size_t len) {
     }
     put1(out, '"');
     size_t run = 0; /* start of the pending unescaped run */
-    for (; i < len; i = plain_run(s, i + 1, len)) {
+    while (i < len) {
         unsigned char c = (unsigned char)s[i];
+        size_t step = 1;
+        if (c >= 0x80) {
+            uint32_t cp;
+            step = tg_utf8_decode((const unsigned char *)s + i, len - i, &cp);
+            if (step) { /* a valid sequence: part of the run */
+                i = plain_run(s, i + step, len);
+                continue;
+            }
+            step = 1;
+        }
         put(out, s + run, i - run);
-        run = i + 1;
+        run = i + step;
         switch (c) {
         case '"': put(out, "\\\"", 2); break;
         case '\\': put(out, "\\\\", 2); break;
@@ -85,11 +100,14 @@ int tg_json_write_string(tg_buf *out, const char *s, size_t len) {
         case '\n': put(out, "\\n", 2); break;
         case '\r': put(out, "\\r", 2); break;
         case '\t': put(out, "\\t", 2); break;
-        default: {
-            char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
-            put(out, esc, 6);
+        default:
+            if (c >= 0x80) put(out, "\xef\xbf\xbd", 3); /* U+FFFD */
+            else {
+                char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+                put(out, esc, 6);
+            }
         }
-        }
+        i = plain_run(s, run, len);
     }
     put(out, s + run, len - run);
     return put1(out, '"');

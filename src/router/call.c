@@ -341,6 +341,12 @@ static const char *complete_text(tg_runtime *rt, const tg_tool *tool, const char
         }
         tg_buf_reset(&rt->out);
     }
+    if (!tg_utf8_valid((const unsigned char *)text, len)) { /* (never passed on with U+FFFD in it: garbage) */
+        char why[300];
+        int n = snprintf(why, sizeof why, "Tool \"%s\" returned an unusable result: text that is not valid UTF-8", tool->name);
+        tg_result_gate_error(&rt->out, "invalid_result", why, (size_t)n < sizeof why ? (size_t)n : sizeof why - 1);
+        return "invalid_result";
+    }
     tg_buf j;
     tg_buf_init(&j, rt->alloc, 0);
     tg_json_write_string(&j, text, len);

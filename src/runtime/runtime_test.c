@@ -181,6 +181,52 @@ static void memory_budget(void) {
 
 /* tg_call_complete_text: plain text becomes the text result as it is
  * (TG_OK_TEXT), anything else the result tg_call_complete would give */
+/* 1 when text is strict JSON (tg_check_json of a runtime of its own). */
+static int strict_json(const char *text) {
+    tg_runtime *checker = tg_runtime_new(NULL, NULL, NULL, NULL);
+    int ok = text && tg_check_json(checker, text, strlen(text), 0) == TG_OK;
+    tg_runtime_free(checker);
+    return ok;
+}
+
+static int last_audit_json;
+static void audit_json(void *ud, const char *event, size_t len) {
+    (void)ud;
+    char copy[1024];
+    if (len >= sizeof copy) len = sizeof copy - 1;
+    memcpy(copy, event, len);
+    copy[len] = '\0';
+    last_audit_json = strict_json(copy);
+}
+
+/* Whatever bytes a model's tool name or a handler's error text holds, what
+ * the runtime writes (the result for the model, the last error, the audit
+ * event) is strict JSON. */
+static void outputs_stay_json(void) {
+    host_log h = {0};
+    tg_host host = {&h, host_invoke, NULL, NULL, audit_json};
+    tg_runtime *rt = tg_runtime_new(NULL, &host, NULL, NULL);
+    CHECK(tg_register_tool(rt, WEATHER, strlen(WEATHER), NULL, 0, 1) == TG_OK);
+    char long_name[200] = "a";
+    for (int i = 0; i < 80; i++) strcat(long_name, "\xc3\xa9");
+    const char *names[] = {"a\xff", long_name};
+    for (int i = 0; i < 2; i++) {
+        uint32_t id;
+        last_audit_json = 0;
+        CHECK(tg_call_begin(rt, names[i], strlen(names[i]), "{}", 2, NULL, 0, &id) == TG_ERR_UNKNOWN_TOOL);
+        CHECK(strict_json(out(rt)));
+        CHECK(strict_json(tg_last_error(rt, NULL)));
+        CHECK(last_audit_json);
+    }
+    uint32_t id = 0;
+    CHECK(call(rt, "get_weather", "{\"city\":\"Oslo\"}", &id) == TG_PENDING);
+    CHECK(tg_call_complete(rt, id, "oops \xff\xfe", 7, 1) == TG_OK);
+    CHECK(strict_json(out(rt)));
+    CHECK(tg_accept_change(rt, "oops \xff\xfe", 7, NULL, 0) == TG_ERR_UNKNOWN_TOOL);
+    CHECK(strict_json(tg_last_error(rt, NULL)));
+    tg_runtime_free(rt);
+}
+
 static void text_results(void) {
     host_log h = {0};
     tg_host host = {&h, host_invoke, NULL, NULL, NULL};
@@ -290,6 +336,7 @@ int main(void) {
     allocation_failures();
     memory_budget();
     text_results();
+    outputs_stay_json();
     metaschemas_on_first_use();
     validation_errors();
     return tg_test_finish("runtime");
