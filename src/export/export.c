@@ -315,16 +315,22 @@ static cJSON *wrap_allof(ex_ctx *c, const cJSON *x, const cJSON *y) {
 }
 
 /* Keys of b.properties all declared in a.properties? */
+/* b's properties and patternProperties are all a's too */
 static int props_subset(const cJSON *b, const cJSON *a) {
-    const cJSON *bp = tg_json_getz(b, "properties"), *ap = tg_json_getz(a, "properties");
-    for (const cJSON *x = cJSON_IsObject(bp) ? bp->child : NULL; x; x = x->next)
-        if (!tg_json_get(ap, x->string, tg_json_strlen(x->string))) return 0;
+    static const char *const KW[] = {"properties", "patternProperties"};
+    for (int k = 0; k < 2; k++) {
+        const cJSON *bp = tg_json_getz(b, KW[k]), *ap = tg_json_getz(a, KW[k]);
+        for (const cJSON *x = cJSON_IsObject(bp) ? bp->child : NULL; x; x = x->next)
+            if (!tg_json_get(ap, x->string, tg_json_strlen(x->string))) return 0;
+    }
     return 1;
 }
 
+/* s refuses members it does not declare itself: merged with another
+ * branch, the other's members would escape it */
 static int closes_props(const cJSON *s) {
-    const cJSON *ap = tg_json_getz(s, "additionalProperties");
-    return ap && !is_true_schema(ap);
+    const cJSON *ap = tg_json_getz(s, "additionalProperties"), *up = tg_json_getz(s, "unevaluatedProperties");
+    return (ap && !is_true_schema(ap)) || (up && !is_true_schema(up));
 }
 
 /* a := a AND b, in place (a is an arena clone). Returns 1 when exact; every
@@ -350,7 +356,8 @@ static int merge_schema(ex_ctx *c, cJSON *a, const cJSON *b, const ex_path *p, i
     }
     /* additionalProperties of one side stops applying to the other's properties */
     if ((closes_props(a) && !props_subset(b, a)) || (closes_props(b) && !props_subset(a, b))) {
-        note(c, p, "allOf: additionalProperties of one branch no longer excludes the properties another branch declares");
+        note(c, p, "allOf: additionalProperties/unevaluatedProperties of one branch no longer excludes the properties another "
+                   "branch declares");
         exact = 0;
     }
     for (const cJSON *kw = b->child; kw && !c->oom; kw = kw->next) {

@@ -470,6 +470,19 @@ static void gemini(void) {
     expect(TG_EXPORT_GEMINI,
            "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"a\":{\"allOf\":[{\"type\":\"string\"},{\"maxLength\":4}]}}}}",
            NULL, "{\"name\":\"t\",\"parameters\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\",\"maxLength\":4}}}}", "[]");
+    /* a root allOf branch closed by unevaluatedProperties, or by
+     * additionalProperties against the root's patternProperties: merged, it
+     * would admit members the original refuses; reported */
+    render(TG_EXPORT_ANTHROPIC,
+           "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"b\":{\"type\":\"string\"}},\"allOf\":"
+           "[{\"properties\":{\"a\":{\"type\":\"string\"}},\"unevaluatedProperties\":false}]}}",
+           NULL);
+    CHECK(rep_has("no longer excludes"));
+    render(TG_EXPORT_ANTHROPIC,
+           "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"patternProperties\":{\"^x_\":{\"type\":\"string\"}},"
+           "\"allOf\":[{\"properties\":{\"a\":{\"type\":\"string\"}},\"additionalProperties\":false}]}}",
+           NULL);
+    CHECK(rep_has("no longer excludes"));
     /* non-string const reported */
     render(TG_EXPORT_GEMINI, "{\"name\":\"x\",\"inputSchema\":{\"properties\":{\"a\":{\"const\":3}}}}", NULL);
     CHECK_STR(out_text, "{\"name\":\"t\",\"parameters\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"}}}}");
