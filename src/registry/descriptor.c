@@ -140,9 +140,12 @@ static int clean_field(tg_arena *a, cJSON *obj, const char *key, size_t cap, con
  * model-relevant fields first, then every other member (_meta, icons,
  * execution, unknown ones: a client may show any of them to a model or a
  * person, so a change to any is held for review), each in key order; the
- * canonical sizes of inputSchema and outputSchema come back in sizes[0..1]
- * (the schema size limit is checked on them: the text is written once). */
-static int digest(tg_arena *a, const cJSON *d, char hex[65], size_t sizes[2], size_t hint) {
+ * canonical sizes of inputSchema and outputSchema come back in sizes[0..1],
+ * the whole text's in sizes[2] (the size limits are checked on them: the
+ * text is written once). */
+enum { DIGEST_LABELS = 96 }; /* the field labels and line ends digest() adds to the canonical text */
+
+static int digest(tg_arena *a, const cJSON *d, char hex[65], size_t sizes[3], size_t hint) {
     static const char *const FIELDS[] = {"name", "title", "description", "inputSchema", "outputSchema", "annotations"};
     enum { N_FIELDS = sizeof FIELDS / sizeof FIELDS[0] };
     tg_buf b;
@@ -152,7 +155,7 @@ static int digest(tg_arena *a, const cJSON *d, char hex[65], size_t sizes[2], si
         b.cap = hint;
         b.data[0] = '\0';
     }
-    sizes[0] = sizes[1] = 0;
+    sizes[0] = sizes[1] = sizes[2] = 0;
     for (size_t i = 0; i < sizeof FIELDS / sizeof FIELDS[0]; i++) {
         const cJSON *v = tg_json_getz(d, FIELDS[i]);
         tg_buf_puts(&b, FIELDS[i]);
@@ -199,6 +202,7 @@ static int digest(tg_arena *a, const cJSON *d, char hex[65], size_t sizes[2], si
         return -1;
     }
     unsigned char h[TG_BLAKE2S_SIZE];
+    sizes[2] = b.len;
     tg_blake2s(b.data, b.len, h);
     tg_buf_free(&b);
     static const char x[] = "0123456789abcdef";
@@ -288,9 +292,17 @@ tg_tool *tg_tool_build(const tg_registry_config *cfg, const tg_allocator *alloc,
     cJSON *opts = (d && entry->options) ? tg_json_clone(&a, entry->options) : NULL;
     cJSON *sanitized = d ? tg_json_new(&a, cJSON_Array) : NULL;
     if (!sanitized || (entry->options && !opts)) goto nomem;
-    size_t sizes[2];
+    size_t sizes[3];
     /* canonical text: about a third of the nodes' size, plus the labels */
     if (digest(&a, d, t->digest, sizes, dsize / 3 + 256)) goto nomem; /* of what the source sent, before cleaning */
+    /* (the whole descriptor, as written canonically: a batch, which a
+     * tools/list fills, holds many, and each is bounded alone) */
+    if (cfg->descriptor_bytes && sizes[2] > cfg->descriptor_bytes + DIGEST_LABELS) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "the descriptor is larger than the limit of %zu bytes", cfg->descriptor_bytes);
+        fail(e, "too_large", msg);
+        goto fail;
+    }
     if (read_options(opts, &t->opts, cfg->capabilities, e)) goto fail;
     if (clean_field(&a, d, "description", cfg->description_bytes, "description", sanitized) ||
         clean_field(&a, d, "title", TITLE_BYTES, "title", sanitized))

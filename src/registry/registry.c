@@ -119,6 +119,7 @@ void tg_registry_default_config(tg_registry_config *c) {
     c->max_tools_per_source = 1000;
     c->description_bytes = 4096;
     c->schema_bytes = 256 * 1024;
+    c->descriptor_bytes = 0;
     c->schema = tg_schema_default_options();
     c->capabilities = NULL;
 }

@@ -79,6 +79,7 @@ typedef struct tg_registry_config {
     size_t max_tools_per_source;
     size_t description_bytes;    /* cap for description (title: 256) */
     size_t schema_bytes;         /* cap for each schema's canonical text */
+    size_t descriptor_bytes;     /* cap for a whole descriptor's canonical text (0: none) */
     tg_schema_options schema;    /* how schemas compile */
     const cJSON *capabilities;   /* array of strings the runtime was given, or NULL */
 } tg_registry_config;

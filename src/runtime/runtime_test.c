@@ -227,6 +227,25 @@ static void outputs_stay_json(void) {
     tg_runtime_free(rt);
 }
 
+/* limits.descriptor_bytes bounds each tool of a batch (a tools/list), as it
+ * bounds tg_register_tool's one descriptor */
+static void batch_entries_bounded(void) {
+    tg_limits l;
+    tg_limits_default(&l);
+    l.descriptor_bytes = 200;
+    tg_runtime *rt = tg_runtime_new(&l, NULL, NULL, NULL);
+    char big[400], batch[800];
+    snprintf(big, sizeof big, "{\"name\":\"big\",\"inputSchema\":{\"type\":\"object\"},\"_meta\":{\"x\":\"%0250d\"}}", 0);
+    CHECK(tg_register_tool(rt, big, strlen(big), NULL, 0, 1) == TG_ERR_TOO_LARGE);
+    snprintf(batch, sizeof batch, "{\"source\":\"s\",\"tools\":[{\"tool\":%s,\"handler\":1},"
+             "{\"tool\":{\"name\":\"small\",\"inputSchema\":{\"type\":\"object\"}},\"handler\":2}]}", big);
+    CHECK(tg_register_batch(rt, batch, strlen(batch)) == TG_OK);
+    CHECK(strstr(out(rt), "\"rejected\":[{\"tool\":\"big\"") != NULL);
+    CHECK(strstr(out(rt), "too_large") != NULL);
+    CHECK(strstr(out(rt), "\"registered\":[{\"name\":\"mcp__s__small\"") != NULL);
+    tg_runtime_free(rt);
+}
+
 static void text_results(void) {
     host_log h = {0};
     tg_host host = {&h, host_invoke, NULL, NULL, NULL};
@@ -337,6 +356,7 @@ int main(void) {
     memory_budget();
     text_results();
     outputs_stay_json();
+    batch_entries_bounded();
     metaschemas_on_first_use();
     validation_errors();
     return tg_test_finish("runtime");

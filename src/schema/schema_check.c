@@ -163,7 +163,7 @@ static int compile_meta(const tg_allocator *alloc, const tg_schema_options *base
     if (!ref || tg_json_set_key(&tmp, ref, "$ref", 4)) {
         tg_arena_free(&tmp);
         if (diag) tg_buf_puts(diag, "/: out of memory");
-        return -1;
+        return -2;
     }
     tg_json_append(mdoc, ref);
     r = tg_schema_compile(alloc, mdoc, &mo, out, diag);
@@ -199,10 +199,10 @@ int tg_schema_compile_metaschema(const tg_allocator *alloc, tg_dialect dialect, 
     int r = compile_meta(alloc, &o, tg_smeta_uri(dialect), out, diag);
     if (r != 0) return r;
     (*out)->meta_of = d;
-    if (compile_flat(alloc, &o, d, &(*out)->flat, diag) != 0) {
+    if ((r = compile_flat(alloc, &o, d, &(*out)->flat, diag)) != 0) {
         tg_schema_free(*out);
         *out = NULL;
-        return -1;
+        return r == -2 ? -2 : -1;
     }
     return 0;
 }
@@ -217,7 +217,13 @@ int tg_sc_meta_check(sc *c, const cJSON *root, const char *meta_uri, tg_dialect 
     if (official != TG_DIALECT_AUTO && !c->o->metaschemas[official] && c->o->metaschema_cache &&
         !c->o->metaschema_cache[official]) {
         /* the caller's cache: compiled on first use, kept by the caller */
-        if (tg_schema_compile_metaschema(&c->s->alloc, official, &c->o->metaschema_cache[official], &mdiag) != 0) {
+        int mr = tg_schema_compile_metaschema(&c->s->alloc, official, &c->o->metaschema_cache[official], &mdiag);
+        if (mr == -2) { /* memory, not the schema */
+            tg_buf_free(&mdiag);
+            tg_sc_oom(c);
+            return -1;
+        }
+        if (mr != 0) {
             tg_buf_putc(&mdiag, 0);
             tg_sc_fail(c, "/$schema", "metaschema does not compile: %s", mdiag.data ? mdiag.data : "");
             tg_buf_free(&mdiag);
@@ -249,6 +255,7 @@ int tg_sc_meta_check(sc *c, const cJSON *root, const char *meta_uri, tg_dialect 
     /* the verdict first (no error text, stops early); the diagnostics only
      * for a schema that fails. Scratch from the compiler's own arena. */
     mark = tg_arena_save(c->tmp);
+    unsigned refused = c->tmp->refused;
     r = tg_sval(use->flat ? use->flat : use, root, c->tmp, TG_OUTPUT_FLAG, 0, NULL, 1);
     tg_arena_rewind(c->tmp, mark);
     if (r == 0) {
@@ -260,8 +267,10 @@ int tg_sc_meta_check(sc *c, const cJSON *root, const char *meta_uri, tg_dialect 
         /* "<pointer into the schema>: <message> (metaschema <keyword>)" */
         c->failed = 1;
         if (c->diag && mdiag.data) tg_buf_append(c->diag, mdiag.data, mdiag.len);
+    } else if (r != 1 && c->tmp->refused != refused) {
+        tg_sc_oom(c); /* memory, not the schema */
     } else if (r != 1) {
-        tg_sc_fail(c, "", "metaschema check failed (evaluation limit or out of memory)%s", "");
+        tg_sc_fail(c, "", "metaschema check failed (evaluation limit)%s", "");
     }
     tg_buf_free(&mdiag);
     tg_schema_free(m);

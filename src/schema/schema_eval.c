@@ -333,7 +333,11 @@ static int re_search(ev *e, uint32_t idx, const char *s, size_t len) {
     const tg_regex *re = e->s->regexes[idx];
     if (!e->re_scratch && tg_regex_needs_scratch(re)) {
         e->re_scratch = tg_malloc(&e->s->alloc, e->s->regex_scratch);
-        if (!e->re_scratch) return -1;
+        if (!e->re_scratch) {
+            e->scratch->refused++; /* (the evaluation's memory, counted where callers look: not the input's fault) */
+            e->fatal = 1;
+            return -1;
+        }
         e->re_owned = 1;
     }
     /* its work is the evaluation's: each step of the match a step of the budget */

@@ -365,6 +365,7 @@ static int load_doc(sc *c, const char *uri, size_t urilen) {
         tg_json_error err;
         tg_json_limits lim = tg_json_default_limits();
         cJSON *doc = tg_json_parse(c->tmp, text, strlen(text), &lim, &err);
+        if (!doc && err.status == TG_JSON_NOMEM) { tg_sc_oom(c); return -1; }
         if (!doc) { tg_sc_fail(c, uri, "embedded metaschema does not parse%s", ""); return -1; }
         return tg_sc_add_doc(c, doc, uri, urilen, prefix, 0, NULL) ? -1 : 0;
     }
