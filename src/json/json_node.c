@@ -4,6 +4,7 @@
 #include "json_internal.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -201,7 +202,44 @@ int tg_json_decimal_cmp(const char *a, size_t an, const char *b, size_t bn) {
     return sx > 0 ? mag : -mag;
 }
 
-int tg_json_equal(const cJSON *a, const cJSON *b) {
+/* Members sorted by key (length first: any total order serves). */
+static int by_key(const void *x, const void *y) {
+    const cJSON *a = *(const cJSON *const *)x, *b = *(const cJSON *const *)y;
+    size_t la = tg_json_strlen(a->string), lb = tg_json_strlen(b->string);
+    if (la != lb) return la < lb ? -1 : 1;
+    return memcmp(a->string, b->string, la);
+}
+
+enum { EQUAL_SORT_FROM = 16 }; /* members an object must have before sorting beats scanning */
+
+static int equal_in(const cJSON *a, const cJSON *b, tg_arena *scratch);
+
+/* Two objects of n members each, equal as sets of (key, value): both
+ * member lists sorted by key and walked side by side. -1: no room. */
+static int equal_sorted(const cJSON *a, const cJSON *b, size_t n, tg_arena *scratch) {
+    tg_arena_mark m = tg_arena_save(scratch);
+    const cJSON **sa = tg_arena_alloc(scratch, 2 * n * sizeof *sa), **sb = sa ? sa + n : NULL;
+    if (!sa) {
+        tg_arena_rewind(scratch, m);
+        return -1;
+    }
+    size_t i = 0;
+    for (const cJSON *x = a->child; x; x = x->next) sa[i++] = x;
+    i = 0;
+    for (const cJSON *y = b->child; y; y = y->next) sb[i++] = y;
+    qsort(sa, n, sizeof *sa, by_key);
+    qsort(sb, n, sizeof *sb, by_key);
+    int eq = 1;
+    for (i = 0; i < n && eq; i++) eq = by_key(&sa[i], &sb[i]) == 0 && equal_in(sa[i], sb[i], scratch);
+    tg_arena_rewind(scratch, m);
+    return eq;
+}
+
+int tg_json_equal(const cJSON *a, const cJSON *b) { return equal_in(a, b, NULL); }
+
+int tg_json_equal_in(const cJSON *a, const cJSON *b, tg_arena *scratch) { return equal_in(a, b, scratch); }
+
+static int equal_in(const cJSON *a, const cJSON *b, tg_arena *scratch) {
     if (!a || !b) return a == b;
     int ta = a->type & 0xFF, tb = b->type & 0xFF;
     if (ta != tb) return 0;
@@ -221,7 +259,7 @@ int tg_json_equal(const cJSON *a, const cJSON *b) {
     case cJSON_Array: {
         const cJSON *x = a->child, *y = b->child;
         for (; x && y; x = x->next, y = y->next)
-            if (!tg_json_equal(x, y)) return 0;
+            if (!equal_in(x, y, scratch)) return 0;
         return !x && !y;
     }
     case cJSON_Object: {
@@ -229,9 +267,13 @@ int tg_json_equal(const cJSON *a, const cJSON *b) {
         for (const cJSON *x = a->child; x; x = x->next) na++;
         for (const cJSON *y = b->child; y; y = y->next) nb++;
         if (na != nb) return 0;
+        if (na >= EQUAL_SORT_FROM && scratch) {
+            int eq = equal_sorted(a, b, na, scratch);
+            if (eq >= 0) return eq;
+        }
         for (const cJSON *x = a->child; x; x = x->next) {
             const cJSON *y = tg_json_get(b, x->string, tg_json_strlen(x->string));
-            if (!y || !tg_json_equal(x, y)) return 0;
+            if (!y || !equal_in(x, y, scratch)) return 0;
         }
         return 1;
     }

@@ -384,13 +384,23 @@ static int same_host_settings(const tg_tool *a, const tg_tool *b) {
     return has_host_settings(a, b->handler_id, b->options_doc);
 }
 
+/* Two descriptors from a source, equal as JSON (members in any order: a
+ * source may reorder a huge object to make the plain comparison quadratic). */
+static int same_descriptor(const tg_registry *r, const cJSON *a, const cJSON *b) {
+    tg_arena scratch;
+    tg_arena_init(&scratch, r->alloc);
+    int eq = tg_json_equal_in(a, b, &scratch);
+    tg_arena_free(&scratch);
+    return eq;
+}
+
 /* t is listed again with the definition, metadata and host settings the
  * registry holds live: it stays "unchanged" and the live tool (programs and
  * all) is kept */
 static int relisted(const tg_registry *r, const tg_batch *bt, const tg_tool *t) {
     const tg_tool *same = tmap_get(&r->skeletons, t->skeleton, strlen(t->skeleton));
     return same && same_tool(same, bt, t) && strcmp(same->digest, t->digest) == 0 && same_host_settings(same, t) &&
-           tg_json_equal(same->descriptor, t->descriptor);
+           same_descriptor(r, same->descriptor, t->descriptor);
 }
 
 /* The live tool a source lists again exactly as the registry holds it (the
@@ -416,49 +426,81 @@ static tg_tool *relisted_exactly(const tg_registry *r, const tg_batch *bt, const
     return same;
 }
 
-/* Appends the names of the members that differ between two descriptors
- * (equal(x, y): same value); returns how many. */
-static int fields_differing(tg_buf *b, const tg_tool *old, const tg_tool *nw, int (*equal)(const cJSON *, const cJSON *)) {
-    static const char *const FIELDS[] = {"title", "description", "inputSchema", "outputSchema", "annotations", "name",
-                                         "icons", "execution", "_meta"};
-    enum { N_FIELDS = sizeof FIELDS / sizeof FIELDS[0] };
+/* The fields fields_differing names one by one; any other member is "other". */
+static const char *const FIELDS[] = {"title", "description", "inputSchema", "outputSchema", "annotations", "name",
+                                     "icons", "execution", "_meta"};
+enum { N_FIELDS = sizeof FIELDS / sizeof FIELDS[0] };
+
+static int known_field(const char *k) {
+    for (size_t i = 0; i < N_FIELDS; i++)
+        if (strcmp(k, FIELDS[i]) == 0) return 1;
+    return 0;
+}
+
+/* x and y the same value (by_text: the same spelling too) */
+static int same_value(const cJSON *x, const cJSON *y, int by_text, tg_arena *scratch) {
+    return by_text ? tg_json_same(x, y) : tg_json_equal_in(x, y, scratch);
+}
+
+static int member_order(const void *x, const void *y) {
+    const cJSON *a = *(const cJSON *const *)x, *b = *(const cJSON *const *)y;
+    return strcmp(a->string, b->string);
+}
+
+/* The members of d outside FIELDS, sorted by key, into scratch; their count. */
+static size_t others_of(const cJSON *d, tg_arena *scratch, const cJSON ***out) {
+    size_t n = 0, i = 0;
+    for (const cJSON *m = d ? d->child : NULL; m; m = m->next) n += !known_field(m->string);
+    *out = n ? tg_arena_alloc(scratch, n * sizeof **out) : NULL;
+    if (n && !*out) return (size_t)-1;
+    for (const cJSON *m = d ? d->child : NULL; m; m = m->next)
+        if (!known_field(m->string)) (*out)[i++] = m;
+    if (n > 1) qsort(*out, n, sizeof **out, member_order);
+    return n;
+}
+
+/* 1 when any member outside FIELDS was added, removed or changed (sorted
+ * by key, side by side: a descriptor may have 40,000 members of its own). */
+static int others_differ(const cJSON *a, const cJSON *b, int by_text, tg_arena *scratch) {
+    const cJSON **oa, **ob;
+    size_t na = others_of(a, scratch, &oa), nb = others_of(b, scratch, &ob);
+    if (na != nb || na == (size_t)-1) return 1; /* (no room to tell: "other" changed, the safe word) */
+    for (size_t i = 0; i < na; i++)
+        if (strcmp(oa[i]->string, ob[i]->string) != 0 || !same_value(oa[i], ob[i], by_text, scratch)) return 1;
+    return 0;
+}
+
+/* Appends the names of the members that differ between two descriptors;
+ * returns how many. */
+static int fields_differing(tg_buf *b, const tg_tool *old, const tg_tool *nw, int by_text, tg_arena *scratch) {
     int n = 0;
     for (size_t i = 0; i < N_FIELDS; i++) {
         const char *f = FIELDS[i];
         const cJSON *x = tg_json_getz(old->descriptor, f), *y = tg_json_getz(nw->descriptor, f);
-        if ((x || y) && !(x && y && equal(x, y))) {
+        if ((x || y) && !(x && y && same_value(x, y, by_text, scratch))) {
             if (n++) tg_buf_putc(b, ',');
             put_str(b, f);
         }
     }
-    /* any other member, added, removed or changed: "other" */
-    int other = 0;
-    for (int pass = 0; pass < 2 && !other; pass++) {
-        const cJSON *from = pass ? nw->descriptor : old->descriptor, *to = pass ? old->descriptor : nw->descriptor;
-        for (const cJSON *m = from ? from->child : NULL; m && !other; m = m->next) {
-            int known = 0;
-            for (size_t i = 0; i < N_FIELDS && !known; i++) known = strcmp(m->string, FIELDS[i]) == 0;
-            if (known) continue;
-            const cJSON *y = tg_json_getz(to, m->string);
-            other = !y || !equal(m, y);
-        }
-    }
-    if (other) {
+    if (others_differ(old->descriptor, nw->descriptor, by_text, scratch)) {
         if (n++) tg_buf_putc(b, ',');
         put_str(b, "other");
     }
     return n;
 }
 
-static void write_fields_changed(tg_buf *b, const tg_tool *old, const tg_tool *nw) {
+static void write_fields_changed(const tg_registry *r, tg_buf *b, const tg_tool *old, const tg_tool *nw) {
+    tg_arena scratch;
+    tg_arena_init(&scratch, r->alloc);
     tg_buf_putc(b, '[');
     /* by value; when only spelling differs (10.0 for 10), by the text */
     size_t at = b->len;
-    if (!fields_differing(b, old, nw, tg_json_equal)) {
+    if (!fields_differing(b, old, nw, 0, &scratch)) {
         b->len = at;
-        fields_differing(b, old, nw, tg_json_same);
+        fields_differing(b, old, nw, 1, &scratch);
     }
     tg_buf_putc(b, ']');
+    tg_arena_free(&scratch);
 }
 
 int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
@@ -536,7 +578,7 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
              * (every member of the descriptor is in the digest: one written in
              * another key order is the same) */
             it->state = strcmp(same->digest, t->digest) != 0                                    ? ST_CHANGED
-                        : same_host_settings(same, t) && tg_json_equal(same->descriptor, t->descriptor) ? ST_UNCHANGED
+                        : same_host_settings(same, t) && same_descriptor(r, same->descriptor, t->descriptor) ? ST_UNCHANGED
                                                                                                     : ST_UPDATED;
         } else if (same && bt->replace_source && same_source(same, bt->source, bt->source_len) && !same->listed) {
             /* the source's list names the tool otherwise, up to case or
@@ -644,7 +686,7 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
         tg_buf_puts(out, "{\"name\":");
         put_str(out, it->tool->name);
         tg_buf_puts(out, ",\"fields\":");
-        write_fields_changed(out, it->old ? it->old : it->held ? it->held : it->gone, it->tool);
+        write_fields_changed(r, out, it->old ? it->old : it->held ? it->held : it->gone, it->tool);
         tg_buf_puts(out, ",\"digest\":");
         put_str(out, it->tool->digest);
         tg_buf_putc(out, '}');

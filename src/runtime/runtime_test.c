@@ -3,6 +3,7 @@
  * of a whole session fail in turn and check nothing crashes or leaks. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "toolgate.h"
 #include "../../tests/tg_test.h"
@@ -246,6 +247,51 @@ static void batch_entries_bounded(void) {
     tg_runtime_free(rt);
 }
 
+/* Appends ,"k<i>":0 (or "k<i>" in a list) for i in [from, to) stepping by step. */
+static size_t put_keys(char *p, long from, long to, long step, int members) {
+    size_t o = 0;
+    for (long i = from; i != to; i += step)
+        o += (size_t)sprintf(p + o, members ? "%s\"k%ld\":0" : "%s\"k%ld\"", o ? "," : "", i);
+    return o;
+}
+
+/* Work that grew as names x members (required, dependentRequired) or as
+ * members squared (an object compared with its reordered copy: uniqueItems,
+ * const) ends promptly: seconds each before, with 40,000 members. */
+static void quadratic_work_bounded(void) {
+    enum { N = 40000 };
+    tg_runtime *rt = tg_runtime_new(NULL, NULL, NULL, NULL);
+    char *schema = malloc(N * 12 + 200), *inst = malloc(2 * N * 16 + 100);
+    uint32_t id;
+    size_t o;
+    /* required: every name present */
+    o = (size_t)sprintf(schema, "{\"type\":\"object\",\"required\":[");
+    o += put_keys(schema + o, 0, N, 1, 0);
+    strcpy(schema + o, "]}");
+    o = (size_t)sprintf(inst, "{");
+    o += put_keys(inst + o, N - 1, -1, -1, 1);
+    strcpy(inst + o, "}");
+    CHECK(tg_compile_schema(rt, schema, strlen(schema), NULL, 0, &id) == TG_OK);
+    clock_t t0 = clock();
+    CHECK(tg_validate(rt, id, inst, strlen(inst), 1) == 1);
+    double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    CHECK_MSG(secs < tg_test_seconds(1.0), "required: took %.3f s", secs);
+    /* uniqueItems: an object and the same object with its members reversed */
+    o = (size_t)sprintf(inst, "[{");
+    o += put_keys(inst + o, 0, N, 1, 1);
+    o += (size_t)sprintf(inst + o, "},{");
+    o += put_keys(inst + o, N - 1, -1, -1, 1);
+    strcpy(inst + o, "}]");
+    CHECK(tg_compile_schema(rt, "{\"uniqueItems\":true}", 20, NULL, 0, &id) == TG_OK);
+    t0 = clock();
+    CHECK(tg_validate(rt, id, inst, strlen(inst), 1) == 0);
+    secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    CHECK_MSG(secs < tg_test_seconds(1.0), "uniqueItems: took %.3f s", secs);
+    free(schema);
+    free(inst);
+    tg_runtime_free(rt);
+}
+
 static void text_results(void) {
     host_log h = {0};
     tg_host host = {&h, host_invoke, NULL, NULL, NULL};
@@ -357,6 +403,7 @@ int main(void) {
     text_results();
     outputs_stay_json();
     batch_entries_bounded();
+    quadratic_work_bounded();
     metaschemas_on_first_use();
     validation_errors();
     return tg_test_finish("runtime");

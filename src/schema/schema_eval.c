@@ -11,6 +11,7 @@
  * Recursion depth is counted and bounded (-1 past the limit). */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "schema_internal.h"
@@ -293,7 +294,7 @@ TG_NOINLINE static int find_duplicate(ev *e, const cJSON *arr, size_t *ia, size_
     if (n <= 16) {
         for (a = arr->child, *ia = 0; a; a = a->next, (*ia)++)
             for (b = a->next, *ib = *ia + 1; b; b = b->next, (*ib)++)
-                if (tg_json_equal(a, b)) return 1;
+                if (tg_json_equal_in(a, b, e->scratch)) return 1;
         return 0;
     }
     for (cap = 32; cap < n * 2; cap *= 2) {}
@@ -310,7 +311,7 @@ TG_NOINLINE static int find_duplicate(ev *e, const cJSON *arr, size_t *ia, size_
                 e->fatal = 1;
                 return -1;
             }
-            if (tab[j].h == h && tg_json_equal(tab[j].v, a)) {
+            if (tab[j].h == h && tg_json_equal_in(tab[j].v, a, e->scratch)) {
                 *ia = tab[j].idx;
                 *ib = i;
                 tg_arena_rewind(e->scratch, am);
@@ -357,6 +358,51 @@ static int has_member(const cJSON *o, const tg_sname *n) {
     for (c = o->child; c; c = c->next)
         if (tg_json_strlen(c->string) == l && (l == 0 || (c->string[0] == n->s[0] && tg_ssame_bytes(c->string, n->s, l))))
             return 1;
+    return 0;
+}
+
+/* An object's member names for many lookups (required, dependentRequired,
+ * dependentSchemas): a scan per name is names x members (80,000 of each:
+ * seconds), so past a few lookups the names are sorted once in scratch and
+ * each lookup is a binary search. */
+typedef struct members { const cJSON *obj; const char **sorted; size_t n; } members;
+
+static int name_order(const char *a, size_t la, const char *b, size_t lb) {
+    if (la != lb) return la < lb ? -1 : 1;
+    return memcmp(a, b, la);
+}
+
+static int by_member_name(const void *x, const void *y) {
+    const char *a = *(const char *const *)x, *b = *(const char *const *)y;
+    return name_order(a, tg_json_strlen(a), b, tg_json_strlen(b));
+}
+
+/* lookups: how many names will be looked up (few: no index) */
+static void members_index(ev *e, const cJSON *o, size_t lookups, members *m) {
+    size_t n = 0, i = 0;
+    const cJSON *c;
+    m->obj = o;
+    m->sorted = NULL;
+    if (lookups <= 8) return;
+    for (c = o->child; c; c = c->next) n++;
+    if (n <= 16) return;
+    m->sorted = tg_arena_alloc(e->scratch, n * sizeof *m->sorted);
+    if (!m->sorted) return; /* (the scans then: slower, still right) */
+    for (c = o->child; c; c = c->next) m->sorted[i++] = c->string;
+    qsort(m->sorted, n, sizeof *m->sorted, by_member_name);
+    m->n = n;
+}
+
+static int members_has(const members *m, const tg_sname *name) {
+    if (!m->sorted) return has_member(m->obj, name);
+    size_t lo = 0, hi = m->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = name_order(m->sorted[mid], tg_json_strlen(m->sorted[mid]), name->s, name->len);
+        if (c == 0) return 1;
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
     return 0;
 }
 
@@ -435,11 +481,11 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
         return 0;
     }
     case TG_OP_CONST:
-        if (tg_json_equal(inst, in->u.value)) return 1;
+        if (tg_json_equal_in(inst, in->u.value, e->scratch)) return 1;
         if (want_error(e)) report(e, in, inst, 0, 0, NULL, in->loc);
         return 0;
     case TG_OP_ENUM:
-        for (it = in->u.value->child; it; it = it->next) if (tg_json_equal(inst, it)) return 1;
+        for (it = in->u.value->child; it; it = it->next) if (tg_json_equal_in(inst, it, e->scratch)) return 1;
         if (want_error(e)) report(e, in, inst, 0, 0, NULL, in->loc);
         return 0;
     case TG_OP_MULTIPLE_OF:
@@ -548,15 +594,18 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
         if (want_error(e)) report(e, in, inst, cnt, 0, NULL, in->loc);
         return 0;
     }
-    case TG_OP_REQUIRED:
+    case TG_OP_REQUIRED: {
+        members mi;
         if (!tg_sj_IsObject(inst)) return 1;
+        members_index(e, inst, in->u.req.n, &mi);
         for (i = 0; i < in->u.req.n; i++) {
-            if (has_member(inst, &in->u.req.names[i])) continue;
+            if (members_has(&mi, &in->u.req.names[i])) continue;
             valid = 0;
             if (want_error(e)) report(e, in, inst, i, 0, NULL, in->loc);
             if (stop(e)) return 0;
         }
         return valid;
+    }
     case TG_OP_PROPS: {
         const tg_sprops *P = in->u.props;
         if (!tg_sj_IsObject(inst)) return 1;
@@ -595,29 +644,37 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
         }
         return valid;
     }
-    case TG_OP_DEP_REQUIRED:
+    case TG_OP_DEP_REQUIRED: {
+        members mi;
+        size_t lookups = in->u.deps.n;
         if (!tg_sj_IsObject(inst)) return 1;
+        for (i = 0; i < in->u.deps.n; i++) lookups += in->u.deps.deps[i].n_required;
+        members_index(e, inst, lookups, &mi);
         for (i = 0; i < in->u.deps.n; i++) {
             const tg_sdep *d = &in->u.deps.deps[i];
             uint32_t j;
-            if (!has_member(inst, &d->name)) continue;
+            if (!members_has(&mi, &d->name)) continue;
             for (j = 0; j < d->n_required; j++) {
-                if (has_member(inst, &d->required[j])) continue;
+                if (members_has(&mi, &d->required[j])) continue;
                 valid = 0;
                 if (want_error(e)) report(e, in, inst, i, j, NULL, in->loc);
                 if (stop(e)) return 0;
             }
         }
         return valid;
-    case TG_OP_DEP_SCHEMAS:
+    }
+    case TG_OP_DEP_SCHEMAS: {
+        members mi;
         if (!tg_sj_IsObject(inst)) return 1;
+        members_index(e, inst, in->u.deps.n, &mi);
         for (i = 0; i < in->u.deps.n; i++) {
             const tg_sdep *d = &in->u.deps.deps[i];
-            if (!has_member(inst, &d->name)) continue;
+            if (!members_has(&mi, &d->name)) continue;
             r = ev_node(e, d->node, inst, m);
             COMBINE(r);
         }
         return valid;
+    }
     case TG_OP_PROPERTY_NAMES:
         if (!tg_sj_IsObject(inst)) return 1;
         for (it = inst->child; it; it = it->next) {
