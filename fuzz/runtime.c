@@ -1,0 +1,298 @@
+/* fuzz/runtime.c - the public API end to end. Input: [flags] then fields
+ * separated by 0 bytes:
+ *   0 descriptor   1 options   2 batch request   3 policy   4 tool name
+ *   5 args         6 ctx       7 result          8 config    9 listing request
+ * Oracles: no sanitizer error or leak; every tg_output that is documented as
+ * JSON and every audit event and tg_last_error is strict JSON; every
+ * model-visible name in renderings matches ^[A-Za-z_][A-Za-z0-9_-]{0,63}$. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "toolgate.h"
+#include "json/json.h"
+#include "base/utf8.h"
+
+
+static const tg_allocator A = {tg_alloc_libc, NULL};
+static const uint8_t *g_data;
+static size_t g_size;
+
+static void fail(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "ORACLE FAIL: ");
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\ninput(%zu): ", g_size);
+    for (size_t i = 0; i < g_size; i++) fputc(g_data[i] ? g_data[i] : '|', stderr);
+    fputc('\n', stderr);
+    abort();
+}
+
+static cJSON *strict(tg_arena *a, const char *what, const char *t, size_t n) {
+    tg_json_error e;
+    tg_json_limits l = tg_json_default_limits();
+    l.max_depth = 100000;
+    cJSON *d = tg_json_parse(a, t, n, &l, &e);
+    if (!d) fail("%s is not strict JSON (%s at %zu): %.*s", what, e.message, e.offset, (int)(n > 2000 ? 2000 : n), t);
+    return d;
+}
+
+static void out_json(tg_runtime *rt, const char *what) {
+    size_t n;
+    const char *o = tg_output(rt, &n);
+    tg_arena a;
+    tg_arena_init(&a, A);
+    strict(&a, what, o, n);
+    tg_arena_free(&a);
+}
+
+static void err_json(tg_runtime *rt, const char *what) {
+    size_t n;
+    const char *o = tg_last_error(rt, &n);
+    if (n == 0) return;
+    tg_arena a;
+    tg_arena_init(&a, A);
+    strict(&a, what, o, n);
+    tg_arena_free(&a);
+}
+
+static int name_ok(const char *s, size_t n) {
+    if (n < 1 || n > 64) return 0;
+    if (!((s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z') || s[0] == '_')) return 0;
+    for (size_t i = 1; i < n; i++) {
+        char c = s[i];
+        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-'))
+            return 0;
+    }
+    return 1;
+}
+
+static void check_name(const cJSON *o, const char *fmt) {
+    const cJSON *n = tg_json_getz(o, "name");
+    if (!n) return;
+    if (!cJSON_IsString(n)) fail("%s: name is not a string", fmt);
+    if (!name_ok(n->valuestring, tg_json_strlen(n->valuestring)))
+        fail("%s: model-visible name '%.*s' not provider-safe", fmt, (int)tg_json_strlen(n->valuestring), n->valuestring);
+}
+
+static void check_listing(tg_runtime *rt, const char *fmt) {
+    size_t n;
+    const char *o = tg_output(rt, &n);
+    tg_arena a;
+    tg_arena_init(&a, A);
+    cJSON *d = strict(&a, fmt, o, n);
+    const cJSON *tools = tg_json_getz(d, "tools");
+    if (!cJSON_IsArray(tools)) fail("%s: no tools array", fmt);
+    int strictnames = strcmp(fmt, "mcp") != 0;
+    for (const cJSON *t = tools->child; t; t = t->next) {
+        if (strictnames) check_name(t, fmt);
+        const cJSON *f = tg_json_getz(t, "function");
+        if (f) check_name(f, fmt);
+        const cJSON *fd = tg_json_getz(t, "functionDeclarations");
+        if (fd) for (const cJSON *x = fd->child; x; x = x->next) check_name(x, fmt);
+        const cJSON *ts = tg_json_getz(t, "toolSpec");
+        if (ts) check_name(ts, fmt);
+    }
+    tg_arena_free(&a);
+}
+
+typedef struct hoststate {
+    uint32_t last_call;
+    int invoked;
+    int refuse;
+} hoststate;
+
+static int h_invoke(void *ud, uint32_t handler, uint32_t call, const char *args, size_t len, double deadline) {
+    (void)handler;
+    (void)deadline;
+    hoststate *h = ud;
+    tg_arena a;
+    tg_arena_init(&a, A);
+    strict(&a, "invoke args", args, len);
+    tg_arena_free(&a);
+    h->last_call = call;
+    h->invoked++;
+    return h->refuse;
+}
+static double h_now(void *ud) { (void)ud; return 1000.0; }
+static void h_random(void *ud, void *buf, size_t n) {
+    (void)ud;
+    static unsigned x = 1;
+    for (size_t i = 0; i < n; i++) ((unsigned char *)buf)[i] = (unsigned char)(x = x * 1103515245u + 12345u) >> 16;
+}
+static void h_audit(void *ud, const char *ev, size_t len) {
+    (void)ud;
+    tg_arena a;
+    tg_arena_init(&a, A);
+    strict(&a, "audit event", ev, len);
+    tg_arena_free(&a);
+}
+
+#define NF 10
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    if (size < 1 || size > 30000) return 0;
+    g_data = data;
+    g_size = size;
+    uint8_t flags = data[0];
+    const char *f[NF];
+    size_t fl[NF];
+    const char *p = (const char *)data + 1, *end = (const char *)data + size;
+    for (int i = 0; i < NF; i++) {
+        const char *z = p < end ? memchr(p, 0, (size_t)(end - p)) : NULL;
+        f[i] = p < end ? p : "";
+        fl[i] = p < end ? (z ? (size_t)(z - p) : (size_t)(end - p)) : 0;
+        p = z ? z + 1 : end;
+    }
+    hoststate hs = {0, 0, (flags >> 6) & 1};
+    tg_host host = {&hs, h_invoke, h_now, h_random, h_audit};
+    tg_limits lim;
+    tg_limits_default(&lim);
+    lim.memory_bytes = 512u << 20;
+    tg_runtime *rt = tg_runtime_new(&lim, &host, NULL, NULL);
+    if (!rt) return 0;
+    tg_status st;
+    if (fl[8]) { tg_configure(rt, f[8], fl[8]); err_json(rt, "configure error"); }
+    st = tg_register_tool(rt, f[0], fl[0], f[1], fl[1], 7);
+    if (st == TG_OK) out_json(rt, "register_tool output"); else err_json(rt, "register_tool error");
+    if (fl[2]) {
+        st = tg_register_batch(rt, f[2], fl[2]);
+        if (st == TG_OK) out_json(rt, "register_batch output"); else err_json(rt, "register_batch error");
+    }
+    if (fl[3]) {
+        st = tg_set_policy(rt, f[3], fl[3]);
+        err_json(rt, "set_policy error");
+        if (flags & 1) {
+            static const unsigned char key[32] = "0123456789abcdef0123456789abcdef";
+            tg_set_approval_key(rt, key, sizeof key);
+        }
+    }
+    uint32_t snap = 0;
+    if (flags & 2) tg_snapshot(rt, &snap);
+    /* a dry run */
+    {
+        tg_buf q;
+        tg_buf_init(&q, A, 0);
+        tg_buf_puts(&q, "{\"tool\":");
+        tg_json_write_string(&q, f[4], fl[4]);
+        tg_buf_puts(&q, ",\"explain\":true}");
+        st = tg_authorize(rt, q.data, q.len);
+        if (st == TG_OK) out_json(rt, "authorize output"); else err_json(rt, "authorize error");
+        tg_buf_free(&q);
+    }
+    uint32_t cid = 0;
+    st = tg_call_begin(rt, f[4], fl[4], f[5], fl[5], f[6], fl[6], &cid);
+    if (st != TG_PENDING) out_json(rt, "call_begin output");
+    err_json(rt, "call_begin error");
+    if (st == TG_PENDING_APPROVAL) {
+        size_t n;
+        const char *o = tg_output(rt, &n);
+        tg_arena a;
+        tg_arena_init(&a, A);
+        cJSON *d = strict(&a, "pending approval", o, n);
+        const cJSON *id = tg_json_getz(d, "approvalId");
+        if (cJSON_IsString(id)) {
+            static const char *answers[] = {"approve", "approve_session", "deny", "approve_token"};
+            const char *ans = answers[(flags >> 2) & 3];
+            st = tg_resolve_approval(rt, id->valuestring, tg_json_strlen(id->valuestring), ans);
+            if (st == TG_OK) {
+                if (!strcmp(ans, "approve_token")) out_json(rt, "approve_token output");
+                tg_buf c;
+                tg_buf_init(&c, A, 0);
+                tg_buf_puts(&c, "{\"approval\":");
+                tg_json_write_string(&c, id->valuestring, tg_json_strlen(id->valuestring));
+                tg_buf_putc(&c, '}');
+                st = tg_call_begin(rt, f[4], fl[4], f[5], fl[5], c.data, c.len, &cid);
+                if (st != TG_PENDING) out_json(rt, "call_begin (approved) output");
+                tg_buf_free(&c);
+            }
+        }
+        tg_arena_free(&a);
+    }
+    if (st == TG_PENDING) {
+        switch ((flags >> 4) & 3) {
+        case 0: st = tg_call_complete(rt, cid, f[7], fl[7], 0); break;
+        case 1: st = tg_call_complete(rt, cid, f[7], fl[7], 1); break;
+        case 2: st = tg_call_complete_text(rt, cid, f[7], fl[7]); break;
+        case 3: st = tg_call_cancel(rt, cid, "timeout"); break;
+        }
+        if (st != TG_OK && st != TG_OK_TEXT) fail("completing a pending call gave %d", st);
+        out_json(rt, "complete output");
+        if (tg_call_complete(rt, cid, "1", 1, 0) != TG_ERR_UNKNOWN_CALL) fail("completed call completed again");
+    }
+    /* every format, whole list and paged */
+    static const char *fmts[] = {"mcp", "anthropic", "openai", "openai-strict", "gemini", "bedrock"};
+    for (int i = 0; i < 6; i++) {
+        char req[160];
+        int n = snprintf(req, sizeof req, "{\"format\":\"%s\"%s}", fmts[i], "");
+        if (snap) n = snprintf(req, sizeof req, "{\"format\":\"%s\",\"snapshot\":%u}", fmts[i], snap);
+        st = tg_list_tools(rt, req, (size_t)n);
+        if (st != TG_OK) fail("list_tools %s gave %d", fmts[i], st);
+        check_listing(rt, fmts[i]);
+    }
+    /* page through mcp with limit 1 */
+    {
+        char cursor[512] = "";
+        for (int page = 0; page < 8; page++) {
+            tg_buf q;
+            tg_buf_init(&q, A, 0);
+            tg_buf_puts(&q, "{\"format\":\"openai\",\"limit\":1");
+            if (cursor[0]) { tg_buf_puts(&q, ",\"cursor\":"); tg_json_write_string(&q, cursor, strlen(cursor)); }
+            tg_buf_putc(&q, '}');
+            st = tg_list_tools(rt, q.data, q.len);
+            tg_buf_free(&q);
+            if (st != TG_OK) break;
+            check_listing(rt, "openai paged");
+            size_t n;
+            const char *o = tg_output(rt, &n);
+            tg_arena a;
+            tg_arena_init(&a, A);
+            cJSON *d = strict(&a, "paged", o, n);
+            const cJSON *nc = tg_json_getz(d, "nextCursor");
+            if (cJSON_IsString(nc) && tg_json_strlen(nc->valuestring) < sizeof cursor) {
+                memcpy(cursor, nc->valuestring, tg_json_strlen(nc->valuestring) + 1);
+                tg_arena_free(&a);
+            } else {
+                tg_arena_free(&a);
+                break;
+            }
+        }
+    }
+    if (fl[9]) {
+        st = tg_list_tools(rt, f[9], fl[9]);
+        if (st == TG_OK) check_listing(rt, "fuzzed request"); else err_json(rt, "list_tools error");
+        tg_buf q;
+        tg_buf_init(&q, A, 0);
+        tg_buf_puts(&q, "{\"tool\":");
+        tg_json_write_string(&q, f[4], fl[4]);
+        tg_buf_puts(&q, ",\"args\":");
+        tg_buf_append(&q, f[5], fl[5]);
+        tg_buf_puts(&q, ",\"explain\":true,\"principal\":");
+        tg_json_write_string(&q, f[9], fl[9] > 64 ? 64 : fl[9]);
+        tg_buf_putc(&q, '}');
+        st = tg_authorize(rt, q.data, q.len);
+        if (st == TG_OK) out_json(rt, "authorize(args) output"); else err_json(rt, "authorize(args) error");
+        tg_buf_free(&q);
+    }
+    /* model name mapping: source = field 6 bytes, tool = field 4 */
+    st = tg_model_name(rt, f[6], fl[6] > 200 ? 200 : fl[6], f[4], fl[4], NULL);
+    if (st == TG_OK) {
+        size_t n;
+        const char *o = tg_output(rt, &n);
+        if (!name_ok(o, n)) fail("tg_model_name gave '%.*s'", (int)n, o);
+    }
+    st = tg_save_policy_state(rt);
+    if (st == TG_OK) {
+        size_t n;
+        const char *o = tg_output(rt, &n);
+        char *copy = malloc(n + 1);
+        memcpy(copy, o, n);
+        if (n && tg_restore_policy_state(rt, copy, n) != TG_OK) fail("restoring saved policy state failed");
+        free(copy);
+    }
+    if (snap) tg_snapshot_release(rt, snap);
+    tg_remove_source(rt, f[6], fl[6]);
+    tg_runtime_free(rt);
+    return 0;
+}
