@@ -8,22 +8,10 @@
 #include <string.h>
 #include "regex/regex.h"
 #include "regex/regex_vm.h"
+#include "oracle.h"
 
 static const tg_allocator A = {tg_alloc_libc, NULL};
-static const uint8_t *g_data;
-static size_t g_size;
 
-static void fail(const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "ORACLE FAIL: ");
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "\ninput hex:");
-    for (size_t i = 0; i < g_size; i++) fprintf(stderr, " %02x", g_data[i]);
-    fputc('\n', stderr);
-    abort();
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 1 || size > 8192) return 0;

@@ -12,23 +12,11 @@
 #include "toolgate.h"
 #include "json/json.h"
 #include "base/utf8.h"
+#include "oracle.h"
 
 
 static const tg_allocator A = {tg_alloc_libc, NULL};
-static const uint8_t *g_data;
-static size_t g_size;
 
-static void fail(const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "ORACLE FAIL: ");
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "\ninput(%zu): ", g_size);
-    for (size_t i = 0; i < g_size; i++) fputc(g_data[i] ? g_data[i] : '|', stderr);
-    fputc('\n', stderr);
-    abort();
-}
 
 static cJSON *strict(tg_arena *a, const char *what, const char *t, size_t n) {
     tg_json_error e;

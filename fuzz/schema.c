@@ -14,21 +14,8 @@
 static const tg_allocator A = {tg_alloc_libc, NULL};
 static tg_schema *meta_cache[6];
 
-static const uint8_t *g_data;
-static size_t g_size;
-static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #include <stdarg.h>
-static void fail(const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "ORACLE FAIL: ");
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "\ninput(%zu) flags=%u: ", g_size, g_size ? g_data[0] : 0);
-    for (size_t i = 1; i < g_size; i++) fputc(g_data[i] ? g_data[i] : '|', stderr);
-    fputc('\n', stderr);
-    abort();
-}
+#include "oracle.h"
 
 static size_t utf16_len(const unsigned char *s, size_t n) {
     size_t u = 0;
