@@ -51,10 +51,7 @@ void *tg_arena__grow(tg_arena *a, size_t n) {
     if (want < n) want = n;
     size_t total = TG_ALIGN(sizeof(tg_arena_chunk)) + want;
     tg_arena_chunk *nc = tg_malloc(&a->alloc, total);
-    if (!nc) {
-        a->refused++;
-        return NULL;
-    }
+    if (!nc) return NULL;
     nc->size = want;
     nc->next = a->head;
     set_head(a, nc, n);

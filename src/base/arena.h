@@ -24,7 +24,6 @@ typedef struct tg_arena {
     unsigned char *cur;     /* next free byte of head (8-aligned), NULL without a chunk */
     unsigned char *end;     /* end of head's usable bytes */
     size_t used;            /* bytes handed out, for reporting */
-    unsigned refused;       /* allocations the allocator refused (a failure was memory, not the input) */
 } tg_arena;
 
 /* A position to roll back to (tg_arena_rewind) for scratch work. */

@@ -188,6 +188,7 @@ static int compile_flat(const tg_allocator *alloc, const tg_schema_options *base
     tg_arena_init(&tmp, *alloc);
     cJSON *doc = tg_json_parse(&tmp, text, strlen(text), NULL, &je);
     if (doc) r = tg_schema_compile(alloc, doc, &mo, out, diag);
+    else if (je.status == TG_JSON_NOMEM) r = -2;
     else if (diag) tg_buf_puts(diag, "/: the flat metaschema does not parse");
     tg_arena_free(&tmp);
     return r;
@@ -202,9 +203,22 @@ int tg_schema_compile_metaschema(const tg_allocator *alloc, tg_dialect dialect, 
     if ((r = compile_flat(alloc, &o, d, &(*out)->flat, diag)) != 0) {
         tg_schema_free(*out);
         *out = NULL;
-        return r == -2 ? -2 : -1;
+        return r;
     }
     return 0;
+}
+
+/* The metaschema itself did not compile (mr: -2 memory, else its own
+ * diagnostics in mdiag, which is freed): -1, the failure recorded. */
+static int meta_failed(sc *c, int mr, tg_buf *mdiag) {
+    if (mr == -2) {
+        tg_sc_oom(c); /* memory, not the schema */
+    } else {
+        tg_buf_putc(mdiag, 0);
+        tg_sc_fail(c, "/$schema", "metaschema does not compile: %s", mdiag->data ? mdiag->data : "");
+    }
+    tg_buf_free(mdiag);
+    return -1;
 }
 
 int tg_sc_meta_check(sc *c, const cJSON *root, const char *meta_uri, tg_dialect official) {
@@ -218,17 +232,7 @@ int tg_sc_meta_check(sc *c, const cJSON *root, const char *meta_uri, tg_dialect 
         !c->o->metaschema_cache[official]) {
         /* the caller's cache: compiled on first use, kept by the caller */
         int mr = tg_schema_compile_metaschema(&c->s->alloc, official, &c->o->metaschema_cache[official], &mdiag);
-        if (mr == -2) { /* memory, not the schema */
-            tg_buf_free(&mdiag);
-            tg_sc_oom(c);
-            return -1;
-        }
-        if (mr != 0) {
-            tg_buf_putc(&mdiag, 0);
-            tg_sc_fail(c, "/$schema", "metaschema does not compile: %s", mdiag.data ? mdiag.data : "");
-            tg_buf_free(&mdiag);
-            return -1;
-        }
+        if (mr != 0) return meta_failed(c, mr, &mdiag);
     }
     const tg_schema *official_prog = official == TG_DIALECT_AUTO ? NULL
                                      : c->o->metaschemas[official] ? c->o->metaschemas[official]
@@ -238,24 +242,13 @@ int tg_sc_meta_check(sc *c, const cJSON *root, const char *meta_uri, tg_dialect 
         use = official_prog;
     } else {
         int mr = compile_meta(&c->s->alloc, c->o, meta_uri, &m, &mdiag);
-        if (mr == -2) { /* memory, not the schema */
-            tg_buf_free(&mdiag);
-            tg_sc_oom(c);
-            return -1;
-        }
-        if (mr != 0) {
-            tg_buf_putc(&mdiag, 0);
-            tg_sc_fail(c, "/$schema", "metaschema does not compile: %s", mdiag.data ? mdiag.data : "");
-            tg_buf_free(&mdiag);
-            return -1;
-        }
+        if (mr != 0) return meta_failed(c, mr, &mdiag);
         use = m;
     }
     tg_buf_reset(&mdiag);
     /* the verdict first (no error text, stops early); the diagnostics only
      * for a schema that fails. Scratch from the compiler's own arena. */
     mark = tg_arena_save(c->tmp);
-    unsigned refused = c->tmp->refused;
     r = tg_sval(use->flat ? use->flat : use, root, c->tmp, TG_OUTPUT_FLAG, 0, NULL, 1);
     tg_arena_rewind(c->tmp, mark);
     if (r == 0) {
@@ -267,7 +260,7 @@ int tg_sc_meta_check(sc *c, const cJSON *root, const char *meta_uri, tg_dialect 
         /* "<pointer into the schema>: <message> (metaschema <keyword>)" */
         c->failed = 1;
         if (c->diag && mdiag.data) tg_buf_append(c->diag, mdiag.data, mdiag.len);
-    } else if (r != 1 && c->tmp->refused != refused) {
+    } else if (r == -2) {
         tg_sc_oom(c); /* memory, not the schema */
     } else if (r != 1) {
         tg_sc_fail(c, "", "metaschema check failed (evaluation limit)%s", "");

@@ -29,6 +29,7 @@ typedef struct ev {
     const tg_schema *s;
     tg_arena *scratch;
     int basic, quiet, fatal;
+    int oom; /* a fatal end was memory, not a limit (tg_sval: -2) */
     size_t max_errors;
     tg_sreport rep;     /* BASIC: renders the errors */
     void *re_scratch;   /* regex scratch: from the arena, or (large) malloc'd on first use */
@@ -56,7 +57,7 @@ static int marked(const ev_marks *m, size_t i) { return m && i < m->n && (m->bit
 static int marks_new(ev *e, ev_marks *m, size_t n) {
     m->n = n;
     m->bits = tg_arena_calloc(e->scratch, (n + 7) / 8 + 1, 1);
-    if (!m->bits) { e->fatal = 1; return -1; }
+    if (!m->bits) { e->fatal = e->oom = 1; return -1; }
     return 0;
 }
 
@@ -110,7 +111,7 @@ TG_NOINLINE static void report(ev *e, const tg_sins *in, const cJSON *inst, size
     if (e->nframes) loc = through_refs(e, loc);
     if (tg_sreport_error(&e->rep, in, inst, a, b, key ? key->string : NULL, key ? tg_json_strlen(key->string) : 0,
                          loc, e->path, e->npath))
-        e->fatal = 1;
+        e->fatal = e->oom = 1; /* (the error text's memory) */
 }
 
 /* Applies target, reached through the reference instruction in. */
@@ -301,7 +302,7 @@ TG_NOINLINE static int find_duplicate(ev *e, const cJSON *arr, size_t *ia, size_
     mask = cap - 1;
     am = tg_arena_save(e->scratch);
     tab = tg_arena_calloc(e->scratch, cap, sizeof *tab);
-    if (!tab) { e->fatal = 1; return -1; }
+    if (!tab) { e->fatal = e->oom = 1; return -1; }
     for (a = arr->child, i = 0; a; a = a->next, i++) {
         uint64_t h = value_hash(a);
         size_t j;
@@ -335,8 +336,7 @@ static int re_search(ev *e, uint32_t idx, const char *s, size_t len) {
     if (!e->re_scratch && tg_regex_needs_scratch(re)) {
         e->re_scratch = tg_malloc(&e->s->alloc, e->s->regex_scratch);
         if (!e->re_scratch) {
-            e->scratch->refused++; /* (the evaluation's memory, counted where callers look: not the input's fault) */
-            e->fatal = 1;
+            e->fatal = e->oom = 1;
             return -1;
         }
         e->re_owned = 1;
@@ -933,20 +933,20 @@ int tg_sval(const tg_schema *s, const cJSON *instance, tg_arena *scratch, tg_out
     e.scope = tg_arena_alloc(scratch, (e.max_depth + 1) * sizeof *e.scope);
     if (e.basic && !text) { /* (compile diagnostics keep the metaschema's own locations) */
         e.frames = tg_arena_alloc(scratch, (e.max_depth + 2) * sizeof *e.frames);
-        if (!e.frames) return -1;
+        if (!e.frames) return -2;
     }
     /* small regex scratch up front; a large one only when a pattern that
      * needs it runs (re_search) */
     e.re_scratch = s->regex_scratch && s->regex_scratch <= RE_SCRATCH_EAGER ? tg_arena_alloc(scratch, s->regex_scratch) : NULL;
-    if (!e.path || !e.scope || (s->regex_scratch && s->regex_scratch <= RE_SCRATCH_EAGER && !e.re_scratch)) return -1;
+    if (!e.path || !e.scope || (s->regex_scratch && s->regex_scratch <= RE_SCRATCH_EAGER && !e.re_scratch)) return -2;
     tg_sreport_init(&e.rep, to, text, &s->alloc);
     if (e.basic && json) tg_buf_putc(errors, '[');
     r = ev_node(&e, s->root, instance, NULL);
     if (e.basic && json) tg_buf_putc(errors, ']');
     tg_sreport_free(&e.rep);
     if (e.re_owned) tg_free(&s->alloc, e.re_scratch, s->regex_scratch);
-    if (e.fatal) return -1;
-    if (e.basic && (errors->failed || (to->lens && to->lens->failed))) return -1;
+    if (e.fatal) return e.oom ? -2 : -1;
+    if (e.basic && (errors->failed || (to->lens && to->lens->failed))) return -2;
     return r;
 }
 
@@ -954,11 +954,13 @@ int tg_schema_validate(const tg_schema *s, const cJSON *instance, tg_arena *scra
                        size_t max_errors, tg_buf *errors) {
     if (!s || !instance || !scratch) return -1;
     tg_schema_errors to = {errors, NULL};
-    return tg_sval(s, instance, scratch, mode, max_errors, errors ? &to : NULL, 0);
+    int r = tg_sval(s, instance, scratch, mode, max_errors, errors ? &to : NULL, 0);
+    return r < 0 ? -1 : r; /* (memory or a limit, alike to callers) */
 }
 
 int tg_schema_validate_into(const tg_schema *s, const cJSON *instance, tg_arena *scratch, size_t max_errors,
                             const tg_schema_errors *to) {
     if (!s || !instance || !scratch || !to || !to->out) return -1;
-    return tg_sval(s, instance, scratch, TG_OUTPUT_BASIC, max_errors, to, 0);
+    int r = tg_sval(s, instance, scratch, TG_OUTPUT_BASIC, max_errors, to, 0);
+    return r < 0 ? -1 : r;
 }

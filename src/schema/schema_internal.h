@@ -223,7 +223,9 @@ int tg_sreport_error(tg_sreport *r, const tg_sins *in, const cJSON *inst, size_t
                      size_t klen, const char *loc, const tg_spath *path, size_t npath);
 
 /* schema_eval.c: validation; errors (BASIC mode) go to `to`; text 1 renders
- * them as "loc: message" text (for compile diagnostics). */
+ * them as "loc: message" text (for compile diagnostics). 1 valid, 0
+ * invalid, -1 an evaluation limit, -2 out of memory (tg_schema_validate
+ * reports both as -1). */
 int tg_sval(const tg_schema *s, const cJSON *instance, tg_arena *scratch, tg_output_mode mode, size_t max_errors,
             const tg_schema_errors *to, int text);
 
