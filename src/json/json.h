@@ -83,8 +83,18 @@ int tg_json_equal(const cJSON *a, const cJSON *b);
  * different orders (two 40,000-member objects in reverse order cost 1.6e9
  * key comparisons the plain way): their members are sorted by key in
  * scratch (rewound before it returns). For values a model or an upstream
- * sent; scratch NULL, or refusing, falls back to the plain way. */
-int tg_json_equal_in(const cJSON *a, const cJSON *b, tg_arena *scratch);
+ * sent; scratch NULL, or refusing, falls back to the plain way. doubles:
+ * numbers are equal as well when their doubles are (what a JS reader of
+ * the JSON sees: 100.00000000000000001 is 100). */
+int tg_json_equal_in(const cJSON *a, const cJSON *b, tg_arena *scratch, int doubles);
+/* The one order of member keys (length-prefixed: U+0000 may occur):
+ * shorter first, then by bytes. tg_json_member_cmp compares two
+ * `const cJSON *` members by it (a qsort comparator). */
+int tg_json_key_cmp(const char *a, size_t la, const char *b, size_t lb);
+int tg_json_member_cmp(const void *a, const void *b);
+/* obj's members in that order, in scratch (*n their count); NULL when
+ * scratch refuses. */
+const cJSON **tg_json_members_sorted(tg_arena *scratch, const cJSON *obj, size_t *n);
 /* The order of two number lexemes by exact decimal value (-1, 0, 1): 1 ==
  * 1.0 == 1e0, 9007199254740993 > 9007199254740992 (one double), 1e-400 > 0;
  * exponents are read up to 10^14. */

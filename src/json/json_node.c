@@ -202,49 +202,60 @@ int tg_json_decimal_cmp(const char *a, size_t an, const char *b, size_t bn) {
     return sx > 0 ? mag : -mag;
 }
 
-/* Members sorted by key (length first: any total order serves). */
-static int by_key(const void *x, const void *y) {
-    const cJSON *a = *(const cJSON *const *)x, *b = *(const cJSON *const *)y;
-    size_t la = tg_json_strlen(a->string), lb = tg_json_strlen(b->string);
+int tg_json_key_cmp(const char *a, size_t la, const char *b, size_t lb) {
     if (la != lb) return la < lb ? -1 : 1;
-    return memcmp(a->string, b->string, la);
+    return memcmp(a, b, la);
+}
+
+int tg_json_member_cmp(const void *x, const void *y) {
+    const cJSON *a = *(const cJSON *const *)x, *b = *(const cJSON *const *)y;
+    return tg_json_key_cmp(a->string, tg_json_strlen(a->string), b->string, tg_json_strlen(b->string));
+}
+
+const cJSON **tg_json_members_sorted(tg_arena *scratch, const cJSON *obj, size_t *n) {
+    size_t k = 0;
+    for (const cJSON *c = obj->child; c; c = c->next) k++;
+    const cJSON **v = tg_arena_alloc(scratch, (k ? k : 1) * sizeof *v);
+    if (!v) return NULL;
+    k = 0;
+    for (const cJSON *c = obj->child; c; c = c->next) v[k++] = c;
+    qsort(v, k, sizeof *v, tg_json_member_cmp);
+    *n = k;
+    return v;
 }
 
 enum { EQUAL_SORT_FROM = 16 }; /* members an object must have before sorting beats scanning */
 
-static int equal_in(const cJSON *a, const cJSON *b, tg_arena *scratch);
+static int equal_in(const cJSON *a, const cJSON *b, tg_arena *scratch, int doubles);
 
 /* Two objects of n members each, equal as sets of (key, value): both
  * member lists sorted by key and walked side by side. -1: no room. */
-static int equal_sorted(const cJSON *a, const cJSON *b, size_t n, tg_arena *scratch) {
+static int equal_sorted(const cJSON *a, const cJSON *b, size_t n, tg_arena *scratch, int doubles) {
     tg_arena_mark m = tg_arena_save(scratch);
-    const cJSON **sa = tg_arena_alloc(scratch, 2 * n * sizeof *sa), **sb = sa ? sa + n : NULL;
-    if (!sa) {
-        tg_arena_rewind(scratch, m);
-        return -1;
+    size_t na, nb;
+    const cJSON **sa = tg_json_members_sorted(scratch, a, &na), **sb = sa ? tg_json_members_sorted(scratch, b, &nb) : NULL;
+    int eq = -1;
+    if (sb) {
+        eq = 1;
+        for (size_t i = 0; i < n && eq; i++) eq = tg_json_member_cmp(&sa[i], &sb[i]) == 0 && equal_in(sa[i], sb[i], scratch, doubles);
     }
-    size_t i = 0;
-    for (const cJSON *x = a->child; x; x = x->next) sa[i++] = x;
-    i = 0;
-    for (const cJSON *y = b->child; y; y = y->next) sb[i++] = y;
-    qsort(sa, n, sizeof *sa, by_key);
-    qsort(sb, n, sizeof *sb, by_key);
-    int eq = 1;
-    for (i = 0; i < n && eq; i++) eq = by_key(&sa[i], &sb[i]) == 0 && equal_in(sa[i], sb[i], scratch);
     tg_arena_rewind(scratch, m);
     return eq;
 }
 
-int tg_json_equal(const cJSON *a, const cJSON *b) { return equal_in(a, b, NULL); }
+int tg_json_equal(const cJSON *a, const cJSON *b) { return equal_in(a, b, NULL, 0); }
 
-int tg_json_equal_in(const cJSON *a, const cJSON *b, tg_arena *scratch) { return equal_in(a, b, scratch); }
+int tg_json_equal_in(const cJSON *a, const cJSON *b, tg_arena *scratch, int doubles) {
+    return equal_in(a, b, scratch, doubles);
+}
 
-static int equal_in(const cJSON *a, const cJSON *b, tg_arena *scratch) {
+static int equal_in(const cJSON *a, const cJSON *b, tg_arena *scratch, int doubles) {
     if (!a || !b) return a == b;
     int ta = a->type & 0xFF, tb = b->type & 0xFF;
     if (ta != tb) return 0;
     switch (ta) {
     case cJSON_Number:
+        if (doubles && a->valuedouble == b->valuedouble) return 1;
         /* different doubles: different values; the same double may still
          * stand for two values (beyond 2^53, past 17 digits, or infinite):
          * then the lexemes decide, by value */
@@ -259,7 +270,7 @@ static int equal_in(const cJSON *a, const cJSON *b, tg_arena *scratch) {
     case cJSON_Array: {
         const cJSON *x = a->child, *y = b->child;
         for (; x && y; x = x->next, y = y->next)
-            if (!equal_in(x, y, scratch)) return 0;
+            if (!equal_in(x, y, scratch, doubles)) return 0;
         return !x && !y;
     }
     case cJSON_Object: {
@@ -268,12 +279,12 @@ static int equal_in(const cJSON *a, const cJSON *b, tg_arena *scratch) {
         for (const cJSON *y = b->child; y; y = y->next) nb++;
         if (na != nb) return 0;
         if (na >= EQUAL_SORT_FROM && scratch) {
-            int eq = equal_sorted(a, b, na, scratch);
+            int eq = equal_sorted(a, b, na, scratch, doubles);
             if (eq >= 0) return eq;
         }
         for (const cJSON *x = a->child; x; x = x->next) {
             const cJSON *y = tg_json_get(b, x->string, tg_json_strlen(x->string));
-            if (!y || !equal_in(x, y, scratch)) return 0;
+            if (!y || !equal_in(x, y, scratch, doubles)) return 0;
         }
         return 1;
     }

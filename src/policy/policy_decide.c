@@ -178,48 +178,19 @@ static int same_bytes(const char *s, const char *t, size_t n, int fold) {
     return 1;
 }
 
-static int cond_equal(const cJSON *v, const cJSON *want, int restricting);
-
-/* Numbers: a handler reads the argument as a double (JSON.parse), so
- * 100.00000000000000001 reaches it as 100. A restricting rule matches when
- * the exact decimal values are equal or the doubles are (either reading
- * restricts); an allow rule only when the exact values are (which implies
- * equal doubles), so neither reading can let a call through that the other
- * would stop. */
-static int cond_equal_number(const cJSON *v, const cJSON *want, int restricting) {
-    if (tg_json_equal(v, want)) return 1;
-    return restricting && v->valuedouble == want->valuedouble;
-}
-
-static int cond_equal_object(const cJSON *v, const cJSON *want, int restricting) {
-    size_t nv = 0, nw = 0;
-    for (const cJSON *x = v->child; x; x = x->next) nv++;
-    for (const cJSON *y = want->child; y; y = y->next) nw++;
-    if (nv != nw) return 0;
-    for (const cJSON *y = want->child; y; y = y->next) {
-        const cJSON *x = tg_json_get(v, y->string, tg_json_strlen(y->string));
-        if (!x || !cond_equal(x, y, restricting)) return 0;
-    }
-    return 1;
-}
-
-/* JSON equality (tg_json_equal) with numbers judged by cond_equal_number,
- * inside arrays and objects too. */
+/* JSON equality. Numbers: a handler reads the argument as a double
+ * (JSON.parse), so 100.00000000000000001 reaches it as 100. A restricting
+ * rule matches when the exact decimal values are equal or the doubles are
+ * (either reading restricts), inside arrays and objects too; an allow rule
+ * only when the exact values are (which implies equal doubles), so neither
+ * reading can let a call through that the other would stop. */
 static int cond_equal(const cJSON *v, const cJSON *want, int restricting) {
-    int tv = v->type & 0xFF, tw = want->type & 0xFF;
-    if (tv != tw) return 0;
-    if (tv == cJSON_Number) return cond_equal_number(v, want, restricting);
-    if (tv == cJSON_Object) return cond_equal_object(v, want, restricting);
-    if (tv != cJSON_Array) return tg_json_equal(v, want);
-    const cJSON *x = v->child, *y = want->child;
-    for (; x && y; x = x->next, y = y->next)
-        if (!cond_equal(x, y, restricting)) return 0;
-    return !x && !y;
+    return tg_json_equal_in(v, want, NULL, restricting);
 }
 
 /* fold: the rule restricts (deny, ask): prefix and suffix match up to ASCII
  * case, as a case-insensitive file system (macOS, Windows) reads "/SRV/",
- * and numbers match as doubles too (cond_equal_number) */
+ * and numbers match as doubles too (cond_equal) */
 static int eval_cond(const tg_cond *c, const cJSON *args, int fold, const char **why) {
     const cJSON *v = arg_value(args, c->arg, c->arg_len);
     *why = NULL;

@@ -389,7 +389,7 @@ static int same_host_settings(const tg_tool *a, const tg_tool *b) {
 static int same_descriptor(const tg_registry *r, const cJSON *a, const cJSON *b) {
     tg_arena scratch;
     tg_arena_init(&scratch, r->alloc);
-    int eq = tg_json_equal_in(a, b, &scratch);
+    int eq = tg_json_equal_in(a, b, &scratch, 0);
     tg_arena_free(&scratch);
     return eq;
 }
@@ -439,12 +439,7 @@ static int known_field(const char *k) {
 
 /* x and y the same value (by_text: the same spelling too) */
 static int same_value(const cJSON *x, const cJSON *y, int by_text, tg_arena *scratch) {
-    return by_text ? tg_json_same(x, y) : tg_json_equal_in(x, y, scratch);
-}
-
-static int member_order(const void *x, const void *y) {
-    const cJSON *a = *(const cJSON *const *)x, *b = *(const cJSON *const *)y;
-    return strcmp(a->string, b->string);
+    return by_text ? tg_json_same(x, y) : tg_json_equal_in(x, y, scratch, 0);
 }
 
 /* The members of d outside FIELDS, sorted by key, into scratch; their count. */
@@ -455,7 +450,7 @@ static size_t others_of(const cJSON *d, tg_arena *scratch, const cJSON ***out) {
     if (n && !*out) return (size_t)-1;
     for (const cJSON *m = d ? d->child : NULL; m; m = m->next)
         if (!known_field(m->string)) (*out)[i++] = m;
-    if (n > 1) qsort(*out, n, sizeof **out, member_order);
+    if (n > 1) qsort(*out, n, sizeof **out, tg_json_member_cmp);
     return n;
 }
 
@@ -466,7 +461,7 @@ static int others_differ(const cJSON *a, const cJSON *b, int by_text, tg_arena *
     size_t na = others_of(a, scratch, &oa), nb = others_of(b, scratch, &ob);
     if (na != nb || na == (size_t)-1) return 1; /* (no room to tell: "other" changed, the safe word) */
     for (size_t i = 0; i < na; i++)
-        if (strcmp(oa[i]->string, ob[i]->string) != 0 || !same_value(oa[i], ob[i], by_text, scratch)) return 1;
+        if (tg_json_member_cmp(&oa[i], &ob[i]) != 0 || !same_value(oa[i], ob[i], by_text, scratch)) return 1;
     return 0;
 }
 

@@ -295,7 +295,7 @@ TG_NOINLINE static int find_duplicate(ev *e, const cJSON *arr, size_t *ia, size_
     if (n <= 16) {
         for (a = arr->child, *ia = 0; a; a = a->next, (*ia)++)
             for (b = a->next, *ib = *ia + 1; b; b = b->next, (*ib)++)
-                if (tg_json_equal_in(a, b, e->scratch)) return 1;
+                if (tg_json_equal_in(a, b, e->scratch, 0)) return 1;
         return 0;
     }
     for (cap = 32; cap < n * 2; cap *= 2) {}
@@ -312,7 +312,7 @@ TG_NOINLINE static int find_duplicate(ev *e, const cJSON *arr, size_t *ia, size_
                 e->fatal = 1;
                 return -1;
             }
-            if (tab[j].h == h && tg_json_equal_in(tab[j].v, a, e->scratch)) {
+            if (tab[j].h == h && tg_json_equal_in(tab[j].v, a, e->scratch, 0)) {
                 *ia = tab[j].idx;
                 *ib = i;
                 tg_arena_rewind(e->scratch, am);
@@ -365,32 +365,17 @@ static int has_member(const cJSON *o, const tg_sname *n) {
  * dependentSchemas): a scan per name is names x members (80,000 of each:
  * seconds), so past a few lookups the names are sorted once in scratch and
  * each lookup is a binary search. */
-typedef struct members { const cJSON *obj; const char **sorted; size_t n; } members;
-
-static int name_order(const char *a, size_t la, const char *b, size_t lb) {
-    if (la != lb) return la < lb ? -1 : 1;
-    return memcmp(a, b, la);
-}
-
-static int by_member_name(const void *x, const void *y) {
-    const char *a = *(const char *const *)x, *b = *(const char *const *)y;
-    return name_order(a, tg_json_strlen(a), b, tg_json_strlen(b));
-}
+typedef struct members { const cJSON *obj; const cJSON **sorted; size_t n; } members;
 
 /* lookups: how many names will be looked up (few: no index) */
 static void members_index(ev *e, const cJSON *o, size_t lookups, members *m) {
-    size_t n = 0, i = 0;
-    const cJSON *c;
+    size_t n = 0;
     m->obj = o;
     m->sorted = NULL;
     if (lookups <= 8) return;
-    for (c = o->child; c; c = c->next) n++;
+    for (const cJSON *c = o->child; c; c = c->next) n++;
     if (n <= 16) return;
-    m->sorted = tg_arena_alloc(e->scratch, n * sizeof *m->sorted);
-    if (!m->sorted) return; /* (the scans then: slower, still right) */
-    for (c = o->child; c; c = c->next) m->sorted[i++] = c->string;
-    qsort(m->sorted, n, sizeof *m->sorted, by_member_name);
-    m->n = n;
+    m->sorted = tg_json_members_sorted(e->scratch, o, &m->n); /* (NULL: the scans, slower, still right) */
 }
 
 static int members_has(const members *m, const tg_sname *name) {
@@ -398,7 +383,8 @@ static int members_has(const members *m, const tg_sname *name) {
     size_t lo = 0, hi = m->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        int c = name_order(m->sorted[mid], tg_json_strlen(m->sorted[mid]), name->s, name->len);
+        const char *k = m->sorted[mid]->string;
+        int c = tg_json_key_cmp(k, tg_json_strlen(k), name->s, name->len);
         if (c == 0) return 1;
         if (c < 0) lo = mid + 1;
         else hi = mid;
@@ -481,11 +467,11 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
         return 0;
     }
     case TG_OP_CONST:
-        if (tg_json_equal_in(inst, in->u.value, e->scratch)) return 1;
+        if (tg_json_equal_in(inst, in->u.value, e->scratch, 0)) return 1;
         if (want_error(e)) report(e, in, inst, 0, 0, NULL, in->loc);
         return 0;
     case TG_OP_ENUM:
-        for (it = in->u.value->child; it; it = it->next) if (tg_json_equal_in(inst, it, e->scratch)) return 1;
+        for (it = in->u.value->child; it; it = it->next) if (tg_json_equal_in(inst, it, e->scratch, 0)) return 1;
         if (want_error(e)) report(e, in, inst, 0, 0, NULL, in->loc);
         return 0;
     case TG_OP_MULTIPLE_OF:
