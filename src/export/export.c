@@ -136,10 +136,6 @@ static void jreplace(cJSON *parent, cJSON *old, cJSON *nw) {
     else parent->child->prev = nw;
 }
 
-static int key_is(const cJSON *item, const char *k) {
-    size_t n = strlen(k);
-    return item->string && tg_json_strlen(item->string) == n && memcmp(item->string, k, n) == 0;
-}
 
 static int str_is(const cJSON *item, const char *s) {
     size_t n = strlen(s);
@@ -149,7 +145,7 @@ static int str_is(const cJSON *item, const char *s) {
 
 static int in_list(const cJSON *item, const char *const *list) {
     for (; *list; list++)
-        if (key_is(item, *list)) return 1;
+        if (tg_json_key_is(item, *list)) return 1;
     return 0;
 }
 
@@ -362,14 +358,14 @@ static int merge_schema(ex_ctx *c, cJSON *a, const cJSON *b, const ex_path *p, i
     }
     for (const cJSON *kw = b->child; kw && !c->oom; kw = kw->next) {
         cJSON *have = tg_json_get(a, kw->string, tg_json_strlen(kw->string));
-        if (key_is(kw, "$ref")) continue;
-        if (key_is(kw, "allOf")) {
+        if (tg_json_key_is(kw, "$ref")) continue;
+        if (tg_json_key_is(kw, "allOf")) {
             for (const cJSON *br = cJSON_IsArray(kw) ? kw->child : NULL; br; br = br->next)
                 exact &= merge_schema(c, a, br, p, depth + 1);
             continue;
         }
         if (in_list(kw, k_annotations)) {
-            if (!have && (key_is(kw, "description") || key_is(kw, "title"))) jputclone(c, a, kw);
+            if (!have && (tg_json_key_is(kw, "description") || tg_json_key_is(kw, "title"))) jputclone(c, a, kw);
             continue;
         }
         if (!have) {
@@ -377,12 +373,12 @@ static int merge_schema(ex_ctx *c, cJSON *a, const cJSON *b, const ex_path *p, i
             continue;
         }
         if (tg_json_equal(have, kw)) continue;
-        if (key_is(kw, "$defs") || key_is(kw, "definitions")) {
+        if (tg_json_key_is(kw, "$defs") || tg_json_key_is(kw, "definitions")) {
             for (const cJSON *d = kw->child; d; d = d->next)
                 if (!tg_json_get(have, d->string, tg_json_strlen(d->string))) jputclone(c, have, d);
             continue;
         }
-        if (key_is(kw, "type")) {
+        if (tg_json_key_is(kw, "type")) {
             cJSON *m = type_meet(c, have, kw);
             if (m) jreplace(a, have, m);
             else if (!c->oom) {
@@ -391,7 +387,7 @@ static int merge_schema(ex_ctx *c, cJSON *a, const cJSON *b, const ex_path *p, i
             }
             continue;
         }
-        if ((key_is(kw, "properties") || key_is(kw, "patternProperties")) && cJSON_IsObject(have) && cJSON_IsObject(kw)) {
+        if ((tg_json_key_is(kw, "properties") || tg_json_key_is(kw, "patternProperties")) && cJSON_IsObject(have) && cJSON_IsObject(kw)) {
             for (const cJSON *pr = kw->child; pr; pr = pr->next) {
                 cJSON *hp = tg_json_get(have, pr->string, tg_json_strlen(pr->string));
                 if (!hp) jputclone(c, have, pr);
@@ -402,12 +398,12 @@ static int merge_schema(ex_ctx *c, cJSON *a, const cJSON *b, const ex_path *p, i
             }
             continue;
         }
-        if (key_is(kw, "required") && cJSON_IsArray(have) && cJSON_IsArray(kw)) {
+        if (tg_json_key_is(kw, "required") && cJSON_IsArray(have) && cJSON_IsArray(kw)) {
             for (const cJSON *r = kw->child; r; r = r->next)
                 if (!arr_has(have, r)) tg_json_append(have, jclone(c, r));
             continue;
         }
-        if (key_is(kw, "enum") && cJSON_IsArray(have) && cJSON_IsArray(kw)) {
+        if (tg_json_key_is(kw, "enum") && cJSON_IsArray(have) && cJSON_IsArray(kw)) {
             cJSON *m = jnew(c, cJSON_Array);
             for (const cJSON *v = have->child; v && m; v = v->next)
                 if (arr_has(kw, v)) tg_json_append(m, jclone(c, v));
@@ -426,15 +422,15 @@ static int merge_schema(ex_ctx *c, cJSON *a, const cJSON *b, const ex_path *p, i
             }
             continue;
         }
-        if (key_is(kw, "uniqueItems") && cJSON_IsBool(kw)) {
+        if (tg_json_key_is(kw, "uniqueItems") && cJSON_IsBool(kw)) {
             if (cJSON_IsTrue(kw)) {
                 cJSON *m = jclone(c, kw);
                 if (m) jreplace(a, have, m);
             }
             continue;
         }
-        if (key_is(kw, "items") || key_is(kw, "additionalProperties") || key_is(kw, "propertyNames") ||
-            key_is(kw, "unevaluatedProperties") || key_is(kw, "unevaluatedItems") || key_is(kw, "contentSchema")) {
+        if (tg_json_key_is(kw, "items") || tg_json_key_is(kw, "additionalProperties") || tg_json_key_is(kw, "propertyNames") ||
+            tg_json_key_is(kw, "unevaluatedProperties") || tg_json_key_is(kw, "unevaluatedItems") || tg_json_key_is(kw, "contentSchema")) {
             if ((cJSON_IsObject(have) || cJSON_IsBool(have)) && (cJSON_IsObject(kw) || cJSON_IsBool(kw))) {
                 cJSON *w = wrap_allof(c, have, kw);
                 if (w) jreplace(a, have, w);
@@ -635,7 +631,7 @@ static cJSON *rehomed(ex_ctx *c, rehome *h, cJSON *s, const cJSON *ref) {
 }
 
 static int is_local_pointer_ref(const cJSON *m) {
-    return key_is(m, "$ref") && cJSON_IsString(m) && m->valuestring[0] == '#' &&
+    return tg_json_key_is(m, "$ref") && cJSON_IsString(m) && m->valuestring[0] == '#' &&
            (!m->valuestring[1] || m->valuestring[1] == '/') && !points_into_defs(m->valuestring);
 }
 
@@ -643,8 +639,8 @@ static void rehome_at(ex_ctx *c, rehome *h, cJSON *doc, cJSON *s, const ex_path 
     if (!(cJSON_IsObject(s) || cJSON_IsArray(s)) || depth > EX_MAX_DEPTH || c->oom) return;
     for (cJSON *m = s->child, *next; m && !c->oom; m = next) {
         next = m->next;
-        if (cJSON_IsObject(s) && (key_is(m, "enum") || key_is(m, "const") || key_is(m, "default") ||
-                                  key_is(m, "examples")))
+        if (cJSON_IsObject(s) && (tg_json_key_is(m, "enum") || tg_json_key_is(m, "const") || tg_json_key_is(m, "default") ||
+                                  tg_json_key_is(m, "examples")))
             continue; /* (values, not schemas) */
         if (!cJSON_IsObject(s) || !is_local_pointer_ref(m)) {
             rehome_at(c, h, doc, m, p, depth + 1);
@@ -1018,7 +1014,7 @@ static cJSON *strict_node(ex_ctx *c, const cJSON *s, ex_spath p, int depth, int 
          * annotations are dropped (exact); a constraint beside it cannot be
          * rendered without changing what is valid */
         for (const cJSON *kw = s->child; kw; kw = kw->next)
-            if (!key_is(kw, "$ref") && !in_list(kw, k_annotations) && !key_is(kw, "$defs") && !key_is(kw, "definitions")) {
+            if (!tg_json_key_is(kw, "$ref") && !in_list(kw, k_annotations) && !tg_json_key_is(kw, "$defs") && !tg_json_key_is(kw, "definitions")) {
                 ex_path rk = {p.rep, kw->string, tg_json_strlen(kw->string), 0};
                 strict_fail(c, &rk, "\"%.*s\" beside $ref cannot be expressed in strict mode (OpenAI allows no keyword beside $ref)",
                             kw->string, tg_json_strlen(kw->string));
@@ -1060,9 +1056,9 @@ static cJSON *strict_node(ex_ctx *c, const cJSON *s, ex_spath p, int depth, int 
     for (const cJSON *kw = s->child; kw && !c->oom; kw = kw->next) {
         size_t kn = tg_json_strlen(kw->string);
         ex_path rk = {p.rep, kw->string, kn, 0};
-        if (key_is(kw, "type")) jputclone(c, out, kw);
-        else if (key_is(kw, "properties") || key_is(kw, "required")) continue;
-        else if (key_is(kw, "additionalProperties") || key_is(kw, "unevaluatedProperties")) {
+        if (tg_json_key_is(kw, "type")) jputclone(c, out, kw);
+        else if (tg_json_key_is(kw, "properties") || tg_json_key_is(kw, "required")) continue;
+        else if (tg_json_key_is(kw, "additionalProperties") || tg_json_key_is(kw, "unevaluatedProperties")) {
             if (!cJSON_IsFalse(kw))
                 strict_fail(c, &rk, cJSON_IsTrue(kw) || is_true_schema(kw)
                                         ? "\"%.*s\" allows extra keys (open map); strict mode needs false"
@@ -1070,15 +1066,15 @@ static cJSON *strict_node(ex_ctx *c, const cJSON *s, ex_spath p, int depth, int 
                             kw->string, kn);
         } else if (in_list(kw, k_strict_fail))
             strict_fail(c, &rk, "\"%.*s\" is not supported in strict mode", kw->string, kn);
-        else if (key_is(kw, "items")) {
+        else if (tg_json_key_is(kw, "items")) {
             if (cJSON_IsArray(kw)) strict_fail(c, &rk, "tuple \"items\" (an array of schemas) is not supported in strict mode", NULL, 0);
             else jput(c, out, "items", strict_sub(c, kw, p, "items", 5, depth, nullables));
-        } else if (key_is(kw, "anyOf") || key_is(kw, "oneOf")) {
+        } else if (tg_json_key_is(kw, "anyOf") || tg_json_key_is(kw, "oneOf")) {
             if (!cJSON_IsArray(kw) || !kw->child) {
                 strict_fail(c, &rk, "empty \"%.*s\"", kw->string, kn);
                 continue;
             }
-            if (key_is(kw, "oneOf")) {
+            if (tg_json_key_is(kw, "oneOf")) {
                 if (has_any) {
                     strict_fail(c, &rk, "oneOf next to anyOf cannot be expressed in strict mode", NULL, 0);
                     continue;
@@ -1095,11 +1091,11 @@ static cJSON *strict_node(ex_ctx *c, const cJSON *s, ex_spath p, int depth, int 
                 cJSON *x = strict_sub(c, b, pa, idx, (size_t)n, depth, nullables);
                 if (x) tg_json_append(arr, x);
             }
-        } else if (key_is(kw, "$ref")) {
+        } else if (tg_json_key_is(kw, "$ref")) {
             if (!resolve_ref(c->doc, kw))
                 strict_fail(c, &rk, "$ref is not a local reference into this schema", NULL, 0);
             jputclone(c, out, kw);
-        } else if (key_is(kw, "$defs") || key_is(kw, "definitions")) {
+        } else if (tg_json_key_is(kw, "$defs") || tg_json_key_is(kw, "definitions")) {
             if (!cJSON_IsObject(kw)) continue;
             cJSON *defs = jputn(c, out, kw->string, kn, jnew(c, cJSON_Object));
             ex_path rd = {p.rep, kw->string, kn, 0}, od = {p.out, kw->string, kn, 0};
@@ -1107,14 +1103,14 @@ static cJSON *strict_node(ex_ctx *c, const cJSON *s, ex_spath p, int depth, int 
             for (const cJSON *d = kw->child; d && defs; d = d->next)
                 jputn(c, defs, d->string, tg_json_strlen(d->string),
                       strict_sub(c, d, pd, d->string, tg_json_strlen(d->string), depth, nullables));
-        } else if (key_is(kw, "format")) {
+        } else if (tg_json_key_is(kw, "format")) {
             int ok = 0;
             for (int i = 0; k_strict_formats[i]; i++)
                 if (str_is(kw, k_strict_formats[i])) ok = 1;
             if (ok) jputclone(c, out, kw);
             else notes(c, &rk, "format \"%.*s\" is not supported in strict mode; dropped",
                        cJSON_IsString(kw) ? kw->valuestring : "?", cJSON_IsString(kw) ? tg_json_strlen(kw->valuestring) : 1);
-        } else if (key_is(kw, "exclusiveMinimum") || key_is(kw, "exclusiveMaximum")) {
+        } else if (tg_json_key_is(kw, "exclusiveMinimum") || tg_json_key_is(kw, "exclusiveMaximum")) {
             if (cJSON_IsNumber(kw)) jputclone(c, out, kw);
             else notek(c, &rk, "draft-04 boolean \"%.*s\" dropped (the bound is shown inclusive)", kw);
         } else if (in_list(kw, k_strict_keep)) jputclone(c, out, kw);
@@ -1258,7 +1254,7 @@ static int is_null_branch(const cJSON *b) {
 
 static int only_annotations(const cJSON *s, const char *except1, const char *except2) {
     for (const cJSON *kw = s->child; kw; kw = kw->next)
-        if (!in_list(kw, k_annotations) && !key_is(kw, except1) && !key_is(kw, except2)) return 0;
+        if (!in_list(kw, k_annotations) && !tg_json_key_is(kw, except1) && !tg_json_key_is(kw, except2)) return 0;
     return 1;
 }
 
@@ -1401,7 +1397,7 @@ static cJSON *gem_node(ex_ctx *c, const cJSON *s, const ex_path *p, int depth, c
     for (const cJSON *kw = s->child; kw && !c->oom; kw = kw->next) {
         size_t kn = tg_json_strlen(kw->string);
         ex_path rk = {p, kw->string, kn, 0};
-        if (key_is(kw, "type")) {
+        if (tg_json_key_is(kw, "type")) {
             if (n_types >= 2 && !alts) {
                 cJSON *arr = jput(c, out, "anyOf", jnew(c, cJSON_Array));
                 for (const cJSON *t = kw->child; t && arr; t = t->next) {
@@ -1413,7 +1409,7 @@ static cJSON *gem_node(ex_ctx *c, const cJSON *s, const ex_path *p, int depth, c
             } else if (n_types >= 2) {
                 note(c, &rk, "a type union next to anyOf cannot be shown: type dropped");
             }
-        } else if (key_is(kw, "properties")) {
+        } else if (tg_json_key_is(kw, "properties")) {
             if (!cJSON_IsObject(kw) || !kw->child) continue;
             cJSON *np = jput(c, out, "properties", jnew(c, cJSON_Object));
             for (const cJSON *pr = kw->child; pr && np; pr = pr->next) {
@@ -1421,7 +1417,7 @@ static cJSON *gem_node(ex_ctx *c, const cJSON *s, const ex_path *p, int depth, c
                 jputn(c, np, pr->string, pn, gem_sub(c, pr, &rk, pr->string, pn, depth, stack));
             }
             if (!tg_json_getz(out, "type") && !type) jprepend(c, out, "type", jstr(c, "object", 6));
-        } else if (key_is(kw, "required")) {
+        } else if (tg_json_key_is(kw, "required")) {
             const cJSON *props = tg_json_getz(s, "properties");
             cJSON *req = jnew(c, cJSON_Array);
             for (const cJSON *r = cJSON_IsArray(kw) ? kw->child : NULL; r && req; r = r->next) {
@@ -1431,7 +1427,7 @@ static cJSON *gem_node(ex_ctx *c, const cJSON *s, const ex_path *p, int depth, c
                            r->valuestring, tg_json_strlen(r->valuestring));
             }
             if (req && req->child) jput(c, out, "required", req);
-        } else if (key_is(kw, "items") || key_is(kw, "prefixItems")) {
+        } else if (tg_json_key_is(kw, "items") || tg_json_key_is(kw, "prefixItems")) {
             if (cJSON_IsArray(kw)) {
                 if (!kw->child) continue;
                 notek(c, &rk, "tuple \"%.*s\" shown as one item schema (anyOf of the positions)", kw);
@@ -1441,14 +1437,14 @@ static cJSON *gem_node(ex_ctx *c, const cJSON *s, const ex_path *p, int depth, c
                     if (!arr_has(arr, b)) tg_json_append(arr, jclone(c, b));
                 if (tg_json_getz(out, "items")) continue;
                 jput(c, out, "items", gem_node(c, fake, &rk, depth + 1, stack));
-            } else if (key_is(kw, "items")) {
+            } else if (tg_json_key_is(kw, "items")) {
                 cJSON *x = gem_sub(c, kw, p, "items", 5, depth, stack);
                 cJSON *old = tg_json_getz(out, "items");
                 if (old) tg_json_detach(out, old);
                 jput(c, out, "items", x);
             }
             if (!type && !tg_json_getz(out, "type")) jprepend(c, out, "type", jstr(c, "array", 5));
-        } else if (key_is(kw, "anyOf") || key_is(kw, "oneOf")) {
+        } else if (tg_json_key_is(kw, "anyOf") || tg_json_key_is(kw, "oneOf")) {
             if (kw != alts) continue;
             cJSON *arr = jput(c, out, "anyOf", jnew(c, cJSON_Array));
             int i = 0;
@@ -1459,7 +1455,7 @@ static cJSON *gem_node(ex_ctx *c, const cJSON *s, const ex_path *p, int depth, c
                 cJSON *x = gem_sub(c, b, &rk, ib, (size_t)ibn, depth, stack);
                 if (x) tg_json_append(arr, x);
             }
-        } else if (key_is(kw, "enum")) {
+        } else if (tg_json_key_is(kw, "enum")) {
             int bad = 0;
             cJSON *en = jnew(c, cJSON_Array);
             for (const cJSON *v = cJSON_IsArray(kw) ? kw->child : NULL; v && en; v = v->next) {
@@ -1472,7 +1468,7 @@ static cJSON *gem_node(ex_ctx *c, const cJSON *s, const ex_path *p, int depth, c
                 jput(c, out, "enum", en);
                 if (!tg_json_getz(out, "type")) jprepend(c, out, "type", jstr(c, "string", 6));
             }
-        } else if (key_is(kw, "const")) {
+        } else if (tg_json_key_is(kw, "const")) {
             if (cJSON_IsString(kw) && has_string_type) {
                 cJSON *en = jnew(c, cJSON_Array);
                 cJSON *v = jclone(c, kw);
@@ -1488,8 +1484,8 @@ static cJSON *gem_node(ex_ctx *c, const cJSON *s, const ex_path *p, int depth, c
                 notes(c, &rk, "const of type %.*s is not supported by Gemini (string enums only); dropped",
                       value_type(kw), strlen(value_type(kw)));
             }
-        } else if (key_is(kw, "exclusiveMinimum") || key_is(kw, "exclusiveMaximum")) {
-            int is_min = key_is(kw, "exclusiveMinimum");
+        } else if (tg_json_key_is(kw, "exclusiveMinimum") || tg_json_key_is(kw, "exclusiveMaximum")) {
+            int is_min = tg_json_key_is(kw, "exclusiveMinimum");
             const char *incl = is_min ? "minimum" : "maximum";
             if (cJSON_IsNumber(kw)) {
                 const cJSON *inc = tg_json_getz(s, incl);
@@ -1500,25 +1496,25 @@ static cJSON *gem_node(ex_ctx *c, const cJSON *s, const ex_path *p, int depth, c
                 }
             }
             notek(c, &rk, "\"%.*s\" shown as an inclusive bound", kw);
-        } else if (key_is(kw, "minimum") || key_is(kw, "maximum")) {
+        } else if (tg_json_key_is(kw, "minimum") || tg_json_key_is(kw, "maximum")) {
             if (!tg_json_getz(out, kw->string)) {
-                const cJSON *ex = tg_json_getz(s, key_is(kw, "minimum") ? "exclusiveMinimum" : "exclusiveMaximum");
-                int mn = key_is(kw, "minimum");
+                const cJSON *ex = tg_json_getz(s, tg_json_key_is(kw, "minimum") ? "exclusiveMinimum" : "exclusiveMaximum");
+                int mn = tg_json_key_is(kw, "minimum");
                 if (cJSON_IsNumber(ex) && (mn ? ex->valuedouble >= kw->valuedouble : ex->valuedouble <= kw->valuedouble)) continue;
                 jputclone(c, out, kw);
             }
-        } else if (key_is(kw, "nullable")) {
+        } else if (tg_json_key_is(kw, "nullable")) {
             /* (OpenAPI's keyword: JSON Schema ignores it, so the call's check
              * refuses null all the same; Gemini's nullable comes from a null
              * in the type or an anyOf branch only) */
-        } else if (key_is(kw, "format") && !gem_format_ok(kw, s)) {
+        } else if (tg_json_key_is(kw, "format") && !gem_format_ok(kw, s)) {
             notes(c, &rk, "format \"%.*s\" is not accepted by Gemini for this type (strings: date-time, enum; integers: "
                           "int32, int64; numbers: float, double); dropped", cJSON_IsString(kw) ? kw->valuestring : "",
                   cJSON_IsString(kw) ? tg_json_strlen(kw->valuestring) : 0);
         } else if (in_list(kw, k_gem_keep)) {
             jputclone(c, out, kw);
-        } else if (key_is(kw, "additionalProperties") || key_is(kw, "unevaluatedProperties") ||
-                   key_is(kw, "additionalItems") || key_is(kw, "unevaluatedItems")) {
+        } else if (tg_json_key_is(kw, "additionalProperties") || tg_json_key_is(kw, "unevaluatedProperties") ||
+                   tg_json_key_is(kw, "additionalItems") || tg_json_key_is(kw, "unevaluatedItems")) {
             if (!cJSON_IsBool(kw) && !is_true_schema(kw))
                 notek(c, &rk, "\"%.*s\" schema is not supported by Gemini; dropped", kw);
             else if (cJSON_IsFalse(kw)) /* (the call is still checked against the whole schema) */
@@ -1728,7 +1724,7 @@ cJSON *tg_export_tool(tg_arena *arena, tg_export_format fmt, const char *name, s
         /* no arguments: parameters omitted */
         int empty = !props;
         for (const cJSON *kw = g->child; kw && empty; kw = kw->next)
-            if (!key_is(kw, "type") && !key_is(kw, "description")) empty = 0;
+            if (!tg_json_key_is(kw, "type") && !tg_json_key_is(kw, "description")) empty = 0;
         if (!empty) jput(&c, out, "parameters", g);
     } else {
         return NULL;

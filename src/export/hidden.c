@@ -24,7 +24,6 @@ typedef struct hw {
     size_t plen;
 } hw;
 
-static int key_is(const cJSON *item, const char *k) { return item->string && strcmp(item->string, k) == 0; }
 
 /* ---------------------------------------------------------------- path */
 
@@ -135,8 +134,8 @@ static cJSON *find_anchor(cJSON *s, const char *name, int depth) {
         if (cJSON_IsString(a) && strcmp(a->valuestring, name) == 0) return s;
     }
     for (cJSON *m = s->child; m; m = m->next) {
-        if (cJSON_IsObject(s) && (key_is(m, "enum") || key_is(m, "const") || key_is(m, "default") ||
-                                  key_is(m, "examples")))
+        if (cJSON_IsObject(s) && (tg_json_key_is(m, "enum") || tg_json_key_is(m, "const") || tg_json_key_is(m, "default") ||
+                                  tg_json_key_is(m, "examples")))
             continue; /* (values, not schemas) */
         cJSON *hit = find_anchor(m, name, depth + 1);
         if (hit) return hit;
@@ -221,10 +220,10 @@ static void walk(hw *w, cJSON *s, int strip_here, int depth) {
     visit_names(w, s, strip_here);
     walk_ref(w, s, strip_here, depth);
     for (cJSON *kw = s->child; kw && !w->refused; kw = kw->next) {
-        int list = key_is(kw, "allOf") || key_is(kw, "anyOf") || key_is(kw, "oneOf");
-        int map = key_is(kw, "dependentSchemas") || key_is(kw, "dependencies");
-        int one = key_is(kw, "then") || key_is(kw, "else");
-        int keep = key_is(kw, "if") || key_is(kw, "not"); /* (removing a name there is not exact) */
+        int list = tg_json_key_is(kw, "allOf") || tg_json_key_is(kw, "anyOf") || tg_json_key_is(kw, "oneOf");
+        int map = tg_json_key_is(kw, "dependentSchemas") || tg_json_key_is(kw, "dependencies");
+        int one = tg_json_key_is(kw, "then") || tg_json_key_is(kw, "else");
+        int keep = tg_json_key_is(kw, "if") || tg_json_key_is(kw, "not"); /* (removing a name there is not exact) */
         if (!list && !map && !one && !keep) continue;
         size_t at = path_push(w, kw->string);
         if (one || keep) walk(w, kw, strip_here && one, depth + 1);

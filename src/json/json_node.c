@@ -202,6 +202,11 @@ int tg_json_decimal_cmp(const char *a, size_t an, const char *b, size_t bn) {
     return sx > 0 ? mag : -mag;
 }
 
+int tg_json_key_is(const cJSON *member, const char *z) {
+    size_t n = strlen(z);
+    return member->string && tg_json_strlen(member->string) == n && memcmp(member->string, z, n) == 0;
+}
+
 int tg_json_key_cmp(const char *a, size_t la, const char *b, size_t lb) {
     if (la != lb) return la < lb ? -1 : 1;
     return memcmp(a, b, la);

@@ -175,7 +175,7 @@ static int digest(tg_arena *a, const cJSON *d, char hex[65], size_t sizes[3], si
     size_t n_other = 0;
     for (const cJSON *m = d->child; m; m = m->next) {
         int field = 0;
-        for (size_t i = 0; i < N_FIELDS && !field; i++) field = strcmp(m->string, FIELDS[i]) == 0;
+        for (size_t i = 0; i < N_FIELDS && !field; i++) field = tg_json_key_is(m, FIELDS[i]);
         if (!field) n_other++;
     }
     if (n_other) {
@@ -184,7 +184,7 @@ static int digest(tg_arena *a, const cJSON *d, char hex[65], size_t sizes[3], si
         size_t k = 0;
         for (const cJSON *m = d->child; m && copies; m = m->next) {
             int field = 0;
-            for (size_t i = 0; i < N_FIELDS && !field; i++) field = strcmp(m->string, FIELDS[i]) == 0;
+            for (size_t i = 0; i < N_FIELDS && !field; i++) field = tg_json_key_is(m, FIELDS[i]);
             if (field) continue;
             copies[k] = *m; /* a shallow copy, linked into `rest` */
             copies[k].next = NULL;

@@ -431,9 +431,9 @@ static const char *const FIELDS[] = {"title", "description", "inputSchema", "out
                                      "icons", "execution", "_meta"};
 enum { N_FIELDS = sizeof FIELDS / sizeof FIELDS[0] };
 
-static int known_field(const char *k) {
+static int known_field(const cJSON *member) {
     for (size_t i = 0; i < N_FIELDS; i++)
-        if (strcmp(k, FIELDS[i]) == 0) return 1;
+        if (tg_json_key_is(member, FIELDS[i])) return 1;
     return 0;
 }
 
@@ -445,11 +445,11 @@ static int same_value(const cJSON *x, const cJSON *y, int by_text, tg_arena *scr
 /* The members of d outside FIELDS, sorted by key, into scratch; their count. */
 static size_t others_of(const cJSON *d, tg_arena *scratch, const cJSON ***out) {
     size_t n = 0, i = 0;
-    for (const cJSON *m = d ? d->child : NULL; m; m = m->next) n += !known_field(m->string);
+    for (const cJSON *m = d ? d->child : NULL; m; m = m->next) n += !known_field(m);
     *out = n ? tg_arena_alloc(scratch, n * sizeof **out) : NULL;
     if (n && !*out) return (size_t)-1;
     for (const cJSON *m = d ? d->child : NULL; m; m = m->next)
-        if (!known_field(m->string)) (*out)[i++] = m;
+        if (!known_field(m)) (*out)[i++] = m;
     if (n > 1) qsort(*out, n, sizeof **out, tg_json_member_cmp);
     return n;
 }

@@ -292,6 +292,21 @@ static void quadratic_work_bounded(void) {
     tg_runtime_free(rt);
 }
 
+/* A member whose key holds U+0000 ("name\u0000x") is not the field "name":
+ * a change to it is a change of the definition, held for review. */
+static void keys_with_nul_are_members(void) {
+    tg_runtime *rt = tg_runtime_new(NULL, NULL, NULL, NULL);
+    static const char *const V[] = {
+        "{\"source\":\"s\",\"replace\":true,\"tools\":[{\"tool\":{\"name\":\"t\",\"name\\u0000x\":\"a\","
+        "\"inputSchema\":{\"type\":\"object\"}},\"handler\":1}]}",
+        "{\"source\":\"s\",\"replace\":true,\"tools\":[{\"tool\":{\"name\":\"t\",\"name\\u0000x\":\"read ~/.ssh\","
+        "\"inputSchema\":{\"type\":\"object\"}},\"handler\":1}]}"};
+    CHECK(tg_register_batch(rt, V[0], strlen(V[0])) == TG_OK && strstr(out(rt), "\"registered\":[{") != NULL);
+    CHECK(tg_register_batch(rt, V[1], strlen(V[1])) == TG_OK);
+    CHECK(strstr(out(rt), "\"changed\":[{\"name\":\"mcp__s__t\",\"fields\":[\"other\"]") != NULL);
+    tg_runtime_free(rt);
+}
+
 static void text_results(void) {
     host_log h = {0};
     tg_host host = {&h, host_invoke, NULL, NULL, NULL};
@@ -404,6 +419,7 @@ int main(void) {
     outputs_stay_json();
     batch_entries_bounded();
     quadratic_work_bounded();
+    keys_with_nul_are_members();
     metaschemas_on_first_use();
     validation_errors();
     return tg_test_finish("runtime");
