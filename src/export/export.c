@@ -455,11 +455,6 @@ static const cJSON *deref(ex_ctx *c, const cJSON *s) {
     return s;
 }
 
-/* ---------------------------------------------------------------- hidden */
-
-/* Context parameters out of s (hidden.h says where and how). */
-static void strip_hidden(cJSON *s, const cJSON *hidden) { tg_hidden_strip(s, hidden); }
-
 /* ---------------------------------------------------------------- dialect */
 
 /* Provider schemas are 2020-12 (Anthropic refuses a whole request whose
@@ -760,7 +755,7 @@ static cJSON *normalize_root(ex_ctx *c, const cJSON *in, const cJSON *hidden, co
     if (!s) return NULL;
     s->string = NULL;
     upgrade_root(c, s);
-    strip_hidden(s, hidden);
+    tg_hidden_strip(s, hidden); /* (every in-place branch and $ref target: what is merged below comes stripped) */
     /* $refs resolve against the schema as it was before the root changes
      * below (merged branches go away); rehome_refs points the rendering's
      * refs into it back at copies */
@@ -784,7 +779,6 @@ static cJSON *normalize_root(ex_ctx *c, const cJSON *in, const cJSON *hidden, co
         }
         for (const cJSON *br = cJSON_IsArray(all) ? all->child : NULL; br; br = br->next)
             merge_schema(c, s, br, &pa, 1);
-        strip_hidden(s, hidden);
     }
     /* anyOf / oneOf */
     static const char *const comb[] = {"anyOf", "oneOf"};
@@ -796,7 +790,6 @@ static cJSON *normalize_root(ex_ctx *c, const cJSON *in, const cJSON *hidden, co
         if (!cJSON_IsArray(arr) || !arr->child) continue;
         if (!arr->child->next) merge_schema(c, s, arr->child, &pc, 1);
         else loosen_root_union(c, s, arr, &pc, comb[i]);
-        strip_hidden(s, hidden);
     }
     /* keywords a root may not carry */
     static const char *const bad[] = {"not", "enum", "const", NULL};
@@ -1588,7 +1581,7 @@ static cJSON *render_mcp(ex_ctx *c, const cJSON *d, const cJSON *hidden) {
     if (old) jreplace(out, old, nm);
     else jprepend(c, out, "name", nm);
     cJSON *is = tg_json_getz(out, "inputSchema");
-    if (is) strip_hidden(is, hidden);
+    if (is) tg_hidden_strip(is, hidden);
     return c->oom ? NULL : out;
 }
 
