@@ -1206,25 +1206,24 @@ static void strict_limits(ex_ctx *c, const cJSON *st, const ex_path *root) {
 
 /* ---------------------------------------------------------------- Gemini */
 
-static int in_list_str(const cJSON *v, const char *const *list);
-
-/* The formats Gemini accepts, per type ("only 'enum' and 'date-time' are
- * supported for STRING type"): anything else fails the whole request. */
-static int gem_format_ok(const cJSON *format, const cJSON *schema) {
-    static const char *const STRING[] = {"date-time", "enum", NULL}, *const INTEGER[] = {"int32", "int64", NULL},
-                             *const NUMBER[] = {"float", "double", NULL};
-    const cJSON *t = tg_json_getz(schema, "type");
-    if (!cJSON_IsString(t) || !cJSON_IsString(format)) return 0;
-    const char *const *ok = strcmp(t->valuestring, "string") == 0    ? STRING
-                            : strcmp(t->valuestring, "integer") == 0 ? INTEGER
-                            : strcmp(t->valuestring, "number") == 0  ? NUMBER
-                                                                     : NULL;
-    return ok && in_list_str(format, ok);
-}
 static int in_list_str(const cJSON *v, const char *const *list) {
     for (; *list; list++)
         if (str_is(v, *list)) return 1;
     return 0;
+}
+
+/* The formats Gemini accepts on a node of one type (type: the rendering's,
+ * NULL when none or several; "only 'enum' and 'date-time' are supported for
+ * STRING type"): anything else fails the whole request. */
+static int gem_format_ok(const cJSON *format, const cJSON *type) {
+    static const char *const STRING[] = {"date-time", "enum", NULL}, *const INTEGER[] = {"int32", "int64", NULL},
+                             *const NUMBER[] = {"float", "double", NULL};
+    const char *const *ok = !type                      ? NULL
+                            : str_is(type, "string")  ? STRING
+                            : str_is(type, "integer") ? INTEGER
+                            : str_is(type, "number")  ? NUMBER
+                                                      : NULL;
+    return ok && in_list_str(format, ok);
 }
 
 static const char *const k_gem_keep[] = {"format", "description", "minimum", "maximum", "minLength",
@@ -1500,7 +1499,7 @@ static cJSON *gem_node(ex_ctx *c, const cJSON *s, const ex_path *p, int depth, c
             /* (OpenAPI's keyword: JSON Schema ignores it, so the call's check
              * refuses null all the same; Gemini's nullable comes from a null
              * in the type or an anyOf branch only) */
-        } else if (tg_json_key_is(kw, "format") && !gem_format_ok(kw, s)) {
+        } else if (tg_json_key_is(kw, "format") && !gem_format_ok(kw, n_types == 1 ? only_type : NULL)) {
             notes(c, &rk, "format \"%.*s\" is not accepted by Gemini for this type (strings: date-time, enum; integers: "
                           "int32, int64; numbers: float, double); dropped", cJSON_IsString(kw) ? kw->valuestring : "",
                   cJSON_IsString(kw) ? tg_json_strlen(kw->valuestring) : 0);

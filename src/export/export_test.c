@@ -483,6 +483,10 @@ static void gemini(void) {
            "\"allOf\":[{\"properties\":{\"a\":{\"type\":\"string\"}},\"additionalProperties\":false}]}}",
            NULL);
     CHECK(rep_has("no longer excludes"));
+    /* a format on a nullable string is the string's: kept */
+    render(TG_EXPORT_GEMINI, "{\"name\":\"x\",\"inputSchema\":{\"properties\":{\"at\":{\"type\":[\"string\",\"null\"],"
+                             "\"format\":\"date-time\"}}}}", NULL);
+    CHECK(strstr(out_text, "\"format\":\"date-time\"") != NULL && !rep_has("format"));
     /* non-string const reported */
     render(TG_EXPORT_GEMINI, "{\"name\":\"x\",\"inputSchema\":{\"properties\":{\"a\":{\"const\":3}}}}", NULL);
     CHECK_STR(out_text, "{\"name\":\"t\",\"parameters\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"}}}}");
