@@ -132,16 +132,16 @@ tg_status tg_list_tools(tg_runtime *rt, const char *request, size_t len) {
         if ((v = tg_json_getz(q, "format")) && (!cJSON_IsString(v) || format_of(v->valuestring, &fmt)))
             return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST,
                               "\"format\" must be mcp, anthropic, openai, openai-strict, gemini or bedrock", -1);
-        if ((v = tg_json_getz(q, "snapshot")) && cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble < 4294967296.0)
-            snapshot = (uint32_t)v->valuedouble;
         if ((v = tg_json_getz(q, "limit")) && cJSON_IsNumber(v) && v->valuedouble >= 1)
             limit = v->valuedouble >= 1e9 ? (size_t)1000000000 : (size_t)v->valuedouble; /* (no more tools than that) */
         if (tg_call_request_read(rt, q, &who)) return TG_ERR_INVALID_REQUEST;
+        snapshot = who.snapshot; /* (read strictly there, with the call's other fields) */
         filter = rt->policy && (who.principal || who.mode || who.tenant || who.scheduler || who.source ||
                                 cJSON_IsTrue(tg_json_getz(q, "filter")));
         if ((v = tg_json_getz(q, "cursor")) && !cJSON_IsNull(v)) {
             const char *c = cJSON_IsString(v) ? v->valuestring : NULL;
-            if (!c || !(c = cursor_number(c, &cursor_epoch)) || *c++ != ':' || !(c = cursor_number(c, &start_at)) || *c)
+            if (!c || !(c = cursor_number(c, &cursor_epoch)) || *c++ != ':' || !(c = cursor_number(c, &start_at)) || *c ||
+                (uint64_t)(size_t)start_at != start_at) /* (an index past size_t on wasm32) */
                 return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "invalid cursor (not one this server gave)", -1);
             has_cursor = 1;
             start = (size_t)start_at;
