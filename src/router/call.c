@@ -331,7 +331,13 @@ static void outcome_event(tg_runtime *rt, uint32_t id, const tg_call_info *info,
  * JSON string it stands for. Returns the audit outcome. */
 static const char *complete_text(tg_runtime *rt, const tg_tool *tool, const char *text, size_t len, int *plain) {
     static const char head[] = "{\"content\":[{\"type\":\"text\",\"text\":";
-    if (!tool->output && tg_utf8_valid((const unsigned char *)text, len)) {
+    if (!tg_utf8_valid((const unsigned char *)text, len)) { /* (never passed on with U+FFFD in it: garbage) */
+        char why[300];
+        int n = snprintf(why, sizeof why, "Tool \"%s\" returned an unusable result: text that is not valid UTF-8", tool->name);
+        tg_result_gate_error(&rt->out, "invalid_result", why, (size_t)n < sizeof why ? (size_t)n : sizeof why - 1);
+        return "invalid_result";
+    }
+    if (!tool->output) {
         tg_buf_append(&rt->out, head, sizeof head - 1);
         tg_json_write_string(&rt->out, text, len);
         if (!rt->out.failed && rt->out.len - (sizeof head - 1) <= rt->limits.result_bytes) {
@@ -340,12 +346,6 @@ static const char *complete_text(tg_runtime *rt, const tg_tool *tool, const char
             return "ok";
         }
         tg_buf_reset(&rt->out);
-    }
-    if (!tg_utf8_valid((const unsigned char *)text, len)) { /* (never passed on with U+FFFD in it: garbage) */
-        char why[300];
-        int n = snprintf(why, sizeof why, "Tool \"%s\" returned an unusable result: text that is not valid UTF-8", tool->name);
-        tg_result_gate_error(&rt->out, "invalid_result", why, (size_t)n < sizeof why ? (size_t)n : sizeof why - 1);
-        return "invalid_result";
     }
     tg_buf j;
     tg_buf_init(&j, rt->alloc, 0);
