@@ -351,7 +351,10 @@ function toolOptions(rt, source, up) {
   if (!up.options && !up.tools) return undefined;
   const key = (name) => rt.modelNameKey(source, String(name));
   const byKey = new Map();
-  for (const [name, facts] of Object.entries(up.tools ?? {})) byKey.set(key(name), { ...byKey.get(key(name)), ...facts });
+  for (const [name, facts] of Object.entries(up.tools ?? {})) {
+    const k = key(name);
+    byKey.set(k, { ...byKey.get(k), ...facts });
+  }
   return (t) => ({ ...up.options, ...byKey.get(key(t.name)) });
 }
 

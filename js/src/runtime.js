@@ -498,18 +498,16 @@ export class ToolRuntime {
    * the bare name for the host's own, source ''): the name to match host
    * settings against, since an upstream may spell its tool "Deploy" or with
    * look-alike letters. */
-  modelName(source, tool) {
-    const [sl, tl] = this.#write(String(source), String(tool));
-    this.#check(this.#call('tga_model_name', sl, tl, 0));
-    return this.#text('tga_output_ptr', 'tga_output_len');
-  }
+  modelName(source, tool) { return this.#modelName(source, tool, 0); }
 
   /** The collision key of that model-visible name: names with the same key
    * (case, '-' for '_', look-alike letters and digits) are one tool to the
    * registry, so per-tool host settings are matched by it. */
-  modelNameKey(source, tool) {
+  modelNameKey(source, tool) { return this.#modelName(source, tool, 1); }
+
+  #modelName(source, tool, key) {
     const [sl, tl] = this.#write(String(source), String(tool));
-    this.#check(this.#call('tga_model_name', sl, tl, 1));
+    this.#check(this.#call('tga_model_name', sl, tl, key));
     return this.#text('tga_output_ptr', 'tga_output_len');
   }
 

@@ -224,6 +224,10 @@ tg_status tg_register_tool(tg_runtime *rt, const char *descriptor, size_t len, c
     return apply(rt, &b, 1);
 }
 
+/* The name template of a source without one of its own: imported tools
+ * "mcp__{source}__{tool}", the host's own (source "") the bare name. */
+static const char *default_template(size_t source_len) { return source_len ? "mcp__{source}__{tool}" : "{tool}"; }
+
 tg_status tg_register_batch(tg_runtime *rt, const char *request, size_t len) {
     tg_rt_begin(rt);
     cJSON *req;
@@ -251,7 +255,7 @@ tg_status tg_register_batch(tg_runtime *rt, const char *request, size_t len) {
     const cJSON *atomic = tg_json_getz(req, "atomic"), *replace = tg_json_getz(req, "replace");
     size_t slen = tg_json_strlen(source->valuestring);
     tg_batch b = {source->valuestring, slen,
-                  tmpl ? tmpl->valuestring : (slen ? "mcp__{source}__{tool}" : "{tool}"),
+                  tmpl ? tmpl->valuestring : default_template(slen),
                   cJSON_IsTrue(atomic), cJSON_IsTrue(replace), entries, n};
     /* "mcp__{source}__{tool}" reads back only when the mapped source holds no
      * "__" and does not end in "_": else source "git" with tool "hub__x" and
@@ -277,22 +281,24 @@ tg_status tg_register_batch(tg_runtime *rt, const char *request, size_t len) {
     return apply(rt, &b, 0);
 }
 
-tg_status tg_model_name(tg_runtime *rt, const char *source, size_t source_len, const char *tool, size_t tool_len,
-                        const char *tmpl) {
+/* The model-visible name, or (key) its collision key, to rt->out. */
+static tg_status model_name(tg_runtime *rt, const char *source, size_t source_len, const char *tool, size_t tool_len,
+                            const char *tmpl, int key) {
     tg_rt_begin(rt);
-    char out[TG_NAME_MAX + 1];
-    size_t n = tg_name_map(tmpl ? tmpl : source_len ? "mcp__{source}__{tool}" : "{tool}", source, source_len, tool,
-                           tool_len, out);
-    tg_buf_append(&rt->out, out, n);
+    char name[TG_NAME_MAX + 1], skeleton[TG_NAME_MAX + 1];
+    size_t n = tg_name_map(tmpl ? tmpl : default_template(source_len), source, source_len, tool, tool_len, name);
+    if (key) tg_buf_append(&rt->out, skeleton, tg_name_skeleton(name, n, skeleton));
+    else tg_buf_append(&rt->out, name, n);
     return rt->out.failed ? tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1) : TG_OK;
 }
 
+tg_status tg_model_name(tg_runtime *rt, const char *source, size_t source_len, const char *tool, size_t tool_len,
+                        const char *tmpl) {
+    return model_name(rt, source, source_len, tool, tool_len, tmpl, 0);
+}
+
 tg_status tg_model_name_key(tg_runtime *rt, const char *source, size_t source_len, const char *tool, size_t tool_len) {
-    tg_rt_begin(rt);
-    char name[TG_NAME_MAX + 1], key[TG_NAME_MAX + 1];
-    size_t n = tg_name_map(source_len ? "mcp__{source}__{tool}" : "{tool}", source, source_len, tool, tool_len, name);
-    tg_buf_append(&rt->out, key, tg_name_skeleton(name, n, key));
-    return rt->out.failed ? tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1) : TG_OK;
+    return model_name(rt, source, source_len, tool, tool_len, NULL, 1);
 }
 
 tg_status tg_accept_change(tg_runtime *rt, const char *name, size_t len, const char *digest, size_t digest_len) {
