@@ -571,7 +571,8 @@ export class ToolRuntime {
    */
   listTools({ format = 'mcp', snapshot, cursor, limit, principal, mode, tenant, scheduler, source, session } = {}) {
     const req = { format };
-    if (snapshot !== undefined && snapshot !== null) req.snapshot = snapshotId(snapshot);
+    const id = snapshotId(snapshot);
+    if (id !== undefined) req.snapshot = id;
     if (cursor !== undefined && cursor !== null) req.cursor = cursor; // ('' or 7: refused as a cursor, not read as none)
     if (limit) req.limit = limit;
     Object.assign(req, pick({ principal, mode, tenant, scheduler, source, session }));
@@ -606,8 +607,7 @@ export class ToolRuntime {
    * @returns {{ decision: 'allow'|'ask'|'deny', rule: string, reason: string, trace?: object }}
    */
   authorize({ tool, args, principal, mode, source, tenant, session, scheduler, explain, snapshot, context } = {}) {
-    const req = { tool: String(tool), ...pick({ principal, mode, source, tenant, session, scheduler, explain, context }) };
-    if (snapshot !== undefined && snapshot !== null) req.snapshot = snapshotId(snapshot);
+    const req = { tool: String(tool), ...pick({ principal, mode, source, tenant, session, scheduler, explain, context, snapshot: snapshotId(snapshot) }) };
     let text = JSON.stringify(req);
     // arguments as a call takes them: JSON text (or its UTF-8 bytes) is the
     // arguments, not a string argument; a JS value is written as JSON
@@ -725,24 +725,25 @@ export class ToolRuntime {
    * tool, args, reason, expiresAt, token? }.
    */
   async callTool(name, args = {}, ctx = NO_CONTEXT) {
-    // the host's context read once, into plain data: a getter that throws or
-    // answers differently the second time cannot fail the call half-way
-    // (after the module dispatched it, its slots would stay taken)
-    if (ctx === null) ctx = NO_CONTEXT;
-    if (ctx !== NO_CONTEXT) {
-      const why = typeof ctx !== 'object' ? 'it is not an object' : null;
-      try {
-        if (why) throw new TypeError(why);
-        ctx = { ...ctx };
-        if (ctx.signal !== undefined && !isAbortSignal(ctx.signal)) throw new TypeError('its signal is not an AbortSignal');
-      } catch (e) {
-        return this.#refusedHere(safeName(name), NO_CONTEXT, 'invalid_request', `The call's context cannot be used: ${safeMessage(e)}`);
-      }
-    }
     try {
       name = String(name);
     } catch (e) {
-      return this.#refusedHere('', ctx, 'invalid_request', `The tool name cannot be read as text: ${safeMessage(e)}`);
+      return this.#refusedHere('', NO_CONTEXT, 'invalid_request', `The tool name cannot be read as text: ${safeMessage(e)}`);
+    }
+    let ctxText = '';
+    if (ctx === null) ctx = NO_CONTEXT;
+    if (ctx !== NO_CONTEXT) {
+      // the host's context read once, into plain data: a getter that throws or
+      // answers differently the second time cannot fail the call half-way
+      // (after the module dispatched it, its slots would stay taken)
+      try {
+        ctx = readContext(ctx);
+      } catch (e) {
+        return this.#refusedHere(name, NO_CONTEXT, 'invalid_request', `The call's context cannot be used: ${safeMessage(e)}`);
+      }
+      try { ctxText = contextText(ctx); } catch (e) { // a BigInt, a cycle, a throwing toJSON in the host's context
+        return this.#refusedHere(name, ctx, 'invalid_request', `The call's context cannot be written as JSON: ${e.message}`);
+      }
     }
     let argBytes;
     if (typeof args === 'string') {
@@ -754,13 +755,6 @@ export class ToolRuntime {
       try { argBytes = JSON.stringify(args) ?? 'null'; } catch (e) {
         return this.#refusedHere(name, ctx, 'invalid_json', `Arguments cannot be written as JSON: ${e.message}`);
       }
-    }
-    let ctxText = '';
-    for (const _ in ctx) {
-      try { ctxText = contextText(ctx); } catch (e) { // a BigInt, a cycle, a throwing toJSON in the host's context
-        return this.#refusedHere(name, ctx, 'invalid_request', `The call's context cannot be written as JSON: ${e.message}`);
-      }
-      break;
     }
     if (ctx.signal?.aborted) return this.#refusedHere(name, ctx, 'cancelled', `The call to tool "${name}" was cancelled.`);
     // refused before any copy into the module: every character is at least one byte
@@ -1102,11 +1096,6 @@ function isAbortSignal(s) {
     typeof s.addEventListener === 'function' && typeof s.removeEventListener === 'function';
 }
 
-/** A name as text for an error, whatever it is. */
-function safeName(name) {
-  try { return String(name); } catch { return ''; }
-}
-
 /** What a thrown value says, whatever it is. */
 function safeMessage(e) {
   try { return String(e?.message ?? e); } catch { return 'it could not be read'; }
@@ -1165,19 +1154,32 @@ function tokenExpiry(token) {
   }
 }
 
-function contextText(ctx) {
+/** callTool's context as plain data: each field the call uses read once
+ * (the snapshot as its id). Throws a TypeError when it cannot be used. */
+function readContext(ctx) {
+  if (typeof ctx !== 'object') throw new TypeError('it is not an object');
   const c = pick({
     principal: ctx.principal, mode: ctx.mode, scheduler: ctx.scheduler, source: ctx.source, tenant: ctx.tenant,
     session: ctx.session, context: ctx.context, format: ctx.format, approval: ctx.approval, approvalToken: ctx.approvalToken,
+    snapshot: snapshotId(ctx.snapshot), signal: ctx.signal,
   });
-  if (ctx.snapshot !== undefined && ctx.snapshot !== null) c.snapshot = snapshotId(ctx.snapshot);
-  return Object.keys(c).length ? JSON.stringify(c) : '';
+  if (c.signal !== undefined && !isAbortSignal(c.signal)) throw new TypeError('its signal is not an AbortSignal');
+  return c;
+}
+
+/** The module's JSON of a readContext() result (the signal stays here). */
+function contextText(c) {
+  if (c.signal === undefined) return Object.keys(c).length ? JSON.stringify(c) : '';
+  const { signal, ...rest } = c;
+  return Object.keys(rest).length ? JSON.stringify(rest) : '';
 }
 
 /** A snapshot's id as the module reads it: a snapshot() object or its id;
  * anything else goes as it is and is refused there (invalid_request), never
- * dropped, which would read as "no snapshot: the live tools". */
+ * dropped, which would read as "no snapshot: the live tools". undefined
+ * when none is given. */
 function snapshotId(s) {
+  if (s === undefined || s === null) return undefined;
   return typeof s === 'object' ? (s.id ?? 'no id') : s;
 }
 
