@@ -141,9 +141,8 @@ static int clean_field(tg_arena *a, cJSON *obj, const char *key, size_t cap, con
  * execution, unknown ones: a client may show any of them to a model or a
  * person, so a change to any is held for review), each in key order; the
  * canonical sizes of inputSchema and outputSchema come back in sizes[0..1],
- * the whole text's in sizes[2] (the size limits are checked on them: the
- * text is written once). */
-enum { DIGEST_LABELS = 96 }; /* the field labels and line ends digest() adds to the canonical text */
+ * the whole descriptor's (the text less its labels and line ends) in
+ * sizes[2] (the size limits are checked on them: the text is written once). */
 
 static int digest(tg_arena *a, const cJSON *d, char hex[65], size_t sizes[3], size_t hint) {
     static const char *const FIELDS[] = {"name", "title", "description", "inputSchema", "outputSchema", "annotations"};
@@ -156,10 +155,12 @@ static int digest(tg_arena *a, const cJSON *d, char hex[65], size_t sizes[3], si
         b.data[0] = '\0';
     }
     sizes[0] = sizes[1] = sizes[2] = 0;
+    size_t labels = 0; /* "name=", "\n", ...: not the descriptor's bytes */
     for (size_t i = 0; i < sizeof FIELDS / sizeof FIELDS[0]; i++) {
         const cJSON *v = tg_json_getz(d, FIELDS[i]);
         tg_buf_puts(&b, FIELDS[i]);
         tg_buf_putc(&b, '=');
+        labels += strlen(FIELDS[i]) + 2;
         size_t at = b.len;
         if (v) tg_json_write_sorted(&b, v); /* (member order is a writer's habit, not a change) */
         if (i == 3 || i == 4) sizes[i - 3] = b.len - at;
@@ -168,6 +169,7 @@ static int digest(tg_arena *a, const cJSON *d, char hex[65], size_t sizes[3], si
     /* the other members, as one object in key order (tg_json_write_sorted
      * of a copy without the fields above) */
     tg_buf_puts(&b, "rest=");
+    labels += 6;
     cJSON rest;
     memset(&rest, 0, sizeof rest);
     rest.type = cJSON_Object;
@@ -202,7 +204,7 @@ static int digest(tg_arena *a, const cJSON *d, char hex[65], size_t sizes[3], si
         return -1;
     }
     unsigned char h[TG_BLAKE2S_SIZE];
-    sizes[2] = b.len;
+    sizes[2] = b.len - labels;
     tg_blake2s(b.data, b.len, h);
     tg_buf_free(&b);
     static const char x[] = "0123456789abcdef";
@@ -297,7 +299,7 @@ tg_tool *tg_tool_build(const tg_registry_config *cfg, const tg_allocator *alloc,
     if (digest(&a, d, t->digest, sizes, dsize / 3 + 256)) goto nomem; /* of what the source sent, before cleaning */
     /* (the whole descriptor, as written canonically: a batch, which a
      * tools/list fills, holds many, and each is bounded alone) */
-    if (cfg->descriptor_bytes && sizes[2] > cfg->descriptor_bytes + DIGEST_LABELS) {
+    if (cfg->descriptor_bytes && sizes[2] > cfg->descriptor_bytes) {
         char msg[160];
         snprintf(msg, sizeof msg, "the descriptor is larger than the limit of %zu bytes", cfg->descriptor_bytes);
         fail(e, "too_large", msg);
