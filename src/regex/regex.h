@@ -58,6 +58,7 @@ typedef struct tg_regex_limits {
 typedef struct tg_regex_error {
     size_t offset;     /* byte offset into the pattern */
     char message[160]; /* NUL-terminated */
+    int nomem;         /* 1: out of memory, not the pattern's fault */
 } tg_regex_error;
 
 tg_regex_limits tg_regex_default_limits(void);

@@ -62,6 +62,8 @@ typedef struct rx_parser {
 
 /* Records the first error (offset, printf-style message); returns -1. */
 int rx_fail(rx_parser *p, size_t off, const char *fmt, ...);
+/* rx_fail for memory the allocator refused (tg_regex_error.nomem). */
+int rx_nomem(rx_parser *p, size_t off);
 /* Parses the whole pattern; the root node index, or -1 with the error set.
  * With syntax_only, also checks that every \N and \k<name> names a group. */
 int32_t rx_parse(rx_parser *p);

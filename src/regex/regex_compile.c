@@ -173,7 +173,7 @@ static int analyze_literal(rx_parser *p, int32_t root, tg_regex *re) {
         else return 0;
     }
     lit = tg_malloc(p->al, nbytes);
-    if (!lit) return rx_fail(p, 0, "out of memory");
+    if (!lit) return rx_nomem(p, 0);
     re->lit = lit;
     re->litcap = nbytes ? nbytes : 1;
     nbytes = 0;
@@ -228,7 +228,7 @@ static int analyze_firstbyte(rx_parser *p, tg_regex *re) {
     if (!stack || !seen) {
         tg_free(p->al, stack, (size_t)re->nprog * sizeof(uint32_t));
         tg_free(p->al, seen, re->nprog);
-        return rx_fail(p, 0, "out of memory");
+        return rx_nomem(p, 0);
     }
     memset(seen, 0, re->nprog);
     memset(re->firstbyte, 0, sizeof re->firstbyte);
@@ -320,7 +320,7 @@ static void class_bitmap(rx_class *c) {
  * pattern over the byte limit. */
 static int parser_start(rx_parser *p, const tg_allocator *alloc, const char *pattern, size_t len,
                         const tg_regex_limits *lim, tg_regex_error *err) {
-    if (err) { err->offset = 0; err->message[0] = 0; }
+    if (err) { err->offset = 0; err->message[0] = 0; err->nomem = 0; }
     memset(p, 0, sizeof *p);
     p->al = alloc;
     p->s = (const unsigned char *)pattern;
@@ -355,18 +355,18 @@ int tg_regex_compile(const tg_allocator *alloc, const char *pattern, size_t len,
     }
 
     re = tg_malloc(alloc, sizeof *re);
-    if (!re) { rx_fail(&p, 0, "out of memory"); goto bad; }
+    if (!re) { rx_nomem(&p, 0); goto bad; }
     memset(re, 0, sizeof *re);
     re->alloc = *alloc;
     re->nprog = (uint32_t)size;
     re->prog = tg_malloc(alloc, (size_t)size * sizeof(rx_inst));
     re->nclasses = p.ncls;
     re->classes = tg_malloc(alloc, (size_t)p.ncls * sizeof(rx_class)); /* freed with the same size */
-    if (!re->prog || !re->classes) { rx_fail(&p, 0, "out of memory"); goto bad; }
+    if (!re->prog || !re->classes) { rx_nomem(&p, 0); goto bad; }
     if (p.npool) {
         /* shrink-to-fit ownership transfer of the range pool */
         re->pool = tg_malloc(alloc, p.npool * sizeof(uint32_t));
-        if (!re->pool) { rx_fail(&p, 0, "out of memory"); goto bad; }
+        if (!re->pool) { rx_nomem(&p, 0); goto bad; }
         memcpy(re->pool, p.pool, p.npool * sizeof(uint32_t));
         re->npool = p.npool;
     }

@@ -29,6 +29,11 @@ int rx_fail(rx_parser *p, size_t off, const char *fmt, ...) {
     return -1;
 }
 
+int rx_nomem(rx_parser *p, size_t off) {
+    if (!p->failed && p->err) p->err->nomem = 1;
+    return rx_fail(p, off, "out of memory");
+}
+
 static int grow(rx_parser *p, void **arr, size_t *cap, size_t need, size_t elem) {
     size_t ncap;
     void *n;
@@ -36,7 +41,7 @@ static int grow(rx_parser *p, void **arr, size_t *cap, size_t need, size_t elem)
     ncap = *cap ? *cap * 2 : 16;
     while (ncap < need) ncap *= 2;
     n = tg_realloc(p->al, *arr, *cap * elem, ncap * elem);
-    if (!n) return rx_fail(p, p->pos, "out of memory");
+    if (!n) return rx_nomem(p, p->pos);
     *arr = n;
     *cap = ncap;
     return 0;

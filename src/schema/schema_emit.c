@@ -71,7 +71,7 @@ static int compile_regex(sc *c, const cJSON *v, const char *loc, uint32_t *out) 
     if (lim.max_pattern_bytes < len) lim.max_pattern_bytes = len;
     memset(&err, 0, sizeof err);
     if (tg_regex_compile(&c->s->alloc, v->valuestring, len, &lim, &re, &err) != 0) {
-        if (strcmp(err.message, "out of memory") == 0) { /* (the regex module's own words) */
+        if (err.nomem) {
             tg_sc_oom(c);
             return -1;
         }
