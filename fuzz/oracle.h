@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const uint8_t *g_data;
 static size_t g_size;
@@ -24,5 +25,24 @@ static void fail(const char *fmt, ...) {
     fputc('\n', stderr);
     abort();
 }
+
+/* The input at hand, taken as [flags] a \0 b (b NULL when there is no
+ * \0): 0 when it is not between min and max bytes long. */
+static inline int fuzz_input(const uint8_t *data, size_t size, size_t min, size_t max, uint8_t *flags, const char **a,
+                      size_t *al, const char **b, size_t *bl) {
+    if (size < min || size > max || size < 1) return 0;
+    g_data = data;
+    g_size = size;
+    *flags = data[0];
+    *a = (const char *)data + 1;
+    const char *z = memchr(*a, 0, size - 1);
+    *al = z ? (size_t)(z - *a) : size - 1;
+    *b = z ? z + 1 : NULL;
+    *bl = z ? size - 1 - *al - 1 : 0;
+    return 1;
+}
+
+/* "written: <text>" beside a failure (a writer's output), or nothing. */
+#define WRITTEN(buf) (int)((buf) ? (buf)->len : 0), ((buf) ? (buf)->data : "")
 
 #endif

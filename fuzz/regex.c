@@ -2,7 +2,6 @@
  * (ECMA-262 u mode), checks tg_regex_syntax_ok agrees, then searches the
  * subject with the public search, the Pike VM and the lazy DFA (they must
  * agree) and with a bounded search. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,16 +13,11 @@ static const tg_allocator A = {tg_alloc_libc, NULL};
 
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    if (size < 1 || size > 8192) return 0;
-    g_data = data;
-    g_size = size;
-    uint8_t flags = data[0];
-    const char *pat = (const char *)data + 1;
-    size_t rest = size - 1;
-    const char *z = memchr(pat, 0, rest);
-    size_t plen = z ? (size_t)(z - pat) : rest;
-    const char *subj = z ? z + 1 : "";
-    size_t slen = z ? rest - plen - 1 : 0;
+    uint8_t flags;
+    const char *pat, *subj;
+    size_t plen, slen;
+    if (!fuzz_input(data, size, 1, 8192, &flags, &pat, &plen, &subj, &slen)) return 0;
+    if (!subj) subj = "";
 
     tg_regex *re = NULL;
     tg_regex_error err, err2;

@@ -5,13 +5,11 @@
  * Oracles: no sanitizer error or leak; every tg_output that is documented as
  * JSON and every audit event and tg_last_error is strict JSON; every
  * model-visible name in renderings matches ^[A-Za-z_][A-Za-z0-9_-]{0,63}$. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "toolgate.h"
 #include "json/json.h"
-#include "base/utf8.h"
 #include "oracle.h"
 
 
@@ -27,23 +25,31 @@ static cJSON *strict(tg_arena *a, const char *what, const char *t, size_t n) {
     return d;
 }
 
+/* text[0..n) is strict JSON (checked in an arena of its own) */
+static void strict_ok(const char *what, const char *t, size_t n) {
+    tg_arena a;
+    tg_arena_init(&a, A);
+    strict(&a, what, t, n);
+    tg_arena_free(&a);
+}
+
+/* tg_output, parsed strictly into a */
+static cJSON *output_doc(tg_runtime *rt, tg_arena *a, const char *what) {
+    size_t n;
+    const char *o = tg_output(rt, &n);
+    return strict(a, what, o, n);
+}
+
 static void out_json(tg_runtime *rt, const char *what) {
     size_t n;
     const char *o = tg_output(rt, &n);
-    tg_arena a;
-    tg_arena_init(&a, A);
-    strict(&a, what, o, n);
-    tg_arena_free(&a);
+    strict_ok(what, o, n);
 }
 
 static void err_json(tg_runtime *rt, const char *what) {
     size_t n;
     const char *o = tg_last_error(rt, &n);
-    if (n == 0) return;
-    tg_arena a;
-    tg_arena_init(&a, A);
-    strict(&a, what, o, n);
-    tg_arena_free(&a);
+    if (n) strict_ok(what, o, n);
 }
 
 static int name_ok(const char *s, size_t n) {
@@ -65,12 +71,10 @@ static void check_name(const cJSON *o, const char *fmt) {
         fail("%s: model-visible name '%.*s' not provider-safe", fmt, (int)tg_json_strlen(n->valuestring), n->valuestring);
 }
 
-static void check_listing(tg_runtime *rt, const char *fmt) {
-    size_t n;
-    const char *o = tg_output(rt, &n);
-    tg_arena a;
-    tg_arena_init(&a, A);
-    cJSON *d = strict(&a, fmt, o, n);
+/* The listing in tg_output: strict JSON, names provider-safe; returns it
+ * (parsed into a). */
+static const cJSON *check_listing(tg_runtime *rt, tg_arena *a, const char *fmt) {
+    const cJSON *d = output_doc(rt, a, fmt);
     const cJSON *tools = tg_json_getz(d, "tools");
     if (!cJSON_IsArray(tools)) fail("%s: no tools array", fmt);
     int strictnames = strcmp(fmt, "mcp") != 0;
@@ -83,6 +87,13 @@ static void check_listing(tg_runtime *rt, const char *fmt) {
         const cJSON *ts = tg_json_getz(t, "toolSpec");
         if (ts) check_name(ts, fmt);
     }
+    return d;
+}
+
+static void check_listing_only(tg_runtime *rt, const char *fmt) {
+    tg_arena a;
+    tg_arena_init(&a, A);
+    check_listing(rt, &a, fmt);
     tg_arena_free(&a);
 }
 
@@ -96,10 +107,7 @@ static int h_invoke(void *ud, uint32_t handler, uint32_t call, const char *args,
     (void)handler;
     (void)deadline;
     hoststate *h = ud;
-    tg_arena a;
-    tg_arena_init(&a, A);
-    strict(&a, "invoke args", args, len);
-    tg_arena_free(&a);
+    strict_ok("invoke args", args, len);
     h->last_call = call;
     h->invoked++;
     return h->refuse;
@@ -112,10 +120,7 @@ static void h_random(void *ud, void *buf, size_t n) {
 }
 static void h_audit(void *ud, const char *ev, size_t len) {
     (void)ud;
-    tg_arena a;
-    tg_arena_init(&a, A);
-    strict(&a, "audit event", ev, len);
-    tg_arena_free(&a);
+    strict_ok("audit event", ev, len);
 }
 
 #define NF 10
@@ -174,11 +179,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (st != TG_PENDING) out_json(rt, "call_begin output");
     err_json(rt, "call_begin error");
     if (st == TG_PENDING_APPROVAL) {
-        size_t n;
-        const char *o = tg_output(rt, &n);
         tg_arena a;
         tg_arena_init(&a, A);
-        cJSON *d = strict(&a, "pending approval", o, n);
+        cJSON *d = output_doc(rt, &a, "pending approval");
         const cJSON *id = tg_json_getz(d, "approvalId");
         if (cJSON_IsString(id)) {
             static const char *answers[] = {"approve", "approve_session", "deny", "approve_token"};
@@ -217,9 +220,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (snap) n = snprintf(req, sizeof req, "{\"format\":\"%s\",\"snapshot\":%u}", fmts[i], snap);
         st = tg_list_tools(rt, req, (size_t)n);
         if (st != TG_OK) fail("list_tools %s gave %d", fmts[i], st);
-        check_listing(rt, fmts[i]);
+        check_listing_only(rt, fmts[i]);
     }
-    /* page through mcp with limit 1 */
+    /* page through openai with limit 1 */
     {
         char cursor[512] = "";
         for (int page = 0; page < 8; page++) {
@@ -231,25 +234,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             st = tg_list_tools(rt, q.data, q.len);
             tg_buf_free(&q);
             if (st != TG_OK) break;
-            check_listing(rt, "openai paged");
-            size_t n;
-            const char *o = tg_output(rt, &n);
             tg_arena a;
             tg_arena_init(&a, A);
-            cJSON *d = strict(&a, "paged", o, n);
-            const cJSON *nc = tg_json_getz(d, "nextCursor");
-            if (cJSON_IsString(nc) && tg_json_strlen(nc->valuestring) < sizeof cursor) {
-                memcpy(cursor, nc->valuestring, tg_json_strlen(nc->valuestring) + 1);
-                tg_arena_free(&a);
-            } else {
-                tg_arena_free(&a);
-                break;
-            }
+            const cJSON *nc = tg_json_getz(check_listing(rt, &a, "openai paged"), "nextCursor");
+            int more = cJSON_IsString(nc) && tg_json_strlen(nc->valuestring) < sizeof cursor;
+            if (more) memcpy(cursor, nc->valuestring, tg_json_strlen(nc->valuestring) + 1);
+            tg_arena_free(&a);
+            if (!more) break;
         }
     }
     if (fl[9]) {
         st = tg_list_tools(rt, f[9], fl[9]);
-        if (st == TG_OK) check_listing(rt, "fuzzed request"); else err_json(rt, "list_tools error");
+        if (st == TG_OK) check_listing_only(rt, "fuzzed request"); else err_json(rt, "list_tools error");
         tg_buf q;
         tg_buf_init(&q, A, 0);
         tg_buf_puts(&q, "{\"tool\":");
