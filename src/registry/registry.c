@@ -90,6 +90,14 @@ static void tmap_del(tmap *m, const char *k, size_t n) {
     }
 }
 
+/* Takes t out of m (under its own key) and releases m's reference. */
+static void tmap_drop(tmap *m, tg_tool *t) {
+    size_t kl;
+    const char *k = key_of(m, t, &kl);
+    tmap_del(m, k, kl);
+    tg_tool_release(t);
+}
+
 /* ---- tool sets ---- */
 struct tg_toolset {
     tg_allocator alloc;
@@ -237,17 +245,8 @@ tg_toolset *tg_registry_current(tg_registry *r) {
     return s;
 }
 
-/* Drops the remembered definitions of a source's dropped tools. */
-static void forget_gone(tg_registry *r, const char *source, size_t len) {
-    for (size_t i = 0; i < r->gone.cap;) {
-        tg_tool *t = r->gone.slots[i];
-        if (t && strlen(t->source) == len && memcmp(t->source, source, len) == 0) {
-            tmap_del(&r->gone, t->skeleton, strlen(t->skeleton));
-            tg_tool_release(t);
-            continue; /* the slot was refilled from its cluster: look again */
-        }
-        i++;
-    }
+static int same_source(const tg_tool *t, const char *src, size_t len) {
+    return strlen(t->source) == len && memcmp(t->source, src, len) == 0;
 }
 
 /* Remembers t, a live tool its source's list no longer names, as that
@@ -257,10 +256,7 @@ static void forget_gone(tg_registry *r, const char *source, size_t len) {
  * changed would skip review). At most max_tools are remembered. */
 static void remember_gone(tg_registry *r, tg_tool *t) {
     tg_tool *prev = tmap_get(&r->gone, t->skeleton, strlen(t->skeleton));
-    if (prev) {
-        tmap_del(&r->gone, prev->skeleton, strlen(prev->skeleton));
-        tg_tool_release(prev);
-    }
+    if (prev) tmap_drop(&r->gone, prev);
     if (r->gone.count >= r->cfg.max_tools || tmap_reserve(&r->gone, &r->alloc, 1)) return;
     tg_tool_retain(t);
     tmap_put(&r->gone, t);
@@ -270,16 +266,14 @@ static void remember_gone(tg_registry *r, tg_tool *t) {
 static tg_tool *gone_of(tg_registry *r, const tg_batch *bt, const tg_tool *t) {
     if (!bt->replace_source && !bt->source_len) return NULL;
     tg_tool *g = tmap_get(&r->gone, t->skeleton, strlen(t->skeleton));
-    return g && strlen(g->source) == bt->source_len && memcmp(g->source, bt->source, bt->source_len) == 0 ? g : NULL;
+    return g && same_source(g, bt->source, bt->source_len) ? g : NULL;
 }
 
 /* Forgets the remembered definition t's source had under t's key: t is
  * live now. (Another source's is kept: it is not that source's tool.) */
 static void drop_gone(tg_registry *r, const tg_tool *t) {
     tg_tool *g = tmap_get(&r->gone, t->skeleton, strlen(t->skeleton));
-    if (!g || strcmp(g->source, t->source) != 0) return;
-    tmap_del(&r->gone, g->skeleton, strlen(g->skeleton));
-    tg_tool_release(g);
+    if (g && strcmp(g->source, t->source) == 0) tmap_drop(&r->gone, g);
 }
 
 static void unlink_live(tg_registry *r, tg_tool *t) {
@@ -288,26 +282,28 @@ static void unlink_live(tg_registry *r, tg_tool *t) {
     tg_tool_release(t);
 }
 
-size_t tg_registry_remove_source(tg_registry *r, const char *source, size_t len) {
+/* Takes every tool of a source out of m (live: out of its collision keys
+ * too); returns how many. */
+static size_t drop_source(tg_registry *r, tmap *m, const char *source, size_t len) {
     size_t n = 0;
-    forget_gone(r, source, len); /* (the host's removal: a new import starts afresh) */
-    for (int pass = 0; pass < 2; pass++) {
-        tmap *m = pass ? &r->held : &r->live;
-        for (size_t i = 0; i < m->cap;) {
-            tg_tool *t = m->slots[i];
-            if (t && strlen(t->source) == len && memcmp(t->source, source, len) == 0) {
-                if (pass) {
-                    tmap_del(m, t->name, t->name_len);
-                    tg_tool_release(t);
-                } else {
-                    unlink_live(r, t);
-                }
-                n++; /* (a held change counts: it is one of the source's tools) */
-                continue; /* the slot was refilled by the cluster: look again */
-            }
-            i++;
+    for (size_t i = 0; i < m->cap;) {
+        tg_tool *t = m->slots[i];
+        if (t && same_source(t, source, len)) {
+            if (m == &r->live) unlink_live(r, t);
+            else tmap_drop(m, t);
+            n++;
+            continue; /* the slot was refilled by the cluster: look again */
         }
+        i++;
     }
+    return n;
+}
+
+size_t tg_registry_remove_source(tg_registry *r, const char *source, size_t len) {
+    /* (a held change counts: it is one of the source's tools; the
+     * remembered ones go unsaid: the host's removal starts a new import afresh) */
+    size_t n = drop_source(r, &r->live, source, len) + drop_source(r, &r->held, source, len);
+    drop_source(r, &r->gone, source, len);
     if (n) changed(r);
     return n;
 }
@@ -347,10 +343,6 @@ static void reject(item *it, const char *code, const char *msg) {
     snprintf(it->err.code, sizeof it->err.code, "%s", code);
     snprintf(it->err.message, sizeof it->err.message, "%s", msg);
     it->state = ST_REJECTED;
-}
-
-static int same_source(const tg_tool *t, const char *src, size_t len) {
-    return strlen(t->source) == len && memcmp(t->source, src, len) == 0;
 }
 
 /* The change held under t's name, or under a look-alike of it (Read_File
@@ -665,8 +657,7 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
             if (t && same_source(t, bt->source, bt->source_len) && !t->listed) {
                 sep(out, &first);
                 put_str(out, t->name);
-                tmap_del(&r->held, t->name, t->name_len);
-                tg_tool_release(t);
+                tmap_drop(&r->held, t);
                 continue; /* the slot was refilled from its cluster: look again */
             }
             i++;
@@ -688,10 +679,9 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
         /* held out of new sets until the host accepts it, in place of the
          * change held before (under this name or a look-alike of it) */
         tg_tool *prev = it->held ? it->held : tmap_get(&r->held, it->tool->name, it->tool->name_len);
-        if (prev) tg_tool_share_flight(it->tool, prev);
         if (prev) {
-            tmap_del(&r->held, prev->name, prev->name_len);
-            tg_tool_release(prev);
+            tg_tool_share_flight(it->tool, prev);
+            tmap_drop(&r->held, prev);
         }
         it->held = NULL; /* (released just above when it was the one held) */
         if (it->old) { /* (out of the live set while its change waits: its definition is remembered) */
@@ -732,10 +722,7 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
         tmap_put(&r->live, t);
         tmap_put(&r->skeletons, t);
         tg_tool *stale = tmap_get(&r->held, t->name, t->name_len);
-        if (stale) {
-            tmap_del(&r->held, t->name, t->name_len);
-            tg_tool_release(stale);
-        }
+        if (stale) tmap_drop(&r->held, stale);
         drop_gone(r, t);
         it->tool = NULL; /* owned by the table now */
         mutated = 1;
