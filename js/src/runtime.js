@@ -95,6 +95,7 @@ export class ToolRuntime {
   #version = 0; // bumped by every change to tools or policy: keys the list cache
   #listCache = new Map();
   #spentTokens = new Map(); // approval tokens presented to the module -> expiry (ms), for a replaced instance
+  #mintedTokens = new Map(); // tokens resolveApproval issued -> their session, spent by endSession in any instance
   #lens = [0, 0, 0];
   #validateFn = null; // the hot exports, looked up once per instance
   #beginFn = null;
@@ -653,6 +654,7 @@ export class ToolRuntime {
     if (code === 3) { // approved to run elsewhere: the token is the approval now
       this.#approvals.delete(approvalId);
       const { token, expiresAt } = this.#output();
+      this.#minted(token, pending?.record.session ?? '');
       return { status: 'approved', approvalId, token, expiresAt };
     }
     if (!pending) return code ? { status: 'approved', approvalId } : { status: 'denied', approvalId };
@@ -680,6 +682,16 @@ export class ToolRuntime {
     this.#spentTokens.set(token, tokenExpiry(token));
   }
 
+  /** Remembers which session a token was issued for, so that endSession can
+   * spend it even in an instance that replaced the one that minted it. */
+  #minted(token, session) {
+    if (this.#mintedTokens.size >= APPROVALS_SWEEP_AT) {
+      const now = this.#clock();
+      for (const [t, m] of this.#mintedTokens) if (!(m.expiresAt > now)) this.#mintedTokens.delete(t);
+    }
+    this.#mintedTokens.set(token, { session, expiresAt: tokenExpiry(token) });
+  }
+
   #sweepApprovals() {
     const now = this.#clock();
     for (const [id, a] of this.#approvals) if (!(a.record.expiresAt > now)) this.#approvals.delete(id);
@@ -689,11 +701,20 @@ export class ToolRuntime {
   _pendingApprovals() { return this.#approvals.size; }
 
   /** Ends a session: its budgets, session rules and approval ids not yet
-   * used are forgotten (a later resolveApproval of one is refused; tokens
-   * are self-contained and stay good until they expire). */
+   * used are forgotten (a later resolveApproval of one is refused), and the
+   * tokens this runtime issued for it are spent. (A token is self-contained:
+   * another runtime that shares the key, and never saw this session end,
+   * still takes it until it expires.) */
   endSession(session) {
     const len = this.#write(String(session))[0];
     this.#call('tga_end_session', len);
+    for (const [token, m] of this.#mintedTokens) {
+      if (m.session !== String(session)) continue;
+      this.#mintedTokens.delete(token);
+      // (an instance that replaced the one that minted it never saw it minted)
+      this.#exports.tga_restore_spent_token(this.#handle, this.#write(token)[0]);
+      this.#spent(token);
+    }
     for (const [id, a] of this.#approvals) if ((a.record.session ?? '') === String(session)) this.#approvals.delete(id);
     this.#listCache.clear(); // (what the session was shown may change)
   }

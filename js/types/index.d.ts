@@ -245,7 +245,7 @@ export declare class ToolRuntime {
   authorize(request: { tool: string; args?: unknown; context?: Record<string, unknown>; explain?: boolean; snapshot?: Snapshot | number } & Principal): Decision;
   resolveApproval(approvalId: string, answer: 'approve_token'): Promise<ApprovalToken | CallToolResult>;
   resolveApproval(approvalId: string, answer: 'approve' | 'approve_session' | 'deny'): Promise<CallToolResult | { status: string; approvalId: string }>;
-  /** Ends a session: its budgets, session rules and approval ids not yet used are forgotten (approval tokens are self-contained: they stay good until they expire). */
+  /** Ends a session: its budgets, session rules and approval ids not yet used are forgotten, and the approval tokens this runtime issued for it are spent (another runtime sharing the key, which never saw the session end, takes them until they expire). */
   endSession(session: string): void;
   /** Subscribes to audit events (one per decision and outcome). Events are
    * delivered in order once the module call that made them has returned (in a

@@ -142,8 +142,9 @@ tg_decision tg_policy_limits(tg_policy *p, const tg_tool_facts *tool, const tg_a
 int tg_policy_visible(tg_policy *p, const tg_tool_facts *tool, const tg_authz_request *req);
 
 /* Ends a session: forgets its budgets, session rules and approvals not yet
- * used (a call approved in it cannot run after it ended). */
-void tg_policy_end_session(tg_policy *p, const char *session);
+ * used (a call approved in it cannot run after it ended), and spends the
+ * tokens this policy minted for it (tg_approval_resolve_token), as of now_ms. */
+void tg_policy_end_session(tg_policy *p, const char *session, double now_ms);
 
 /* ---- approvals ----
  *

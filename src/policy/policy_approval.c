@@ -10,7 +10,7 @@
 #include "../crypto/hmac.h"
 #include "../crypto/sha256.h"
 
-enum { AP_PENDING = 0, AP_APPROVED, AP_DENIED, AP_USED };
+enum { AP_PENDING = 0, AP_APPROVED, AP_DENIED, AP_USED, AP_MINTED /* used: it travels as a token */ };
 
 typedef struct tg_approval {
     int state;
@@ -153,6 +153,7 @@ int tg_approval_consume(tg_policy *p, const char *id, const char *tool, size_t t
     case AP_PENDING: say(why, why_len, "approval is still pending"); return 0;
     case AP_DENIED: say(why, why_len, "approval was denied"); return 0;
     case AP_USED: say(why, why_len, "approval was already used (one approval runs one call)"); return 0;
+    case AP_MINTED: say(why, why_len, "approval was issued as a token; call with the token"); return 0;
     default: break;
     }
     if (!tool || tool_len != ap->tool_len || memcmp(tool, ap_tool(ap), tool_len) != 0) {
@@ -178,6 +179,19 @@ int tg_approval_consume(tg_policy *p, const char *id, const char *tool, size_t t
     return 1;
 }
 
+/* The id's own random bytes: "ap_" + 32 lowercase hex digits (as
+ * tg_approval_create wrote it). */
+static void id_nonce(const char *id, unsigned char nonce[16]) {
+    for (int i = 0; i < 16; i++) {
+        unsigned v = 0;
+        for (int k = 0; k < 2; k++) {
+            char ch = id[3 + 2 * i + k];
+            v = v * 16 + (unsigned)(ch >= '0' && ch <= '9' ? ch - '0' : ch - 'a' + 10);
+        }
+        nonce[i] = (unsigned char)v;
+    }
+}
+
 int tg_approval_resolve_token(tg_policy *p, const char *id, const unsigned char *key, size_t key_len, double now_ms,
                               tg_buf *token_out, double *expires_ms, char *why, size_t why_len) {
     tg_approval *ap = unanswered(p, id, now_ms, why, why_len);
@@ -194,19 +208,12 @@ int tg_approval_resolve_token(tg_policy *p, const char *id, const unsigned char 
     c.session = ap_session(ap);
     c.expires_ms = ap->expires_ms;
     memcpy(c.args_digest, ap->digest, 32);
-    for (int i = 0; i < 16; i++) { /* the id's own random bytes: "ap_" + 32 hex digits */
-        unsigned v = 0;
-        for (int k = 0; k < 2; k++) {
-            char ch = id[3 + 2 * i + k];
-            v = v * 16 + (unsigned)(ch >= '0' && ch <= '9' ? ch - '0' : ch - 'a' + 10);
-        }
-        c.nonce[i] = (unsigned char)v;
-    }
+    id_nonce(id, c.nonce);
     if (tg_approval_token_mint(key, key_len, &c, token_out)) {
         say(why, why_len, "the token could not be written");
         return -1;
     }
-    ap->state = AP_USED; /* it travels as the token now: not also runnable by its id */
+    ap->state = AP_MINTED; /* it travels as the token now: not also runnable by its id */
     *expires_ms = ap->expires_ms;
     return 0;
 }
@@ -381,7 +388,7 @@ int tg_approval_token_verify(tg_policy *p, const unsigned char *key, size_t key_
     return 1;
 }
 
-void tg_approvals_end_session(tg_policy *p, const char *session) {
+void tg_approvals_end_session(tg_policy *p, const char *session, double now_ms) {
     tg_smap *m = &p->state->approvals;
     size_t sl = strlen(session);
     for (size_t i = 0; i < m->cap; i++) {
@@ -389,7 +396,15 @@ void tg_approvals_end_session(tg_policy *p, const char *session) {
         while (e) {
             tg_sent *nx = e->next;
             tg_approval *ap = tg_sent_val(e);
-            if (ap->session_len == sl && memcmp(ap_session(ap), session, sl) == 0) tg_smap_remove(m, e);
+            if (ap->session_len == sl && memcmp(ap_session(ap), session, sl) == 0) {
+                /* a token this instance minted for the session is spent with it
+                 * (if the used set is full it still expires at its own time) */
+                unsigned char nonce[16];
+                id_nonce(tg_sent_key(e), nonce);
+                if (ap->state == AP_MINTED && !tg_smap_find(&p->state->used, nonce, 16))
+                    tg_smap_insert(&p->state->used, nonce, 16, 0, ap->expires_ms, now_ms);
+                tg_smap_remove(m, e);
+            }
             e = nx;
         }
     }

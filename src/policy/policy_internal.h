@@ -244,7 +244,7 @@ typedef struct tg_bucket {
 
 /* Forgets the approvals (pending or approved, not yet used) of a session
  * (policy_approval.c): an ended session's calls are not run later. */
-void tg_approvals_end_session(tg_policy *p, const char *session);
+void tg_approvals_end_session(tg_policy *p, const char *session, double now_ms);
 
 /* Session rules (policy_state.c): bound to the tool's name and the digest
  * of the definition approved (NULL: ""), so a redefined tool asks again. */

@@ -184,13 +184,13 @@ static void drop_session(tg_smap *m, const char *prefix, size_t plen) {
     }
 }
 
-void tg_policy_end_session(tg_policy *p, const char *session) {
+void tg_policy_end_session(tg_policy *p, const char *session, double now_ms) {
     char key[1024];
     const char *parts[1] = {session};
     size_t kl = tg_state_key(key, sizeof key, parts, 1);
     if (!kl) return;
     drop_session(&p->state->session, key, kl);
-    tg_approvals_end_session(p, session);
+    tg_approvals_end_session(p, session, now_ms);
     /* budgets: key is budget id \0 session \0 */
     tg_smap *m = &p->state->budgets;
     for (size_t i = 0; i < m->cap; i++) {

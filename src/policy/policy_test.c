@@ -534,7 +534,7 @@ static void session_budget_caps_calls(void) {
     CHECK(at(p, "a", "search", "s1", 0, &res) == TG_DENY);
     CHECK_STR(res.rule, "budget:calls");
     CHECK(at(p, "a", "search", "s2", 0, &res) == TG_ALLOW);
-    tg_policy_end_session(p, "s1");
+    tg_policy_end_session(p, "s1", 0);
     CHECK(at(p, "a", "search", "s1", 0, &res) == TG_ALLOW);
     CHECK(at(p, "a", "search", "s2", 0, &res) == TG_ALLOW);
     tg_policy_free(p);
@@ -783,7 +783,7 @@ static void allow_for_session_adds_a_session_rule(void) {
     r.principal = "other";
     CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_ASK);
     r.principal = "agent";
-    tg_policy_end_session(p, "s1");
+    tg_policy_end_session(p, "s1", 0);
     CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_ASK);
     tg_arena_free(&ar);
     tg_policy_free(p);
@@ -911,6 +911,39 @@ static void approval_tokens_are_issued_on_approval(void) {
     CHECK(tg_approval_resolve(p, id, 0, 0, 10, why, sizeof why) == 0);
     CHECK(tg_approval_resolve_token(p, id, key, 32, 10, &tok, &exp, why, sizeof why) == -1 && tok.len == 0);
     tg_buf_free(&tok);
+    tg_policy_free(p);
+}
+
+/* Ending a session spends the tokens minted for it here: a token is an
+ * approval, and a session's approvals end with it. Another session's
+ * token is untouched. */
+static void ending_a_session_spends_its_tokens(void) {
+    tg_policy *p = compile(ASKS);
+    if (!p) return;
+    unsigned char key[32];
+    memset(key, 7, sizeof key);
+    tg_tool_facts t = tool("send_email");
+    tg_authz_request r = req("agent");
+    const char *a = "{\"to\":\"x\"}";
+    char id[40], why[128];
+    double exp = 0;
+    tg_buf tok, tok2;
+    tg_buf_init(&tok, A, 0);
+    tg_buf_init(&tok2, A, 0);
+    r.session = "s";
+    CHECK(tg_approval_create(p, &t, &r, a, strlen(a), 60000, NULL, id) == 0);
+    CHECK(tg_approval_resolve_token(p, id, key, 32, 10, &tok, &exp, why, sizeof why) == 0);
+    r.session = "s2";
+    CHECK(tg_approval_create(p, &t, &r, a, strlen(a), 60000, NULL, id) == 0);
+    CHECK(tg_approval_resolve_token(p, id, key, 32, 10, &tok2, &exp, why, sizeof why) == 0);
+    tg_policy_end_session(p, "s", 20);
+    CHECK(tg_approval_token_verify(p, key, 32, tok.data, tok.len, "send_email", 10, a, strlen(a), "agent", "s", 30, why,
+                                   sizeof why) == 0);
+    CHECK_MSG(strstr(why, "already used") != NULL, "%s", why);
+    CHECK(tg_approval_token_verify(p, key, 32, tok2.data, tok2.len, "send_email", 10, a, strlen(a), "agent", "s2", 30,
+                                   why, sizeof why) == 1);
+    tg_buf_free(&tok);
+    tg_buf_free(&tok2);
     tg_policy_free(p);
 }
 
@@ -1406,6 +1439,7 @@ int main(void) {
     allow_for_session_adds_a_session_rule();
     approval_tokens_refuse_forgery_tampering_expiry_and_replay();
     approval_tokens_are_issued_on_approval();
+    ending_a_session_spends_its_tokens();
     confusable_and_normalized_names_never_reach_a_denied_tool();
     restricting_patterns_match_up_to_look_alikes();
     rate_bucket_is_shared_by_every_spelling();

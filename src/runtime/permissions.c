@@ -127,7 +127,7 @@ tg_status tg_end_session(tg_runtime *rt, const char *session, size_t len) {
     if (len >= sizeof s) return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "session id too long", -1);
     memcpy(s, session, len);
     s[len] = '\0';
-    if (rt->policy) tg_policy_end_session(rt->policy, s);
+    if (rt->policy) tg_policy_end_session(rt->policy, s, now(rt));
     return TG_OK;
 }
 

@@ -304,6 +304,29 @@ test('approval tokens resume on another instance; forged, altered or replayed to
   for (const r of [a, b, c]) r.rt.dispose();
 });
 
+test('ending a session spends the tokens issued for it, in a replaced instance too', async () => {
+  const key = 'k'.repeat(32);
+  const { rt } = await policyRuntime({ approvalKey: key });
+  const token = async (session, to) => {
+    const p = await rt.callTool('send_email', { to }, { principal: 'intern', session });
+    return (await rt.resolveApproval(p.approvalId, 'approve_token')).token;
+  };
+  const ended = await token('s', 'a@corp.com');
+  const kept = await token('t', 'a@corp.com');
+  const afterTrap = await token('s', 'b@corp.com');
+  rt.endSession('s');
+  assert.equal(gateCode(await rt.callTool('send_email', { to: 'a@corp.com' }, { principal: 'intern', session: 's', approvalToken: ended })), 'approval_refused');
+  assert.throws(() => rt._selftestTrap(), (e) => e.code === 'module_trap');
+  assert.equal(gateCode(await rt.callTool('send_email', { to: 'b@corp.com' }, { principal: 'intern', session: 's', approvalToken: afterTrap })), 'approval_refused');
+  assert.equal((await rt.callTool('send_email', { to: 'a@corp.com' }, { principal: 'intern', session: 't', approvalToken: kept })).content[0].text, 'send_email ran');
+  // minted, then a trap, then the end: the new instance never saw the token minted
+  const late = await token('u', 'c@corp.com');
+  assert.throws(() => rt._selftestTrap(), (e) => e.code === 'module_trap');
+  rt.endSession('u');
+  assert.equal(gateCode(await rt.callTool('send_email', { to: 'c@corp.com' }, { principal: 'intern', session: 'u', approvalToken: late })), 'approval_refused');
+  rt.dispose();
+});
+
 test('an approval id runs only for the principal and session it was asked for', async () => {
   const { rt, ran } = await policyRuntime();
   const p = await rt.callTool('send_email', { to: 'a@corp.com' }, { principal: 'intern', session: 's1' });
