@@ -176,6 +176,17 @@ tg_status tg_accept_change(tg_runtime *rt, const char *name, size_t len, const c
 /* Removes every tool of a source; tg_output holds {"removed":N}. */
 tg_status tg_remove_source(tg_runtime *rt, const char *source, size_t len);
 
+/* Writes to tg_output the definitions the registry remembers for tools
+ * sources dropped from their listings (see tg_register_batch), as JSON for
+ * tg_restore_remembered: what a runtime that replaces this one must know to
+ * hold a dropped tool that comes back changed. TG_OK, or TG_ERR_NOMEM. */
+tg_status tg_remembered(tg_runtime *rt);
+
+/* Replaces the remembered definitions with text from tg_remembered (of
+ * another runtime); entries that do not read as one are skipped.
+ * TG_ERR_INVALID_REQUEST when text is not a JSON array, TG_ERR_NOMEM. */
+tg_status tg_restore_remembered(tg_runtime *rt, const char *text, size_t len);
+
 /* Pins the current tool set: calls and listings that name the snapshot see
  * exactly that set until it is released. *id is never 0. */
 tg_status tg_snapshot(tg_runtime *rt, uint32_t *id);

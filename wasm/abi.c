@@ -155,6 +155,14 @@ int tga_model_name(tga_handle *h, uint32_t source_len, uint32_t tool_len, uint32
 TG_EXPORT(tga_remove_source)
 int tga_remove_source(tga_handle *h, uint32_t len) { return tg_remove_source(h->rt, h->input, len); }
 
+/* Output: the registry's remembered definitions (tg_remembered). */
+TG_EXPORT(tga_remembered)
+int tga_remembered(tga_handle *h) { return tg_remembered(h->rt); }
+
+/* Input: text from tga_remembered of a replaced instance. */
+TG_EXPORT(tga_restore_remembered)
+int tga_restore_remembered(tga_handle *h, uint32_t len) { return tg_restore_remembered(h->rt, h->input, len); }
+
 /* Pins the current tool set; returns its id (0 on failure). */
 TG_EXPORT(tga_snapshot)
 uint32_t tga_snapshot(tga_handle *h) {

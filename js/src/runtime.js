@@ -95,6 +95,7 @@ export class ToolRuntime {
   #version = 0; // bumped by every change to tools or policy: keys the list cache
   #listCache = new Map();
   #spentTokens = new Map(); // approval tokens presented to the module -> expiry (ms), for a replaced instance
+  #remembered = null; // the registry's definitions of dropped tools (tga_remembered), for a replaced instance
   #mintedTokens = new Map(); // tokens resolveApproval issued -> their session, spent by endSession in any instance
   #lens = [0, 0, 0];
   #validateFn = null; // the hot exports, looked up once per instance
@@ -187,6 +188,10 @@ export class ToolRuntime {
     giveMemory(this.#memory); // (zeroed before anyone uses it again)
     this.#instantiate();
     for (const entry of this.#journal) this.#replay(entry);
+    // a dropped tool's last definition, which a source's later listing is
+    // checked against (the journal keeps only the listings that replay to the
+    // live and held tools)
+    this.#exports.tga_restore_remembered(this.#handle, this.#write(this.#remembered ?? '[]')[0]);
     // spent rate limits and budgets, and session grants, carry over (read
     // back from the trapped instance; unreadable, they start afresh)
     if (limits?.length) this.#exports.tga_restore_policy_state(this.#handle, this.#write(limits)[0]);
@@ -400,7 +405,9 @@ export class ToolRuntime {
     const id = this.#nextHandler++;
     this.#check(this.#journaled('tga_register', [text, options === undefined ? '' : jsonText(options, 'invalid_request', 'the options')], [id]));
     this.#handlers.set(id, handler);
-    return this.#output();
+    const out = this.#output();
+    this.#remember();
+    return out;
   }
 
   /**
@@ -466,6 +473,7 @@ export class ToolRuntime {
           this.#heldHandlers.delete(id);
         }
       }
+      if (result.removed.length || result.changed.length) this.#remember(true);
       staged.forEach(([key, id, fn], i) => {
         ids.set(key, id);
         // a held change's handler waits with it: the live definition keeps
@@ -512,6 +520,16 @@ export class ToolRuntime {
     return this.#text('tga_output_ptr', 'tga_output_len');
   }
 
+  /** Reads the registry's remembered definitions after a change that may
+   * have altered them: always when the registry may have remembered one
+   * (force), else only while it holds some. */
+  #remember(force = false) {
+    if (!force && this.#remembered === null) return;
+    this.#check(this.#call('tga_remembered'));
+    const text = this.#text('tga_output_ptr', 'tga_output_len');
+    this.#remembered = text === '[]' ? null : text;
+  }
+
   /** Lets a held (changed) tool definition into new snapshots, with the
    * handler listed with it. digest: the one reviewed (BatchResult.changed);
    * a change held since is refused (digest_mismatch). */
@@ -520,6 +538,7 @@ export class ToolRuntime {
     const status = this.#journaled('tga_accept_change', [String(name), digest === undefined ? '' : String(digest)]);
     this.#check(status);
     const { source, handler } = this.#output();
+    this.#remember();
     const last = this.#journal[this.#journal.length - 1];
     last.group = `source:${source}`;
     if (this.#heldHandlers.has(handler)) {
@@ -532,6 +551,7 @@ export class ToolRuntime {
   removeSource(source) {
     this.#journaled('tga_remove_source', [String(source)], [], `source:${source}`);
     const removed = this.#output().removed;
+    this.#remember();
     // the source's handlers go with its tools (as a re-listing drops those it no longer lists)
     const ids = this.#sourceHandlers.get(source);
     if (ids) for (const id of ids.values()) { this.#handlers.delete(id); this.#heldHandlers.delete(id); }

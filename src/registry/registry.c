@@ -328,6 +328,61 @@ static void sep(tg_buf *out, int *first) {
     *first = 0;
 }
 
+int tg_registry_gone_write(const tg_registry *r, tg_buf *out) {
+    tg_buf_putc(out, '[');
+    int first = 1;
+    for (size_t i = 0; i < r->gone.cap; i++) {
+        const tg_tool *t = r->gone.slots[i];
+        if (!t) continue;
+        sep(out, &first);
+        tg_buf_puts(out, "{\"source\":");
+        put_str(out, t->source);
+        tg_buf_puts(out, ",\"name\":");
+        put_str(out, t->name);
+        tg_buf_puts(out, ",\"digest\":");
+        put_str(out, t->digest);
+        tg_buf_puts(out, ",\"descriptor\":");
+        tg_json_write(out, t->descriptor);
+        tg_buf_putc(out, '}');
+    }
+    tg_buf_putc(out, ']');
+    return out->failed ? -1 : 0;
+}
+
+/* One remembered definition back from tg_registry_gone_write: built from
+ * its cleaned descriptor (cleaning again changes nothing), under the name
+ * and digest it had (the digest is of what the source first sent). */
+static int restore_gone(tg_registry *r, const cJSON *g) {
+    const cJSON *src = tg_json_getz(g, "source"), *name = tg_json_getz(g, "name");
+    const cJSON *dg = tg_json_getz(g, "digest"), *d = tg_json_getz(g, "descriptor");
+    if (!cJSON_IsString(src) || !cJSON_IsString(name) || !cJSON_IsString(dg) || !cJSON_IsObject(d)) return 1;
+    size_t nl = tg_json_strlen(name->valuestring);
+    if (tg_json_strlen(dg->valuestring) != 64 || !nl || nl > TG_NAME_MAX) return 1;
+    tg_tool_entry entry = {d, NULL, 0};
+    tg_tool_error err;
+    tg_tool *t = tg_tool_build(&r->cfg, &r->alloc, src->valuestring, tg_json_strlen(src->valuestring), "{tool}",
+                               &entry, &err);
+    if (!t) return strcmp(err.code, "out_of_memory") == 0 ? -1 : 1;
+    t->name = tg_arena_strndup(&t->arena, name->valuestring, nl);
+    if (!t->name) {
+        tg_tool_free(t);
+        return -1;
+    }
+    t->name_len = nl;
+    tg_name_skeleton(t->name, nl, t->skeleton);
+    memcpy(t->digest, dg->valuestring, 65);
+    remember_gone(r, t);
+    tg_tool_release(t);
+    return 0;
+}
+
+int tg_registry_gone_restore(tg_registry *r, const cJSON *list) {
+    drop_map(r, &r->gone, 1);
+    int rc = 0;
+    for (const cJSON *g = cJSON_IsArray(list) ? list->child : NULL; g && rc >= 0; g = g->next) rc = restore_gone(r, g);
+    return rc < 0 ? -1 : 0;
+}
+
 /* The names of the items in state (unchanged: the live tool's; held: the
  * held change's), as members of a result list. */
 static void put_names(tg_buf *out, const item *items, size_t n, int state) {

@@ -135,6 +135,15 @@ const char *tg_registry_source_clash(tg_registry *r, const char *source, size_t 
 /* The source of the changed definition held under name, or NULL. */
 const tg_tool *tg_registry_held(tg_registry *r, const char *name, size_t len);
 
+/* Writes every remembered definition (tools a source's listing dropped,
+ * kept until tg_registry_remove_source) as a JSON array for
+ * tg_registry_gone_restore; -1 when out grew past memory. */
+int tg_registry_gone_write(const tg_registry *r, tg_buf *out);
+/* Replaces the remembered definitions with those tg_registry_gone_write
+ * wrote (of another registry: a replaced instance); malformed entries are
+ * skipped. -1 when memory ran out (some may be missing then). */
+int tg_registry_gone_restore(tg_registry *r, const cJSON *list);
+
 /* Removes every tool of a source (and its held changes); returns the count. */
 size_t tg_registry_remove_source(tg_registry *r, const char *source, size_t len);
 

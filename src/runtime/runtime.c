@@ -325,6 +325,20 @@ tg_status tg_remove_source(tg_runtime *rt, const char *source, size_t len) {
     return TG_OK;
 }
 
+tg_status tg_remembered(tg_runtime *rt) {
+    tg_rt_begin(rt);
+    return tg_registry_gone_write(rt->registry, &rt->out) ? tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1) : TG_OK;
+}
+
+tg_status tg_restore_remembered(tg_runtime *rt, const char *text, size_t len) {
+    tg_rt_begin(rt);
+    cJSON *list;
+    tg_status st = tg_rt_parse(rt, "remembered definitions", text, len, SIZE_MAX, &list);
+    if (st != TG_OK) return st;
+    if (!cJSON_IsArray(list)) return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "remembered definitions must be an array", -1);
+    return tg_registry_gone_restore(rt->registry, list) ? tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1) : TG_OK;
+}
+
 tg_status tg_configure(tg_runtime *rt, const char *config, size_t len) {
     tg_rt_begin(rt);
     cJSON *c;
