@@ -120,8 +120,9 @@ void tg_json_append(cJSON *container, cJSON *item);
 /* Unlinks item, a child of container (its next/prev cleared). */
 void tg_json_detach(cJSON *container, cJSON *item);
 /* The node a same-document reference names: "#" and a JSON Pointer
- * ("#/$defs/A", ~0 ~1 and %XX unescaped; "#" alone is doc), or NULL (not
- * such a reference, or nothing there). */
+ * ("#/$defs/A"; "#" alone is doc), read as the schema compiler reads it
+ * (%XX decoded first, then split at '/', then ~1 and ~0), or NULL (not such
+ * a reference, a bad %-escape, or nothing there). */
 const cJSON *tg_json_pointer_ref(const cJSON *doc, const char *ref, size_t len);
 /* Deep copy into arena. */
 cJSON *tg_json_clone(tg_arena *arena, const cJSON *item);

@@ -54,33 +54,52 @@ void tg_json_detach(cJSON *c, cJSON *item) {
     item->next = item->prev = NULL;
 }
 
+/* The next character of a URI fragment, %XX decoded: 1, or 0 at the end,
+ * -1 for a bad escape. */
+static int frag_char(const char **s, const char *end, char *ch) {
+    if (*s >= end) return 0;
+    if (**s != '%') {
+        *ch = *(*s)++;
+        return 1;
+    }
+    if (end - *s < 3) return -1;
+    int v = 0;
+    for (int i = 1; i <= 2; i++) {
+        char h = (*s)[i];
+        int d = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10 : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+        if (d < 0) return -1;
+        v = v * 16 + d;
+    }
+    *s += 3;
+    *ch = (char)v;
+    return 1;
+}
+
+/* As RFC 6901 section 6 reads a fragment (and the schema compiler,
+ * schema_resolve.c): percent-decoded first, then split at '/', then ~1 and
+ * ~0 unescaped in each token; so "%2F" separates and "%7E1" is a '/'. */
 const cJSON *tg_json_pointer_ref(const cJSON *doc, const char *s, size_t len) {
     const char *end = s + len;
     if (!doc || !s || s == end || *s != '#') return NULL;
     s++;
     const cJSON *cur = doc;
-    while (s < end) {
-        if (*s != '/') return NULL;
-        s++;
+    char ch;
+    int r = frag_char(&s, end, &ch);
+    while (r > 0) {
+        if (ch != '/') return NULL;
         char seg[256];
         size_t n = 0;
-        while (s < end && *s != '/') {
-            char ch = *s++;
-            if (ch == '~' && s < end && (*s == '0' || *s == '1')) ch = *s++ == '0' ? '~' : '/';
-            else if (ch == '%' && end - s >= 2) {
-                int v = 0;
-                for (int i = 0; i < 2; i++) {
-                    char h = s[i];
-                    v = v * 16 + (h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10
-                                                                 : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1000);
-                }
-                if (v < 0) return NULL;
-                ch = (char)v;
-                s += 2;
+        while ((r = frag_char(&s, end, &ch)) > 0 && ch != '/') {
+            if (ch == '~') {
+                const char *back = s;
+                char e;
+                if (frag_char(&s, end, &e) > 0 && (e == '0' || e == '1')) ch = e == '0' ? '~' : '/';
+                else s = back;
             }
             if (n >= sizeof seg) return NULL;
             seg[n++] = ch;
         }
+        if (r < 0) return NULL;
         if (cJSON_IsObject(cur)) cur = tg_json_get(cur, seg, n);
         else if (cJSON_IsArray(cur)) {
             size_t idx = 0;
@@ -94,7 +113,7 @@ const cJSON *tg_json_pointer_ref(const cJSON *doc, const char *s, size_t len) {
         } else return NULL;
         if (!cur) return NULL;
     }
-    return cur;
+    return r < 0 ? NULL : cur;
 }
 
 cJSON *tg_json_get(const cJSON *o, const char *key, size_t keylen) {

@@ -216,6 +216,29 @@ static void equality(void) {
     CHECK(equal("[9007199254740993]", "[9.007199254740993e15]"));
 }
 
+/* References into one document, read as the schema compiler reads them
+ * (RFC 6901 section 6): percent-decoding comes before the split at '/'. */
+static void pointers(void) {
+    tg_arena a;
+    tg_arena_init(&a, libc_alloc);
+    const char *doc = "{\"a\":{\"b\":1},\"a/b\":2,\"%\":3,\"~\":4,\"l\":[5,6],\"~x\":7}";
+    tg_json_error e;
+    cJSON *d = tg_json_parse(&a, doc, strlen(doc), NULL, &e);
+    static const struct { const char *ref; double want; } cases[] = {
+        {"#/a/b", 1}, {"#/a%2Fb", 1}, {"#/a~1b", 2}, {"#/a%7E1b", 2}, {"#/a%7e1b", 2}, {"#/%25", 3},
+        {"#/~0", 4}, {"#/%7E0", 4}, {"#/l/1", 6}, {"#/l%2F0", 5}, {"#/~x", 7},
+    };
+    for (size_t i = 0; d && i < sizeof cases / sizeof cases[0]; i++) {
+        const cJSON *n = tg_json_pointer_ref(d, cases[i].ref, strlen(cases[i].ref));
+        CHECK_MSG(n && cJSON_IsNumber(n) && n->valuedouble == cases[i].want, "%s", cases[i].ref);
+    }
+    static const char *none[] = {"#/a%2", "#/a%zz", "#/a%2Fc", "#/l/2", "#/l/x", "a", "#a", "#/%"};
+    for (size_t i = 0; d && i < sizeof none / sizeof none[0]; i++)
+        CHECK_MSG(tg_json_pointer_ref(d, none[i], strlen(none[i])) == NULL, "%s", none[i]);
+    CHECK(d && tg_json_pointer_ref(d, "#", 1) == d);
+    tg_arena_free(&a);
+}
+
 static void building(void) {
     tg_arena a;
     tg_arena_init(&a, libc_alloc);
@@ -305,6 +328,7 @@ int main(void) {
     numbers();
     equality();
     sameness();
+    pointers();
     building();
     allocation_failures();
     return tg_test_finish("json");

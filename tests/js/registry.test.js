@@ -493,6 +493,8 @@ test('context parameters: removed from every in-place subschema; a schema that w
     draft7deps: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: base, dependencies: { sql: ['tenant_id'] } },
     refChain: { type: 'object', $ref: '#/$defs/D0', $defs: chain },
     deepAllOf: { type: 'object', ...deep },
+    // "%2F" separates tokens as the compiler reads the pointer: the $ref names $defs.A.B, not $defs["A/B"]
+    pctSlash: { type: 'object', $ref: '#/$defs/A%2FB', $defs: { A: { B: args }, 'A/B': { type: 'object' } } },
   };
   for (const [name, inputSchema] of Object.entries(stripped)) rt.registerTool({ name, inputSchema }, (a) => JSON.stringify(a), ctx);
   for (const format of ['mcp', 'anthropic', 'openai', 'openai-strict', 'gemini', 'bedrock'])
