@@ -400,17 +400,51 @@ static void reject(item *it, const char *code, const char *msg) {
     it->state = ST_REJECTED;
 }
 
+/* The changes held for the batch's source, sorted by collision key: what
+ * held_of searches (one scan of the held table a batch, not one a tool). */
+typedef struct held_index {
+    tg_tool **v;
+    size_t n;
+} held_index;
+
+static int by_skeleton(const void *a, const void *b) {
+    return strcmp((*(tg_tool *const *)a)->skeleton, (*(tg_tool *const *)b)->skeleton);
+}
+
+static int held_index_build(tg_registry *r, const tg_batch *bt, held_index *hx) {
+    hx->v = NULL;
+    hx->n = 0;
+    if ((!bt->replace_source && !bt->source_len) || !r->held.count) return 0;
+    hx->v = tg_malloc(&r->alloc, r->held.count * sizeof *hx->v);
+    if (!hx->v) return -1;
+    for (size_t i = 0; i < r->held.cap; i++) {
+        tg_tool *h = r->held.slots[i];
+        if (h && same_source(h, bt->source, bt->source_len)) hx->v[hx->n++] = h;
+    }
+    qsort(hx->v, hx->n, sizeof *hx->v, by_skeleton);
+    return 0;
+}
+
+static void held_index_free(tg_registry *r, held_index *hx) {
+    if (hx->v) tg_free(&r->alloc, hx->v, r->held.count * sizeof *hx->v);
+    hx->v = NULL;
+}
+
 /* The change held under t's name, or under a look-alike of it (Read_File
  * for read_file), when this batch lists t's source again (a whole list, or
- * a plugin's batch: either may bring the tool again). Held changes are few:
- * the look-alike is a scan. */
-static tg_tool *held_of(tg_registry *r, const tg_batch *bt, const tg_tool *t) {
+ * a plugin's batch: either may bring the tool again). */
+static tg_tool *held_of(tg_registry *r, const tg_batch *bt, const held_index *hx, const tg_tool *t) {
     if (!bt->replace_source && !bt->source_len) return NULL;
     tg_tool *h = tmap_get(&r->held, t->name, t->name_len);
     if (h && same_source(h, bt->source, bt->source_len)) return h;
-    for (size_t i = 0; i < r->held.cap; i++) { /* (another source's change under the name: go on looking) */
-        h = r->held.slots[i];
-        if (h && same_source(h, bt->source, bt->source_len) && strcmp(h->skeleton, t->skeleton) == 0) return h;
+    /* (another source's change under the name: go on looking) */
+    size_t lo = 0, hi = hx->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(hx->v[mid]->skeleton, t->skeleton);
+        if (c == 0) return hx->v[mid];
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
     }
     return NULL;
 }
@@ -607,6 +641,11 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
 
     /* 3 against the live table and what is held */
     size_t src_count = 0;
+    held_index hx;
+    if (held_index_build(r, bt, &hx)) {
+        rc = -1;
+        goto done;
+    }
     for (size_t i = 0; i < bt->n; i++) {
         item *it = &items[i];
         if (it->state == ST_REJECTED) continue;
@@ -630,7 +669,7 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
             it->old = same;
             same->listed = 1;
             it->state = ST_CHANGED;
-        } else if (!same && (it->held = held_of(r, bt, t)) != NULL) {
+        } else if (!same && (it->held = held_of(r, bt, &hx, t)) != NULL) {
             /* a change waiting for the host, listed again: it stays held (the
              * same definition) or is replaced by a newer one; it never comes
              * back as a new tool, which would skip the host's acceptance */
@@ -652,6 +691,7 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
         }
         src_count++;
     }
+    held_index_free(r, &hx);
     if (src_count > r->cfg.max_tools_per_source && bt->source_len) {
         for (size_t i = 0; i < bt->n; i++)
             if (items[i].state != ST_REJECTED) {
