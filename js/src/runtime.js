@@ -403,9 +403,18 @@ export class ToolRuntime {
     if (typeof handler !== 'function') throw new TypeError('handler must be a function');
     const text = typeof descriptor === 'string' ? checkedText(descriptor) : jsonText(descriptor, 'invalid_descriptor', 'the descriptor');
     const id = this.#nextHandler++;
-    this.#check(this.#journaled('tga_register', [text, options === undefined ? '' : jsonText(options, 'invalid_request', 'the options')], [id]));
+    // journaled with the host's source (''): removeSource('') or a replacing
+    // batch of '' drops the entry, as it drops the tool
+    this.#check(this.#journaled('tga_register', [text, options === undefined ? '' : jsonText(options, 'invalid_request', 'the options')], [id], undefined, 'source:'));
     this.#handlers.set(id, handler);
     const out = this.#output();
+    // and its handler goes with it (as a batch's do)
+    let ids = this.#sourceHandlers.get('');
+    if (!ids) this.#sourceHandlers.set('', (ids = new Map()));
+    let names = this.#sourceNames.get('');
+    if (!names) this.#sourceNames.set('', (names = new Map()));
+    ids.set(out.tool, id);
+    names.set(out.tool, out.name);
     this.#remember();
     return out;
   }
@@ -716,6 +725,12 @@ export class ToolRuntime {
     const now = this.#clock();
     for (const [id, a] of this.#approvals) if (!(a.record.expiresAt > now)) this.#approvals.delete(id);
   }
+
+  /** @internal how many entries a replaced instance would replay (tests of its bound). */
+  _journalLength() { return this.#journal.length; }
+
+  /** @internal how many handlers the host side holds (tests of their bound). */
+  _handlerCount() { return this.#handlers.size; }
 
   /** @internal how many pending approvals the host side holds (tests of their bound). */
   _pendingApprovals() { return this.#approvals.size; }
@@ -1180,7 +1195,6 @@ class CallInfo {
   _abort(reason) { this.#abort?.abort(reason); }
 }
 
-/** The module's call context (JSON text) from callTool's ctx. */
 /** The expiry (ms) in an approval token's claims; Infinity when unreadable
  * (kept: the module decides what it is). */
 function tokenExpiry(token) {

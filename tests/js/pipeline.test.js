@@ -174,6 +174,28 @@ test('an approval answers an ask; it cannot lift a deny of a policy set since', 
   rt.dispose();
 });
 
+test('host tools registered and removed again and again leave neither handlers nor journal behind', async () => {
+  const rt = await createToolRuntime();
+  const base = rt._handlerCount();
+  for (let i = 0; i < 50; i++) {
+    rt.registerTool({ name: 'scratch', description: `round ${i}`, inputSchema: obj() }, () => `round ${i}`);
+    assert.equal((await rt.callTool('scratch', {})).content[0].text, `round ${i}`);
+    rt.removeSource('');
+  }
+  assert.equal(rt._handlerCount(), base);
+  assert.ok(rt._journalLength() <= 1, `journal: ${rt._journalLength()} entries`);
+  // what remains replays to the same registry
+  rt.registerTool({ name: 'kept', inputSchema: obj() }, () => 'kept');
+  assert.throws(() => rt._selftestTrap(), (e) => e.code === 'module_trap');
+  assert.equal(gateCode(await rt.callTool('scratch', {})), 'unknown_tool');
+  assert.equal((await rt.callTool('kept', {})).content[0].text, 'kept');
+  // a replacing batch of the host's source drops what registerTool added, handlers too
+  rt.registerBatch('', [{ descriptor: { name: 'other', inputSchema: obj() }, handler: () => 'other' }], { replace: true });
+  assert.equal(gateCode(await rt.callTool('kept', {})), 'unknown_tool');
+  assert.equal(rt._handlerCount(), base + 1);
+  rt.dispose();
+});
+
 test('approvals nobody answers do not pile up in the host: expired ones are dropped', async () => {
   let now = 1_000_000;
   const rt = await createToolRuntime({ clock: () => now, policy: { version: 1, defaults: ['*'], limits: { max_approvals: 4096, max_approvals_per_principal: 4096 }, rules: [{ id: 'ask', effect: 'ask', tools: ['*'] }] } });
