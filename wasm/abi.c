@@ -173,16 +173,17 @@ uint32_t tga_snapshot(tga_handle *h) {
 TG_EXPORT(tga_snapshot_release)
 int tga_snapshot_release(tga_handle *h, uint32_t id) { return tg_snapshot_release(h->rt, id); }
 
-/* Input: the tool name (name_len bytes), the arguments' JSON (args_len
- * bytes), then the call context's JSON (ctx_len bytes, may be 0). now_ms:
+/* Input: the arguments' JSON (args_len bytes: first, where the host keeps a
+ * view), the tool name (name_len bytes), then the call context's JSON
+ * (ctx_len bytes, may be 0). now_ms:
  * the host clock. Returns a tg_status; TG_PENDING means invoke was called
  * with the call id. */
 TG_EXPORT(tga_call_begin)
-int tga_call_begin(tga_handle *h, uint32_t name_len, uint32_t args_len, uint32_t ctx_len, double now_ms) {
+int tga_call_begin(tga_handle *h, uint32_t args_len, uint32_t name_len, uint32_t ctx_len, double now_ms) {
     uint32_t id;
     h->now = now_ms;
     h->has_now = 1;
-    int st = tg_call_begin(h->rt, h->input, name_len, h->input + name_len, args_len, h->input + name_len + args_len,
+    int st = tg_call_begin(h->rt, h->input + args_len, name_len, h->input, args_len, h->input + args_len + name_len,
                            ctx_len, &id);
     h->has_now = 0;
     if (st != TG_PENDING) publish(h); /* (a dispatched call has no output to read) */

@@ -106,6 +106,7 @@ export class ToolRuntime {
   #argsLen = 0;
   #inPtr = 0; // the module's input area, reused while big enough
   #inCap = 0;
+  #inView = null; // a view of it, kept: encodeInto into a fresh subarray costs twice as much
 
   /** Use createToolRuntime(); this constructor takes a compiled module. */
   constructor(module, options) {
@@ -146,6 +147,7 @@ export class ToolRuntime {
     this.#u32 = null;
     this.#inPtr = 0;
     this.#inCap = 0;
+    this.#inView = null;
     if (typeof this.#exports._initialize === 'function') this.#exports._initialize();
     this.#handle = this.#exports.tga_new(...limitArgs(this.#options.limits, this.#auditSubscribers.size > 0));
     if (!this.#handle) throw new ToolgateError('out_of_memory', 'the module could not create a runtime');
@@ -315,7 +317,9 @@ export class ToolRuntime {
   }
 
   /** Writes strings/bytes back to back into the input area; returns their
-   * byte lengths (in an array reused by the next write: read it at once). */
+   * byte lengths (in an array reused by the next write: read it at once).
+   * The first part goes through a kept view of the area: put it first when
+   * it is the long one. */
   #write(a, b, c) {
     if (this.#inModule) throw reentered(); // (tga_input may move the input the running call reads)
     const n = c !== undefined ? 3 : b !== undefined ? 2 : 1;
@@ -325,11 +329,14 @@ export class ToolRuntime {
       if (!ptr) throw new ToolgateError('out_of_memory', 'the module has no room for this input');
       this.#inPtr = ptr;
       this.#inCap = Math.max(max, 4096); // tga_input allocates at least 4 KiB
+      this.#inView = null;
     }
     const mem = this.#bytes();
+    // (memory.grow detaches the buffer under a kept view: it reads as empty)
+    if (this.#inView === null || this.#inView.length === 0) this.#inView = mem.subarray(this.#inPtr, this.#inPtr + this.#inCap);
     const lens = this.#lens;
     let at = this.#inPtr;
-    at += lens[0] = put(mem, at, a);
+    at += lens[0] = typeof a === 'string' && a.length > SHORT ? encoder.encodeInto(a, this.#inView).written : put(mem, at, a);
     if (n > 1) at += lens[1] = put(mem, at, b);
     if (n > 2) lens[2] = put(mem, at, c);
     return lens;
@@ -819,16 +826,16 @@ export class ToolRuntime {
     }
     let status;
     try {
-      const lens = this.#write(name, argBytes, ctxText);
-      const nameLen = lens[0], argsLen = lens[1], ctxLen = lens[2];
+      const lens = this.#write(argBytes, name, ctxText);
+      const argsLen = lens[0], nameLen = lens[1], ctxLen = lens[2];
       this.#invoked = null;
       if (typeof argBytes === 'string') {
         this.#argsGiven = argBytes;
-        this.#argsAt = this.#inPtr + nameLen;
+        this.#argsAt = this.#inPtr;
         this.#argsLen = argsLen;
       }
       try {
-        status = this.#hot(this.#beginFn, nameLen, argsLen, ctxLen, this.#clock());
+        status = this.#hot(this.#beginFn, argsLen, nameLen, ctxLen, this.#clock());
       } finally {
         this.#argsGiven = null;
       }
@@ -1160,6 +1167,9 @@ function safeMessage(e) {
 /** Most bytes a part of an input takes in UTF-8. */
 function size(p) { return typeof p === 'string' ? p.length * 3 : p.length; }
 
+/** Strings of at most this many UTF-16 units are copied by hand (put). */
+const SHORT = 32;
+
 /** Writes one part at mem[at]; returns its byte length. Short ASCII
  * strings (tool names, short results) are copied by hand: cheaper than
  * encodeInto's view and result object. */
@@ -1169,7 +1179,7 @@ function put(mem, at, p) {
     return p.length;
   }
   const n = p.length;
-  if (n <= 32) {
+  if (n <= SHORT) {
     let i = 0;
     for (; i < n; i++) {
       const c = p.charCodeAt(i);

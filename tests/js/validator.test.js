@@ -164,3 +164,23 @@ test('the verdicts agree with ajv, an independent validator, on 5,000 mutated to
   assert.equal(disagreements, 0);
   assert.ok(valid > 500 && valid < 4500, `both sides exercised (${valid} valid)`);
 });
+
+test('the input area is written right after the module grows its memory or moves the area', async () => {
+  const own = await createToolRuntime({ limits: { argsBytes: 64 << 20 } });
+  const v = own.compileSchema({ type: 'object', properties: { s: { type: 'string', maxLength: 40 } } });
+  const size0 = own.memorySize();
+  const small = (c) => JSON.stringify({ s: c.repeat(40) }); // (longer than what put() copies by hand)
+  const verdicts = [];
+  for (let mb = 1; mb <= 16; mb *= 2) {
+    verdicts.push(v.validate(small('a')).valid, v.validate(small('é')).valid);
+    // a bigger input each round: a new input area, and memory grown for it
+    const big = JSON.stringify({ s: 'x'.repeat(mb << 20) });
+    assert.equal(v.validate(big).valid, false);
+    verdicts.push(v.validate(small('b')).valid, v.validate(JSON.stringify({ s: 'b'.repeat(41) })).valid);
+    own.registerTool({ name: `t${mb}`, inputSchema: { type: 'object', properties: { q: { type: 'string', maxLength: 40 } } } }, (a) => a.q);
+    assert.equal((await own.callTool(`t${mb}`, JSON.stringify({ q: 'y'.repeat(40) }))).content[0].text, 'y'.repeat(40));
+  }
+  assert.ok(own.memorySize() >= size0 + (16 << 20), 'the memory grew');
+  assert.deepEqual(verdicts, Array.from({ length: 5 }, () => [true, true, true, false]).flat());
+  own.dispose();
+});
