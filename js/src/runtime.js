@@ -389,7 +389,7 @@ export class ToolRuntime {
 
   /** Applies runtime-wide options (capabilities, descriptionBytes, schemaBytes, toolsPerSource, formats). */
   configure(config) {
-    this.#check(this.#journaled('tga_configure', [JSON.stringify(config)]));
+    this.#check(this.#journaled('tga_configure', [jsonText(config, 'invalid_request', 'the configuration')]));
   }
 
   /**
@@ -455,13 +455,27 @@ export class ToolRuntime {
       return { tool: e.descriptor, handler: id, ...(e.options ? { options: e.options } : {}) };
     });
     const request = { source: String(source), atomic, replace, tools, ...(nameTemplate ? { nameTemplate } : {}) };
+    let text;
+    try { text = JSON.stringify(request); } catch { text = undefined; }
+    // an entry JSON cannot hold (a BigInt, a cycle, a throwing toJSON):
+    // found only when the whole request cannot be written, and refused on
+    // its own (the whole batch when it is atomic)
+    const unwritable = text === undefined ? unwritableEntries(tools, atomic) : null;
+    if (unwritable) text = jsonText(request, 'invalid_request', 'the batch');
     // every batch of a source joins its journal group: an import (replace) after plugin
     // batches compacts them with the accepts between (see #compactGroup)
     const group = `source:${source}`;
-    this.#check(this.#journaled('tga_register_batch', [JSON.stringify(request)], [], undefined, group));
+    this.#check(this.#journaled('tga_register_batch', [text], [], undefined, group));
     const result = this.#output();
     const states = result.states;
     delete result.states;
+    if (unwritable) {
+      for (let i = 0, k = 0; i < states.length; i++) {
+        if (states[i] !== 'rejected') continue;
+        if (unwritable.has(i)) result.rejected[k] = unwritable.get(i);
+        k++;
+      }
+    }
     // a refused batch changed nothing: it must not replay (nor stand in for
     // the source's earlier imports in the journal)
     if (!result.applied) this.#journal.pop();
@@ -613,7 +627,7 @@ export class ToolRuntime {
     if (cursor !== undefined && cursor !== null) req.cursor = cursor; // ('' or 7: refused as a cursor, not read as none)
     if (limit) req.limit = limit;
     Object.assign(req, pick({ principal, mode, tenant, scheduler, source, session }));
-    const text = JSON.stringify(req);
+    const text = jsonText(req, 'invalid_request', 'the listing request');
     const hit = this.#listCache.get(text);
     if (hit) return hit;
     const len = this.#write(text)[0];
@@ -645,13 +659,14 @@ export class ToolRuntime {
    */
   authorize({ tool, args, principal, mode, source, tenant, session, scheduler, explain, snapshot, context } = {}) {
     const req = { tool: String(tool), ...pick({ principal, mode, source, tenant, session, scheduler, explain, context, snapshot: snapshotId(snapshot) }) };
-    let text = JSON.stringify(req);
+    let text = jsonText(req, 'invalid_request', 'the request');
     // arguments as a call takes them: JSON text (or its UTF-8 bytes) is the
     // arguments, not a string argument; a JS value is written as JSON
     if (args !== undefined) {
-      const given = typeof args === 'string' || args instanceof Uint8Array;
+      const bytes = typeof args === 'string' ? null : bytesOf(args);
+      const given = typeof args === 'string' || bytes !== null;
       const argsText = typeof args === 'string' ? checkedText(args)
-        : given ? decoder.decode(args) : jsonText(args, 'invalid_request', 'the arguments');
+        : given ? decoder.decode(bytes) : jsonText(args, 'invalid_request', 'the arguments');
       // given text must be one JSON value, or '{}, "principal": "admin"' would add a member to the request
       if (given) {
         try { JSON.parse(argsText); } catch (e) { throw new ToolgateError('invalid_json', `the arguments are not one JSON value: ${e.message}`); }
@@ -813,8 +828,9 @@ export class ToolRuntime {
       // (JSON.stringify never makes a lone surrogate; a caller's string may)
       if (!wellFormed(args)) return this.#refusedHere(name, ctx, 'invalid_json', `Arguments for tool "${name}" are not valid JSON: ${LONE_SURROGATE}`);
       argBytes = args;
-    } else if (args instanceof Uint8Array) argBytes = args;
-    else {
+    } else if ((argBytes = bytesOf(args)) !== null) {
+      // (UTF-8 bytes: an ArrayBuffer, a DataView or a typed array over one)
+    } else {
       try { argBytes = JSON.stringify(args) ?? 'null'; } catch (e) {
         return this.#refusedHere(name, ctx, 'invalid_json', `Arguments cannot be written as JSON: ${e.message}`);
       }
@@ -1025,7 +1041,7 @@ export class ToolRuntime {
   /** @internal validates through compiled schema `v`. */
   _validate(v, instance, maxErrors) {
     if (v.generation !== this.#generation) { v.id = this.#compileSchema(v.text, v.optText); v.generation = this.#generation; }
-    let input = instance;
+    let input = typeof instance === 'string' ? instance : bytesOf(instance) ?? instance;
     if (typeof input !== 'string' && !(input instanceof Uint8Array)) {
       try {
         input = jsonText(input, 'invalid_json', 'the value');
@@ -1056,6 +1072,7 @@ export class ToolRuntime {
    * @returns {{ ok: true } | { ok: false, code: string, message: string, offset?: number }}
    */
   checkJSON(text, { allowDuplicateKeys = false } = {}) {
+    if (typeof text !== 'string') text = bytesOf(text) ?? text;
     if (typeof text !== 'string' && !(text instanceof Uint8Array)) {
       return { ok: false, code: 'invalid_request', message: 'checkJSON takes JSON text or its UTF-8 bytes' };
     }
@@ -1135,6 +1152,31 @@ function jsonText(value, code, what) {
   return text;
 }
 
+/** The entries of a batch whose descriptor or options JSON cannot hold:
+ * each is replaced by a null descriptor (the module rejects it) and its
+ * rejection returned by index; throws invalid_descriptor when the batch is
+ * atomic (all or none). */
+function unwritableEntries(tools, atomic) {
+  const out = new Map();
+  tools.forEach((t, i) => {
+    let what = 'the descriptor';
+    try {
+      if (JSON.stringify(t.tool) === undefined) throw new TypeError('it is not a JSON value');
+      what = 'the options';
+      JSON.stringify(t.options);
+    } catch (e) {
+      let name = '';
+      try { if (typeof t.tool?.name === 'string') name = t.tool.name; } catch { /* (a throwing getter: no name) */ }
+      const message = `${what} of ${name ? `tool "${name}"` : `entry ${i}`} cannot be written as JSON: ${safeMessage(e)}`;
+      if (atomic) throw new ToolgateError('invalid_descriptor', message);
+      out.set(i, { tool: name, code: 'invalid_descriptor', message });
+      t.tool = null;
+      delete t.options;
+    }
+  });
+  return out;
+}
+
 /** Text the host gave as a string, refused when it holds a lone surrogate. */
 function checkedText(s) {
   if (!wellFormed(s)) throw new ToolgateError('invalid_json', LONE_SURROGATE);
@@ -1162,6 +1204,17 @@ function isAbortSignal(s) {
 /** What a thrown value says, whatever it is. */
 function safeMessage(e) {
   try { return String(e?.message ?? e); } catch { return 'it could not be read'; }
+}
+
+/** Bytes given as an ArrayBuffer (or a shared one) or any view of one (a
+ * DataView, a typed array), as a Uint8Array over the same memory; null
+ * for anything else (a JS value, to be written as JSON). */
+function bytesOf(x) {
+  if (x instanceof Uint8Array) return x;
+  if (x === null || typeof x !== 'object') return null;
+  if (ArrayBuffer.isView(x)) return new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
+  const tag = Object.prototype.toString.call(x); // (another realm's buffers too)
+  return tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]' ? new Uint8Array(x) : null;
 }
 
 /** Most bytes a part of an input takes in UTF-8. */

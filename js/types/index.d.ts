@@ -20,6 +20,9 @@ export interface ToolDescriptor {
   [field: string]: unknown;
 }
 
+/** JSON text as UTF-8 bytes: any buffer or view of one (read as text, never written as a JS value). */
+export type JSONBytes = ArrayBuffer | SharedArrayBuffer | ArrayBufferView;
+
 export type ContentBlock =
   | { type: 'text'; text: string; [k: string]: unknown }
   | { type: 'image' | 'audio'; data: string; mimeType: string; [k: string]: unknown }
@@ -162,7 +165,7 @@ export interface ValidationResult {
 }
 
 export declare class Validator {
-  validate(instance: string | Uint8Array | unknown, options?: { maxErrors?: number; output?: 'basic' | 'flag' }): ValidationResult;
+  validate(instance: string | JSONBytes | unknown, options?: { maxErrors?: number; output?: 'basic' | 'flag' }): ValidationResult;
   dispose(): void;
 }
 
@@ -253,11 +256,11 @@ export declare class ToolRuntime {
    * back into the runtime. Returns the unsubscribe function. */
   onAudit(listener: (event: AuditEvent) => void): () => void;
   /** Calls a tool through the gate. Never rejects for the call's own failures. */
-  callTool(name: string, args?: string | Uint8Array | Record<string, unknown>, ctx?: CallContext): Promise<CallToolResult | PendingApproval>;
+  callTool(name: string, args?: string | JSONBytes | Record<string, unknown>, ctx?: CallContext): Promise<CallToolResult | PendingApproval>;
   compileSchema(schema: object | string | boolean, options?: { dialect?: '2020-12' | '2019-09' | 'draft-07' | 'draft-06' | 'draft-04';
     formats?: 'annotate' | 'assert'; resources?: Record<string, unknown> }): Validator;
   /** Checks JSON with the module's strict reader. */
-  checkJSON(text: string | Uint8Array, options?: { allowDuplicateKeys?: boolean }): JSONCheck;
+  checkJSON(text: string | JSONBytes, options?: { allowDuplicateKeys?: boolean }): JSONCheck;
   memoryUsed(): number;
   memorySize(): number;
   /** How many times a trapped instance was replaced. */

@@ -33,12 +33,46 @@ test('a call reaches the handler with the validated arguments and returns a Call
   rt.dispose();
 });
 
-test('arguments may be JSON text, UTF-8 bytes or a JS value', async () => {
+test('arguments may be JSON text, UTF-8 bytes (any buffer or view) or a JS value', async () => {
   const rt = await createToolRuntime();
   rt.registerTool(weather, ({ city }) => city);
-  for (const args of ['{"city":"Zürich"}', new TextEncoder().encode('{"city":"Zürich"}'), { city: 'Zürich' }]) {
-    assert.deepEqual(await rt.callTool('get_weather', args), { content: [{ type: 'text', text: 'Zürich' }] });
+  const utf8 = new TextEncoder().encode('  {"city":"Zürich"}');
+  const inner = utf8.subarray(2); // (a view that does not start at its buffer's start)
+  const bytes = [inner, inner.slice().buffer, new DataView(utf8.buffer, 2), new Int8Array(utf8.buffer, 2)];
+  for (const args of ['{"city":"Zürich"}', ...bytes, { city: 'Zürich' }]) {
+    assert.deepEqual(await rt.callTool('get_weather', args), { content: [{ type: 'text', text: 'Zürich' }] }, Object.prototype.toString.call(args));
   }
+  // bytes are JSON text: never a JS value written as JSON ("{}" for a buffer)
+  const notJson = new TextEncoder().encode('this is not JSON').buffer;
+  assert.equal(gateCode(await rt.callTool('get_weather', notJson)), 'invalid_json');
+  const v = rt.compileSchema({ type: 'object' });
+  assert.equal(v.validate(notJson).valid, false);
+  assert.equal(v.validate(new DataView(notJson)).jsonError.code, 'invalid_json');
+  assert.equal(rt.checkJSON(notJson).ok, false);
+  assert.equal(rt.authorize({ tool: 'get_weather', args: inner.slice().buffer }).decision, 'allow');
+  rt.dispose();
+});
+
+test('a host value JSON cannot hold is a ToolgateError, or one rejected entry of an import', async () => {
+  const rt = await createToolRuntime();
+  const cyclic = { name: 'loop', inputSchema: { type: 'object' } };
+  cyclic.self = cyclic;
+  const big = { name: 'big', inputSchema: { type: 'object' }, _meta: { n: 1n } };
+  const fine = { name: 'fine', inputSchema: { type: 'object' } };
+  const r = rt.importTools('up', [fine, big, cyclic], { call: () => 'x' });
+  assert.deepEqual(r.registered.map((t) => t.name), ['mcp__up__fine']);
+  assert.deepEqual(r.rejected.map((t) => [t.tool, t.code]), [['big', 'invalid_descriptor'], ['loop', 'invalid_descriptor']]);
+  assert.match(r.rejected[0].message, /cannot be written as JSON/);
+  const typed = (f) => assert.throws(f, (e) => e instanceof ToolgateError, String(f));
+  typed(() => rt.registerBatch('plugin', [{ descriptor: fine, handler: () => 1 }, { descriptor: big, handler: () => 1 }]));
+  typed(() => rt.registerBatch('plugin', [{ descriptor: fine, handler: () => 1, options: { timeoutMs: 1n } }]));
+  typed(() => rt.configure({ toolsPerSource: 10n }));
+  typed(() => rt.listTools({ principal: 1n }));
+  typed(() => rt.authorize({ tool: 'fine', context: { tenant: 1n } }));
+  assert.equal(rt.listTools().tools.length, 1); // (the atomic batches changed nothing)
+  // and after a trap the import replays to the same registry
+  assert.throws(() => rt._selftestTrap(), (e) => e.code === 'module_trap');
+  assert.deepEqual(rt.listTools().tools.map((t) => t.name), ['mcp__up__fine']);
   rt.dispose();
 });
 
