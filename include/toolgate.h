@@ -176,16 +176,22 @@ tg_status tg_accept_change(tg_runtime *rt, const char *name, size_t len, const c
 /* Removes every tool of a source; tg_output holds {"removed":N}. */
 tg_status tg_remove_source(tg_runtime *rt, const char *source, size_t len);
 
-/* Writes to tg_output the definitions the registry remembers for tools
- * sources dropped from their listings (see tg_register_batch), as JSON for
- * tg_restore_remembered: what a runtime that replaces this one must know to
- * hold a dropped tool that comes back changed. TG_OK, or TG_ERR_NOMEM. */
-tg_status tg_remembered(tg_runtime *rt);
+/* Writes to tg_output everything the registry holds of a source, for
+ * tg_restore_source in a runtime that replaces this one (the JS layer's
+ * recovery from a trap): {"epoch": the registry's now, "tools": its live tools, its held changes and what it remembers of tools
+ * the source dropped, each with name, digest, handler id, cleaned
+ * descriptor and options}. TG_OK, or TG_ERR_NOMEM. */
+tg_status tg_source_state(tg_runtime *rt, const char *source, size_t len);
 
-/* Replaces the remembered definitions with text from tg_remembered (of
- * another runtime); entries that do not read as one are skipped.
- * TG_ERR_INVALID_REQUEST when text is not a JSON array, TG_ERR_NOMEM. */
-tg_status tg_restore_remembered(tg_runtime *rt, const char *text, size_t len);
+/* Replaces a source's tools with a state tg_source_state wrote (of another
+ * runtime), as they were: registration's checks are not made again.
+ * TG_ERR_INVALID_REQUEST when state is not such a document, TG_ERR_NOMEM. */
+tg_status tg_restore_source(tg_runtime *rt, const char *source, size_t len, const char *state, size_t state_len);
+
+/* Moves this runtime's registry epoch past `epoch` and its snapshot ids
+ * past `snapshot`: what a runtime it replaces handed out (tools/list
+ * cursors, snapshot ids) is refused here, never read as its own. */
+void tg_restore_counters(tg_runtime *rt, double epoch, double snapshot);
 
 /* Pins the current tool set: calls and listings that name the snapshot see
  * exactly that set until it is released. *id is never 0. */
@@ -277,6 +283,11 @@ tg_status tg_authorize(tg_runtime *rt, const char *request, size_t len);
  * "approvalToken" in a call's context) on any instance with the key. A
  * token exists only once a person approved. */
 tg_status tg_resolve_approval(tg_runtime *rt, const char *id, size_t len, const char *answer);
+
+/* 1 when approval id was approved and has not run its call yet (a deny or
+ * a limit in force when it came back refused the call and left it
+ * unspent, so it can be used again), unexpired; else 0. */
+int tg_approval_unspent(tg_runtime *rt, const char *id, size_t len);
 
 /* Re-creates a pending (or approved, not yet used) approval in this runtime,
  * e.g. in a replacement instance after a trap: {"id","tool","argsText","definition",

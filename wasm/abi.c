@@ -155,13 +155,20 @@ int tga_model_name(tga_handle *h, uint32_t source_len, uint32_t tool_len, uint32
 TG_EXPORT(tga_remove_source)
 int tga_remove_source(tga_handle *h, uint32_t len) { return tg_remove_source(h->rt, h->input, len); }
 
-/* Output: the registry's remembered definitions (tg_remembered). */
-TG_EXPORT(tga_remembered)
-int tga_remembered(tga_handle *h) { return tg_remembered(h->rt); }
+/* Input: a source name. Output: its state (tg_source_state). */
+TG_EXPORT(tga_source_state)
+int tga_source_state(tga_handle *h, uint32_t len) { return tg_source_state(h->rt, h->input, len); }
 
-/* Input: text from tga_remembered of a replaced instance. */
-TG_EXPORT(tga_restore_remembered)
-int tga_restore_remembered(tga_handle *h, uint32_t len) { return tg_restore_remembered(h->rt, h->input, len); }
+/* The highest epoch and snapshot id a replaced instance handed out. */
+TG_EXPORT(tga_restore_counters)
+void tga_restore_counters(tga_handle *h, double epoch, double snapshot) { tg_restore_counters(h->rt, epoch, snapshot); }
+
+/* Input: a source name (len bytes), then a state tga_source_state wrote in a
+ * replaced instance (state_len bytes). */
+TG_EXPORT(tga_restore_source)
+int tga_restore_source(tga_handle *h, uint32_t len, uint32_t state_len) {
+    return tg_restore_source(h->rt, h->input, len, h->input + len, state_len);
+}
 
 /* Pins the current tool set; returns its id (0 on failure). */
 TG_EXPORT(tga_snapshot)
@@ -282,6 +289,10 @@ TG_EXPORT(tga_restore_policy_state)
 int tga_restore_policy_state(tga_handle *h, uint32_t len) { return tg_restore_policy_state(h->rt, h->input, len); }
 
 /* Input: a session id. */
+/* Input: an approval id. 1 when it was approved and its call has not run. */
+TG_EXPORT(tga_approval_unspent)
+int tga_approval_unspent(tga_handle *h, uint32_t len) { return tg_approval_unspent(h->rt, h->input, len); }
+
 TG_EXPORT(tga_end_session)
 int tga_end_session(tga_handle *h, uint32_t len) { return tg_end_session(h->rt, h->input, len); }
 

@@ -95,7 +95,9 @@ export class ToolRuntime {
   #version = 0; // bumped by every change to tools or policy: keys the list cache
   #listCache = new Map();
   #spentTokens = new Map(); // approval tokens presented to the module -> expiry (ms), for a replaced instance
-  #remembered = null; // the registry's definitions of dropped tools (tga_remembered), for a replaced instance
+  #sourceStates = new Map(); // source -> what the registry holds of it (tga_source_state, bytes), for a replaced instance
+  #lastEpoch = 0; // the registry's epoch at the last change, and the highest snapshot id handed out:
+  #lastSnapshot = 0; // a replaced instance's are never reused (cursors, snapshots)
   #mintedTokens = new Map(); // tokens resolveApproval issued -> their session, spent by endSession in any instance
   #lens = [0, 0, 0];
   #validateFn = null; // the hot exports, looked up once per instance
@@ -190,10 +192,14 @@ export class ToolRuntime {
     giveMemory(this.#memory); // (zeroed before anyone uses it again)
     this.#instantiate();
     for (const entry of this.#journal) this.#replay(entry);
-    // a dropped tool's last definition, which a source's later listing is
-    // checked against (the journal keeps only the listings that replay to the
-    // live and held tools)
-    this.#exports.tga_restore_remembered(this.#handle, this.#write(this.#remembered ?? '[]')[0]);
+    // every source's tools as they were: live, held and remembered, not
+    // registered again (replaying listings would judge them again, in
+    // another order, against another history)
+    this.#exports.tga_restore_counters(this.#handle, this.#lastEpoch, this.#lastSnapshot);
+    for (const [source, state] of this.#sourceStates) {
+      const [len, stateLen] = this.#write(source, state);
+      this.#exports.tga_restore_source(this.#handle, len, stateLen);
+    }
     // spent rate limits and budgets, and session grants, carry over (read
     // back from the trapped instance; unreadable, they start afresh)
     if (limits?.length) this.#exports.tga_restore_policy_state(this.#handle, this.#write(limits)[0]);
@@ -226,36 +232,41 @@ export class ToolRuntime {
     this.#exports[op](this.#handle, ...this.#writeParts(parts), ...args);
   }
 
-  /** Runs an op and journals it when it changed the runtime. An entry with
-   * a key replaces the entries with that key; one with a group joins its
-   * group's entries (see #compactGroup). */
-  #journaled(op, parts, args = [], key, group) {
+  /** Runs an op and journals it when it changed the runtime; an entry with
+   * a key replaces the entries with that key. (Configuration, policy and the
+   * approval key: the registry's tools are carried over by #saveSource.) */
+  #journaled(op, parts, args = [], key) {
+    const status = this.#changing(op, parts, args);
+    if (status === TG_OK) {
+      if (key) this.#journal = this.#journal.filter((e) => e.key !== key);
+      this.#journal.push({ op, parts, args, key });
+    }
+    return status;
+  }
+
+  /** Runs an op that may change tools or policy; returns its status. */
+  #changing(op, parts, args = []) {
     const all = [...this.#writeParts(parts), ...args];
     const status = this.#call(op, all[0], all[1], all[2], all[3]);
     if (status === TG_OK) {
-      if (key) this.#journal = this.#journal.filter((e) => e.key !== key && e.group !== key);
-      this.#journal.push({ op, parts, args, key, group });
       this.#version++;
       this.#listCache.clear();
     }
     return status;
   }
 
-  /** A source's journal after an import: its entries replay to what the
-   * registry holds, held changes included. With nothing held, the last
-   * import alone says it all; while a change is held, the import that made
-   * the live definition and the accepts since must replay too (else a
-   * replaced instance would take the held definition as new and live). A
-   * listing identical to the one before it replays to nothing new: dropped. */
-  #compactGroup(group, held) {
-    const mine = this.#journal.filter((e) => e.group === group);
-    const last = mine[mine.length - 1];
-    if (!held) {
-      this.#journal = this.#journal.filter((e) => e.group !== group || e === last);
-      return;
-    }
-    const prev = mine[mine.length - 2];
-    if (prev && prev.op === last.op && prev.parts[0] === last.parts[0]) this.#journal = this.#journal.filter((e) => e !== last);
+  /** Keeps what the registry holds of a source after a change to it, for
+   * an instance that replaces this one. (Call with the op's output read.) */
+  #saveSource(source) {
+    source = String(source);
+    this.#check(this.#call('tga_source_state', this.#write(source)[0]));
+    const ptr = this.#exports.tga_output_ptr(this.#handle), len = this.#exports.tga_output_len(this.#handle);
+    const state = this.#bytes().slice(ptr, ptr + len);
+    // {"epoch":N,"tools":[...]}: the epoch read from the head, the rest kept as bytes
+    const head = decoder.decode(state.subarray(0, Math.min(40, len)));
+    this.#lastEpoch = Math.max(this.#lastEpoch, Number(/^\{"epoch":(\d+)/.exec(head)?.[1] ?? 0));
+    if (state[len - 3] === 91 && state[len - 2] === 93) this.#sourceStates.delete(source); // ("tools":[]})
+    else this.#sourceStates.set(source, state);
   }
 
   #onInvoke(handlerId, callId, ptr, len, deadline) {
@@ -410,11 +421,10 @@ export class ToolRuntime {
     if (typeof handler !== 'function') throw new TypeError('handler must be a function');
     const text = typeof descriptor === 'string' ? checkedText(descriptor) : jsonText(descriptor, 'invalid_descriptor', 'the descriptor');
     const id = this.#nextHandler++;
-    // journaled with the host's source (''): removeSource('') or a replacing
-    // batch of '' drops the entry, as it drops the tool
-    this.#check(this.#journaled('tga_register', [text, options === undefined ? '' : jsonText(options, 'invalid_request', 'the options')], [id], undefined, 'source:'));
+    this.#check(this.#changing('tga_register', [text, options === undefined ? '' : jsonText(options, 'invalid_request', 'the options')], [id]));
     this.#handlers.set(id, handler);
     const out = this.#output();
+    this.#saveSource('');
     // and its handler goes with it (as a batch's do)
     let ids = this.#sourceHandlers.get('');
     if (!ids) this.#sourceHandlers.set('', (ids = new Map()));
@@ -422,7 +432,6 @@ export class ToolRuntime {
     if (!names) this.#sourceNames.set('', (names = new Map()));
     ids.set(out.tool, id);
     names.set(out.tool, out.name);
-    this.#remember();
     return out;
   }
 
@@ -462,10 +471,7 @@ export class ToolRuntime {
     // its own (the whole batch when it is atomic)
     const unwritable = text === undefined ? unwritableEntries(tools, atomic) : null;
     if (unwritable) text = jsonText(request, 'invalid_request', 'the batch');
-    // every batch of a source joins its journal group: an import (replace) after plugin
-    // batches compacts them with the accepts between (see #compactGroup)
-    const group = `source:${source}`;
-    this.#check(this.#journaled('tga_register_batch', [text], [], undefined, group));
+    this.#check(this.#changing('tga_register_batch', [text]));
     const result = this.#output();
     const states = result.states;
     delete result.states;
@@ -476,10 +482,9 @@ export class ToolRuntime {
         k++;
       }
     }
-    // a refused batch changed nothing: it must not replay (nor stand in for
-    // the source's earlier imports in the journal)
-    if (!result.applied) this.#journal.pop();
-    else if (replace) this.#compactGroup(group, result.changed?.length > 0 || result.held?.length > 0);
+    if (result.applied && (result.registered.length || result.updated.length || result.changed.length || result.removed.length)) {
+      this.#saveSource(source);
+    }
     if (result.applied) {
       // each entry's model-visible name ("changed" and "registered" follow the request's order)
       let names = this.#sourceNames.get(source);
@@ -503,7 +508,6 @@ export class ToolRuntime {
           this.#heldHandlers.delete(id);
         }
       }
-      if (result.removed.length || result.changed.length) this.#remember(true);
       staged.forEach(([key, id, fn], i) => {
         ids.set(key, id);
         // a held change's handler waits with it: the live definition keeps
@@ -550,27 +554,13 @@ export class ToolRuntime {
     return this.#text('tga_output_ptr', 'tga_output_len');
   }
 
-  /** Reads the registry's remembered definitions after a change that may
-   * have altered them: always when the registry may have remembered one
-   * (force), else only while it holds some. */
-  #remember(force = false) {
-    if (!force && this.#remembered === null) return;
-    this.#check(this.#call('tga_remembered'));
-    const text = this.#text('tga_output_ptr', 'tga_output_len');
-    this.#remembered = text === '[]' ? null : text;
-  }
-
   /** Lets a held (changed) tool definition into new snapshots, with the
    * handler listed with it. digest: the one reviewed (BatchResult.changed);
    * a change held since is refused (digest_mismatch). */
   acceptChange(name, digest) {
-    // journaled with the imports of the tool's source, which it depends on
-    const status = this.#journaled('tga_accept_change', [String(name), digest === undefined ? '' : String(digest)]);
-    this.#check(status);
+    this.#check(this.#changing('tga_accept_change', [String(name), digest === undefined ? '' : String(digest)]));
     const { source, handler } = this.#output();
-    this.#remember();
-    const last = this.#journal[this.#journal.length - 1];
-    last.group = `source:${source}`;
+    this.#saveSource(source);
     if (this.#heldHandlers.has(handler)) {
       this.#handlers.set(handler, this.#heldHandlers.get(handler));
       this.#heldHandlers.delete(handler);
@@ -579,9 +569,9 @@ export class ToolRuntime {
 
   /** Removes every tool of a source. @returns {number} how many */
   removeSource(source) {
-    this.#journaled('tga_remove_source', [String(source)], [], `source:${source}`);
+    this.#check(this.#changing('tga_remove_source', [String(source)]));
     const removed = this.#output().removed;
-    this.#remember();
+    this.#sourceStates.delete(String(source)); // (it holds nothing now, remembered tools included)
     // the source's handlers go with its tools (as a re-listing drops those it no longer lists)
     const ids = this.#sourceHandlers.get(source);
     if (ids) for (const id of ids.values()) { this.#handlers.delete(id); this.#heldHandlers.delete(id); }
@@ -601,6 +591,7 @@ export class ToolRuntime {
     if (!id) throw this.#lastError(-1);
     const info = this.#output();
     const generation = this.#generation;
+    if (id > this.#lastSnapshot) this.#lastSnapshot = id;
     return {
       id, epoch: info.epoch, tools: info.tools,
       release: () => {
@@ -718,7 +709,11 @@ export class ToolRuntime {
     if (code === 2) this.#listCache.clear(); // (the session may now be shown the tool)
     // spent as it starts: a trap while it runs must not give a new instance the approval again
     this.#approvals.delete(approvalId);
-    return this.callTool(pending.name, pending.argsText, { ...pending.ctx, approval: approvalId });
+    const result = await this.callTool(pending.name, pending.argsText, { ...pending.ctx, approval: approvalId });
+    // refused before it ran (a deny or a limit in force now): the module keeps
+    // the approval for another try, and a replaced instance must be given it
+    if (this.#approvalUnspent(approvalId)) this.#approvals.set(approvalId, pending);
+    return result;
   }
 
   /** Remembers a token the module may have spent (its expiry read from its
@@ -741,6 +736,15 @@ export class ToolRuntime {
       for (const [t, m] of this.#mintedTokens) if (!(m.expiresAt > now)) this.#mintedTokens.delete(t);
     }
     this.#mintedTokens.set(token, { session, expiresAt: tokenExpiry(token) });
+  }
+
+  /** Whether the module holds approval id approved and unspent. */
+  #approvalUnspent(id) {
+    try {
+      return this.#generation && this.#exports.tga_approval_unspent(this.#handle, this.#write(String(id))[0]) === 1;
+    } catch {
+      return false; // (disposed, or an id that cannot be written: nothing to keep)
+    }
   }
 
   #sweepApprovals() {
@@ -860,6 +864,8 @@ export class ToolRuntime {
       throw e;
     }
     if (ctx.approvalToken !== undefined && this.#exports.tga_call_spent_token(this.#handle)) this.#spent(ctx.approvalToken);
+    // an approval kept for another try is forgotten here once it ran
+    if (ctx.approval !== undefined && this.#approvals.has(ctx.approval) && !this.#approvalUnspent(ctx.approval)) this.#approvals.delete(ctx.approval);
     if (status === TG_PENDING_APPROVAL) {
       const out = this.#hotOutput();
       const record = { id: out.approvalId, tool: out.tool, argsText: out.argsText, definition: out.definition, principal: ctx.principal, session: ctx.session, expiresAt: out.expiresAt };

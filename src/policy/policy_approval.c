@@ -115,6 +115,13 @@ static tg_approval *lookup(tg_policy *p, const char *id, double now, char *why, 
     return ap;
 }
 
+int tg_approval_open(tg_policy *p, const char *id, double now_ms) {
+    tg_sent *e = id ? tg_smap_find(&p->state->approvals, id, strlen(id)) : NULL;
+    if (!e) return 0;
+    const tg_approval *ap = tg_sent_val(e);
+    return ap->state == AP_APPROVED && now_ms < ap->expires_ms;
+}
+
 /* The approval id names, when it is still waiting for a person's answer. */
 static tg_approval *unanswered(tg_policy *p, const char *id, double now_ms, char *why, size_t why_len) {
     tg_approval *ap = lookup(p, id, now_ms, why, why_len);

@@ -328,40 +328,64 @@ static void sep(tg_buf *out, int *first) {
     *first = 0;
 }
 
-int tg_registry_gone_write(const tg_registry *r, tg_buf *out) {
-    tg_buf_putc(out, '[');
-    int first = 1;
-    for (size_t i = 0; i < r->gone.cap; i++) {
-        const tg_tool *t = r->gone.slots[i];
-        if (!t) continue;
-        sep(out, &first);
-        tg_buf_puts(out, "{\"source\":");
-        put_str(out, t->source);
-        tg_buf_puts(out, ",\"name\":");
-        put_str(out, t->name);
-        tg_buf_puts(out, ",\"digest\":");
-        put_str(out, t->digest);
-        tg_buf_puts(out, ",\"descriptor\":");
-        tg_json_write(out, t->descriptor);
-        tg_buf_putc(out, '}');
+/* ---- a source's tools, moved to another registry (a replaced instance) ---- */
+
+enum { MOVE_LIVE, MOVE_HELD, MOVE_GONE };
+static const char *const MOVE_STATES[] = {"live", "held", "gone"};
+
+static void write_moved(tg_buf *out, const tg_tool *t, int state, int *first) {
+    sep(out, first);
+    tg_buf_printf(out, "{\"state\":\"%s\",\"name\":", MOVE_STATES[state]);
+    put_str(out, t->name);
+    tg_buf_puts(out, ",\"digest\":");
+    put_str(out, t->digest);
+    tg_buf_printf(out, ",\"handler\":%u,\"descriptor\":", (unsigned)t->handler_id);
+    tg_json_write(out, t->descriptor);
+    if (t->options_doc) {
+        tg_buf_puts(out, ",\"options\":");
+        tg_json_write(out, t->options_doc);
     }
+    tg_buf_putc(out, '}');
+}
+
+int tg_registry_source_write(const tg_registry *r, const char *source, size_t len, tg_buf *out) {
+    const tmap *maps[] = {&r->live, &r->held, &r->gone};
+    int first = 1;
+    tg_buf_putc(out, '[');
+    for (int m = MOVE_LIVE; m <= MOVE_GONE; m++)
+        for (size_t i = 0; i < maps[m]->cap; i++) {
+            const tg_tool *t = maps[m]->slots[i];
+            if (t && same_source(t, source, len)) write_moved(out, t, m, &first);
+        }
     tg_buf_putc(out, ']');
     return out->failed ? -1 : 0;
 }
 
-/* One remembered definition back from tg_registry_gone_write: built from
- * its cleaned descriptor (cleaning again changes nothing), under the name
- * and digest it had (the digest is of what the source first sent). */
-static int restore_gone(tg_registry *r, const cJSON *g) {
-    const cJSON *src = tg_json_getz(g, "source"), *name = tg_json_getz(g, "name");
+/* One tool back from tg_registry_source_write: built from its cleaned
+ * descriptor (cleaning again changes nothing) and its options, under the
+ * name and digest it had (the digest is of what the source first sent;
+ * the name came from the template of its listing). It was registered once:
+ * the checks of registration (limits, collisions, capabilities) are not
+ * made again. 0 placed, 1 skipped (malformed, or its place taken), -1 memory. */
+static int restore_moved(tg_registry *r, const char *source, size_t source_len, const cJSON *g) {
+    const cJSON *state = tg_json_getz(g, "state"), *name = tg_json_getz(g, "name");
     const cJSON *dg = tg_json_getz(g, "digest"), *d = tg_json_getz(g, "descriptor");
-    if (!cJSON_IsString(src) || !cJSON_IsString(name) || !cJSON_IsString(dg) || !cJSON_IsObject(d)) return 1;
+    const cJSON *h = tg_json_getz(g, "handler"), *opts = tg_json_getz(g, "options");
+    int m = -1;
+    for (int k = MOVE_LIVE; k <= MOVE_GONE && cJSON_IsString(state); k++)
+        if (strcmp(state->valuestring, MOVE_STATES[k]) == 0) m = k;
+    if (m < 0 || !cJSON_IsString(name) || !cJSON_IsString(dg) || !cJSON_IsObject(d) || !cJSON_IsNumber(h) ||
+        (opts && !cJSON_IsObject(opts)))
+        return 1;
     size_t nl = tg_json_strlen(name->valuestring);
-    if (tg_json_strlen(dg->valuestring) != 64 || !nl || nl > TG_NAME_MAX) return 1;
-    tg_tool_entry entry = {d, NULL, 0};
+    if (tg_json_strlen(dg->valuestring) != 64 || !nl || nl > TG_NAME_MAX || !(h->valuedouble >= 0) ||
+        h->valuedouble > UINT32_MAX)
+        return 1;
+    tg_tool_entry entry = {d, opts, (uint32_t)h->valuedouble};
+    tg_registry_config cfg = r->cfg;
+    cfg.capabilities = opts ? tg_json_getz(opts, "requires") : NULL; /* (what it required, it had) */
     tg_tool_error err;
-    tg_tool *t = tg_tool_build(&r->cfg, &r->alloc, src->valuestring, tg_json_strlen(src->valuestring), "{tool}",
-                               &entry, &err);
+    tg_tool *t = tg_tool_build(&cfg, &r->alloc, source, source_len, "{tool}", &entry, &err);
     if (!t) return strcmp(err.code, "out_of_memory") == 0 ? -1 : 1;
     t->name = tg_arena_strndup(&t->arena, name->valuestring, nl);
     if (!t->name) {
@@ -371,16 +395,46 @@ static int restore_gone(tg_registry *r, const cJSON *g) {
     t->name_len = nl;
     tg_name_skeleton(t->name, nl, t->skeleton);
     memcpy(t->digest, dg->valuestring, 65);
-    remember_gone(r, t);
+    int rc = 1;
+    if (m != MOVE_GONE && tg_tool_compile(&cfg, t, &err)) {
+        if (strcmp(err.code, "out_of_memory") == 0) rc = -1;
+    } else if (m == MOVE_LIVE) {
+        if (tmap_reserve(&r->live, &r->alloc, 1) || tmap_reserve(&r->skeletons, &r->alloc, 1)) rc = -1;
+        else if (!tmap_get(&r->live, t->name, nl) && !tmap_get(&r->skeletons, t->skeleton, strlen(t->skeleton))) {
+            tmap_put(&r->live, t);
+            tmap_put(&r->skeletons, t);
+            return 0; /* (the tables own it now) */
+        }
+    } else if (m == MOVE_HELD) {
+        if (tmap_reserve(&r->held, &r->alloc, 1)) rc = -1;
+        else if (!tmap_get(&r->held, t->name, nl)) {
+            tmap_put(&r->held, t);
+            return 0;
+        }
+    } else {
+        remember_gone(r, t);
+        rc = 0;
+    }
     tg_tool_release(t);
-    return 0;
+    return rc;
 }
 
-int tg_registry_gone_restore(tg_registry *r, const cJSON *list) {
-    drop_map(r, &r->gone, 1);
+int tg_registry_source_restore(tg_registry *r, const char *source, size_t len, const cJSON *list) {
+    drop_source(r, &r->live, source, len);
+    drop_source(r, &r->held, source, len);
+    drop_source(r, &r->gone, source, len);
     int rc = 0;
-    for (const cJSON *g = cJSON_IsArray(list) ? list->child : NULL; g && rc >= 0; g = g->next) rc = restore_gone(r, g);
+    for (const cJSON *g = cJSON_IsArray(list) ? list->child : NULL; g && rc >= 0; g = g->next)
+        rc = restore_moved(r, source, len, g);
+    changed(r);
     return rc < 0 ? -1 : 0;
+}
+
+void tg_registry_epoch_at_least(tg_registry *r, uint64_t epoch) {
+    if (r->epoch < epoch) {
+        r->epoch = epoch - 1;
+        changed(r);
+    }
 }
 
 /* The names of the items in state (unchanged: the live tool's; held: the

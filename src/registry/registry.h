@@ -135,14 +135,21 @@ const char *tg_registry_source_clash(tg_registry *r, const char *source, size_t 
 /* The source of the changed definition held under name, or NULL. */
 const tg_tool *tg_registry_held(tg_registry *r, const char *name, size_t len);
 
-/* Writes every remembered definition (tools a source's listing dropped,
- * kept until tg_registry_remove_source) as a JSON array for
- * tg_registry_gone_restore; -1 when out grew past memory. */
-int tg_registry_gone_write(const tg_registry *r, tg_buf *out);
-/* Replaces the remembered definitions with those tg_registry_gone_write
- * wrote (of another registry: a replaced instance); malformed entries are
- * skipped. -1 when memory ran out (some may be missing then). */
-int tg_registry_gone_restore(tg_registry *r, const cJSON *list);
+/* Writes every tool of a source as a JSON array for
+ * tg_registry_source_restore: its live tools, the changes held for it and
+ * the definitions remembered of tools it dropped (each with its name,
+ * digest, handler id, cleaned descriptor and options). -1 when out grew
+ * past memory. */
+int tg_registry_source_write(const tg_registry *r, const char *source, size_t len, tg_buf *out);
+/* Replaces a source's tools with those tg_registry_source_write wrote (of
+ * another registry: a replaced instance), as they were: registration's
+ * checks are not made again; an entry that does not read as one, or whose
+ * place is taken, is skipped. Starts a new epoch. -1 when memory ran out
+ * (some may be missing then). */
+int tg_registry_source_restore(tg_registry *r, const char *source, size_t len, const cJSON *list);
+/* Moves the epoch to at least `epoch` (a new epoch when it moves): a
+ * replaced instance's cursors and epochs never name this registry's. */
+void tg_registry_epoch_at_least(tg_registry *r, uint64_t epoch);
 
 /* Removes every tool of a source (and its held changes); returns the count. */
 size_t tg_registry_remove_source(tg_registry *r, const char *source, size_t len);

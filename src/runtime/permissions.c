@@ -139,6 +139,14 @@ tg_status tg_restore_spent_token(tg_runtime *rt, const char *token, size_t len) 
     return TG_OK;
 }
 
+int tg_approval_unspent(tg_runtime *rt, const char *id, size_t len) {
+    char idz[64];
+    if (!rt->policy || len >= sizeof idz) return 0;
+    memcpy(idz, id, len);
+    idz[len] = '\0';
+    return tg_approval_open(rt->policy, idz, now(rt));
+}
+
 tg_status tg_restore_approval(tg_runtime *rt, const char *record, size_t len) {
     tg_rt_begin(rt);
     if (!rt->policy) return tg_rt_fail(rt, TG_ERR_APPROVAL, "no policy is set", -1);

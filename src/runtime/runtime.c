@@ -325,18 +325,28 @@ tg_status tg_remove_source(tg_runtime *rt, const char *source, size_t len) {
     return TG_OK;
 }
 
-tg_status tg_remembered(tg_runtime *rt) {
+tg_status tg_source_state(tg_runtime *rt, const char *source, size_t len) {
     tg_rt_begin(rt);
-    return tg_registry_gone_write(rt->registry, &rt->out) ? tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1) : TG_OK;
+    tg_buf_printf(&rt->out, "{\"epoch\":%llu,\"tools\":", (unsigned long long)tg_registry_epoch(rt->registry));
+    if (tg_registry_source_write(rt->registry, source, len, &rt->out) || tg_buf_putc(&rt->out, '}'))
+        return tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1);
+    return TG_OK;
 }
 
-tg_status tg_restore_remembered(tg_runtime *rt, const char *text, size_t len) {
+tg_status tg_restore_source(tg_runtime *rt, const char *source, size_t len, const char *state, size_t state_len) {
     tg_rt_begin(rt);
-    cJSON *list;
-    tg_status st = tg_rt_parse(rt, "remembered definitions", text, len, SIZE_MAX, &list);
+    cJSON *doc;
+    tg_status st = tg_rt_parse(rt, "a source's state", state, state_len, SIZE_MAX, &doc);
     if (st != TG_OK) return st;
-    if (!cJSON_IsArray(list)) return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "remembered definitions must be an array", -1);
-    return tg_registry_gone_restore(rt->registry, list) ? tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1) : TG_OK;
+    const cJSON *tools = tg_json_getz(doc, "tools");
+    if (!cJSON_IsArray(tools)) return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "not a source's state (tg_source_state)", -1);
+    return tg_registry_source_restore(rt->registry, source, len, tools) ? tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1)
+                                                                          : TG_OK;
+}
+
+void tg_restore_counters(tg_runtime *rt, double epoch, double snapshot) {
+    if (epoch >= 0 && epoch < 9007199254740992.0) tg_registry_epoch_at_least(rt->registry, (uint64_t)epoch + 1);
+    if (snapshot >= rt->next_snapshot && snapshot < UINT32_MAX) rt->next_snapshot = (uint32_t)snapshot + 1;
 }
 
 tg_status tg_configure(tg_runtime *rt, const char *config, size_t len) {
