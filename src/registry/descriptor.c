@@ -136,6 +136,79 @@ static int clean_field(tg_arena *a, cJSON *obj, const char *key, size_t cap, con
     return 0;
 }
 
+/* MCP says an icon's src is an HTTP(S) URL or a data: URI: an icon with
+ * another (javascript:, file:, a relative path, hidden characters) or none is dropped; its
+ * other strings are cleaned as a title is (a client shows them). Each
+ * change is noted once, as "icons". */
+/* 1 when an icon has the MCP Icon shape a client's reader accepts (src a
+ * string; mimeType a string; sizes strings; theme "light" or "dark") and
+ * its src is an HTTP(S) URL or a data: URI written in printable ASCII (no
+ * spaces, controls, bidi or other hidden characters: a URL has none). */
+static int icon_ok(const cJSON *icon) {
+    const cJSON *v;
+    if (!cJSON_IsObject(icon)) return 0;
+    if ((v = tg_json_getz(icon, "mimeType")) && !cJSON_IsString(v)) return 0;
+    if ((v = tg_json_getz(icon, "theme")) && !(cJSON_IsString(v) && (strcmp(v->valuestring, "light") == 0 ||
+                                                                      strcmp(v->valuestring, "dark") == 0)))
+        return 0;
+    if ((v = tg_json_getz(icon, "sizes"))) {
+        if (!cJSON_IsArray(v)) return 0;
+        for (const cJSON *sz = v->child; sz; sz = sz->next)
+            if (!cJSON_IsString(sz)) return 0;
+    }
+    const cJSON *src = tg_json_getz(icon, "src");
+    static const char *const SCHEMES[] = {"https:", "http:", "data:"};
+    if (!cJSON_IsString(src)) return 0;
+    const char *s = src->valuestring;
+    size_t len = tg_json_strlen(s);
+    for (size_t i = 0; i < len; i++)
+        if ((unsigned char)s[i] <= 0x20 || (unsigned char)s[i] >= 0x7F) return 0;
+    for (size_t k = 0; k < 3; k++) {
+        size_t n = strlen(SCHEMES[k]), i = 0;
+        while (i < n && i < len && (s[i] | 0x20) == SCHEMES[k][i]) i++;
+        if (i == n) return 1;
+    }
+    return 0;
+}
+
+static int clean_icons(tg_arena *a, cJSON *d, cJSON *sanitized) {
+    static const char *const TEXT[] = {"mimeType"};
+    cJSON *icons = tg_json_getz(d, "icons");
+    if (!cJSON_IsArray(icons)) return 0; /* (check_shape refused any other) */
+    cJSON *notes = tg_json_new(a, cJSON_Array); /* (what clean_field noted: one note for all) */
+    if (!notes) return -1;
+    int changed = 0;
+    for (cJSON *icon = icons->child, *next; icon; icon = next) {
+        next = icon->next;
+        if (!icon_ok(icon)) {
+            tg_json_detach(icons, icon);
+            changed = 1;
+            continue;
+        }
+        for (size_t k = 0; k < 1; k++) /* (theme is light or dark: nothing to clean) */
+            if (clean_field(a, icon, TEXT[k], TITLE_BYTES, "icons", notes)) return -1;
+        cJSON *sizes = tg_json_getz(icon, "sizes");
+        for (cJSON *sz = cJSON_IsArray(sizes) ? sizes->child : NULL; sz; sz = sz->next) {
+            if (!cJSON_IsString(sz)) continue;
+            size_t len = tg_json_strlen(sz->valuestring);
+            char *tmp = tg_arena_alloc(a, (len < TITLE_BYTES ? len : TITLE_BYTES) + 8);
+            int cut;
+            if (!tmp) return -1;
+            size_t n = tg_sanitize_text(sz->valuestring, len, TITLE_BYTES, tmp, &cut);
+            if (!cut) continue;
+            cJSON *c = tg_json_new_string(a, tmp, n);
+            if (!c) return -1;
+            sz->valuestring = c->valuestring;
+            changed = 1;
+        }
+    }
+    if (!changed && !notes->child) return 0;
+    cJSON *note = tg_json_new_string(a, "icons", 5);
+    if (!note) return -1;
+    tg_json_append(sanitized, note);
+    return 0;
+}
+
 /* BLAKE2s-256 over the canonical text of the whole descriptor: the
  * model-relevant fields first, then every other member (_meta, icons,
  * execution, unknown ones: a client may show any of them to a model or a
@@ -311,6 +384,7 @@ tg_tool *tg_tool_build(const tg_registry_config *cfg, const tg_allocator *alloc,
         goto nomem;
     cJSON *ann = tg_json_getz(d, "annotations");
     if (ann && clean_field(&a, ann, "title", TITLE_BYTES, "annotations.title", sanitized)) goto nomem;
+    if (clean_icons(&a, d, sanitized)) goto nomem;
     /* the schemas' own text reaches the model too (every format shows it) */
     static const char *const SCHEMAS[] = {"inputSchema", "outputSchema"};
     for (int i = 0; i < 2; i++) {

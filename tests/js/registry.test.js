@@ -152,6 +152,27 @@ test('hostile descriptions: control, bidi, zero-width and tag characters removed
   rt.dispose();
 });
 
+test('icons: only HTTP(S) or data: sources in printable ASCII, in the MCP Icon shape; their text cleaned', async () => {
+  const rt = await createToolRuntime();
+  const icons = [
+    { src: 'https://example.com/a.png', mimeType: 'image/png\u0007', sizes: ['48x48\u202E'], theme: 'dark' },
+    { src: 'javascript:fetch(document.cookie)' }, { src: 'file:///etc/passwd' }, { src: 'https://evil.example/\u202Egnp.exe' },
+    { src: 'data:image/png;base64,AAAA' }, { src: 'HTTP://EXAMPLE.COM/B.PNG' }, { src: 'relative/c.png' }, { src: 7 },
+    { src: 'https://example.com/d.png', theme: 'neon' }, { src: 'https://example.com/e.png', sizes: '48x48' }, 'not an icon',
+  ];
+  const res = rt.importTools('up', [{ name: 'open', inputSchema: obj(), icons }, { name: 'odd', inputSchema: obj(), icons: 'x' }], { call: () => 'x' });
+  assert.deepEqual(res.registered.map((r) => r.sanitized), [['icons']]);
+  assert.deepEqual(res.rejected.map((r) => [r.tool, r.code]), [['odd', 'invalid_descriptor']]); // (icons that are not a list)
+  const [open] = rt.listTools().tools;
+  assert.deepEqual(open.icons, [
+    { src: 'https://example.com/a.png', mimeType: 'image/png', sizes: ['48x48'], theme: 'dark' },
+    { src: 'data:image/png;base64,AAAA' }, { src: 'HTTP://EXAMPLE.COM/B.PNG' },
+  ]);
+  // the digest is of what the source sent: the same listing again is no change
+  assert.equal(rt.importTools('up', [{ name: 'open', inputSchema: obj(), icons }], { call: () => 'x' }).unchanged.length, 1);
+  rt.dispose();
+});
+
 test('text inside a tool\'s schemas: annotations cleaned at any depth; names and values refused, never altered', async () => {
   const rt = await createToolRuntime();
   const bad = 'Path\u202E\u200B\u0007 of\u{E0041}\u{E0042} the file\u00AD';
