@@ -1,6 +1,7 @@
 /* json_node.c - arena-owned cJSON nodes, length-prefixed strings, lookup,
  * equality and integer-ness. */
 #include "json.h"
+#include "json_index.h"
 #include "json_internal.h"
 
 #include <math.h>
@@ -79,6 +80,12 @@ static int frag_char(const char **s, const char *end, char *ch) {
  * schema_resolve.c): percent-decoded first, then split at '/', then ~1 and
  * ~0 unescaped in each token; so "%2F" separates and "%7E1" is a '/'. */
 const cJSON *tg_json_pointer_ref(const cJSON *doc, const char *s, size_t len) {
+    return tg_json_pointer_ref_in(NULL, doc, s, len);
+}
+
+/* (each token looked up through ix: R refs into a container of M children
+ * cost R log M, not R x M) */
+const cJSON *tg_json_pointer_ref_in(tg_json_index *ix, const cJSON *doc, const char *s, size_t len) {
     const char *end = s + len;
     if (!doc || !s || s == end || *s != '#') return NULL;
     s++;
@@ -100,7 +107,7 @@ const cJSON *tg_json_pointer_ref(const cJSON *doc, const char *s, size_t len) {
             seg[n++] = ch;
         }
         if (r < 0) return NULL;
-        if (cJSON_IsObject(cur)) cur = tg_json_get(cur, seg, n);
+        if (cJSON_IsObject(cur)) cur = tg_json_index_get(ix, cur, seg, n);
         else if (cJSON_IsArray(cur)) {
             size_t idx = 0;
             if (n == 0 || n > 9) return NULL;
@@ -108,8 +115,7 @@ const cJSON *tg_json_pointer_ref(const cJSON *doc, const char *s, size_t len) {
                 if (seg[i] < '0' || seg[i] > '9') return NULL;
                 idx = idx * 10 + (size_t)(seg[i] - '0');
             }
-            cur = cur->child;
-            while (cur && idx--) cur = cur->next;
+            cur = tg_json_index_item(ix, cur, idx);
         } else return NULL;
         if (!cur) return NULL;
     }

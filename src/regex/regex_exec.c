@@ -122,9 +122,22 @@ int tg_regex_search(const tg_regex *re, const char *subject, size_t len, void *s
     return tg_regex_search_bounded(re, subject, len, scratch, NULL);
 }
 
+/* What a fast path costs of the budget: one step for a comparison with
+ * the literal (bounded by the pattern's length), plus one per subject byte
+ * for the scans (a literal anywhere, a run). Without this, P patterns over
+ * N names (patternProperties) were P x N searches no budget saw. */
+static uint64_t fast_cost(const tg_regex *re, size_t len) {
+    return re->fast == RX_FAST_LITERAL || re->fast == RX_FAST_RUN ? (uint64_t)len + 1 : 1;
+}
+
 int tg_regex_search_bounded(const tg_regex *re, const char *subject, size_t len, void *scratch, uint64_t *budget) {
     const unsigned char *s = (const unsigned char *)(subject ? subject : "");
     if (!re || (!subject && len)) return 0;
+    if (re->fast != RX_FAST_NONE && budget) {
+        uint64_t cost = fast_cost(re, len);
+        if (*budget < cost) return -1;
+        *budget -= cost;
+    }
     switch (re->fast) {
     case RX_FAST_LITERAL: return find_literal(s, len, re->lit, re->nlit);
     case RX_FAST_PREFIX: return len >= re->nlit && memcmp(s, re->lit, re->nlit) == 0;
@@ -136,6 +149,13 @@ int tg_regex_search_bounded(const tg_regex *re, const char *subject, size_t len,
     if (!scratch) return 0;
     if (len >= RX_DFA_MIN_LEN) return rx_dfa_search(re, s, len, scratch, budget);
     return rx_pike_run(re, s, len, scratch, 0, &re->start, 1, 0, budget);
+}
+
+int tg_regex_exact(const tg_regex *re, const char **lit, size_t *len) {
+    if (!re || re->fast != RX_FAST_EXACT) return 0;
+    *lit = (const char *)re->lit;
+    *len = re->nlit;
+    return 1;
 }
 
 void tg_regex_free(tg_regex *re) {

@@ -431,6 +431,36 @@ static void test_misc_api(void) {
     mn("abX", 2, "xab", 3, 1);
 }
 
+/* A fast path (exact, prefix, suffix, literal, run) is work like any other
+ * search: it lowers the budget and ends with -1 when none is left, so P
+ * patternProperties over N names stay within the evaluation's step budget
+ * (they went uncharged: P x N searches unbounded). */
+static void test_fast_paths_charge_budget(void) {
+    static const struct { const char *pat, *subj; uint64_t cost; } C[] = {
+        {"^k12$", "k12", 1},       /* exact */
+        {"^k1", "k12", 1},         /* prefix */
+        {"12$", "k12", 1},         /* suffix */
+        {"k1", "xxk12", 6},        /* literal: the subject's bytes scanned, plus one */
+        {"^a{1,9}$", "aaaa", 5},   /* run: likewise */
+    };
+    for (size_t i = 0; i < sizeof C / sizeof C[0]; i++) {
+        tg_regex *re = NULL;
+        tg_regex_error err;
+        check(tg_regex_compile(&g_alloc, C[i].pat, strlen(C[i].pat), NULL, &re, &err) == 0, "compile", C[i].pat,
+              err.message);
+        if (!re) continue;
+        check(!tg_regex_needs_scratch(re), "takes a fast path", C[i].pat, NULL);
+        uint64_t budget = 100;
+        check(tg_regex_search_bounded(re, C[i].subj, strlen(C[i].subj), NULL, &budget) == 1 && budget == 100 - C[i].cost,
+              "fast path charged", C[i].pat, NULL);
+        budget = C[i].cost - 1;
+        check(tg_regex_search_bounded(re, C[i].subj, strlen(C[i].subj), NULL, &budget) == -1, "fast path out of budget",
+              C[i].pat, NULL);
+        check(tg_regex_search(re, C[i].subj, strlen(C[i].subj), NULL) == 1, "unbounded search unchanged", C[i].pat, NULL);
+        tg_regex_free(re);
+    }
+}
+
 /* JSON-Schema-Test-Suite draft2020-12 pattern.json / patternProperties.json */
 static void test_json_schema_suite(void) {
     M("^a*$", "aaa"); N("^a*$", "abc"); M("a+", "xxaayy");
@@ -458,6 +488,7 @@ int main(void) {
     test_dfa_cache();
     test_alloc_failures();
     test_misc_api();
+    test_fast_paths_charge_budget();
     test_json_schema_suite();
     check(g_count.live == 0, "no leaked bytes", "", NULL);
     return tg_test_finish("regex");

@@ -106,6 +106,11 @@ typedef struct tg_schema_options {
      * block a tool). The arena must outlive the program; tg_schema_free
      * then releases only what the program holds outside it (regexes). */
     tg_arena *arena;
+    /* Optional (tests): increased by the members and items the $ref JSON
+     * pointers of a successful compile looked at or compared keys with
+     * (json_index.h), so a test can tell that resolving them stays
+     * O(log M) per token in containers of M children. */
+    size_t *ref_probes;
 } tg_schema_options;
 
 tg_schema_options tg_schema_default_options(void);

@@ -104,6 +104,7 @@ int tg_schema_compile(const tg_allocator *alloc, const cJSON *schema, const tg_s
         (void)tg_arena_reserve(s->arena, program_estimate(est, o.borrow_document));
         (void)tg_arena_reserve(c.tmp, tmp);
     }
+    tg_json_index_init(&c.ptr_ix, c.tmp);
     c.def_dialect = o.dialect == TG_DIALECT_AUTO ? TG_DIALECT_2020_12 : o.dialect;
     if (!schema || (!tg_sj_IsObject(schema) && !tg_sj_IsBool(schema))) {
         tg_sc_fail(&c, "", "a schema must be an object or a boolean%s", "");
@@ -181,6 +182,7 @@ int tg_schema_compile(const tg_allocator *alloc, const cJSON *schema, const tg_s
         }
         if (tg_sc_meta_check(&c, c.ents[root_ent].node, mu, official)) goto error;
     }
+    if (o.ref_probes) *o.ref_probes += c.ptr_ix.probes;
     done_tmp(&c, scratch_empty, scratch_mark);
     if (s->arena != &s->own_arena) s->arena = NULL; /* the caller's: used while compiling only */
     *out = s;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "schema_internal.h"
+#include "../json/json_index.h"
 
 #define OLD_DIALECT(d) ((d) >= TG_DIALECT_DRAFT7)
 
@@ -52,6 +53,9 @@ typedef struct sc {
     size_t cap_node_ent;
     tg_dialect def_dialect;
     int load_depth;
+    /* the containers $ref pointers walk through, indexed once each (in tmp):
+     * R refs into a $defs of M cost R log M, not R x M */
+    tg_json_index ptr_ix;
 } sc;
 
 /* A 64-bit filter of an object's member names (length and first and last

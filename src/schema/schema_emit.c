@@ -436,6 +436,7 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
                         j++;
                     }
                     P->n_patterns = j;
+                    if (tg_spat_index(c->s->arena, P, c->regexes)) { tg_sc_oom(c); return -1; }
                 }
                 if (ap) {
                     l = LOC("additionalProperties");

@@ -16,6 +16,7 @@
 
 #include "schema_internal.h"
 #include "../base/utf8.h"
+#include "../json/json_index.h"
 
 #if defined(__GNUC__) || defined(__clang__)
 #define TG_NOINLINE __attribute__((noinline))
@@ -44,6 +45,15 @@ typedef struct ev {
      * target's own "/$defs/A/type" (2020-12 core 12.3.1) */
     struct ref_frame { const char *via, *base; } *frames;
     size_t nframes;
+    /* member names of the instance's objects, for required /
+     * dependentRequired / dependentSchemas: one sorted index per large
+     * object, shared by every keyword of the evaluation that looks into it
+     * (allOf of 8,000 {"required": [one name]} over a 16,000-member object
+     * was a scan each). In an arena of its own, freed at the end: scratch
+     * is rewound under annotations and branches, which would take an index
+     * made there away from the keywords after them. */
+    tg_arena names_arena;
+    tg_json_index names;
 } ev;
 
 static int ev_node(ev *e, uint32_t id, const cJSON *inst, ev_marks *pm);
@@ -352,44 +362,10 @@ static int re_search(ev *e, uint32_t idx, const char *s, size_t len) {
 
 /* ---- property lookup (tg_sfind_prop, tg_ssame_bytes: schema_internal.h) ---- */
 
-static int has_member(const cJSON *o, const tg_sname *n) {
-    const cJSON *c;
-    size_t l = n->len;
-    for (c = o->child; c; c = c->next)
-        if (tg_json_strlen(c->string) == l && (l == 0 || (c->string[0] == n->s[0] && tg_ssame_bytes(c->string, n->s, l))))
-            return 1;
-    return 0;
-}
-
-/* An object's member names for many lookups (required, dependentRequired,
- * dependentSchemas): a scan per name is names x members (80,000 of each:
- * seconds), so past a few lookups the names are sorted once in scratch and
- * each lookup is a binary search. */
-typedef struct members { const cJSON *obj; const cJSON **sorted; size_t n; } members;
-
-/* lookups: how many names will be looked up (few: no index) */
-static void members_index(ev *e, const cJSON *o, size_t lookups, members *m) {
-    size_t n = 0;
-    m->obj = o;
-    m->sorted = NULL;
-    if (lookups <= 8) return;
-    for (const cJSON *c = o->child; c; c = c->next) n++;
-    if (n <= 16) return;
-    m->sorted = tg_json_members_sorted(e->scratch, o, &m->n); /* (NULL: the scans, slower, still right) */
-}
-
-static int members_has(const members *m, const tg_sname *name) {
-    if (!m->sorted) return has_member(m->obj, name);
-    size_t lo = 0, hi = m->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        const char *k = m->sorted[mid]->string;
-        int c = tg_json_key_cmp(k, tg_json_strlen(k), name->s, name->len);
-        if (c == 0) return 1;
-        if (c < 0) lo = mid + 1;
-        else hi = mid;
-    }
-    return 0;
+/* 1 when object o has a member named n: a scan of a small object, a
+ * binary search in the evaluation's index of a large one (e->names). */
+static int has_member(ev *e, const cJSON *o, const tg_sname *n) {
+    return tg_json_index_get(&e->names, o, n->s, n->len) != NULL;
 }
 
 /* ---- instance path ---- */
@@ -581,11 +557,9 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
         return 0;
     }
     case TG_OP_REQUIRED: {
-        members mi;
         if (!tg_sj_IsObject(inst)) return 1;
-        members_index(e, inst, in->u.req.n, &mi);
         for (i = 0; i < in->u.req.n; i++) {
-            if (members_has(&mi, &in->u.req.names[i])) continue;
+            if (has_member(e, inst, &in->u.req.names[i])) continue;
             valid = 0;
             if (want_error(e)) report(e, in, inst, i, 0, NULL, in->loc);
             if (stop(e)) return 0;
@@ -607,13 +581,19 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
                     COMBINE(r);
                 }
             }
-            for (j = 0; j < P->n_patterns; j++) {
-                r = re_search(e, P->patterns[j].re, it->string, kl);
-                if (r < 0) { e->fatal = 1; return -1; }
-                if (!r) continue;
-                matched = 1;
-                r = child_key(e, it, P->patterns[j].node, NULL);
-                COMBINE(r);
+            if (P->n_patterns) {
+                tg_spat_it pi;
+                int known;
+                tg_spat_begin(&pi, P, it->string, kl);
+                if (P->exact) e->steps++; /* (the lookup among the exact patterns) */
+                while ((j = tg_spat_next(&pi, &known)) != TG_SNONE) {
+                    r = known ? 1 : re_search(e, P->patterns[j].re, it->string, kl);
+                    if (r < 0) { e->fatal = 1; return -1; }
+                    if (!r) continue;
+                    matched = 1;
+                    r = child_key(e, it, P->patterns[j].node, NULL);
+                    COMBINE(r);
+                }
             }
             if (!matched && P->additional != TG_SNONE) {
                 matched = 1;
@@ -631,17 +611,13 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
         return valid;
     }
     case TG_OP_DEP_REQUIRED: {
-        members mi;
-        size_t lookups = in->u.deps.n;
         if (!tg_sj_IsObject(inst)) return 1;
-        for (i = 0; i < in->u.deps.n; i++) lookups += in->u.deps.deps[i].n_required;
-        members_index(e, inst, lookups, &mi);
         for (i = 0; i < in->u.deps.n; i++) {
             const tg_sdep *d = &in->u.deps.deps[i];
             uint32_t j;
-            if (!members_has(&mi, &d->name)) continue;
+            if (!has_member(e, inst, &d->name)) continue;
             for (j = 0; j < d->n_required; j++) {
-                if (members_has(&mi, &d->required[j])) continue;
+                if (has_member(e, inst, &d->required[j])) continue;
                 valid = 0;
                 if (want_error(e)) report(e, in, inst, i, j, NULL, in->loc);
                 if (stop(e)) return 0;
@@ -650,12 +626,10 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
         return valid;
     }
     case TG_OP_DEP_SCHEMAS: {
-        members mi;
         if (!tg_sj_IsObject(inst)) return 1;
-        members_index(e, inst, in->u.deps.n, &mi);
         for (i = 0; i < in->u.deps.n; i++) {
             const tg_sdep *d = &in->u.deps.deps[i];
-            if (!members_has(&mi, &d->name)) continue;
+            if (!has_member(e, inst, &d->name)) continue;
             r = ev_node(e, d->node, inst, m);
             COMBINE(r);
         }
@@ -902,8 +876,8 @@ out:
     return valid;
 }
 
-int tg_sval(const tg_schema *s, const cJSON *instance, tg_arena *scratch, tg_output_mode mode, size_t max_errors,
-            const tg_schema_errors *to, int text) {
+static int sval(const tg_schema *s, const cJSON *instance, tg_arena *scratch, tg_output_mode mode, size_t max_errors,
+                const tg_schema_errors *to, int text, size_t *probes) {
     tg_buf *errors = to ? to->out : NULL;
     int json = errors && !to->lens && !text;
     ev e;
@@ -926,14 +900,27 @@ int tg_sval(const tg_schema *s, const cJSON *instance, tg_arena *scratch, tg_out
     e.re_scratch = s->regex_scratch && s->regex_scratch <= RE_SCRATCH_EAGER ? tg_arena_alloc(scratch, s->regex_scratch) : NULL;
     if (!e.path || !e.scope || (s->regex_scratch && s->regex_scratch <= RE_SCRATCH_EAGER && !e.re_scratch)) return -2;
     tg_sreport_init(&e.rep, to, text, &s->alloc);
+    tg_arena_init(&e.names_arena, s->alloc);
+    tg_json_index_init(&e.names, &e.names_arena);
     if (e.basic && json) tg_buf_putc(errors, '[');
     r = ev_node(&e, s->root, instance, NULL);
     if (e.basic && json) tg_buf_putc(errors, ']');
+    if (probes) *probes += e.names.probes;
+    tg_arena_free(&e.names_arena);
     tg_sreport_free(&e.rep);
     if (e.re_owned) tg_free(&s->alloc, e.re_scratch, s->regex_scratch);
     if (e.fatal) return e.oom ? -2 : -1;
     if (e.basic && (errors->failed || (to->lens && to->lens->failed))) return -2;
     return r;
+}
+
+int tg_sval(const tg_schema *s, const cJSON *instance, tg_arena *scratch, tg_output_mode mode, size_t max_errors,
+            const tg_schema_errors *to, int text) {
+    return sval(s, instance, scratch, mode, max_errors, to, text, NULL);
+}
+
+int tg_sval_probes(const tg_schema *s, const cJSON *instance, tg_arena *scratch, size_t *probes) {
+    return sval(s, instance, scratch, TG_OUTPUT_FLAG, 0, NULL, 0, probes);
 }
 
 int tg_schema_validate(const tg_schema *s, const cJSON *instance, tg_arena *scratch, tg_output_mode mode,

@@ -81,9 +81,47 @@ typedef struct tg_sprops {      /* properties + patternProperties + additionalPr
     uint32_t table_mask;
     tg_spattern *patterns;
     uint32_t n_patterns;
+    /* many patterns (past TG_SEXACT_FROM), some matching one name each
+     * ("^k12$"): those sorted by (name, index) for a binary search per
+     * member name, the rest (others, in order) searched one by one; so P
+     * exact patterns over N names are N log P, not P x N searches. NULL
+     * exact: every pattern is searched. */
+    struct tg_sexact { const char *s; size_t len; uint32_t j; } *exact;
+    uint32_t n_exact;
+    uint32_t *others;
+    uint32_t n_others;
     uint32_t additional;        /* node or TG_SNONE */
     const char *additional_loc;
 } tg_sprops;
+
+enum { TG_SEXACT_FROM = 8 };
+
+/* The patternProperties entries that may match member name k[0..kl), in
+ * their order (what the evaluator's errors follow): tg_spat_begin, then
+ * tg_spat_next until TG_SNONE; *known 1 when the entry matches for sure
+ * (an exact pattern naming k), 0 when its regex must be searched. */
+typedef struct tg_spat_it {
+    const tg_sprops *P;
+    uint32_t ex, ex_end, oth, j;
+} tg_spat_it;
+void tg_spat_begin(tg_spat_it *it, const tg_sprops *P, const char *k, size_t kl);
+/* Sets P->exact / P->others (schema_patterns.c) from P's compiled
+ * patterns; 0, or -1 when the arena refused. */
+int tg_spat_index(tg_arena *arena, tg_sprops *P, tg_regex *const *regexes);
+static inline uint32_t tg_spat_next(tg_spat_it *it, int *known) {
+    const tg_sprops *P = it->P;
+    if (!P->exact) {
+        *known = 0;
+        return it->j < P->n_patterns ? it->j++ : TG_SNONE;
+    }
+    uint32_t a = it->ex < it->ex_end ? P->exact[it->ex].j : TG_SNONE;
+    uint32_t b = it->oth < P->n_others ? P->others[it->oth] : TG_SNONE;
+    if (a == TG_SNONE && b == TG_SNONE) return TG_SNONE;
+    *known = a < b;
+    if (a < b) it->ex++;
+    else it->oth++;
+    return a < b ? a : b;
+}
 
 typedef struct tg_sdep {        /* dependentRequired / dependentSchemas entry */
     tg_sname name;
@@ -228,6 +266,10 @@ int tg_sreport_error(tg_sreport *r, const tg_sins *in, const cJSON *inst, size_t
  * reports both as -1). */
 int tg_sval(const tg_schema *s, const cJSON *instance, tg_arena *scratch, tg_output_mode mode, size_t max_errors,
             const tg_schema_errors *to, int text);
+/* tg_sval in FLAG mode, adding to *probes the members its member-name
+ * lookups (required, dependentRequired, dependentSchemas) looked at or
+ * compared keys with (for tests: the work they did). */
+int tg_sval_probes(const tg_schema *s, const cJSON *instance, tg_arena *scratch, size_t *probes);
 
 /* Hash of a property name or URI for the program's tables (in-memory only:
  * never stored or shown). Eight bytes per step, the 1-7 left over read as

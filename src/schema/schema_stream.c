@@ -634,12 +634,18 @@ static int object_value(st *t, const sset *set, size_t depth, size_t edepth) {
                 seen_req[i] |= pr->req_bits;
                 if (add(t, &child, pr->node, 0)) return 0;
             }
-            for (j = 0; j < P->n_patterns; j++) {
-                int m = re_ok(t, P->patterns[j].re, key, kl);
-                if (m < 0) return 0;
-                if (!m) continue;
-                matched = 1;
-                if (add(t, &child, P->patterns[j].node, 0)) return 0;
+            if (P->n_patterns) {
+                tg_spat_it pi;
+                int known;
+                tg_spat_begin(&pi, P, key, kl);
+                if (P->exact) t->steps++; /* (the lookup among the exact patterns) */
+                while ((j = tg_spat_next(&pi, &known)) != TG_SNONE) {
+                    int m = known ? 1 : re_ok(t, P->patterns[j].re, key, kl);
+                    if (m < 0) return 0;
+                    if (!m) continue;
+                    matched = 1;
+                    if (add(t, &child, P->patterns[j].node, 0)) return 0;
+                }
             }
             if (!matched && P->additional != TG_SNONE) {
                 if (t->s->nodes[P->additional].is_false) {

@@ -343,12 +343,49 @@ static void differential(void) {
     CHECK(explained > decided_invalid / 2);
 }
 
+/* patternProperties on fast-path patterns cost the one pass steps of the
+ * budget too (findings/04): P patterns x N keys past it is left undecided
+ * (the evaluator ends it with the limit error), not accepted uncounted. */
+static void fast_patterns_budgeted(void) {
+    enum { P = 60, N = 100 };
+    tg_buf t, inst;
+    tg_buf_init(&t, A, 0);
+    tg_buf_init(&inst, A, 0);
+    tg_buf_puts(&t, "{\"type\":\"object\",\"patternProperties\":{");
+    for (int i = 0; i < P; i++) tg_buf_printf(&t, "%s\"^k%d-\":{\"type\":\"integer\"}", i ? "," : "", i);
+    tg_buf_puts(&t, "}}");
+    tg_buf_puts(&inst, "{");
+    for (int i = 0; i < N; i++) tg_buf_printf(&inst, "%s\"k%d-\":1", i ? "," : "", i);
+    tg_buf_puts(&inst, "}");
+    tg_arena a;
+    tg_json_error err;
+    tg_arena_init(&a, A);
+    cJSON *doc = tg_json_parse(&a, t.data, t.len, NULL, &err);
+    tg_schema_options o = tg_schema_default_options();
+    tg_schema *s = NULL, *small = NULL;
+    CHECK(doc && tg_schema_compile(&A, doc, NULL, &s, NULL) == 0);
+    o.limits.max_eval_steps = P * N / 2;
+    CHECK(doc && tg_schema_compile(&A, doc, &o, &small, NULL) == 0);
+    tg_arena_free(&a);
+    if (s && small) {
+        CHECK(s->stream && small->stream);
+        CHECK(fast(s, inst.data, inst.len) == 1);
+        CHECK(fast(small, inst.data, inst.len) == -1);
+        CHECK(tree(small, inst.data, inst.len) == -1);
+    }
+    tg_schema_free(s);
+    tg_schema_free(small);
+    tg_buf_free(&t);
+    tg_buf_free(&inst);
+}
+
 int main(void) {
     decided();
     own_properties();
     unions();
     not_covered();
     hostile();
+    fast_patterns_budgeted();
     differential();
     return tg_test_finish("schema_stream");
 }

@@ -7,6 +7,7 @@
 
 #include "schema.h"
 #include "../json/json.h"
+#include "schema_internal.h"
 
 static int passed, failed;
 static const tg_allocator A = {tg_alloc_libc, NULL};
@@ -484,6 +485,142 @@ static void test_allocation_failures(void) {
     CHECK(crashes == 0, "allocation_failure_reports_error");
 }
 
+/* $ref pointers into large containers (findings/01): R refs into an
+ * object of M members cost R x M key comparisons when each token was
+ * looked up by a scan; the compiler now looks them up through one index per
+ * container (json_index.h), counted in ref_probes. They resolve as before:
+ * members and items past the first 16, escapes, duplicates' first. */
+static void test_ref_pointer_index(void) {
+    enum { M = 3000, R = 1500 };
+    tg_buf t, diag;
+    tg_buf_init(&t, A, 0);
+    tg_buf_init(&diag, A, 0);
+    tg_buf_puts(&t, "{\"x\":{");
+    for (int i = 0; i < M; i++) tg_buf_printf(&t, "%s\"k%06d\":true", i ? "," : "", i);
+    tg_buf_puts(&t, ",\"a/b\":{\"type\":\"string\"}},\"l\":[");
+    for (int i = 0; i < 40; i++) tg_buf_printf(&t, "%s{\"minimum\":%d}", i ? "," : "", i);
+    tg_buf_puts(&t, "],\"anyOf\":[");
+    for (int i = 0; i < R; i++) tg_buf_printf(&t, "{\"$ref\":\"#/x/k%06d\"},", M - 1 - (i % 50));
+    tg_buf_puts(&t, "{\"$ref\":\"#/x/a~1b\"},{\"$ref\":\"#/x/a%7E1b\"}],"
+                    "\"allOf\":[{\"$ref\":\"#/l/37\"},{\"$ref\":\"#/l/3\"}]}");
+    size_t probes = 0;
+    tg_schema_options o = tg_schema_default_options();
+    o.ref_probes = &probes;
+    o.skip_metaschema_check = 1;
+    tg_schema *s = C(t.data, &o, &diag);
+    CHECK(s != NULL, "ref_index_compiles");
+    /* a scan: about R x M comparisons (2.2 million); an index: R x (16 + log2 M) */
+    CHECK(probes > 0 && probes < (size_t)R * 40, "ref_index_probes_logarithmic");
+    CHECK(s && V(s, "37", NULL) == 1 && V(s, "36", NULL) == 0, "ref_index_array_item_past_16");
+    tg_schema_free(s);
+    /* a token naming nothing past the first 16 members is still refused */
+    tg_buf_reset(&t);
+    tg_buf_puts(&t, "{\"x\":{");
+    for (int i = 0; i < 40; i++) tg_buf_printf(&t, "%s\"k%d\":true", i ? "," : "", i);
+    tg_buf_puts(&t, "},\"l\":[1,2],\"$ref\":\"#/x/k40\"}");
+    CHECK(C(t.data, NULL, NULL) == NULL, "ref_index_absent_member_refused");
+    tg_buf_free(&t);
+    tg_buf_free(&diag);
+}
+
+/* patternProperties on fast-path patterns (findings/04): each search is
+ * charged to the step budget, so P patterns x N names end with the limit
+ * error instead of running unbounded; within the budget, the verdicts stay. */
+static void test_pattern_props_budget(void) {
+    enum { P = 100, N = 200 };
+    tg_buf t, inst;
+    tg_buf_init(&t, A, 0);
+    tg_buf_init(&inst, A, 0);
+    tg_buf_puts(&t, "{\"patternProperties\":{");
+    /* prefixes ("^k12-"): a fast path each, not indexed by name */
+    for (int i = 0; i < P; i++) tg_buf_printf(&t, "%s\"^k%d-\":{\"type\":\"integer\"}", i ? "," : "", i);
+    tg_buf_puts(&t, "}}");
+    tg_buf_puts(&inst, "{");
+    for (int i = 0; i < N; i++) tg_buf_printf(&inst, "%s\"k%d-\":1", i ? "," : "", i);
+    tg_buf_puts(&inst, "}");
+    tg_schema_options o = tg_schema_default_options();
+    o.limits.max_eval_steps = P * N / 2; /* (every search one step at least) */
+    tg_schema *s = C(t.data, &o, NULL);
+    CHECK(s && V(s, inst.data, NULL) == -1, "fast_patterns_charged_to_step_budget");
+    tg_schema_free(s);
+    s = C(t.data, NULL, NULL);
+    CHECK(s && V(s, inst.data, NULL) == 1 && V(s, "{\"k7-\":\"x\",\"k1000\":\"x\"}", NULL) == 0,
+          "fast_patterns_within_budget_decide");
+    tg_schema_free(s);
+    /* exact patterns ("^k12$") are found by name: N lookups, within that budget */
+    tg_buf_reset(&t);
+    tg_buf_reset(&inst);
+    tg_buf_puts(&t, "{\"patternProperties\":{");
+    for (int i = 0; i < P; i++) tg_buf_printf(&t, "%s\"^k%d$\":{\"type\":\"integer\"}", i ? "," : "", i);
+    tg_buf_puts(&t, "}}");
+    tg_buf_puts(&inst, "{");
+    for (int i = 0; i < N; i++) tg_buf_printf(&inst, "%s\"k%d\":1", i ? "," : "", i);
+    tg_buf_puts(&inst, "}");
+    s = C(t.data, &o, NULL);
+    CHECK(s && V(s, inst.data, NULL) == 1 && V(s, "{\"k7\":\"x\",\"k1000\":\"x\"}", NULL) == 0,
+          "exact_patterns_indexed_by_name");
+    tg_schema_free(s);
+    /* exact and other patterns mixed: every one that matches applies, errors in the patterns' order */
+    tg_buf errs;
+    tg_buf_init(&errs, A, 0);
+    s = C("{\"patternProperties\":{\"k\":{\"type\":\"integer\"},\"^k1$\":{\"type\":\"integer\"},"
+          "\"1$\":{\"type\":\"integer\"},\"^z1$\":{},\"^z2$\":{},\"^z3$\":{},\"^z4$\":{},\"^z5$\":{},"
+          "\"^z6$\":{},\"^z7$\":{},\"^k1$|x\":{\"type\":\"integer\"}}}", NULL, NULL);
+    CHECK(s && V(s, "{\"k1\":\"s\"}", &errs) == 0, "mixed_patterns_refuse");
+    if (s && errs.data) {
+        const char *a = strstr(errs.data, "/patternProperties/k/"), *b = strstr(errs.data, "/patternProperties/^k1$/"),
+                   *c = strstr(errs.data, "/patternProperties/1$/"), *d = strstr(errs.data, "/patternProperties/^k1$|x/");
+        CHECK(a && b && c && d && a < b && b < c && c < d, "mixed_patterns_errors_in_order");
+    }
+    CHECK(s && V(s, "{\"k1\":1,\"z3\":\"s\",\"zz\":\"s\"}", NULL) == 1, "mixed_patterns_accept");
+    tg_schema_free(s);
+    tg_buf_free(&errs);
+    tg_buf_free(&t);
+    tg_buf_free(&inst);
+}
+
+/* required from many subschemas over one large object (findings/05):
+ * one member index per instance object, shared by every keyword of the
+ * evaluation, so each name is a binary search, not a scan of the object. */
+static void test_required_shared_index(void) {
+    enum { N = 4000, K = N / 2 };
+    tg_buf t, inst;
+    tg_buf_init(&t, A, 0);
+    tg_buf_init(&inst, A, 0);
+    tg_buf_puts(&t, "{\"allOf\":[");
+    for (int i = 0; i < K; i++) tg_buf_printf(&t, "%s{\"required\":[\"k%d\"]}", i ? "," : "", N - 1 - (i % 16));
+    tg_buf_puts(&t, "],\"dependentRequired\":{\"k3\":[\"k3999\"]},\"dependentSchemas\":{\"k3998\":{\"required\":[\"k0\"]}}}");
+    tg_buf_puts(&inst, "{");
+    for (int i = 0; i < N; i++) tg_buf_printf(&inst, "%s\"k%d\":1", i ? "," : "", i);
+    tg_buf_puts(&inst, "}");
+    tg_schema *s = C(t.data, NULL, NULL);
+    CHECK(s != NULL, "required_index_compiles");
+    if (s) {
+        tg_arena a, scratch;
+        tg_arena_init(&a, A);
+        tg_arena_init(&scratch, A);
+        size_t probes = 0;
+        int r = tg_sval_probes(s, J(&a, inst.data), &scratch, &probes);
+        CHECK(r == 1, "required_index_valid");
+        /* a scan: K x N (8 million); an index: K x (16 + log2 N) */
+        CHECK(probes < (size_t)K * 40, "required_index_probes_logarithmic");
+        CHECK(V(s, "{\"k3999\":1}", NULL) == 0, "required_index_small_object_refused");
+        tg_arena_free(&scratch);
+        tg_arena_free(&a);
+    }
+    tg_schema_free(s);
+    /* the index answers misses too: one name short fails, in either keyword */
+    tg_buf_reset(&inst);
+    tg_buf_puts(&inst, "{");
+    for (int i = 0; i < N - 1; i++) tg_buf_printf(&inst, "%s\"k%d\":1", i ? "," : "", i);
+    tg_buf_puts(&inst, "}");
+    s = C(t.data, NULL, NULL);
+    CHECK(s && V(s, inst.data, NULL) == 0, "required_index_missing_name");
+    tg_schema_free(s);
+    tg_buf_free(&t);
+    tg_buf_free(&inst);
+}
+
 int main(void) {
     test_basic_output();
     test_max_errors();
@@ -500,6 +637,9 @@ int main(void) {
     test_unevaluated();
     test_metaschema_cache();
     test_allocation_failures();
+    test_ref_pointer_index();
+    test_pattern_props_budget();
+    test_required_shared_index();
     printf("schema: %d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }
