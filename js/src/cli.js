@@ -266,7 +266,7 @@ async function gateway(args, log) {
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const { StdioClientTransport, getDefaultEnvironment } = await import('@modelcontextprotocol/sdk/client/stdio.js');
   const types = await import('@modelcontextprotocol/sdk/types.js');
-  const { importFromClient, approvalRequired } = await import('./mcp.js');
+  const { importFromClient, serveTools } = await import('./mcp.js');
 
   const ver = await version();
   const rt = await createToolRuntime({ policy: cfg.policy });
@@ -320,14 +320,10 @@ async function gateway(args, log) {
     throw new Error(`cannot start the upstreams: ${e.message}`);
   }
 
-  server.setRequestHandler(types.ListToolsRequestSchema, async (req) => {
-    const { tools, nextCursor } = rt.listTools({ format: 'mcp', cursor: req.params?.cursor, limit: 100, ...who });
-    return nextCursor ? { tools, nextCursor } : { tools };
-  });
-  server.setRequestHandler(types.CallToolRequestSchema, async (req, extra) => {
-    const res = await rt.callTool(req.params.name, req.params.arguments ?? {}, { ...who, signal: extra.signal });
-    return res.status === 'pending_approval' ? approvalRequired(res) : res;
-  });
+  // the same handlers as any host's (a bad cursor is invalid params, -32602;
+  // what is served fits the client's protocol version), as this gateway's
+  // principal, mode and session
+  serveTools(rt, server, { pageSize: 100, callContext: () => who });
 
   const done = new Promise((resolve) => { server.onclose = resolve; });
   const stop = () => server.close();

@@ -2,7 +2,7 @@
 // server's tools through an official SDK Client, and serve a runtime's
 // tools through an official SDK Server. The SDK is the caller's (a peer of
 // this entry); the core entry never loads it.
-import { ListToolsRequestSchema, CallToolRequestSchema, McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ListToolsRequestSchema, CallToolRequestSchema, CallToolResultSchema, McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { ToolgateError } from './errors.js';
 
 /**
@@ -42,10 +42,44 @@ export async function importFromClient(rt, source, client, { maxPages = 50, maxT
     if (!res.nextCursor) break;
     cursor = res.nextCursor;
   }
-  return rt.importTools(source, tools, {
-    options,
-    call: (name, args, info) => client.callTool({ name, arguments: args }, undefined, info?.signal ? { signal: info.signal } : undefined),
-  });
+  // A tool the server will run only as a task (MCP 2025-11-25 execution.
+  // taskSupport "required") cannot be called through client.callTool, which
+  // the SDK refuses for it before anything is sent: it is not registered
+  // (the model would be shown a tool that always fails) but rejected, with
+  // the reason, as the registry rejects a tool.
+  const callable = [];
+  const taskOnly = [];
+  for (const t of tools) (t?.execution?.taskSupport === 'required' ? taskOnly : callable).push(t);
+  const res = rt.importTools(source, callable, { options, call: (name, args, info) => client.callTool({ name, arguments: args }, undefined, requestOptions(info)) });
+  if (!taskOnly.length) return res;
+  return {
+    ...res,
+    rejected: [...res.rejected, ...taskOnly.map((t) => ({
+      tool: String(t.name),
+      code: 'missing_capability',
+      message: `"${t.name}" runs only as an MCP task (execution.taskSupport "required"), and toolgate forwards plain tools/call requests: it was not imported`,
+    }))],
+  };
+}
+
+/** The SDK's request timeout would cut a call at its own 60 s default,
+ * whatever the tool's toolgate deadline (timeoutMs) says: the forwarded
+ * request is given the time the call has left, and a little more, so the
+ * runtime's deadline governs (its timeout result, with its code, wins the
+ * race, and its AbortSignal then cancels the request upstream). */
+const SDK_TIMEOUT_GRACE_MS = 1000;
+const MAX_TIMER_MS = 2 ** 31 - 1; // (setTimeout fires at once past this)
+
+function requestOptions(info) {
+  if (!info) return undefined;
+  const opts = {};
+  if (info.signal) opts.signal = info.signal;
+  const left = info.remainingMs;
+  if (typeof left === 'number' && left >= 0) {
+    opts.timeout = Math.min(MAX_TIMER_MS, Math.ceil(left) + SDK_TIMEOUT_GRACE_MS);
+    opts.maxTotalTimeout = opts.timeout; // (bounds it too should progress ever reset the timeout)
+  }
+  return opts;
 }
 
 function boundError(what) {
@@ -67,35 +101,168 @@ function utf8Length(s) {
   return n;
 }
 
+/** The first MCP revision in which an outputSchema may have any root (not
+ * only type "object") and structuredContent may be any JSON value. */
+const ANY_STRUCTURED_ROOT = '2026-07-28';
+
 /**
  * Serves rt's tools from an official SDK (low-level) Server: tools/list from
  * the runtime's MCP rendering (paged), tools/call through the gate with the
- * client's cancellation (extra.signal). A call the policy answers with "ask"
- * is never reported as done: onApproval(pending, extra) may collect the
- * answer (and return rt.resolveApproval's result); without it the client
- * gets an error result saying a person's approval is needed.
+ * client's cancellation (extra.signal). Call it before server.connect().
+ *
+ * Each request runs as the caller callContext(extra) names: { principal,
+ * mode, scheduler, tenant, session, snapshot, context }, for tools/list
+ * (what that principal can call) and tools/call alike. The session is
+ * extra.sessionId (a Streamable HTTP session) unless callContext gives one,
+ * so each MCP session has its own budgets and session approvals. context
+ * (extra) gives the call's context values (it wins over callContext's).
+ *
+ * What is served fits the protocol version the client negotiated: before
+ * 2026-07-28 an outputSchema must have type "object" at its root and
+ * structuredContent must be an object, and the SDK's clients refuse a whole
+ * tools/list for one tool that breaks this. Such a client gets those tools
+ * without their outputSchema, and their results without a structuredContent
+ * that is not an object (the content blocks are kept; when there are none,
+ * its JSON text is given as one). A 2026-07-28 client is served them as
+ * they are once the SDK's Server can send such a result (1.x cannot: it
+ * checks results against 2025-11-25's schema, so every client is served the
+ * adapted rendering). execution.taskSupport is never served: calls here are
+ * plain tools/call requests, never tasks.
+ *
+ * A call the policy answers with "ask" is never reported as done:
+ * onApproval(pending, extra) may collect the answer and return
+ * rt.resolveApproval's result (a CallToolResult is sent as it is; any other
+ * answer, or none, as an error result saying the call was not run); without
+ * it the client gets an error result saying a person's approval is needed.
  * @param {import('./runtime.js').ToolRuntime} rt
  * @param {import('@modelcontextprotocol/sdk/server/index.js').Server} server
- * @param {{ pageSize?: number, context?: (extra: object) => object, onApproval?: (pending: object, extra: object) => object|Promise<object> }} [opts]
+ * @param {{ pageSize?: number, context?: (extra: object) => object, callContext?: (extra: object) => object|Promise<object>, onApproval?: (pending: object, extra: object) => unknown }} [opts]
  */
-export function serveTools(rt, server, { pageSize = 100, context, onApproval } = {}) {
-  server.setRequestHandler(ListToolsRequestSchema, async (req) => {
+export function serveTools(rt, server, { pageSize = 100, context, callContext, onApproval } = {}) {
+  const version = negotiatedVersion(server);
+  const caller = async (extra) => {
+    const c = callContext ? await callContext(extra) : undefined;
+    const who = {};
+    for (const k of CALLER_FIELDS) if (c?.[k] !== undefined) who[k] = c[k];
+    if (who.session === undefined && typeof extra?.sessionId === 'string' && extra.sessionId) who.session = extra.sessionId;
+    if (context) who.context = context(extra);
+    return who;
+  };
+  server.setRequestHandler(ListToolsRequestSchema, async (req, extra) => {
+    const { context: _, ...who } = await caller(extra);
     let page;
     try {
-      page = rt.listTools({ format: 'mcp', cursor: req.params?.cursor, limit: pageSize });
+      page = rt.listTools({ format: 'mcp', cursor: req.params?.cursor, limit: pageSize, ...who });
     } catch (e) { // a cursor this server never gave, or one of an earlier list: invalid params (MCP)
       if (e instanceof ToolgateError && e.code === 'invalid_request') throw new McpError(ErrorCode.InvalidParams, e.message);
       throw e;
     }
-    const { tools, nextCursor } = page;
-    return nextCursor ? { tools, nextCursor } : { tools };
+    const anyRoot = servesAnyRoot(version(extra));
+    const tools = page.tools.map((t) => servedTool(t, anyRoot));
+    return page.nextCursor ? { tools, nextCursor: page.nextCursor } : { tools };
   });
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
-    const res = await rt.callTool(req.params.name, req.params.arguments ?? {},
-      context ? { context: context(extra), signal: extra?.signal } : { signal: extra?.signal });
-    if (res.status !== 'pending_approval') return res;
-    return onApproval ? onApproval(res, extra) : approvalRequired(res);
+    const res = await rt.callTool(req.params.name, req.params.arguments ?? {}, { ...(await caller(extra)), signal: extra?.signal });
+    const anyRoot = () => servesAnyRoot(version(extra));
+    if (res.status !== 'pending_approval') return servedResult(res, anyRoot());
+    if (!onApproval) return approvalRequired(res);
+    return servedResult(approvalAnswer(res, await onApproval(res, extra)), anyRoot());
   });
+}
+
+/** What callContext may set for a request (the signal is the client's). */
+const CALLER_FIELDS = ['principal', 'mode', 'scheduler', 'tenant', 'session', 'source', 'snapshot', 'context'];
+
+/**
+ * The protocol version the server agreed with its client. The SDK's Server
+ * (1.x) does not keep it: it answers initialize in _oninitialize and keeps
+ * only the client's info and capabilities. Its answer is read on the way
+ * out; a request over Streamable HTTP also says it (the MCP-Protocol-Version
+ * header, which the transport has checked), which is all a stateless server,
+ * one Server a request, ever sees. Unknown: undefined (served as for the
+ * older revisions, which every client can read).
+ */
+function negotiatedVersion(server) {
+  const own = server?._oninitialize;
+  if (typeof own === 'function' && !own[TRACKED]) {
+    const tracked = async function (...args) {
+      const result = await own.apply(this, args);
+      if (typeof result?.protocolVersion === 'string') agreedVersions.set(this, result.protocolVersion);
+      return result;
+    };
+    tracked[TRACKED] = true;
+    server._oninitialize = tracked;
+  }
+  return (extra) => {
+    const header = extra?.requestInfo?.headers?.['mcp-protocol-version'];
+    return agreedVersions.get(server) ?? (typeof header === 'string' ? header : undefined);
+  };
+}
+const TRACKED = Symbol('toolgate.trackedInitialize');
+const agreedVersions = new WeakMap(); // Server -> the version its initialize answered
+
+function servesAnyRoot(version) {
+  return typeof version === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(version) && version >= ANY_STRUCTURED_ROOT && sdkSendsAnyRoot();
+}
+
+/** Whether the SDK's Server can send a structuredContent that is not an
+ * object: it checks every tools/call result against its own
+ * CallToolResultSchema, which in SDK 1.x is 2025-11-25's (an object only,
+ * and anything else is answered with -32602). Until it can, every client is
+ * served the adapted rendering: a tool listed with an array outputSchema
+ * whose results could never carry the array would fail every call. */
+function sdkSendsAnyRoot() {
+  if (sdkAnyRoot === undefined) {
+    try { sdkAnyRoot = CallToolResultSchema.safeParse({ content: [], structuredContent: [1] }).success === true; } catch { sdkAnyRoot = false; }
+  }
+  return sdkAnyRoot;
+}
+let sdkAnyRoot;
+
+const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** One tool of the MCP rendering as this client may be sent it (the
+ * rendering is frozen and shared: a changed tool is a copy). */
+function servedTool(t, anyRoot) {
+  const dropSchema = !anyRoot && t.outputSchema !== undefined && !(isObject(t.outputSchema) && t.outputSchema.type === 'object');
+  const dropTask = isObject(t.execution) && t.execution.taskSupport !== undefined;
+  if (!dropSchema && !dropTask) return t;
+  const { outputSchema, execution, ...rest } = t;
+  const out = { ...rest };
+  if (!dropSchema) out.outputSchema = outputSchema;
+  if (execution !== undefined) {
+    if (!dropTask) out.execution = execution;
+    else {
+      const { taskSupport, ...other } = execution;
+      if (Object.keys(other).length) out.execution = other;
+    }
+  }
+  return out;
+}
+
+/** A CallToolResult as this client may be sent it: before 2026-07-28,
+ * structuredContent only as an object (the content blocks carry the rest). */
+function servedResult(res, anyRoot) {
+  if (anyRoot || res.structuredContent === undefined || isObject(res.structuredContent)) return res;
+  const { structuredContent, ...rest } = res;
+  const content = Array.isArray(rest.content) && rest.content.length ? rest.content
+    : [{ type: 'text', text: JSON.stringify(structuredContent) }];
+  return { ...rest, content };
+}
+
+/** onApproval's answer as a CallToolResult: a result is sent as it is; a
+ * call that was not run here (denied, asked again, approved to run
+ * elsewhere, no answer) is an error result that never reads as done. */
+function approvalAnswer(p, answer) {
+  if (isObject(answer) && Array.isArray(answer.content)) return answer;
+  if (isObject(answer) && answer.status === 'pending_approval') return approvalRequired(answer);
+  if (isObject(answer) && answer.status === 'denied') {
+    return { content: [{ type: 'text', text: `A person denied the call to tool "${p.tool}". Do not retry the same call.` }], isError: true,
+      _meta: { 'dev.toolgate/error': { code: 'denied' } } };
+  }
+  const text = `The call to tool "${p.tool}" was not run here (${isObject(answer) && answer.status === 'approved' ? 'it was approved, but this server does not hold the call' : 'no answer was given'}). ` +
+    'Tell the user what you wanted to do and why; do not retry the same call.';
+  return { content: [{ type: 'text', text }], isError: true, _meta: { 'dev.toolgate/error': { code: 'pending_approval', approvalId: p.approvalId } } };
 }
 
 /** The error result an MCP client gets for a call waiting on a person's

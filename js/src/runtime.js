@@ -894,7 +894,7 @@ export class ToolRuntime {
    * AbortSignal is made only if the handler asks for it. */
   #run(job, name, ctx) {
     const handler = this.#handlers.get(job.handlerId);
-    const info = new CallInfo(job.callId, name, ctx.context ?? NO_CONTEXT);
+    const info = new CallInfo(job.callId, name, ctx.context ?? NO_CONTEXT, job.deadline, this.#clock);
     // the instance the call was dispatched in: a handler may trap the module
     // (through a call of its own), and its call id then means another call
     // in the replacement
@@ -1251,15 +1251,23 @@ function put(mem, at, p) {
 }
 
 /** What a handler gets beside its arguments. The AbortSignal is made only
- * when the handler reads it. */
+ * when the handler reads it. deadline: when the call's time is up, in ms on
+ * the runtime's clock; remainingMs: the time left now (what a handler that
+ * forwards the call gives its own request as a timeout). */
 class CallInfo {
   #abort = null;
-  constructor(callId, tool, context) {
+  #deadline;
+  #clock;
+  constructor(callId, tool, context, deadline, clock) {
     this.callId = callId;
     this.tool = tool;
     this.context = context;
+    this.#deadline = deadline;
+    this.#clock = clock;
   }
   get signal() { return (this.#abort ??= new AbortController()).signal; }
+  get deadline() { return this.#deadline; }
+  get remainingMs() { return Math.max(0, this.#deadline - this.#clock()); }
   /** @internal */
   _abort(reason) { this.#abort?.abort(reason); }
 }

@@ -55,6 +55,11 @@ export interface HandlerInfo {
   context: Record<string, unknown>;
   /** Aborted when the call's deadline passes or the caller cancels. */
   readonly signal: AbortSignal;
+  /** When the call's time is up: ms on the runtime's clock (RuntimeOptions.clock, default Date.now). */
+  readonly deadline: number;
+  /** The time left until the deadline, in ms (0 once passed), read when asked: a handler that
+   * forwards the call gives it to its own request as the timeout (importFromClient does). */
+  readonly remainingMs: number;
 }
 
 /** Host-only facts about a tool; no descriptor field can set them. */
@@ -135,6 +140,17 @@ export interface PendingApproval {
   rule: string;
   expiresAt: number;
 }
+
+/** resolveApproval's answer when this runtime does not hold the pending call (another
+ * instance made it): the answer is recorded, the call is not run here. */
+export interface ApprovalOutcome { status: 'approved' | 'denied'; approvalId: string }
+
+/** A JSON value as listTools gives it: deep-frozen (and shared between calls), so read-only at
+ * every level. Copy it (structuredClone) to change it, e.g. to add Anthropic's cache_control. */
+export type FrozenJSON = null | boolean | number | string | readonly FrozenJSON[] | { readonly [key: string]: FrozenJSON };
+
+/** One tool of a listTools() result, in the format asked for (deep-frozen). */
+export type ListedTool = { readonly [field: string]: FrozenJSON };
 
 /** resolveApproval(id, 'approve_token'): redeemable once, as { approvalToken } in a call's context, on any instance holding the key. */
 export interface ApprovalToken { status: 'approved'; approvalId: string; token: string; expiresAt: number }
@@ -240,14 +256,16 @@ export declare class ToolRuntime {
   acceptChange(name: string, digest?: string): void;
   removeSource(source: string): number;
   snapshot(): Snapshot;
+  /** The result is deep-frozen and shared: the same request returns the same object until a tool or the policy changes. */
   listTools(opts?: { format?: ExportFormat; snapshot?: Snapshot | number; cursor?: string; limit?: number } & Principal):
-    { tools: any[]; nextCursor?: string; report: { tool: string; path: string; issue?: string; nullable?: boolean }[]; epoch: number };
+    { readonly tools: readonly ListedTool[]; readonly nextCursor?: string;
+      readonly report: readonly { readonly tool: string; readonly path: string; readonly issue?: string; readonly nullable?: boolean }[]; readonly epoch: number };
   setPolicy(policy: object | string): void;
   setApprovalKey(key: Uint8Array | string): void;
   /** args are judged as a call's would be: with `context`, each context parameter holds the context's value. */
   authorize(request: { tool: string; args?: unknown; context?: Record<string, unknown>; explain?: boolean; snapshot?: Snapshot | number } & Principal): Decision;
   resolveApproval(approvalId: string, answer: 'approve_token'): Promise<ApprovalToken | CallToolResult>;
-  resolveApproval(approvalId: string, answer: 'approve' | 'approve_session' | 'deny'): Promise<CallToolResult | { status: string; approvalId: string }>;
+  resolveApproval(approvalId: string, answer: 'approve' | 'approve_session' | 'deny'): Promise<CallToolResult | ApprovalOutcome>;
   /** Ends a session: its budgets, session rules and approval ids not yet used are forgotten, and the approval tokens this runtime issued for it are spent (another runtime sharing the key, which never saw the session end, takes them until they expire). */
   endSession(session: string): void;
   /** Subscribes to audit events (one per decision and outcome). Events are

@@ -1,4 +1,4 @@
-import type { ToolRuntime, ToolDescriptor, CallToolResult, PendingApproval } from './index.js';
+import type { ToolRuntime, ToolDescriptor, CallToolResult, PendingApproval, ApprovalOutcome, ApprovalToken, Principal, Snapshot } from './index.js';
 
 export interface ImportResult {
   applied: boolean;
@@ -22,13 +22,43 @@ export declare function importFromClient(
   opts?: { maxPages?: number; maxTools?: number; maxBytes?: number; timeoutMs?: number; options?: object | ((tool: ToolDescriptor) => object) },
 ): Promise<ImportResult>;
 
-/** Serves rt's tools from an official SDK low-level Server. */
-/** tools/list and tools/call (with the client's cancellation) through the gate. A call the policy
- * answers with "ask" goes to onApproval when given, else the client gets an error result (never a success). */
+/** What a request handler of the SDK's Server is given (the members serveTools' hooks read). */
+export interface RequestExtra {
+  /** The transport's session (Streamable HTTP), if it has one. */
+  sessionId?: string;
+  /** Set by the SDK's auth middleware for an authenticated request. */
+  authInfo?: { token: string; clientId: string; scopes: string[]; expiresAt?: number; extra?: Record<string, unknown>; [k: string]: unknown };
+  /** The HTTP request's headers (HTTP transports). */
+  requestInfo?: { headers: Record<string, string | string[] | undefined>; [k: string]: unknown };
+  signal: AbortSignal;
+  [k: string]: unknown;
+}
+
+/** Who a served request runs as: tools/list shows what it can call, tools/call is decided for it. */
+export interface ServedCallContext extends Principal {
+  snapshot?: Snapshot | number;
+  /** Values for context parameters (the `context` option's, when given, win). */
+  context?: Record<string, unknown>;
+}
+
+/** What onApproval may answer: resolveApproval's result (a CallToolResult is sent as it is; a call not run
+ * here, or no answer, becomes an error result that never reads as done). */
+export type ApprovalAnswer = CallToolResult | PendingApproval | ApprovalOutcome | ApprovalToken | undefined | void;
+
+/** Serves rt's tools from an official SDK low-level Server (call it before server.connect()): tools/list and
+ * tools/call (with the client's cancellation) through the gate. What is served fits the protocol version the
+ * client negotiated: before 2026-07-28 a tool whose outputSchema root is not type "object" is listed without
+ * it, and a structuredContent that is not an object is left out of results (the content blocks carry it).
+ * A call the policy answers with "ask" goes to onApproval when given, else the client gets an error result
+ * (never a success). */
 export declare function serveTools(rt: ToolRuntime, server: unknown, opts?: {
   pageSize?: number;
-  context?: (extra: unknown) => Record<string, unknown>;
-  onApproval?: (pending: PendingApproval, extra: unknown) => CallToolResult | Promise<CallToolResult>;
+  /** The call's context values (for context parameters). */
+  context?: (extra: RequestExtra) => Record<string, unknown>;
+  /** Who each request runs as (principal, mode, scheduler, tenant, session, snapshot, context). The session
+   * defaults to extra.sessionId, so each MCP session has its own budgets and session approvals. */
+  callContext?: (extra: RequestExtra) => ServedCallContext | Promise<ServedCallContext>;
+  onApproval?: (pending: PendingApproval, extra: RequestExtra) => ApprovalAnswer | Promise<ApprovalAnswer>;
 }): void;
 /** The error result for a call that waits on an approval this server cannot collect. */
 export declare function approvalRequired(pending: PendingApproval): CallToolResult;

@@ -1570,6 +1570,22 @@ static void move_all(cJSON *from, cJSON *to) {
     from->child = NULL;
 }
 
+/* MCP's Tool type holds each root "properties" value of inputSchema and
+ * outputSchema as an object ({[key: string]: object}), and the SDK's clients
+ * refuse a whole tools/list for one boolean there. A boolean subschema has an
+ * exact object form: true is {} and false is {"not": {}}. */
+static void object_properties(ex_ctx *c, cJSON *schema) {
+    cJSON *props = cJSON_IsObject(schema) ? tg_json_getz(schema, "properties") : NULL;
+    if (!cJSON_IsObject(props)) return;
+    for (cJSON *p = props->child; p; p = p->next) {
+        if (!cJSON_IsBool(p)) continue;
+        cJSON *o = jnew(c, cJSON_Object);
+        if (!o || (cJSON_IsFalse(p) && !jput(c, o, "not", jnew(c, cJSON_Object)))) return;
+        jreplace(props, p, o);
+        p = o;
+    }
+}
+
 static cJSON *render_mcp(ex_ctx *c, const cJSON *d, const cJSON *hidden) {
     cJSON *out = jclone(c, d);
     if (!out) return NULL;
@@ -1581,6 +1597,8 @@ static cJSON *render_mcp(ex_ctx *c, const cJSON *d, const cJSON *hidden) {
     else jprepend(c, out, "name", nm);
     cJSON *is = tg_json_getz(out, "inputSchema");
     if (is) tg_hidden_strip(is, hidden);
+    object_properties(c, is);
+    object_properties(c, tg_json_getz(out, "outputSchema"));
     return c->oom ? NULL : out;
 }
 

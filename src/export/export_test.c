@@ -211,6 +211,21 @@ static void simple_tool(void) {
            "[]");
 }
 
+/* MCP's Tool type wants each root property schema as an object: a boolean
+ * one is written in its exact object form, in inputSchema and outputSchema
+ * (nested ones are any JSON Schema and stay). */
+static void mcp_boolean_properties(void) {
+    expect(TG_EXPORT_MCP,
+           "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"a\":true,\"b\":false,"
+           "\"c\":{\"type\":\"object\",\"properties\":{\"d\":true}}}},"
+           "\"outputSchema\":{\"type\":\"object\",\"properties\":{\"e\":false}}}",
+           NULL,
+           "{\"name\":\"t\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"a\":{},\"b\":{\"not\":{}},"
+           "\"c\":{\"type\":\"object\",\"properties\":{\"d\":true}}}},"
+           "\"outputSchema\":{\"type\":\"object\",\"properties\":{\"e\":{\"not\":{}}}}}",
+           "[]");
+}
+
 static void hidden_params(void) {
     const char *d = "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},"
                     "\"session\":{\"type\":\"string\"},\"b\":{\"type\":\"number\"}},\"required\":[\"session\",\"a\"]}}";
@@ -669,6 +684,7 @@ int main(void) {
     provider_refusals();
     simple_tool();
     hidden_params();
+    mcp_boolean_properties();
     refs_into_the_root_rehomed();
     strict_ref_siblings();
     anthropic_root();

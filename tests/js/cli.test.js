@@ -194,6 +194,8 @@ test('gateway --config: fronts the real filesystem server and enforces the polic
     assert.ok(names.includes('mcp__fs__list_directory'));
     assert.ok(!names.includes('mcp__fs__write_file'), 'a tool the principal can never call is not listed');
     assert.match(stderr(), /fs: \d+ tools registered, 0 rejected/);
+    // a cursor the gateway never gave is invalid params (-32602), as the README says, not an internal error
+    await assert.rejects(client.listTools({ cursor: 'not-a-cursor' }), (e) => e.code === -32602);
 
     const ok = await client.callTool({ name: 'mcp__fs__read_text_file', arguments: { path: path.join(data, 'hello.txt') } });
     assert.equal(ok.isError, undefined, JSON.stringify(ok));

@@ -1,18 +1,30 @@
 // usage.ts - type-checked (never run) by tests/js/types.test.js: the public
 // surface as a host writes it must compile against js/types.
 import { createToolRuntime, isPendingApproval, ToolgateError, type CallToolResult, type PendingApproval } from 'toolgate';
-import { importFromClient } from 'toolgate/mcp';
+import { importFromClient, serveTools } from 'toolgate/mcp';
 
 export async function usage(client: Parameters<typeof importFromClient>[2]): Promise<string> {
   const rt = await createToolRuntime({ limits: { argsBytes: 1 << 20, timeoutMs: 5000 }, capabilities: ['db'], approvalKey: 'k'.repeat(32) });
   rt.setPolicy({ version: 1, defaults: ['*'], rules: [{ id: 'all', effect: 'allow', tools: ['*'] }] });
   const reg = rt.registerTool({ name: 'add', inputSchema: { type: 'object', properties: { a: { type: 'number' } } } },
-    async (args: { a: number }, info) => { info.signal.throwIfAborted(); return args.a + 1; },
+    async (args: { a: number }, info) => { info.signal.throwIfAborted(); return args.a + 1 + info.deadline * 0 + Math.min(info.remainingMs, 0); },
     { readOnly: true, timeoutMs: 1000, context: { tenant_id: 'tenant' } });
   const imported = await importFromClient(rt, 'fs', client, { maxPages: 10 });
   const batch = rt.registerBatch('plugin', [{ descriptor: { name: 'p', inputSchema: { type: 'object' } }, handler: () => 'x' }]);
   const snap = rt.snapshot();
   const list = rt.listTools({ format: 'openai-strict', snapshot: snap, principal: 'agent', mode: 'plan' });
+  // deep-frozen and shared: read-only in the types too; a copy may be changed
+  // @ts-expect-error the list's tools are read-only
+  list.tools[0].cache_control = { type: 'ephemeral' };
+  // @ts-expect-error so is the list
+  list.tools.push({});
+  const tools = structuredClone(list.tools) as unknown as Record<string, unknown>[];
+  tools[tools.length - 1].cache_control = { type: 'ephemeral' };
+  // serveTools: who each request runs as; onApproval returns resolveApproval's answer as it is
+  serveTools(rt, {}, {
+    callContext: (extra) => ({ principal: extra.authInfo?.clientId ?? 'anonymous', session: extra.sessionId, mode: 'default' }),
+    onApproval: async (pending) => rt.resolveApproval(pending.approvalId, pending.reason.length > 0 ? 'approve' : 'deny'),
+  });
   const decision = rt.authorize({ tool: 'add', args: { a: 1 }, principal: 'agent', explain: true });
   const stop = rt.onAudit((e) => { if (e.phase === 'outcome') console.log(e.tool, e.outcome, e.durationMs); });
   const r: CallToolResult | PendingApproval = await rt.callTool('add', '{"a":1}', { principal: 'agent', snapshot: snap, signal: AbortSignal.timeout(100) });

@@ -1,0 +1,259 @@
+// serve.test.js - toolgate/mcp against the real SDK: serveTools serves what
+// the client's negotiated protocol version allows, runs each request as its
+// MCP session (or the caller the host names), turns any onApproval answer
+// into a CallToolResult; importFromClient gives a forwarded call the
+// toolgate deadline (not the SDK's 60 s) and refuses task-only tools.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ListToolsRequestSchema, CallToolRequestSchema, SUPPORTED_PROTOCOL_VERSIONS, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { createToolRuntime } from 'toolgate';
+import { importFromClient, serveTools } from 'toolgate/mcp';
+
+const gateCode = (r) => r._meta?.['dev.toolgate/error']?.code;
+const NEW = '2026-07-28';
+
+/** A served SDK Server and an SDK Client on it (sessionId: what a Streamable HTTP transport sets). */
+async function served(rt, opts, sessionId) {
+  const server = new Server({ name: 'gw', version: '1' }, { capabilities: { tools: {} } });
+  serveTools(rt, server, opts);
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  if (sessionId) a.sessionId = sessionId;
+  const client = new Client({ name: 'c', version: '1' });
+  await Promise.all([server.connect(a), client.connect(b)]);
+  return client;
+}
+
+/** The SDK (1.32) knows no revision past 2025-11-25: a client that asks for
+ * 2026-07-28 is answered with it only while the SDK lists it as supported. */
+async function withNewRevision(fn) {
+  SUPPORTED_PROTOCOL_VERSIONS.unshift(NEW);
+  try { return await fn(); } finally { SUPPORTED_PROTOCOL_VERSIONS.splice(SUPPORTED_PROTOCOL_VERSIONS.indexOf(NEW), 1); }
+}
+
+/** JSON-RPC by hand over InMemoryTransport to a served Server: a client of
+ * the 2026-07-28 revision (the SDK's Client would refuse what it may get). */
+async function rawClient(rt, version) {
+  const server = new Server({ name: 'gw', version: '1' }, { capabilities: { tools: {} } });
+  serveTools(rt, server);
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  const waiting = new Map();
+  b.onmessage = (m) => { waiting.get(m.id)?.(m); waiting.delete(m.id); };
+  await server.connect(a);
+  await b.start();
+  let id = 0;
+  const request = (method, params) => new Promise((resolve) => {
+    waiting.set(++id, resolve);
+    b.send({ jsonrpc: '2.0', id, method, params });
+  });
+  const init = await request('initialize', { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw', version: '1' } });
+  await b.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  return { agreed: init.result.protocolVersion, request, close: () => b.close() };
+}
+
+async function structuredRuntime() {
+  const rt = await createToolRuntime();
+  rt.registerTool({ name: 'get_weather', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { tempC: { type: 'number' } } } },
+    () => ({ tempC: 21 }));
+  rt.registerTool({ name: 'list_ids', inputSchema: { type: 'object' }, outputSchema: { type: 'array', items: { type: 'integer' } } }, () => [1, 2]);
+  rt.registerTool({ name: 'maybe', inputSchema: { type: 'object' }, outputSchema: { anyOf: [{ type: 'object' }, { type: 'null' }] } },
+    () => ({ content: [], structuredContent: null }));
+  rt.registerTool({ name: 'bare', inputSchema: { type: 'object' }, outputSchema: { properties: { n: { type: 'integer' } } } },
+    () => ({ content: [{ type: 'text', text: 'n is 3' }], structuredContent: { n: 3 } }));
+  return rt;
+}
+
+test('serveTools: a 2025-11-25 client (the SDK\'s) gets every tool; what that revision cannot say is left out, exactly', async () => {
+  const rt = await structuredRuntime();
+  const client = await served(rt);
+  assert.equal(client.getServerVersion()?.name, 'gw');
+  const { tools } = await client.listTools(); // the SDK refused the whole list for one array-rooted outputSchema
+  const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+  assert.deepEqual(Object.keys(byName).sort(), ['bare', 'get_weather', 'list_ids', 'maybe']);
+  assert.deepEqual(byName.get_weather.outputSchema, { type: 'object', properties: { tempC: { type: 'number' } } }); // an object root is kept
+  for (const name of ['list_ids', 'maybe', 'bare']) assert.equal(byName[name].outputSchema, undefined, name);
+  // results: structuredContent only as an object; the content blocks carry the rest
+  assert.deepEqual(await client.callTool({ name: 'get_weather', arguments: {} }),
+    { content: [{ type: 'text', text: '{"tempC":21}' }], structuredContent: { tempC: 21 } });
+  assert.deepEqual(await client.callTool({ name: 'list_ids', arguments: {} }), { content: [{ type: 'text', text: '[1,2]' }] });
+  assert.deepEqual(await client.callTool({ name: 'maybe', arguments: {} }), { content: [{ type: 'text', text: 'null' }] });
+  assert.deepEqual(await client.callTool({ name: 'bare', arguments: {} }), { content: [{ type: 'text', text: 'n is 3' }], structuredContent: { n: 3 } });
+  // the runtime's own rendering is untouched (it is frozen and shared)
+  assert.deepEqual(rt.listTools().tools.find((t) => t.name === 'list_ids').outputSchema, { type: 'array', items: { type: 'integer' } });
+  await client.close();
+  rt.dispose();
+});
+
+test('serveTools: a client that negotiated 2026-07-28 is still served what this SDK\'s Server can send', async () => {
+  // The version is read from the initialize answer, or (stateless Streamable
+  // HTTP) the MCP-Protocol-Version header. But the SDK 1.x Server checks each
+  // tools/call result against its 2025-11-25 schema (structuredContent an
+  // object) and answers -32602 for any other, so listing an array outputSchema
+  // would list a tool whose every call fails: the adapted rendering is served.
+  const rt = await structuredRuntime();
+  const check = async (request) => {
+    const { result } = await request('tools/list', {});
+    assert.equal(result.tools.find((t) => t.name === 'list_ids').outputSchema, undefined);
+    assert.deepEqual(result.tools.find((t) => t.name === 'get_weather').outputSchema.type, 'object');
+    assert.deepEqual((await request('tools/call', { name: 'list_ids', arguments: {} })).result, { content: [{ type: 'text', text: '[1,2]' }] });
+  };
+  await withNewRevision(async () => {
+    const c = await rawClient(rt, NEW);
+    assert.equal(c.agreed, NEW);
+    await check(c.request);
+    await c.close();
+    // stateless: a Server and transport per request, never initialized
+    await check(async (method, params) => {
+      const server = new Server({ name: 'gw', version: '1' }, { capabilities: { tools: {} } });
+      serveTools(rt, server);
+      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      await server.connect(transport);
+      const res = await transport.handleRequest(new Request('http://localhost/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': NEW },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      }));
+      const body = await res.json();
+      await server.close();
+      return body;
+    });
+  });
+  rt.dispose();
+});
+
+test('serveTools: a boolean property subschema reaches SDK clients in its exact object form', async () => {
+  const rt = await createToolRuntime();
+  rt.registerTool({ name: 'get_weather', inputSchema: { type: 'object' } }, () => 'sunny');
+  rt.registerTool({ name: 'store', inputSchema: { type: 'object', properties: { key: { type: 'string' }, value: true, never: false }, required: ['key'] },
+    outputSchema: { type: 'object', properties: { ok: true } } }, ({ value }) => ({ ok: value }));
+  const client = await served(rt);
+  const store = (await client.listTools()).tools.find((t) => t.name === 'store'); // a boolean there failed the whole list
+  assert.deepEqual(store.inputSchema.properties, { key: { type: 'string' }, value: {}, never: { not: {} } });
+  assert.deepEqual(store.outputSchema.properties, { ok: {} });
+  assert.deepEqual((await client.callTool({ name: 'store', arguments: { key: 'k', value: [1] } })).structuredContent, { ok: [1] });
+  assert.equal(gateCode(await client.callTool({ name: 'store', arguments: { key: 'k', never: 1 } })), 'invalid_arguments');
+  await client.close();
+  rt.dispose();
+});
+
+test('serveTools: each MCP session is its own session; callContext names the caller for tools/list and tools/call', async () => {
+  const policy = {
+    version: 1, defaults: ['*'],
+    rules: [{ id: 'admin-only', effect: 'deny', tools: ['drop_table'], principals: ['guest'] }, { id: 'rest', effect: 'allow', tools: ['*'] }],
+    session_budgets: [{ id: 'per-session', tools: ['search'], max_calls: 2 }],
+  };
+  const rt = await createToolRuntime({ policy });
+  rt.registerTool({ name: 'search', inputSchema: { type: 'object' } }, () => 'results');
+  rt.registerTool({ name: 'drop_table', inputSchema: { type: 'object' } }, () => 'dropped');
+  const A = await served(rt, undefined, 'session-A');
+  const B = await served(rt, undefined, 'session-B');
+  for (let i = 0; i < 2; i++) assert.equal((await A.callTool({ name: 'search', arguments: {} })).isError, undefined);
+  assert.equal(gateCode(await A.callTool({ name: 'search', arguments: {} })), 'rate_limited');
+  assert.equal((await B.callTool({ name: 'search', arguments: {} })).isError, undefined, 'B spends its own budget, not A\'s');
+  // the host names the caller (e.g. from extra.authInfo); its session wins over the transport's
+  const seen = [];
+  const guest = await served(rt, { callContext: (extra) => { seen.push(extra.sessionId); return { principal: 'guest', session: 'guest-1' }; } }, 'session-A');
+  assert.deepEqual((await guest.listTools()).tools.map((t) => t.name), ['search']);
+  assert.equal(gateCode(await guest.callTool({ name: 'drop_table', arguments: {} })), 'denied');
+  assert.equal((await guest.callTool({ name: 'search', arguments: {} })).isError, undefined, 'session guest-1, not session-A');
+  assert.ok(seen.length >= 3 && seen.every((s) => s === 'session-A'));
+  assert.deepEqual((await A.listTools()).tools.map((t) => t.name).sort(), ['drop_table', 'search']);
+  for (const c of [A, B, guest]) await c.close();
+  rt.dispose();
+});
+
+test('serveTools: whatever onApproval answers, the client gets a CallToolResult that never reads as done unless it ran', async () => {
+  const rt = await createToolRuntime({ policy: { version: 1, defaults: ['*'], rules: [{ id: 'confirm', effect: 'ask', tools: ['deploy'] }, { id: 'rest', effect: 'allow', tools: ['*'] }] } });
+  let deployed = 0;
+  rt.registerTool({ name: 'deploy', inputSchema: { type: 'object' }, outputSchema: { type: 'array' } }, () => { deployed++; return ['v2']; });
+  const answers = [
+    ['approve', (p) => rt.resolveApproval(p.approvalId, 'approve'), (r) => { assert.deepEqual(r, { content: [{ type: 'text', text: '["v2"]' }] }); }],
+    ['deny', (p) => rt.resolveApproval(p.approvalId, 'deny'), (r) => { assert.equal(gateCode(r), 'denied'); }],
+    ['no answer', () => undefined, (r) => { assert.equal(gateCode(r), 'pending_approval'); assert.match(r.content[0].text, /not run here/); }],
+    ['approved elsewhere', (p) => ({ status: 'approved', approvalId: p.approvalId }), (r) => { assert.equal(gateCode(r), 'pending_approval'); }],
+    ['denied elsewhere', (p) => ({ status: 'denied', approvalId: p.approvalId }), (r) => { assert.equal(gateCode(r), 'denied'); }],
+  ];
+  for (const [what, onApproval, check] of answers) {
+    const client = await served(rt, { onApproval });
+    const r = await client.callTool({ name: 'deploy', arguments: {} });
+    if (what !== 'approve') assert.equal(r.isError, true, what);
+    check(r);
+    await client.close();
+  }
+  assert.equal(deployed, 1);
+  rt.dispose();
+});
+
+test('importFromClient: a forwarded call gets the toolgate deadline as its SDK timeout, not the SDK\'s 60 s', async () => {
+  let clock = 1_000_000;
+  const rt = await createToolRuntime({ clock: () => clock });
+  rt.registerTool({ name: 'info', inputSchema: { type: 'object' } }, (_, info) => {
+    const before = info.remainingMs;
+    clock += 400;
+    return JSON.stringify([info.deadline, before, info.remainingMs]);
+  }, { timeoutMs: 1000 });
+  assert.equal((await rt.callTool('info', {})).content[0].text, JSON.stringify([1_001_000, 1000, 600]));
+
+  const up = new McpServer({ name: 'up', version: '1' });
+  let aborted = 0;
+  up.registerTool('long_job', { inputSchema: {} }, async (_a, extra) => {
+    await new Promise((resolve) => { const t = setTimeout(resolve, 300); extra.signal.addEventListener('abort', () => { clearTimeout(t); aborted++; resolve(); }); });
+    return { content: [{ type: 'text', text: 'job done' }] };
+  });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  const sdk = new Client({ name: 'host', version: '1' });
+  await Promise.all([up.server.connect(a), sdk.connect(b)]);
+  // the real client, with each request's options seen on the way through
+  const options = [];
+  const client = { listTools: (...args) => sdk.listTools(...args), callTool: (params, schema, opts) => { options.push(opts); return sdk.callTool(params, schema, opts); } };
+  const rt2 = await createToolRuntime();
+  await importFromClient(rt2, 'jobs', client, { options: (t) => ({ timeoutMs: t.name === 'long_job' ? 120_000 : 60_000 }) });
+  assert.equal((await rt2.callTool('mcp__jobs__long_job', {})).content[0].text, 'job done');
+  const { timeout, maxTotalTimeout, signal } = options[0];
+  assert.ok(timeout > 120_000 && timeout <= 121_000, `timeout ${timeout}`); // was none: the SDK's 60,000
+  assert.equal(maxTotalTimeout, timeout);
+  assert.ok(signal instanceof AbortSignal);
+  // a shorter deadline governs too: the gate's timeout (with its code), and the upstream is told to stop
+  await importFromClient(rt2, 'jobs', client, { options: { timeoutMs: 100 } });
+  const cut = await rt2.callTool('mcp__jobs__long_job', {});
+  assert.equal(gateCode(cut), 'timeout');
+  assert.ok(options[1].timeout <= 1100);
+  await new Promise((r) => setTimeout(r, 50));
+  assert.equal(aborted, 1);
+  await sdk.close();
+  rt.dispose();
+  rt2.dispose();
+});
+
+test('importFromClient: a tool the server runs only as a task is rejected with its reason, not listed as a tool that always fails', async () => {
+  const up = new Server({ name: 'up', version: '1' }, { capabilities: { tools: {} } });
+  up.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
+    { name: 'render_video', inputSchema: { type: 'object' }, execution: { taskSupport: 'required' } },
+    { name: 'render_frame', inputSchema: { type: 'object' }, execution: { taskSupport: 'optional' } },
+  ] }));
+  up.setRequestHandler(CallToolRequestSchema, async (req) => ({ content: [{ type: 'text', text: `${req.params.name} done` }] }));
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: 'gate', version: '1' });
+  await Promise.all([up.connect(a), client.connect(b)]);
+  const rt = await createToolRuntime();
+  const res = await importFromClient(rt, 'media', client);
+  assert.deepEqual(res.registered.map((r) => r.name), ['mcp__media__render_frame']);
+  assert.equal(res.rejected.length, 1);
+  assert.equal(res.rejected[0].tool, 'render_video');
+  assert.equal(res.rejected[0].code, 'missing_capability');
+  assert.match(res.rejected[0].message, /only as an MCP task/);
+  assert.deepEqual(rt.listTools().tools.map((t) => t.name), ['mcp__media__render_frame']);
+  assert.equal((await rt.callTool('mcp__media__render_frame', {})).content[0].text, 'render_frame done');
+  // served on, it is a plain tool: serveTools answers tools/call, never a task
+  const downstream = await served(rt);
+  const [frame] = (await downstream.listTools()).tools;
+  assert.equal(frame.execution, undefined);
+  assert.equal((await downstream.callTool({ name: frame.name, arguments: {} })).content[0].text, 'render_frame done');
+  await downstream.close();
+  await client.close();
+  rt.dispose();
+});
