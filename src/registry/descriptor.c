@@ -54,8 +54,15 @@ static int check_shape(const cJSON *d, tg_tool_error *e) {
         if (t && !cJSON_IsString(t)) return fail(e, "invalid_descriptor", "\"annotations.title\" must be a string");
     }
     if ((v = tg_json_getz(d, "icons")) && !cJSON_IsArray(v)) return fail(e, "invalid_descriptor", "\"icons\" must be an array");
-    if ((v = tg_json_getz(d, "execution")) && !cJSON_IsObject(v))
-        return fail(e, "invalid_descriptor", "\"execution\" must be an object");
+    if ((v = tg_json_getz(d, "execution"))) {
+        if (!cJSON_IsObject(v)) return fail(e, "invalid_descriptor", "\"execution\" must be an object");
+        const cJSON *ts = tg_json_getz(v, "taskSupport"); /* (a client's reader refuses any other value) */
+        if (ts && !(cJSON_IsString(ts) && (strcmp(ts->valuestring, "forbidden") == 0 ||
+                                           strcmp(ts->valuestring, "optional") == 0 ||
+                                           strcmp(ts->valuestring, "required") == 0)))
+            return fail(e, "invalid_descriptor",
+                        "\"execution.taskSupport\" must be \"forbidden\", \"optional\" or \"required\"");
+    }
     if ((v = tg_json_getz(d, "_meta")) && !cJSON_IsObject(v)) return fail(e, "invalid_descriptor", "\"_meta\" must be an object");
     return 0;
 }

@@ -208,6 +208,8 @@ test('registration errors throw ToolgateError with a stable code and leave the r
     [{ name: 'x'.repeat(129), inputSchema: { type: 'object' } }, 'invalid_descriptor'],
     [{ name: 'noschema' }, 'invalid_descriptor'],
     [{ name: 'arr', inputSchema: { type: 'array' } }, 'invalid_descriptor'],
+    [{ name: 'task', inputSchema: { type: 'object' }, execution: { taskSupport: 'sometimes' } }, 'invalid_descriptor'],
+    [{ name: 'task2', inputSchema: { type: 'object' }, execution: { taskSupport: true } }, 'invalid_descriptor'],
     ['{"name":"dup","name":"dup2","inputSchema":{"type":"object"}}', 'invalid_json'],
     ['{"name":', 'invalid_json'],
   ];
