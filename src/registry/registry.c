@@ -10,8 +10,10 @@
 typedef struct tmap {
     tg_tool **slots;
     size_t cap, count;
-    int by_skeleton; /* key: skeleton instead of name */
+    int by_skeleton; /* key: skeleton instead of name; KEY_GONE: source and skeleton (gone_key) */
 } tmap;
+
+#define KEY_GONE 2
 
 static uint64_t hash(const char *s, size_t n) {
     uint64_t h = 1469598103934665603ull;
@@ -20,6 +22,10 @@ static uint64_t hash(const char *s, size_t n) {
 }
 
 static const char *key_of(const tmap *m, const tg_tool *t, size_t *len) {
+    if (m->by_skeleton == KEY_GONE) {
+        *len = t->gone_key_len;
+        return t->gone_key;
+    }
     if (m->by_skeleton) {
         *len = strlen(t->skeleton);
         return t->skeleton;
@@ -140,7 +146,7 @@ tg_registry *tg_registry_new(const tg_allocator *alloc, const tg_registry_config
     if (cfg) r->cfg = *cfg;
     else tg_registry_default_config(&r->cfg);
     r->skeletons.by_skeleton = 1;
-    r->gone.by_skeleton = 1;
+    r->gone.by_skeleton = KEY_GONE;
     tg_arena_init(&r->cfg_arena, *alloc);
     if (r->cfg.capabilities) {
         r->cfg.capabilities = tg_json_clone(&r->cfg_arena, r->cfg.capabilities);
@@ -249,15 +255,39 @@ static int same_source(const tg_tool *t, const char *src, size_t len) {
     return strlen(t->source) == len && memcmp(t->source, src, len) == 0;
 }
 
+/* A tool's key in the remembered set: its source, 0x1F, its collision key
+ * (a skeleton has no 0x1F: the last one splits them). Keyed by source too,
+ * so one source dropping a look-alike of another's tool cannot push the
+ * other's remembered definition out. Made once, in the tool's arena; NULL
+ * when memory ran out. */
+static const char *gone_key(tg_tool *t) {
+    if (t->gone_key) return t->gone_key;
+    size_t sl = strlen(t->source), kl = strlen(t->skeleton);
+    char *k = tg_arena_alloc(&t->arena, sl + kl + 2);
+    if (!k) return NULL;
+    memcpy(k, t->source, sl);
+    k[sl] = 0x1F;
+    memcpy(k + sl + 1, t->skeleton, kl + 1);
+    t->gone_key_len = sl + 1 + kl;
+    return t->gone_key = k;
+}
+
+/* The definition the remembered set holds under t's source and collision key. */
+static tg_tool *gone_get(tg_registry *r, const tg_tool *t) {
+    if (!r->gone.count) return NULL;
+    const char *k = gone_key((tg_tool *)t); /* (the key is a cache: t is not changed otherwise) */
+    return k ? tmap_get(&r->gone, k, t->gone_key_len) : NULL;
+}
+
 /* Remembers t, a live tool its source's list no longer names, as that
  * source's last reviewed definition under its collision key: listed again
  * later with another definition, it is a change held for the host, not a
  * new tool (else dropping a tool from one listing and bringing it back
  * changed would skip review). At most max_tools are remembered. */
 static void remember_gone(tg_registry *r, tg_tool *t) {
-    tg_tool *prev = tmap_get(&r->gone, t->skeleton, strlen(t->skeleton));
+    tg_tool *prev = gone_get(r, t);
     if (prev) tmap_drop(&r->gone, prev);
-    if (r->gone.count >= r->cfg.max_tools || tmap_reserve(&r->gone, &r->alloc, 1)) return;
+    if (!gone_key(t) || r->gone.count >= r->cfg.max_tools || tmap_reserve(&r->gone, &r->alloc, 1)) return;
     tg_tool_retain(t);
     tmap_put(&r->gone, t);
 }
@@ -265,15 +295,14 @@ static void remember_gone(tg_registry *r, tg_tool *t) {
 /* The remembered definition a replace listing of t's source brings back. */
 static tg_tool *gone_of(tg_registry *r, const tg_batch *bt, const tg_tool *t) {
     if (!bt->replace_source && !bt->source_len) return NULL;
-    tg_tool *g = tmap_get(&r->gone, t->skeleton, strlen(t->skeleton));
-    return g && same_source(g, bt->source, bt->source_len) ? g : NULL;
+    return gone_get(r, t); /* (t is of bt's source) */
 }
 
 /* Forgets the remembered definition t's source had under t's key: t is
  * live now. (Another source's is kept: it is not that source's tool.) */
 static void drop_gone(tg_registry *r, const tg_tool *t) {
-    tg_tool *g = tmap_get(&r->gone, t->skeleton, strlen(t->skeleton));
-    if (g && strcmp(g->source, t->source) == 0) tmap_drop(&r->gone, g);
+    tg_tool *g = gone_get(r, t);
+    if (g) tmap_drop(&r->gone, g);
 }
 
 static void unlink_live(tg_registry *r, tg_tool *t) {

@@ -55,6 +55,8 @@ typedef struct tg_tool {
     const char *source;    /* "" for the host's own tools */
     const char *tool_name; /* the name the descriptor gave */
     char skeleton[TG_NAME_MAX + 1];
+    const char *gone_key;  /* source, 0x1F, skeleton: its key when remembered (made then, in arena) */
+    size_t gone_key_len;
     uint32_t handler_id;
     const cJSON *descriptor; /* cleaned copy: bounded title/description */
     const cJSON *options_doc; /* copy of the host's options object, or NULL */

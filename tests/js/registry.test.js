@@ -839,6 +839,17 @@ test('a tool dropped from one listing and listed again changed is held, however 
   trapped(rt);
   assert.deepEqual(rt.importTools('fs', [d(EVIL)], { ...up, ...tmpl }).registered.map((x) => x.name), ['x_read_file']);
   rt.dispose();
+  // another source under the same name template cannot push a source's memory out by
+  // dropping a tool of the same collision key
+  const two = await createToolRuntime();
+  const bare = { ...up, nameTemplate: '{tool}' };
+  two.importTools('a', [d('Reads a file.')], bare);
+  two.importTools('a', [], bare);
+  assert.deepEqual(two.importTools('b', [d('Reads a file, b.')], bare).registered.map((x) => x.name), ['read_file']);
+  two.importTools('b', [], bare);
+  const back = two.importTools('a', [d(EVIL)], bare);
+  assert.deepEqual([back.registered, back.changed.map((c) => c.name)], [[], ['read_file']]);
+  two.dispose();
 });
 
 test('gemini: a format is kept only for the type Gemini accepts it on, else dropped and reported', async () => {
