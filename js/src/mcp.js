@@ -74,6 +74,8 @@ function requestOptions(info) {
   if (!info) return undefined;
   const opts = {};
   if (info.signal) opts.signal = info.signal;
+  // the upstream's progress goes on to whoever called through the gate
+  if (typeof info.progress === 'function') opts.onprogress = (p) => info.progress(p);
   const left = info.remainingMs;
   if (typeof left === 'number' && left >= 0) {
     opts.timeout = Math.min(MAX_TIMER_MS, Math.ceil(left) + SDK_TIMEOUT_GRACE_MS);
@@ -162,7 +164,13 @@ export function serveTools(rt, server, { pageSize = 100, context, callContext, o
     return page.nextCursor ? { tools, nextCursor: page.nextCursor } : { tools };
   });
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
-    const res = await rt.callTool(req.params.name, req.params.arguments ?? {}, { ...(await caller(extra)), signal: extra?.signal });
+    const ctx = { ...(await caller(extra)), signal: extra?.signal };
+    // a client that asked for progress (a progressToken) is told what the handler reports
+    const token = req.params?._meta?.progressToken;
+    if ((typeof token === 'string' || typeof token === 'number') && typeof extra?.sendNotification === 'function') {
+      ctx.onProgress = (p) => { extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...p } }).catch(() => {}); };
+    }
+    const res = await rt.callTool(req.params.name, req.params.arguments ?? {}, ctx);
     const anyRoot = () => servesAnyRoot(version(extra));
     if (res.status !== 'pending_approval') return servedResult(res, anyRoot());
     if (!onApproval) return approvalRequired(res);

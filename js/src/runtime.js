@@ -873,7 +873,7 @@ export class ToolRuntime {
       // the expired ones go once there are many, so approvals nobody answers
       // (each holding its arguments) cannot pile up in the host
       if (this.#approvals.size >= APPROVALS_SWEEP_AT) this.#sweepApprovals();
-      this.#approvals.set(out.approvalId, { record, name: out.tool, argsText: out.argsText, ctx: { ...ctx, signal: undefined } });
+      this.#approvals.set(out.approvalId, { record, name: out.tool, argsText: out.argsText, ctx: { ...ctx, signal: undefined, onProgress: undefined } });
       delete out.argsText;
       delete out.definition;
       return out;
@@ -894,7 +894,7 @@ export class ToolRuntime {
    * AbortSignal is made only if the handler asks for it. */
   #run(job, name, ctx) {
     const handler = this.#handlers.get(job.handlerId);
-    const info = new CallInfo(job.callId, name, ctx.context ?? NO_CONTEXT, job.deadline, this.#clock);
+    const info = new CallInfo(job.callId, name, ctx.context ?? NO_CONTEXT, job.deadline, this.#clock, ctx.onProgress);
     // the instance the call was dispatched in: a handler may trap the module
     // (through a call of its own), and its call id then means another call
     // in the replacement
@@ -905,9 +905,13 @@ export class ToolRuntime {
       value = handler(JSON.parse(job.args), info);
       thenable = !!value && typeof value.then === 'function'; // (a getter may throw too)
     } catch (e) {
+      info._end();
       return this.#finish(job, name, this.#errorText(e), 1, generation);
     }
-    if (!thenable) return this.#finish(job, name, value, 0, generation);
+    if (!thenable) {
+      info._end();
+      return this.#finish(job, name, value, 0, generation);
+    }
     return this.#await(job, name, ctx, value, info, generation);
   }
 
@@ -924,12 +928,13 @@ export class ToolRuntime {
     // answers twice or calls back at once settles this promise only once
     const work = Promise.resolve(promise).then((v) => ({ v, isError: 0 }), (e) => ({ v: this.#errorText(e), isError: 1 }));
     const first = await Promise.race([work, early]);
+    if (typeof first !== 'string') info._end(); // (the result is in: no progress after it)
     clearTimeout(timer);
     ctx.signal?.removeEventListener('abort', onCancel);
     // (after a trap a new instance may have given the id to another call)
     if (this.#inFlight.get(job.callId)?.settle === settle) this.#inFlight.delete(job.callId);
     if (typeof first === 'string') { // timeout, cancelled, trap or disposed: the handler's late result is discarded
-      info._abort(new Error({ timeout: 'deadline passed', cancelled: 'cancelled', trap: 'the module was replaced', disposed: 'the runtime was disposed' }[first]));
+      info._end(new Error({ timeout: 'deadline passed', cancelled: 'cancelled', trap: 'the module was replaced', disposed: 'the runtime was disposed' }[first]));
       if (first === 'disposed') return gateError('disposed', `The runtime was disposed while tool "${name}" ran.`);
       if (generation !== this.#generation) return gateError('module_trap', `The module was replaced while tool "${name}" ran.`);
       try {
@@ -1258,18 +1263,34 @@ class CallInfo {
   #abort = null;
   #deadline;
   #clock;
-  constructor(callId, tool, context, deadline, clock) {
+  #onProgress;
+  constructor(callId, tool, context, deadline, clock, onProgress) {
     this.callId = callId;
     this.tool = tool;
     this.context = context;
     this.#deadline = deadline;
     this.#clock = clock;
+    this.#onProgress = onProgress;
   }
   get signal() { return (this.#abort ??= new AbortController()).signal; }
   get deadline() { return this.#deadline; }
   get remainingMs() { return Math.max(0, this.#deadline - this.#clock()); }
-  /** @internal */
-  _abort(reason) { this.#abort?.abort(reason); }
+  /** Tells the caller how far the call has come ({ progress, total?,
+   * message? }, as MCP's notifications/progress), when the caller asked
+   * (callTool's ctx.onProgress); ignored once the call has ended. */
+  progress(p) {
+    const to = this.#onProgress;
+    if (!to || typeof p?.progress !== 'number') return;
+    const out = { progress: p.progress };
+    if (typeof p.total === 'number') out.total = p.total;
+    if (typeof p.message === 'string') out.message = p.message;
+    try { to(out); } catch { /* (the caller's listener cannot fail the handler) */ }
+  }
+  /** @internal the call ended: its signal aborts (reason given) and progress stops */
+  _end(reason) {
+    this.#onProgress = undefined;
+    if (reason !== undefined) this.#abort?.abort(reason);
+  }
 }
 
 /** The expiry (ms) in an approval token's claims; Infinity when unreadable
@@ -1293,16 +1314,18 @@ function readContext(ctx) {
   const c = pick({
     principal: ctx.principal, mode: ctx.mode, scheduler: ctx.scheduler, source: ctx.source, tenant: ctx.tenant,
     session: ctx.session, context: ctx.context, format: ctx.format, approval: ctx.approval, approvalToken: ctx.approvalToken,
-    snapshot: snapshotId(ctx.snapshot), signal: ctx.signal,
+    snapshot: snapshotId(ctx.snapshot), signal: ctx.signal, onProgress: ctx.onProgress,
   });
   if (c.signal !== undefined && !isAbortSignal(c.signal)) throw new TypeError('its signal is not an AbortSignal');
+  if (c.onProgress !== undefined && typeof c.onProgress !== 'function') throw new TypeError('its onProgress is not a function');
   return c;
 }
 
-/** The module's JSON of a readContext() result (the signal stays here). */
+/** The module's JSON of a readContext() result (the signal and the
+ * progress listener stay here). */
 function contextText(c) {
-  if (c.signal === undefined) return Object.keys(c).length ? JSON.stringify(c) : '';
-  const { signal, ...rest } = c;
+  if (c.signal === undefined && c.onProgress === undefined) return Object.keys(c).length ? JSON.stringify(c) : '';
+  const { signal, onProgress, ...rest } = c;
   return Object.keys(rest).length ? JSON.stringify(rest) : '';
 }
 

@@ -60,7 +60,13 @@ export interface HandlerInfo {
   /** The time left until the deadline, in ms (0 once passed), read when asked: a handler that
    * forwards the call gives it to its own request as the timeout (importFromClient does). */
   readonly remainingMs: number;
+  /** Tells the caller how far the call has come (MCP's notifications/progress fields), when it
+   * asked (CallContext.onProgress); ignored once the call has ended. */
+  progress(p: Progress): void;
 }
+
+/** How far a call has come, as MCP's notifications/progress carries it. */
+export interface Progress { progress: number; total?: number; message?: string }
 
 /** Host-only facts about a tool; no descriptor field can set them. */
 export interface ToolOptions {
@@ -127,6 +133,8 @@ export interface CallContext extends Principal {
   /** 'openai-strict' when the model saw that rendering: its nulls for optional properties are dropped. */
   format?: ExportFormat;
   signal?: AbortSignal;
+  /** Called with each progress the handler reports (HandlerInfo.progress) while the call runs. */
+  onProgress?: (p: Progress) => void;
   approval?: string;
   approvalToken?: string;
 }

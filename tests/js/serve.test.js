@@ -257,3 +257,48 @@ test('importFromClient: a tool the server runs only as a task is rejected with i
   await client.close();
   rt.dispose();
 });
+
+test('progress goes through the gate both ways: an upstream\'s notifications reach the client that asked, and stop at the result', async () => {
+  // the upstream: a real McpServer whose tool reports progress three times
+  const up = new McpServer({ name: 'up', version: '1' });
+  up.registerTool('render', { inputSchema: {} }, async (_a, extra) => {
+    const token = extra._meta?.progressToken;
+    for (let i = 1; i <= 3; i++) {
+      if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: i, total: 3, message: `step ${i}` } });
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    return { content: [{ type: 'text', text: 'rendered' }] };
+  });
+  const [ua, ub] = InMemoryTransport.createLinkedPair();
+  const upClient = new Client({ name: 'gw', version: '1' });
+  await Promise.all([up.server.connect(ua), upClient.connect(ub)]);
+  const rt = await createToolRuntime();
+  await importFromClient(rt, 'up', upClient);
+  // a host tool reporting progress itself, and once more after its result (dropped)
+  let late;
+  rt.registerTool({ name: 'local', inputSchema: { type: 'object' } }, async (_a, info) => {
+    info.progress({ progress: 1, total: 2 });
+    info.progress({ progress: 'x' }); // (not a number: not sent)
+    late = () => info.progress({ progress: 2, total: 2 });
+    return 'done';
+  });
+  const client = await served(rt);
+  const seen = [];
+  const r = await client.callTool({ name: 'mcp__up__render', arguments: {} }, undefined, { onprogress: (p) => seen.push(p) });
+  assert.equal(r.content[0].text, 'rendered');
+  assert.deepEqual(seen, [1, 2, 3].map((i) => ({ progress: i, total: 3, message: `step ${i}` })));
+  const local = [];
+  assert.equal((await client.callTool({ name: 'local', arguments: {} }, undefined, { onprogress: (p) => local.push(p) })).content[0].text, 'done');
+  late();
+  await new Promise((r) => setTimeout(r, 10));
+  assert.deepEqual(local, [{ progress: 1, total: 2 }]);
+  // without a progressToken nothing is sent, and a handler's reports are no-ops
+  assert.equal((await client.callTool({ name: 'mcp__up__render', arguments: {} })).content[0].text, 'rendered');
+  // in process: ctx.onProgress
+  const direct = [];
+  await rt.callTool('local', {}, { onProgress: (p) => direct.push(p) });
+  assert.deepEqual(direct, [{ progress: 1, total: 2 }]);
+  assert.equal((await rt.callTool('local', {}, { onProgress: 7 }))._meta['dev.toolgate/error'].code, 'invalid_request');
+  await upClient.close();
+  rt.dispose();
+});
