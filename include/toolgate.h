@@ -176,17 +176,29 @@ tg_status tg_accept_change(tg_runtime *rt, const char *name, size_t len, const c
 /* Removes every tool of a source; tg_output holds {"removed":N}. */
 tg_status tg_remove_source(tg_runtime *rt, const char *source, size_t len);
 
-/* Writes to tg_output everything the registry holds of a source, for
- * tg_restore_source in a runtime that replaces this one (the JS layer's
- * recovery from a trap): {"epoch": the registry's now, "tools": its live tools, its held changes and what it remembers of tools
- * the source dropped, each with name, digest, handler id, cleaned
- * descriptor and options}. TG_OK, or TG_ERR_NOMEM. */
-tg_status tg_source_state(tg_runtime *rt, const char *source, size_t len);
+/* From now on (on) the registry logs each change to a source's tools
+ * (live, held, remembered), for a runtime that replaces this one (the JS
+ * layer's recovery from a trap); 0 stops it. TG_OK. */
+tg_status tg_track_sources(tg_runtime *rt, int on);
 
-/* Replaces a source's tools with a state tg_source_state wrote (of another
- * runtime), as they were: registration's checks are not made again.
- * TG_ERR_INVALID_REQUEST when state is not such a document, TG_ERR_NOMEM. */
-tg_status tg_restore_source(tg_runtime *rt, const char *source, size_t len, const char *state, size_t state_len);
+/* Writes to tg_output the changes logged since the last call, in order, as
+ * a JSON array: {"op":"put","source",...the tool as tg_restore_source takes
+ * it} and {"op":"del","source","state","name"}; a host that keeps, per
+ * source, the last put under (state, name) less what was deleted holds what
+ * tg_restore_source needs. TG_ERR_NOMEM when a change could not be logged
+ * (the log is not whole then). */
+tg_status tg_source_changes(tg_runtime *rt);
+
+/* Puts tools of a source back as tg_source_changes logged them (a JSON array
+ * of the tools, of another runtime), as they were: registration's checks
+ * are not made again. Unless append, the source's tools are dropped first.
+ * TG_ERR_INVALID_REQUEST when state is not such an array, TG_ERR_NOMEM
+ * (some may be missing then). */
+tg_status tg_restore_source(tg_runtime *rt, const char *source, size_t len, const char *state, size_t state_len,
+                            int append);
+
+/* The registry's epoch now (it moves on with every change to the tools). */
+double tg_registry_epoch_of(tg_runtime *rt);
 
 /* Moves this runtime's registry epoch past `epoch` and its snapshot ids
  * past `snapshot`: what a runtime it replaces handed out (tools/list

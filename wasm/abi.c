@@ -155,20 +155,30 @@ int tga_model_name(tga_handle *h, uint32_t source_len, uint32_t tool_len, uint32
 TG_EXPORT(tga_remove_source)
 int tga_remove_source(tga_handle *h, uint32_t len) { return tg_remove_source(h->rt, h->input, len); }
 
-/* Input: a source name. Output: its state (tg_source_state). */
-TG_EXPORT(tga_source_state)
-int tga_source_state(tga_handle *h, uint32_t len) { return tg_source_state(h->rt, h->input, len); }
+/* on: log every change to a source's tools (tg_track_sources). */
+TG_EXPORT(tga_track_sources)
+int tga_track_sources(tga_handle *h, uint32_t on) { return tg_track_sources(h->rt, (int)on); }
+
+/* Output: the changes logged since the last call (tg_source_changes). */
+TG_EXPORT(tga_source_changes)
+int tga_source_changes(tga_handle *h) { return tg_source_changes(h->rt); }
+
+/* Input: a source name (len bytes), then a JSON array of its tools as
+ * tga_source_changes logged them (state_len bytes). append: 0 drops the
+ * source's tools first. */
+TG_EXPORT(tga_restore_source)
+int tga_restore_source(tga_handle *h, uint32_t len, uint32_t state_len, uint32_t append) {
+    return tg_restore_source(h->rt, h->input, len, h->input + len, state_len, (int)append);
+}
+
+/* The registry's epoch now. */
+TG_EXPORT(tga_epoch)
+double tga_epoch(tga_handle *h) { return tg_registry_epoch_of(h->rt); }
 
 /* The highest epoch and snapshot id a replaced instance handed out. */
 TG_EXPORT(tga_restore_counters)
 void tga_restore_counters(tga_handle *h, double epoch, double snapshot) { tg_restore_counters(h->rt, epoch, snapshot); }
 
-/* Input: a source name (len bytes), then a state tga_source_state wrote in a
- * replaced instance (state_len bytes). */
-TG_EXPORT(tga_restore_source)
-int tga_restore_source(tga_handle *h, uint32_t len, uint32_t state_len) {
-    return tg_restore_source(h->rt, h->input, len, h->input + len, state_len);
-}
 
 /* Pins the current tool set; returns its id (0 on failure). */
 TG_EXPORT(tga_snapshot)

@@ -142,11 +142,15 @@ const ANY_STRUCTURED_ROOT = '2026-07-28';
  */
 export function serveTools(rt, server, { pageSize = 100, context, callContext, onApproval } = {}) {
   const version = negotiatedVersion(server);
+  const sessions = endSessionsOnClose(rt, server);
   const caller = async (extra) => {
     const c = callContext ? await callContext(extra) : undefined;
     const who = {};
     for (const k of CALLER_FIELDS) if (c?.[k] !== undefined) who[k] = c[k];
-    if (who.session === undefined && typeof extra?.sessionId === 'string' && extra.sessionId) who.session = extra.sessionId;
+    if (who.session === undefined && typeof extra?.sessionId === 'string' && extra.sessionId) {
+      who.session = extra.sessionId;
+      sessions.add(extra.sessionId);
+    }
     if (context) who.context = context(extra);
     return who;
   };
@@ -190,6 +194,30 @@ const CALLER_FIELDS = ['principal', 'mode', 'scheduler', 'tenant', 'session', 's
  * one Server a request, ever sees. Unknown: undefined (served as for the
  * older revisions, which every client can read).
  */
+/** The MCP sessions serveTools named after the transport's sessionId end
+ * in the runtime (rt.endSession: their budgets, session rules, approvals)
+ * when the Server closes: a client that opens and drops sessions must not
+ * fill the runtime's session tables. (Sessions callContext names are the
+ * host's to end.) Wraps the SDK Server's own close handler on that
+ * instance (a private method; without it, nothing is ended here). */
+function endSessionsOnClose(rt, server) {
+  const sessions = new Set();
+  const own = server?._onclose;
+  if (typeof own === 'function') {
+    server._onclose = function (...args) {
+      try {
+        return own.apply(this, args);
+      } finally {
+        for (const s of sessions) {
+          try { rt.endSession(s); } catch { /* (a disposed runtime has no sessions left) */ }
+        }
+        sessions.clear();
+      }
+    };
+  }
+  return sessions;
+}
+
 function negotiatedVersion(server) {
   const own = server?._oninitialize;
   if (typeof own === 'function' && !own[TRACKED]) {

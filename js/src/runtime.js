@@ -19,6 +19,7 @@ const decoder = new TextDecoder('utf-8', { fatal: false });
 const VALID = Object.freeze({ valid: true, errors: Object.freeze([]) });
 const MAX_TIMER_MS = 2 ** 31 - 1;
 const APPROVALS_SWEEP_AT = 1024; // pending approvals held before the expired ones are dropped
+const RESTORE_CHUNK = 64; // tools given back to a replaced instance in one call
 const ERROR_TEXT_COPY = 1 << 16; // handler error text copied in (the module keeps 4 KiB of it)
 
 // The module's linear memory is the host's (env.memory), so a disposed
@@ -95,7 +96,8 @@ export class ToolRuntime {
   #version = 0; // bumped by every change to tools or policy: keys the list cache
   #listCache = new Map();
   #spentTokens = new Map(); // approval tokens presented to the module -> expiry (ms), for a replaced instance
-  #sourceStates = new Map(); // source -> what the registry holds of it (tga_source_state, bytes), for a replaced instance
+  #sourceStates = new Map(); // source -> Map(state \0 name -> tool): what the registry holds (its change log), for a replaced instance
+  #lostRestores = 0; // tools a replaced instance could not be given back (memory)
   #lastEpoch = 0; // the registry's epoch at the last change, and the highest snapshot id handed out:
   #lastSnapshot = 0; // a replaced instance's are never reused (cursors, snapshots)
   #mintedTokens = new Map(); // tokens resolveApproval issued -> their session, spent by endSession in any instance
@@ -154,6 +156,7 @@ export class ToolRuntime {
     this.#handle = this.#exports.tga_new(...limitArgs(this.#options.limits, this.#auditSubscribers.size > 0));
     if (!this.#handle) throw new ToolgateError('out_of_memory', 'the module could not create a runtime');
     this.#place = this.#exports.tga_out_place(this.#handle) >>> 2;
+    this.#exports.tga_track_sources(this.#handle, 1); // (#takeChanges)
     this.#generation++;
   }
 
@@ -196,10 +199,18 @@ export class ToolRuntime {
     // registered again (replaying listings would judge them again, in
     // another order, against another history)
     this.#exports.tga_restore_counters(this.#handle, this.#lastEpoch, this.#lastSnapshot);
-    for (const [source, state] of this.#sourceStates) {
-      const [len, stateLen] = this.#write(source, state);
-      this.#exports.tga_restore_source(this.#handle, len, stateLen);
+    for (const [source, tools] of this.#sourceStates) {
+      // a few tools a call, so that putting them back takes little more memory than holding them
+      const all = [...tools.values()];
+      for (let i = 0; i < all.length; i += RESTORE_CHUNK) {
+        const chunk = all.slice(i, i + RESTORE_CHUNK);
+        const [len, textLen] = this.#write(source, JSON.stringify(chunk));
+        if (this.#exports.tga_restore_source(this.#handle, len, textLen, i > 0 ? 1 : 0) !== TG_OK) this.#lostRestores += chunk.length;
+      }
     }
+    // (what restoring logged is what the host holds already)
+    this.#exports.tga_source_changes(this.#handle);
+    this.#lastEpoch = this.#exports.tga_epoch(this.#handle);
     // spent rate limits and budgets, and session grants, carry over (read
     // back from the trapped instance; unreadable, they start afresh)
     if (limits?.length) this.#exports.tga_restore_policy_state(this.#handle, this.#write(limits)[0]);
@@ -234,7 +245,7 @@ export class ToolRuntime {
 
   /** Runs an op and journals it when it changed the runtime; an entry with
    * a key replaces the entries with that key. (Configuration, policy and the
-   * approval key: the registry's tools are carried over by #saveSource.) */
+   * approval key: the registry's tools are carried over by #takeChanges.) */
   #journaled(op, parts, args = [], key) {
     const status = this.#changing(op, parts, args);
     if (status === TG_OK) {
@@ -244,7 +255,8 @@ export class ToolRuntime {
     return status;
   }
 
-  /** Runs an op that may change tools or policy; returns its status. */
+  /** Runs an op that may change tools or policy; returns its status (its
+   * output stays to be read: the change log is read after it). */
   #changing(op, parts, args = []) {
     const all = [...this.#writeParts(parts), ...args];
     const status = this.#call(op, all[0], all[1], all[2], all[3]);
@@ -255,18 +267,31 @@ export class ToolRuntime {
     return status;
   }
 
-  /** Keeps what the registry holds of a source after a change to it, for
-   * an instance that replaces this one. (Call with the op's output read.) */
-  #saveSource(source) {
-    source = String(source);
-    this.#check(this.#call('tga_source_state', this.#write(source)[0]));
+  /** Keeps what the registry holds of each source, for an instance that
+   * replaces this one: the module logs every put and delete of a tool
+   * (live, held, remembered), and the host applies them to its copy. Only
+   * the changes cross, so a registration costs what it changed, not the
+   * size of its source. */
+  #takeChanges() {
+    if (this.#call('tga_source_changes') !== TG_OK) { // (a change the module could not log: not whole)
+      this.#lostRestores++;
+      return;
+    }
     const ptr = this.#exports.tga_output_ptr(this.#handle), len = this.#exports.tga_output_len(this.#handle);
-    const state = this.#bytes().slice(ptr, ptr + len);
-    // {"epoch":N,"tools":[...]}: the epoch read from the head, the rest kept as bytes
-    const head = decoder.decode(state.subarray(0, Math.min(40, len)));
-    this.#lastEpoch = Math.max(this.#lastEpoch, Number(/^\{"epoch":(\d+)/.exec(head)?.[1] ?? 0));
-    if (state[len - 3] === 91 && state[len - 2] === 93) this.#sourceStates.delete(source); // ("tools":[]})
-    else this.#sourceStates.set(source, state);
+    this.#lastEpoch = this.#exports.tga_epoch(this.#handle);
+    if (len <= 2) return; // []
+    for (const rec of JSON.parse(decoder.decode(this.#bytes().subarray(ptr, ptr + len)))) {
+      const { op, source, ...tool } = rec;
+      let tools = this.#sourceStates.get(source);
+      const key = `${tool.state}\0${tool.name}`;
+      if (op === 'put') {
+        if (!tools) this.#sourceStates.set(source, (tools = new Map()));
+        tools.set(key, tool);
+      } else if (tools) {
+        tools.delete(key);
+        if (!tools.size) this.#sourceStates.delete(source);
+      }
+    }
   }
 
   #onInvoke(handlerId, callId, ptr, len, deadline) {
@@ -401,6 +426,7 @@ export class ToolRuntime {
   /** Applies runtime-wide options (capabilities, descriptionBytes, schemaBytes, toolsPerSource, formats). */
   configure(config) {
     this.#check(this.#journaled('tga_configure', [jsonText(config, 'invalid_request', 'the configuration')]));
+    this.#takeChanges(); // (a new registry: its epoch)
   }
 
   /**
@@ -424,7 +450,7 @@ export class ToolRuntime {
     this.#check(this.#changing('tga_register', [text, options === undefined ? '' : jsonText(options, 'invalid_request', 'the options')], [id]));
     this.#handlers.set(id, handler);
     const out = this.#output();
-    this.#saveSource('');
+    this.#takeChanges();
     // and its handler goes with it (as a batch's do)
     let ids = this.#sourceHandlers.get('');
     if (!ids) this.#sourceHandlers.set('', (ids = new Map()));
@@ -482,9 +508,7 @@ export class ToolRuntime {
         k++;
       }
     }
-    if (result.applied && (result.registered.length || result.updated.length || result.changed.length || result.removed.length)) {
-      this.#saveSource(source);
-    }
+    if (result.applied) this.#takeChanges(); // (an unapplied batch changed nothing)
     if (result.applied) {
       // each entry's model-visible name ("changed" and "registered" follow the request's order)
       let names = this.#sourceNames.get(source);
@@ -560,7 +584,7 @@ export class ToolRuntime {
   acceptChange(name, digest) {
     this.#check(this.#changing('tga_accept_change', [String(name), digest === undefined ? '' : String(digest)]));
     const { source, handler } = this.#output();
-    this.#saveSource(source);
+    this.#takeChanges();
     if (this.#heldHandlers.has(handler)) {
       this.#handlers.set(handler, this.#heldHandlers.get(handler));
       this.#heldHandlers.delete(handler);
@@ -571,7 +595,7 @@ export class ToolRuntime {
   removeSource(source) {
     this.#check(this.#changing('tga_remove_source', [String(source)]));
     const removed = this.#output().removed;
-    this.#sourceStates.delete(String(source)); // (it holds nothing now, remembered tools included)
+    this.#takeChanges();
     // the source's handlers go with its tools (as a re-listing drops those it no longer lists)
     const ids = this.#sourceHandlers.get(source);
     if (ids) for (const id of ids.values()) { this.#handlers.delete(id); this.#heldHandlers.delete(id); }
@@ -1103,6 +1127,12 @@ export class ToolRuntime {
 
   /** How many times a trapped instance was replaced. */
   get restarts() { return this.#restarts; }
+
+  /** How many tools replaced instances could not be given back (memory ran
+   * out while restoring, or a change could not be logged): 0 unless the
+   * registry after a trap may miss tools (calls to them are refused:
+   * unknown_tool, never run unreviewed). */
+  get lostRestores() { return this.#lostRestores; }
 
   /** @internal the linear memory (tests of its reuse). */
   _memory() { return this.#memory; }

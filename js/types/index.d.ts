@@ -246,6 +246,7 @@ export interface RuntimeOptions {
 export type JSONCheck = { ok: true } | { ok: false; code: ErrorCode; message: string; offset?: number };
 
 export declare class ToolRuntime {
+  /** Runtime-wide options; only while the registry holds no tool (none live, held or remembered: before registering, or once every source is removed). */
   configure(config: { capabilities?: string[]; descriptionBytes?: number; schemaBytes?: number; toolsPerSource?: number; formats?: 'annotate' | 'assert' }): void;
   /** Registers a host tool; throws ToolgateError when refused (the registry is then unchanged). */
   registerTool(descriptor: ToolDescriptor | string, handler: ToolHandler, options?: ToolOptions): Registration;
@@ -291,6 +292,8 @@ export declare class ToolRuntime {
   memorySize(): number;
   /** How many times a trapped instance was replaced. */
   readonly restarts: number;
+  /** Tools replaced instances could not be given back (memory ran out while restoring): 0 unless the registry after a trap may miss tools (calls to them are refused, never run unreviewed). */
+  readonly lostRestores: number;
   /** Frees the runtime; its linear memory (zeroed first) serves the next
    * runtime created. Later use throws ToolgateError('disposed'); callTool
    * answers with an isError result of that code. */

@@ -119,6 +119,9 @@ int tg_json_set_key(tg_arena *arena, cJSON *item, const char *key, size_t keylen
 void tg_json_append(cJSON *container, cJSON *item);
 /* Unlinks item, a child of container (its next/prev cleared). */
 void tg_json_detach(cJSON *container, cJSON *item);
+/* A JSON Pointer token as an array index (RFC 6901 section 4: "0" or a
+ * digit 1-9 then digits; here at most 9 of them): 0 with *idx set, or -1. */
+int tg_json_array_index(const char *tok, size_t len, size_t *idx);
 /* The node a same-document reference names: "#" and a JSON Pointer
  * ("#/$defs/A"; "#" alone is doc), read as the schema compiler reads it
  * (%XX decoded first, then split at '/', then ~1 and ~0), or NULL (not such

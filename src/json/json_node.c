@@ -55,6 +55,17 @@ void tg_json_detach(cJSON *c, cJSON *item) {
     item->next = item->prev = NULL;
 }
 
+int tg_json_array_index(const char *tok, size_t len, size_t *idx) {
+    if (len == 0 || len > 9 || (len > 1 && tok[0] == '0')) return -1;
+    size_t v = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (tok[i] < '0' || tok[i] > '9') return -1;
+        v = v * 10 + (size_t)(tok[i] - '0');
+    }
+    *idx = v;
+    return 0;
+}
+
 /* The next character of a URI fragment, %XX decoded: 1, or 0 at the end,
  * -1 for a bad escape. */
 static int frag_char(const char **s, const char *end, char *ch) {
@@ -109,12 +120,8 @@ const cJSON *tg_json_pointer_ref_in(tg_json_index *ix, const cJSON *doc, const c
         if (r < 0) return NULL;
         if (cJSON_IsObject(cur)) cur = tg_json_index_get(ix, cur, seg, n);
         else if (cJSON_IsArray(cur)) {
-            size_t idx = 0;
-            if (n == 0 || n > 9) return NULL;
-            for (size_t i = 0; i < n; i++) {
-                if (seg[i] < '0' || seg[i] > '9') return NULL;
-                idx = idx * 10 + (size_t)(seg[i] - '0');
-            }
+            size_t idx;
+            if (tg_json_array_index(seg, n, &idx)) return NULL;
             cur = tg_json_index_item(ix, cur, idx);
         } else return NULL;
         if (!cur) return NULL;

@@ -93,7 +93,7 @@ int tg_regex_search(const tg_regex *re, const char *subject, size_t len, void *s
 /* tg_regex_search with a bound on its work: *budget (if not NULL) is the
  * number of steps it may take (an NFA thread advanced one code point, an
  * NFA state joined to a lazily built DFA state; a literal fast path: one
- * step, plus one per subject byte when it scans the subject) and is
+ * step a search) and is
  * lowered by what it took; -1 when the budget ran out before an answer. Linear time can
  * still be long: a 3,000-state pattern over 400 KB is 10^9 steps. */
 int tg_regex_search_bounded(const tg_regex *re, const char *subject, size_t len, void *scratch, uint64_t *budget);

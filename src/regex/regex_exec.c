@@ -122,21 +122,18 @@ int tg_regex_search(const tg_regex *re, const char *subject, size_t len, void *s
     return tg_regex_search_bounded(re, subject, len, scratch, NULL);
 }
 
-/* What a fast path costs of the budget: one step for a comparison with
- * the literal (bounded by the pattern's length), plus one per subject byte
- * for the scans (a literal anywhere, a run). Without this, P patterns over
- * N names (patternProperties) were P x N searches no budget saw. */
-static uint64_t fast_cost(const tg_regex *re, size_t len) {
-    return re->fast == RX_FAST_LITERAL || re->fast == RX_FAST_RUN ? (uint64_t)len + 1 : 1;
-}
-
 int tg_regex_search_bounded(const tg_regex *re, const char *subject, size_t len, void *scratch, uint64_t *budget) {
     const unsigned char *s = (const unsigned char *)(subject ? subject : "");
     if (!re || (!subject && len)) return 0;
+    /* a fast path costs one step a search, as a walk of the DFA's cached
+     * states costs nothing per byte (the scan is linear in a subject the
+     * input limits bound; charged per byte, a language written as a literal
+     * ran out of budget where written otherwise it did not). What the budget
+     * must see is the number of searches: P patterns over N names
+     * (patternProperties) were P x N searches none counted. */
     if (re->fast != RX_FAST_NONE && budget) {
-        uint64_t cost = fast_cost(re, len);
-        if (*budget < cost) return -1;
-        *budget -= cost;
+        if (*budget == 0) return -1;
+        *budget -= 1;
     }
     switch (re->fast) {
     case RX_FAST_LITERAL: return find_literal(s, len, re->lit, re->nlit);

@@ -11,7 +11,11 @@ typedef struct tmap {
     tg_tool **slots;
     size_t cap, count;
     int by_skeleton; /* key: skeleton instead of name; KEY_GONE: source and skeleton (gone_key) */
+    int state;       /* the registry's live, held and gone maps: MOVE_* (what a change is logged as) */
+    tg_buf *log;     /* tg_registry_track: each put and delete written here; NULL: not logged */
 } tmap;
+
+static void log_change(const tmap *m, const tg_tool *t, int put);
 
 #define KEY_GONE 2
 
@@ -50,7 +54,7 @@ static tg_tool *tmap_get(const tmap *m, const char *k, size_t n) {
 
 static int tmap_grow(tmap *m, const tg_allocator *a) {
     size_t ncap = m->cap ? m->cap * 2 : 32;
-    tmap n = {tg_malloc(a, ncap * sizeof(tg_tool *)), ncap, 0, m->by_skeleton};
+    tmap n = {tg_malloc(a, ncap * sizeof(tg_tool *)), ncap, 0, m->by_skeleton, m->state, m->log};
     if (!n.slots) return -1;
     memset(n.slots, 0, ncap * sizeof(tg_tool *));
     for (size_t i = 0; i < m->cap; i++)
@@ -78,12 +82,14 @@ static void tmap_put(tmap *m, tg_tool *t) {
     size_t i = tmap_slot(m, k, kl);
     if (!m->slots[i]) m->count++;
     m->slots[i] = t;
+    if (m->log) log_change(m, t, 1);
 }
 
 static void tmap_del(tmap *m, const char *k, size_t n) {
     if (!m->cap) return;
     size_t i = tmap_slot(m, k, n);
     if (!m->slots[i]) return;
+    if (m->log) log_change(m, m->slots[i], 0);
     m->slots[i] = NULL;
     m->count--;
     /* re-insert the rest of the cluster */
@@ -126,6 +132,7 @@ struct tg_registry {
     tmap gone;          /* the last live definition of tools a source's list dropped, by skeleton */
     uint64_t epoch;
     tg_toolset *current; /* NULL when the live table changed since */
+    tg_buf log;          /* tg_registry_track: the changes not yet taken */
 };
 
 void tg_registry_default_config(tg_registry_config *c) {
@@ -147,6 +154,10 @@ tg_registry *tg_registry_new(const tg_allocator *alloc, const tg_registry_config
     else tg_registry_default_config(&r->cfg);
     r->skeletons.by_skeleton = 1;
     r->gone.by_skeleton = KEY_GONE;
+    r->live.state = 0; /* MOVE_LIVE, MOVE_HELD, MOVE_GONE (below) */
+    r->held.state = 1;
+    r->gone.state = 2;
+    tg_buf_init(&r->log, *alloc, 0);
     tg_arena_init(&r->cfg_arena, *alloc);
     if (r->cfg.capabilities) {
         r->cfg.capabilities = tg_json_clone(&r->cfg_arena, r->cfg.capabilities);
@@ -191,6 +202,7 @@ void tg_registry_free(tg_registry *r) {
     drop_map(r, &r->skeletons, 0);
     drop_map(r, &r->held, 1);
     drop_map(r, &r->gone, 1);
+    tg_buf_free(&r->log);
     tg_arena_free(&r->cfg_arena);
     tg_free(&r->alloc, r, sizeof *r);
 }
@@ -362,9 +374,9 @@ static void sep(tg_buf *out, int *first) {
 enum { MOVE_LIVE, MOVE_HELD, MOVE_GONE };
 static const char *const MOVE_STATES[] = {"live", "held", "gone"};
 
-static void write_moved(tg_buf *out, const tg_tool *t, int state, int *first) {
-    sep(out, first);
-    tg_buf_printf(out, "{\"state\":\"%s\",\"name\":", MOVE_STATES[state]);
+/* A tool's members as tg_registry_source_restore reads them back. */
+static void write_moved(tg_buf *out, const tg_tool *t, int state) {
+    tg_buf_printf(out, "\"state\":\"%s\",\"name\":", MOVE_STATES[state]);
     put_str(out, t->name);
     tg_buf_puts(out, ",\"digest\":");
     put_str(out, t->digest);
@@ -374,23 +386,44 @@ static void write_moved(tg_buf *out, const tg_tool *t, int state, int *first) {
         tg_buf_puts(out, ",\"options\":");
         tg_json_write(out, t->options_doc);
     }
-    tg_buf_putc(out, '}');
+    if (t->sanitized && t->sanitized->child) { /* (what cleaning changed: a listing of the cleaned text is not the same) */
+        tg_buf_puts(out, ",\"sanitized\":");
+        tg_json_write(out, t->sanitized);
+    }
 }
 
-int tg_registry_source_write(const tg_registry *r, const char *source, size_t len, tg_buf *out) {
-    const tmap *maps[] = {&r->live, &r->held, &r->gone};
-    int first = 1;
+static void log_change(const tmap *m, const tg_tool *t, int put) {
+    tg_buf *b = m->log;
+    if (b->len) tg_buf_putc(b, ',');
+    tg_buf_puts(b, put ? "{\"op\":\"put\",\"source\":" : "{\"op\":\"del\",\"source\":");
+    put_str(b, t->source);
+    tg_buf_putc(b, ',');
+    if (put) write_moved(b, t, m->state);
+    else {
+        tg_buf_printf(b, "\"state\":\"%s\",\"name\":", MOVE_STATES[m->state]);
+        put_str(b, t->name);
+    }
+    tg_buf_putc(b, '}');
+}
+
+void tg_registry_track(tg_registry *r, int on) {
+    tmap *maps[] = {&r->live, &r->held, &r->gone};
+    for (int m = 0; m < 3; m++) maps[m]->log = on ? &r->log : NULL;
+    tg_buf_reset(&r->log);
+}
+
+int tg_registry_take_changes(tg_registry *r, tg_buf *out) {
+    /* (a log that ran out of memory lost changes: the caller must not trust it) */
+    int lost = r->log.failed;
     tg_buf_putc(out, '[');
-    for (int m = MOVE_LIVE; m <= MOVE_GONE; m++)
-        for (size_t i = 0; i < maps[m]->cap; i++) {
-            const tg_tool *t = maps[m]->slots[i];
-            if (t && same_source(t, source, len)) write_moved(out, t, m, &first);
-        }
+    tg_buf_append(out, r->log.data, r->log.len);
     tg_buf_putc(out, ']');
-    return out->failed ? -1 : 0;
+    tg_buf_reset(&r->log);
+    r->log.failed = 0;
+    return lost || out->failed ? -1 : 0;
 }
 
-/* One tool back from tg_registry_source_write: built from its cleaned
+/* One tool back from what log_change wrote: built from its cleaned
  * descriptor (cleaning again changes nothing) and its options, under the
  * name and digest it had (the digest is of what the source first sent;
  * the name came from the template of its listing). It was registered once:
@@ -424,6 +457,15 @@ static int restore_moved(tg_registry *r, const char *source, size_t source_len, 
     t->name_len = nl;
     tg_name_skeleton(t->name, nl, t->skeleton);
     memcpy(t->digest, dg->valuestring, 65);
+    const cJSON *san = tg_json_getz(g, "sanitized");
+    if (cJSON_IsArray(san) && san->child) {
+        cJSON *copy = tg_json_clone(&t->arena, san);
+        if (!copy) {
+            tg_tool_free(t);
+            return -1;
+        }
+        t->sanitized = copy;
+    }
     int rc = 1;
     if (m != MOVE_GONE && tg_tool_compile(&cfg, t, &err)) {
         if (strcmp(err.code, "out_of_memory") == 0) rc = -1;
@@ -448,16 +490,20 @@ static int restore_moved(tg_registry *r, const char *source, size_t source_len, 
     return rc;
 }
 
-int tg_registry_source_restore(tg_registry *r, const char *source, size_t len, const cJSON *list) {
-    drop_source(r, &r->live, source, len);
-    drop_source(r, &r->held, source, len);
-    drop_source(r, &r->gone, source, len);
+int tg_registry_source_restore(tg_registry *r, const char *source, size_t len, const cJSON *list, int append) {
+    if (!append) {
+        drop_source(r, &r->live, source, len);
+        drop_source(r, &r->held, source, len);
+        drop_source(r, &r->gone, source, len);
+    }
     int rc = 0;
     for (const cJSON *g = cJSON_IsArray(list) ? list->child : NULL; g && rc >= 0; g = g->next)
         rc = restore_moved(r, source, len, g);
     changed(r);
     return rc < 0 ? -1 : 0;
 }
+
+int tg_registry_empty(const tg_registry *r) { return !r->live.count && !r->held.count && !r->gone.count; }
 
 void tg_registry_epoch_at_least(tg_registry *r, uint64_t epoch) {
     if (r->epoch < epoch) {

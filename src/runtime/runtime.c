@@ -325,24 +325,33 @@ tg_status tg_remove_source(tg_runtime *rt, const char *source, size_t len) {
     return TG_OK;
 }
 
-tg_status tg_source_state(tg_runtime *rt, const char *source, size_t len) {
+tg_status tg_track_sources(tg_runtime *rt, int on) {
     tg_rt_begin(rt);
-    tg_buf_printf(&rt->out, "{\"epoch\":%llu,\"tools\":", (unsigned long long)tg_registry_epoch(rt->registry));
-    if (tg_registry_source_write(rt->registry, source, len, &rt->out) || tg_buf_putc(&rt->out, '}'))
-        return tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1);
+    rt->tracking = on != 0;
+    tg_registry_track(rt->registry, rt->tracking);
     return TG_OK;
 }
 
-tg_status tg_restore_source(tg_runtime *rt, const char *source, size_t len, const char *state, size_t state_len) {
+tg_status tg_source_changes(tg_runtime *rt) {
     tg_rt_begin(rt);
-    cJSON *doc;
-    tg_status st = tg_rt_parse(rt, "a source's state", state, state_len, SIZE_MAX, &doc);
-    if (st != TG_OK) return st;
-    const cJSON *tools = tg_json_getz(doc, "tools");
-    if (!cJSON_IsArray(tools)) return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "not a source's state (tg_source_state)", -1);
-    return tg_registry_source_restore(rt->registry, source, len, tools) ? tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1)
-                                                                          : TG_OK;
+    if (tg_registry_take_changes(rt->registry, &rt->out))
+        return tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory: the changes could not all be logged", -1);
+    return TG_OK;
 }
+
+tg_status tg_restore_source(tg_runtime *rt, const char *source, size_t len, const char *state, size_t state_len,
+                            int append) {
+    tg_rt_begin(rt);
+    cJSON *tools;
+    tg_status st = tg_rt_parse(rt, "a source's tools", state, state_len, SIZE_MAX, &tools);
+    if (st != TG_OK) return st;
+    if (!cJSON_IsArray(tools)) return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "a source's tools must be an array", -1);
+    return tg_registry_source_restore(rt->registry, source, len, tools, append)
+               ? tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1)
+               : TG_OK;
+}
+
+double tg_registry_epoch_of(tg_runtime *rt) { return (double)tg_registry_epoch(rt->registry); }
 
 void tg_restore_counters(tg_runtime *rt, double epoch, double snapshot) {
     if (epoch >= 0 && epoch < 9007199254740992.0) tg_registry_epoch_at_least(rt->registry, (uint64_t)epoch + 1);
@@ -379,10 +388,16 @@ tg_status tg_configure(tg_runtime *rt, const char *config, size_t len) {
             return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "\"formats\" must be \"annotate\" or \"assert\"", -1);
         cfg.schema.format_assert = strcmp(v->valuestring, "assert") == 0;
     }
-    if (tg_registry_count(rt->registry))
-        return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "configure the runtime before registering tools", -1);
+    /* (held changes and remembered definitions too: a registry made afresh
+     * would forget what waits for review) */
+    if (!tg_registry_empty(rt->registry))
+        return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST,
+                          "configure the runtime before registering tools (or once every source is removed)", -1);
     tg_registry *nr = tg_registry_new(&rt->alloc, &cfg); /* copies capabilities */
     if (!nr) return tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1);
+    /* its epochs go on from the old one's: a cursor of the old list is refused */
+    tg_registry_epoch_at_least(nr, tg_registry_epoch(rt->registry) + 1);
+    tg_registry_track(nr, rt->tracking);
     tg_registry_free(rt->registry);
     rt->registry = nr;
     cfg.capabilities = NULL; /* the registry keeps its own copy */

@@ -35,6 +35,7 @@ struct tg_runtime {
     tg_snapshot_slot *snapshots; /* pinned sets */
     size_t n_snapshots, snapshots_cap;
     uint32_t next_snapshot;
+    int tracking; /* tg_track_sources: the registry logs its changes */
     tg_policy *policy;        /* NULL: every registered tool is allowed */
     unsigned char approval_key[1024];
     size_t approval_key_len;  /* 0: no approval tokens */

@@ -412,14 +412,8 @@ int tg_sc_resolve(sc *c, uint32_t from, const char *ref, size_t reflen, const ch
             tok[tl] = 0;
             if (tg_sj_IsObject(cur)) cur = tg_json_index_get(&c->ptr_ix, cur, tok, tl);
             else if (tg_sj_IsArray(cur)) {
-                size_t idx = 0, k;
-                const cJSON *arr = cur;
-                if (!tl) cur = NULL;
-                for (k = 0; k < tl; k++) {
-                    if (tok[k] < '0' || tok[k] > '9' || idx > 100000000) { cur = NULL; break; }
-                    idx = idx * 10 + (size_t)(tok[k] - '0');
-                }
-                if (cur) cur = tg_json_index_item(&c->ptr_ix, arr, idx);
+                size_t idx;
+                cur = tg_json_array_index(tok, tl, &idx) ? NULL : tg_json_index_item(&c->ptr_ix, cur, idx);
             } else cur = NULL;
             if (!cur) { tg_sc_fail(c, kwloc, "cannot resolve '%s'", full); return -1; }
             loc = tg_sc_loc_join(c, loc, tok, tl);

@@ -302,3 +302,24 @@ test('progress goes through the gate both ways: an upstream\'s notifications rea
   await upClient.close();
   rt.dispose();
 });
+
+test('serveTools ends the sessions it named when their Server closes: closed sessions hold no budget', async () => {
+  const rt = await createToolRuntime();
+  rt.setPolicy({ version: 1, defaults: ['*'], rules: [{ id: 'all', effect: 'allow', tools: ['*'] }],
+    session_budgets: [{ id: 'calls', tools: ['*'], max_calls: 100 }], limits: { max_budget_entries: 3 } });
+  rt.registerTool({ name: 'ping', inputSchema: { type: 'object' } }, () => 'pong');
+  const results = [];
+  for (let i = 0; i < 6; i++) {
+    const server = new Server({ name: 'gw', version: '1' }, { capabilities: { tools: {} } });
+    serveTools(rt, server);
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    a.sessionId = `session-${i}`; // (what a Streamable HTTP transport sets)
+    const client = new Client({ name: 'c', version: '1' });
+    await Promise.all([server.connect(a), client.connect(b)]);
+    results.push((await client.callTool({ name: 'ping', arguments: {} })).content[0].text);
+    await client.close();
+    await server.close();
+  }
+  assert.deepEqual(results, Array(6).fill('pong'));
+  rt.dispose();
+});

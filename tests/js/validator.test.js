@@ -184,3 +184,21 @@ test('the input area is written right after the module grows its memory or moves
   assert.deepEqual(verdicts, Array.from({ length: 5 }, () => [true, true, true, false]).flat());
   own.dispose();
 });
+
+test('$ref array indexes are read as RFC 6901 says: no leading zeros', () => {
+  const own = rt;
+  const items = (n) => Array.from({ length: n }, (_, i) => ({ const: i }));
+  for (const n of [3, 40]) { // (below and above the size where pointers use an index)
+    assert.throws(() => own.compileSchema({ $defs: { list: { prefixItems: items(n) } }, $ref: '#/$defs/list/prefixItems/01' }), (e) => e.code === 'invalid_schema');
+    const v = own.compileSchema({ $defs: { list: { prefixItems: items(n) } }, $ref: '#/$defs/list/prefixItems/1' });
+    assert.deepEqual([v.validate('1').valid, v.validate('2').valid], [true, false]);
+  }
+});
+
+test('literal patterns cost one step a search: a long string is checked, however the pattern is written', () => {
+  const s = JSON.stringify('x'.repeat(1_000_000) + 'abc');
+  for (const pattern of ['abc', 'a(?:bc)']) {
+    const v = rt.compileSchema({ allOf: Array.from({ length: 11 }, () => ({ pattern })) });
+    assert.equal(v.validate(s).valid, true, pattern);
+  }
+});
