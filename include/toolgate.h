@@ -181,19 +181,20 @@ tg_status tg_remove_source(tg_runtime *rt, const char *source, size_t len);
  * layer's recovery from a trap); 0 stops it. TG_OK. */
 tg_status tg_track_sources(tg_runtime *rt, int on);
 
-/* Writes to tg_output the changes logged since the last call, in order, as
- * a JSON array: {"op":"put","source",...the tool as tg_restore_source takes
- * it} and {"op":"del","source","state","name"}; a host that keeps, per
- * source, the last put under (state, name) less what was deleted holds what
- * tg_restore_source needs. TG_ERR_NOMEM when a change could not be logged
- * (the log is not whole then). */
+/* Writes to tg_output the changes logged since the last call, in order, one
+ * a line: {"op":"put"|"del","source","state","name"}, and for a put a tab and
+ * the tool as tg_restore_source takes it (JSON text, numbers as spelled); a
+ * host that keeps, per source, the last put under (state, name) less what was
+ * deleted holds what tg_restore_source needs. TG_ERR_NOMEM when a change
+ * could not be logged (the log is not whole then). */
 tg_status tg_source_changes(tg_runtime *rt);
 
 /* Puts tools of a source back as tg_source_changes logged them (a JSON array
  * of the tools, of another runtime), as they were: registration's checks
  * are not made again. Unless append, the source's tools are dropped first.
- * TG_ERR_INVALID_REQUEST when state is not such an array, TG_ERR_NOMEM
- * (some may be missing then). */
+ * tg_output holds {"skipped": N}: entries not put back (malformed, or their
+ * place taken). TG_ERR_INVALID_REQUEST when state is not such an array,
+ * TG_ERR_NOMEM (some may be missing then). */
 tg_status tg_restore_source(tg_runtime *rt, const char *source, size_t len, const char *state, size_t state_len,
                             int append);
 

@@ -96,7 +96,7 @@ export class ToolRuntime {
   #version = 0; // bumped by every change to tools or policy: keys the list cache
   #listCache = new Map();
   #spentTokens = new Map(); // approval tokens presented to the module -> expiry (ms), for a replaced instance
-  #sourceStates = new Map(); // source -> Map(state \0 name -> tool): what the registry holds (its change log), for a replaced instance
+  #sourceStates = new Map(); // source -> Map(state \0 name -> the tool's JSON text, as logged): what the registry holds, for a replaced instance
   #lostRestores = 0; // tools a replaced instance could not be given back (memory)
   #lastEpoch = 0; // the registry's epoch at the last change, and the highest snapshot id handed out:
   #lastSnapshot = 0; // a replaced instance's are never reused (cursors, snapshots)
@@ -204,8 +204,9 @@ export class ToolRuntime {
       const all = [...tools.values()];
       for (let i = 0; i < all.length; i += RESTORE_CHUNK) {
         const chunk = all.slice(i, i + RESTORE_CHUNK);
-        const [len, textLen] = this.#write(source, JSON.stringify(chunk));
+        const [len, textLen] = this.#write(source, `[${chunk.join(',')}]`);
         if (this.#exports.tga_restore_source(this.#handle, len, textLen, i > 0 ? 1 : 0) !== TG_OK) this.#lostRestores += chunk.length;
+        else this.#lostRestores += this.#output().skipped ?? 0;
       }
     }
     // (what restoring logged is what the host holds already)
@@ -267,6 +268,16 @@ export class ToolRuntime {
     return status;
   }
 
+  /** #check for an op that may have changed the registry before it failed
+   * (memory ran out writing its result): what it changed is taken before
+   * the error is thrown, or a replaced instance would not be given it. */
+  #settled(status) {
+    if (status === TG_OK) return;
+    const e = this.#lastError(status);
+    this.#takeChanges();
+    throw e;
+  }
+
   /** Keeps what the registry holds of each source, for an instance that
    * replaces this one: the module logs every put and delete of a tool
    * (live, held, remembered), and the host applies them to its copy. Only
@@ -279,14 +290,18 @@ export class ToolRuntime {
     }
     const ptr = this.#exports.tga_output_ptr(this.#handle), len = this.#exports.tga_output_len(this.#handle);
     this.#lastEpoch = this.#exports.tga_epoch(this.#handle);
-    if (len <= 2) return; // []
-    for (const rec of JSON.parse(decoder.decode(this.#bytes().subarray(ptr, ptr + len)))) {
-      const { op, source, ...tool } = rec;
+    if (!len) return;
+    // one change a line: its header, and for a put a tab and the tool's JSON,
+    // kept as text (numbers as the module spelled them)
+    for (const line of decoder.decode(this.#bytes().subarray(ptr, ptr + len)).split('\n')) {
+      if (!line) continue;
+      const tab = line.indexOf('\t');
+      const { op, source, state, name } = JSON.parse(tab < 0 ? line : line.slice(0, tab));
       let tools = this.#sourceStates.get(source);
-      const key = `${tool.state}\0${tool.name}`;
+      const key = `${state}\0${name}`;
       if (op === 'put') {
         if (!tools) this.#sourceStates.set(source, (tools = new Map()));
-        tools.set(key, tool);
+        tools.set(key, line.slice(tab + 1));
       } else if (tools) {
         tools.delete(key);
         if (!tools.size) this.#sourceStates.delete(source);
@@ -447,7 +462,7 @@ export class ToolRuntime {
     if (typeof handler !== 'function') throw new TypeError('handler must be a function');
     const text = typeof descriptor === 'string' ? checkedText(descriptor) : jsonText(descriptor, 'invalid_descriptor', 'the descriptor');
     const id = this.#nextHandler++;
-    this.#check(this.#changing('tga_register', [text, options === undefined ? '' : jsonText(options, 'invalid_request', 'the options')], [id]));
+    this.#settled(this.#changing('tga_register', [text, options === undefined ? '' : jsonText(options, 'invalid_request', 'the options')], [id]));
     this.#handlers.set(id, handler);
     const out = this.#output();
     this.#takeChanges();
@@ -497,7 +512,7 @@ export class ToolRuntime {
     // its own (the whole batch when it is atomic)
     const unwritable = text === undefined ? unwritableEntries(tools, atomic) : null;
     if (unwritable) text = jsonText(request, 'invalid_request', 'the batch');
-    this.#check(this.#changing('tga_register_batch', [text]));
+    this.#settled(this.#changing('tga_register_batch', [text]));
     const result = this.#output();
     const states = result.states;
     delete result.states;
@@ -582,7 +597,7 @@ export class ToolRuntime {
    * handler listed with it. digest: the one reviewed (BatchResult.changed);
    * a change held since is refused (digest_mismatch). */
   acceptChange(name, digest) {
-    this.#check(this.#changing('tga_accept_change', [String(name), digest === undefined ? '' : String(digest)]));
+    this.#settled(this.#changing('tga_accept_change', [String(name), digest === undefined ? '' : String(digest)]));
     const { source, handler } = this.#output();
     this.#takeChanges();
     if (this.#heldHandlers.has(handler)) {
@@ -593,7 +608,7 @@ export class ToolRuntime {
 
   /** Removes every tool of a source. @returns {number} how many */
   removeSource(source) {
-    this.#check(this.#changing('tga_remove_source', [String(source)]));
+    this.#settled(this.#changing('tga_remove_source', [String(source)]));
     const removed = this.#output().removed;
     this.#takeChanges();
     // the source's handlers go with its tools (as a re-listing drops those it no longer lists)

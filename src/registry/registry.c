@@ -392,18 +392,23 @@ static void write_moved(tg_buf *out, const tg_tool *t, int state) {
     }
 }
 
+/* One line of the change log: {"op","source","state","name"}, then for a
+ * put a tab and the tool as tg_registry_source_restore reads it (JSON text
+ * holds no raw tab or line end: the host splits lines and takes the tool's
+ * text as it is, its numbers spelled as they were). */
 static void log_change(const tmap *m, const tg_tool *t, int put) {
     tg_buf *b = m->log;
-    if (b->len) tg_buf_putc(b, ',');
     tg_buf_puts(b, put ? "{\"op\":\"put\",\"source\":" : "{\"op\":\"del\",\"source\":");
     put_str(b, t->source);
-    tg_buf_putc(b, ',');
-    if (put) write_moved(b, t, m->state);
-    else {
-        tg_buf_printf(b, "\"state\":\"%s\",\"name\":", MOVE_STATES[m->state]);
-        put_str(b, t->name);
-    }
+    tg_buf_printf(b, ",\"state\":\"%s\",\"name\":", MOVE_STATES[m->state]);
+    put_str(b, t->name);
     tg_buf_putc(b, '}');
+    if (put) {
+        tg_buf_puts(b, "\t{");
+        write_moved(b, t, m->state);
+        tg_buf_putc(b, '}');
+    }
+    tg_buf_putc(b, '\n');
 }
 
 void tg_registry_track(tg_registry *r, int on) {
@@ -415,9 +420,7 @@ void tg_registry_track(tg_registry *r, int on) {
 int tg_registry_take_changes(tg_registry *r, tg_buf *out) {
     /* (a log that ran out of memory lost changes: the caller must not trust it) */
     int lost = r->log.failed;
-    tg_buf_putc(out, '[');
     tg_buf_append(out, r->log.data, r->log.len);
-    tg_buf_putc(out, ']');
     tg_buf_reset(&r->log);
     r->log.failed = 0;
     return lost || out->failed ? -1 : 0;
@@ -490,15 +493,17 @@ static int restore_moved(tg_registry *r, const char *source, size_t source_len, 
     return rc;
 }
 
-int tg_registry_source_restore(tg_registry *r, const char *source, size_t len, const cJSON *list, int append) {
+int tg_registry_source_restore(tg_registry *r, const char *source, size_t len, const cJSON *list, int append,
+                               size_t *skipped) {
     if (!append) {
         drop_source(r, &r->live, source, len);
         drop_source(r, &r->held, source, len);
         drop_source(r, &r->gone, source, len);
     }
     int rc = 0;
+    *skipped = 0;
     for (const cJSON *g = cJSON_IsArray(list) ? list->child : NULL; g && rc >= 0; g = g->next)
-        rc = restore_moved(r, source, len, g);
+        if ((rc = restore_moved(r, source, len, g)) > 0) ++*skipped;
     changed(r);
     return rc < 0 ? -1 : 0;
 }
@@ -907,6 +912,11 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
             tg_tool_share_flight(it->tool, prev);
             tmap_drop(&r->held, prev);
         }
+        /* another source's change held under this exact name (its own was
+         * found by collision key) goes too, as a new tool's name takes it:
+         * put over it, it would be lost unreleased and unlogged */
+        tg_tool *taken = tmap_get(&r->held, it->tool->name, it->tool->name_len);
+        if (taken) tmap_drop(&r->held, taken);
         it->held = NULL; /* (released just above when it was the one held) */
         if (it->old) { /* (out of the live set while its change waits: its definition is remembered) */
             tg_tool_share_flight(it->tool, it->old);

@@ -140,19 +140,20 @@ const tg_tool *tg_registry_held(tg_registry *r, const char *name, size_t len);
 /* Logs every change to the live tools, held changes and remembered
  * definitions from now on (on), or stops (0); either way clears the log. */
 void tg_registry_track(tg_registry *r, int on);
-/* Writes the changes logged since the last take as a JSON array of
- * {"op":"put","source",...the tool, as tg_registry_source_restore reads it}
- * and {"op":"del","source","state","name"}, in order, and clears the log.
- * -1 when a change could not be logged (memory): the log is not whole. */
+/* Writes the changes logged since the last take, in order, one a line:
+ * {"op":"put"|"del","source","state","name"}, and for a put a tab and the
+ * tool as tg_registry_source_restore reads it; clears the log. -1 when a
+ * change could not be logged (memory): the log is not whole. */
 int tg_registry_take_changes(tg_registry *r, tg_buf *out);
 /* Puts a source's tools back as logged (of another registry: a replaced
  * instance): {"state": "live"|"held"|"gone", "name", "digest", "handler",
  * "descriptor" (cleaned), "options"?, "sanitized"?} each, as they were:
  * registration's checks are not made again; an entry that does not read as
- * one, or whose place is taken, is skipped. Unless append, the source's
- * tools are dropped first. Starts a new epoch. -1 when memory ran out (some
- * may be missing then). */
-int tg_registry_source_restore(tg_registry *r, const char *source, size_t len, const cJSON *list, int append);
+ * one, or whose place is taken, is skipped (*skipped counts them). Unless
+ * append, the source's tools are dropped first. Starts a new epoch. -1 when
+ * memory ran out (some may be missing then). */
+int tg_registry_source_restore(tg_registry *r, const char *source, size_t len, const cJSON *list, int append,
+                               size_t *skipped);
 /* 1 when the registry holds no tool: none live, held or remembered. */
 int tg_registry_empty(const tg_registry *r);
 /* Moves the epoch to at least `epoch` (a new epoch when it moves): a

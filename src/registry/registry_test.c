@@ -358,28 +358,33 @@ static void context_parameter_left_visible_refused(void) {
     fixture_close(&f);
 }
 
-/* What a host keeps of a source from the registry's change log: the last
- * put under each (state, name) less what was deleted, as one JSON array. */
+/* What a host keeps of a source from the registry's change log (one change
+ * a line: a header, then for a put a tab and the tool): the last put under
+ * each (state, name) less what was deleted, as one JSON array. */
 static cJSON *kept_of(fixture *f, tg_registry *r, const char *source, cJSON *kept) {
     tg_buf out;
     tg_buf_init(&out, A, 0);
     CHECK(tg_registry_take_changes(r, &out) == 0);
-    cJSON *log = J(f, out.data);
-    tg_buf_free(&out);
-    for (cJSON *rec = log ? log->child : NULL, *next; rec; rec = next) {
-        next = rec->next;
-        if (strcmp(tg_json_getz(rec, "source")->valuestring, source) != 0) continue;
-        const char *state = tg_json_getz(rec, "state")->valuestring, *name = tg_json_getz(rec, "name")->valuestring;
+    tg_buf_putc(&out, '\0');
+    for (char *line = out.data, *end; line && *line; line = end ? end + 1 : NULL) {
+        end = strchr(line, '\n');
+        if (end) *end = '\0';
+        char *tab = strchr(line, '\t');
+        if (tab) *tab = '\0';
+        cJSON *h = J(f, line);
+        if (!h || strcmp(tg_json_getz(h, "source")->valuestring, source) != 0) continue;
+        const char *state = tg_json_getz(h, "state")->valuestring, *name = tg_json_getz(h, "name")->valuestring;
         for (cJSON *e = kept->child, *en; e; e = en) {
             en = e->next;
             if (strcmp(tg_json_getz(e, "state")->valuestring, state) == 0 && strcmp(tg_json_getz(e, "name")->valuestring, name) == 0)
                 tg_json_detach(kept, e);
         }
-        if (strcmp(tg_json_getz(rec, "op")->valuestring, "put") == 0) {
-            tg_json_detach(log, rec);
-            tg_json_append(kept, rec);
+        if (strcmp(tg_json_getz(h, "op")->valuestring, "put") == 0) {
+            CHECK(tab != NULL);
+            if (tab) tg_json_append(kept, J(f, tab + 1));
         }
     }
+    tg_buf_free(&out);
     return kept;
 }
 
@@ -410,7 +415,8 @@ static void sources_move(void) {
     tg_buf_init(&text, A, 0);
     tg_json_write(&text, kept);
     cJSON *list = J(&g, text.data);
-    CHECK(tg_registry_source_restore(g.r, "fs", 2, list, 0) == 0);
+    size_t skipped = 9;
+    CHECK(tg_registry_source_restore(g.r, "fs", 2, list, 0, &skipped) == 0 && skipped == 0);
     tg_toolset *set = tg_registry_current(g.r);
     CHECK(set && tg_toolset_count(set) == 1 && tg_toolset_find(set, "mcp__fs__ls", 11));
     CHECK(tg_registry_held(g.r, "mcp__fs__read_file", 18) != NULL);
@@ -425,7 +431,8 @@ static void sources_move(void) {
             CHECK_MSG(count(rf, KEYS[k]) == count(rg, KEYS[k]), "listing %d: %s", l, KEYS[k]);
     }
     /* restoring replaces the source's tools (or adds to them); junk is skipped */
-    CHECK(tg_registry_source_restore(g.r, "fs", 2, J(&g, "[{\"state\":\"live\"},7,[],{\"state\":\"x\"}]"), 0) == 0);
+    CHECK(tg_registry_source_restore(g.r, "fs", 2, J(&g, "[{\"state\":\"live\"},7,[],{\"state\":\"x\"}]"), 0, &skipped) == 0);
+    CHECK(skipped == 4);
     CHECK(tg_toolset_count(tg_registry_current(g.r)) == 0);
     CHECK(tg_registry_empty(g.r) && !tg_registry_empty(f.r));
     uint64_t e = tg_registry_epoch(g.r);

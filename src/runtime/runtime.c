@@ -254,6 +254,10 @@ tg_status tg_register_batch(tg_runtime *rt, const char *request, size_t len) {
     }
     const cJSON *atomic = tg_json_getz(req, "atomic"), *replace = tg_json_getz(req, "replace");
     size_t slen = tg_json_strlen(source->valuestring);
+    /* (source names are C strings inside the registry: one holding U+0000
+     * would read as the name before it, another source's) */
+    if (memchr(source->valuestring, 0, slen))
+        return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "a source name cannot hold U+0000", -1);
     tg_batch b = {source->valuestring, slen,
                   tmpl ? tmpl->valuestring : default_template(slen),
                   cJSON_IsTrue(atomic), cJSON_IsTrue(replace), entries, n};
@@ -320,6 +324,7 @@ tg_status tg_accept_change(tg_runtime *rt, const char *name, size_t len, const c
 
 tg_status tg_remove_source(tg_runtime *rt, const char *source, size_t len) {
     tg_rt_begin(rt);
+    if (memchr(source, 0, len)) return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "a source name cannot hold U+0000", -1);
     size_t n = tg_registry_remove_source(rt->registry, source, len);
     tg_buf_printf(&rt->out, "{\"removed\":%zu}", n);
     return TG_OK;
@@ -346,9 +351,11 @@ tg_status tg_restore_source(tg_runtime *rt, const char *source, size_t len, cons
     tg_status st = tg_rt_parse(rt, "a source's tools", state, state_len, SIZE_MAX, &tools);
     if (st != TG_OK) return st;
     if (!cJSON_IsArray(tools)) return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "a source's tools must be an array", -1);
-    return tg_registry_source_restore(rt->registry, source, len, tools, append)
-               ? tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1)
-               : TG_OK;
+    size_t skipped;
+    if (tg_registry_source_restore(rt->registry, source, len, tools, append, &skipped))
+        return tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1);
+    tg_buf_printf(&rt->out, "{\"skipped\":%zu}", skipped);
+    return TG_OK;
 }
 
 double tg_registry_epoch_of(tg_runtime *rt) { return (double)tg_registry_epoch(rt->registry); }

@@ -204,3 +204,74 @@ test('a registry near its memory budget is given back whole after a trap', async
   });
   assert.deepEqual(end, { lost: [], lostRestores: 0 });
 });
+
+test('a source renaming its held change over another source\'s held change: the same one is accepted, trap or not', async () => {
+  const d = (name, description) => ({ name, description, inputSchema: obj() });
+  const end = await alike(async (trap) => {
+    const rt = await createToolRuntime();
+    const A = { call: () => 'A ran', nameTemplate: '{tool}' }, B = { call: () => 'B ran', nameTemplate: '{tool}' };
+    rt.importTools('b', [d('other', 'x')], B);
+    rt.importTools('a', [d('Read_File', 'a v1')], A);
+    rt.importTools('a', [d('Read_File', 'a v2')], A); // a's change held
+    rt.importTools('b', [d('other', 'x'), d('read_file', 'b v1')], B);
+    rt.importTools('b', [d('other', 'x'), d('read_file', 'b v2')], B); // b's change held
+    rt.importTools('a', [d('read_file', 'a v3')], A); // a's held change, renamed to b's held name
+    trap(rt);
+    let accepted = 'ok';
+    try { rt.acceptChange('read_file'); } catch (e) { accepted = e.code; }
+    const r = await rt.callTool('read_file', {});
+    const out = { accepted, call: r.content?.[0]?.text ?? code(r) };
+    rt.dispose();
+    return out;
+  });
+  assert.deepEqual(end, { accepted: 'ok', call: 'A ran' });
+});
+
+test('a restored schema keeps its numbers as written: an exact big const still decides alike', async () => {
+  const end = await alike(async (trap) => {
+    const rt = await createToolRuntime();
+    rt.registerTool('{"name":"t","inputSchema":{"type":"object","properties":{"n":{"const":12345678901234567891}}}}', () => 'ran');
+    trap(rt);
+    const out = {};
+    for (const n of ['12345678901234567891', '12345678901234567000']) out[n] = (await rt.callTool('t', `{"n":${n}}`)).content[0].text.slice(0, 3);
+    rt.dispose();
+    return out;
+  });
+  assert.deepEqual(end, { '12345678901234567891': 'ran', '12345678901234567000': 'Inv' });
+});
+
+test('an import that ran out of memory after changing the registry is carried over as it stands', async () => {
+  const tools = Array.from({ length: 40 }, (_, i) => ({ name: `t${i}_` + '😀'.repeat(120), inputSchema: obj() }));
+  const run = async (mem, trap) => {
+    const rt = await createToolRuntime({ limits: { memoryBytes: mem } });
+    let c = 'ok';
+    try { rt.importTools('s', tools, { call: () => 'ran' }); } catch (e) { c = e.code; }
+    trap(rt);
+    const lost = rt.lostRestores;
+    let live;
+    try { live = rt.removeSource('s'); } catch (e) { live = e.code; } // (listing may not fit in so little memory)
+    const out = { code: c, live, lost };
+    rt.dispose();
+    return out;
+  };
+  let whole = 0;
+  for (let m = 400_000; m < 1_200_000 && !whole; m += 10_000) {
+    const r = await run(m, () => {});
+    if (r.code !== 'out_of_memory' || r.live === 0) continue;
+    const t = await run(m, trapped);
+    if (r.lost === 0) { // (the change log was read whole: the trap changes nothing)
+      whole++;
+      assert.deepEqual(t, r);
+    } else assert.ok(t.lost > 0, `tools lost in a trap are counted: ${JSON.stringify(t)}`); // (memory too short even to log)
+  }
+  assert.ok(whole, 'no budget where the import fails after changing the registry with its log whole (the scenario needs one)');
+});
+
+test('a source name holding U+0000 is refused: it would read as another source\'s', async () => {
+  const rt = await createToolRuntime();
+  rt.importTools('a', [{ name: 'x', inputSchema: obj() }], { call: () => 1 });
+  assert.throws(() => rt.importTools('a\u0000b', [{ name: 'y', inputSchema: obj() }], { call: () => 1 }), (e) => e.code === 'invalid_request');
+  assert.throws(() => rt.removeSource('a\u0000b'), (e) => e.code === 'invalid_request');
+  assert.deepEqual(rt.listTools().tools.map((t) => t.name), ['mcp__a__x']);
+  rt.dispose();
+});
