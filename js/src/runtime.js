@@ -3,10 +3,12 @@
 // (parsing, checking, deciding, shaping results) happens in the module.
 //
 // Robustness: every call into the module goes through #call. A wasm trap
-// there replaces the instance with a fresh one and replays the journal of
-// what configured it (options, tools, policy, approval key, pending
-// approvals), so the host keeps working; the operation that trapped fails
-// with code 'module_trap'.
+// there replaces the instance with a fresh one and gives it what the old one
+// held: the configuration, policy and approval key (a small journal), every
+// source's tools as they were (the module's change log, #takeChanges), the
+// epoch and snapshot counters, pending approvals, spent tokens and policy
+// state, so the host keeps working; the operation that trapped fails with
+// code 'module_trap'.
 import { STATUS, ToolgateError } from './errors.js';
 
 const TG_OK = 0;
