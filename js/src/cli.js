@@ -280,14 +280,21 @@ async function gateway(args, log) {
     for (const r of res.rejected) log(`toolgate: ${name}: rejected ${r.tool}: ${r.code}: ${r.message}`);
     for (const c of res.changed ?? []) log(`toolgate: ${name}: ${c.name} changed (${c.fields.join(', ')}); held out until accepted`);
   };
-  const imports = new Map(); // source -> the chain of its imports (one at a time)
+  // one import at a time per upstream, and at most one waiting: a burst of
+  // list_changed while one waits adds nothing (the waiting import lists
+  // what is there when it runs), so an upstream cannot queue unbounded work
+  const imports = new Map(); // source -> the chain of its imports
+  const waiting = new Map(); // source -> the import queued behind the running one
   const reimport = (name) => {
+    if (waiting.has(name)) return waiting.get(name);
     const next = (imports.get(name) ?? Promise.resolve()).then(async () => {
+      waiting.delete(name); // (a notification from here on queues the next one)
       if (!clients.has(name)) return; // still starting (its first import follows) or gone
       report(name, await importFromClient(rt, name, clients.get(name), { options: toolOptions(rt, name, cfg.upstreams[name]) }));
       if (serving) await server.sendToolListChanged();
     }).catch((e) => log(`toolgate: ${name}: re-import failed: ${e.message}`));
     imports.set(name, next);
+    waiting.set(name, next);
     return next;
   };
 

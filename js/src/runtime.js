@@ -22,6 +22,7 @@ const VALID = Object.freeze({ valid: true, errors: Object.freeze([]) });
 const MAX_TIMER_MS = 2 ** 31 - 1;
 const APPROVALS_SWEEP_AT = 1024; // pending approvals held before the expired ones are dropped
 const RESTORE_CHUNK = 64; // tools given back to a replaced instance in one call
+const PROGRESS_MESSAGE_MAX = 1024; // UTF-16 units of a progress message passed on
 const ERROR_TEXT_COPY = 1 << 16; // handler error text copied in (the module keeps 4 KiB of it)
 
 // The module's linear memory is the host's (env.memory), so a disposed
@@ -518,6 +519,7 @@ export class ToolRuntime {
     const result = this.#output();
     const states = result.states;
     delete result.states;
+    result.removed?.sort(); // (the module lists them in its table's order, which a replaced instance does not share)
     if (unwritable) {
       for (let i = 0, k = 0; i < states.length; i++) {
         if (states[i] !== 'rejected') continue;
@@ -906,7 +908,8 @@ export class ToolRuntime {
     }
     if (ctx.approvalToken !== undefined && this.#exports.tga_call_spent_token(this.#handle)) this.#spent(ctx.approvalToken);
     // an approval kept for another try is forgotten here once it ran
-    if (ctx.approval !== undefined && this.#approvals.has(ctx.approval) && !this.#approvalUnspent(ctx.approval)) this.#approvals.delete(ctx.approval);
+    // (only an approved one: a pending id named too early is still the person's to answer)
+    if (ctx.approval !== undefined && this.#approvals.get(ctx.approval)?.record.approved && !this.#approvalUnspent(ctx.approval)) this.#approvals.delete(ctx.approval);
     if (status === TG_PENDING_APPROVAL) {
       const out = this.#hotOutput();
       const record = { id: out.approvalId, tool: out.tool, argsText: out.argsText, definition: out.definition, principal: ctx.principal, session: ctx.session, expiresAt: out.expiresAt };
@@ -1311,6 +1314,7 @@ class CallInfo {
   #deadline;
   #clock;
   #onProgress;
+  #lastProgress = -Infinity;
   constructor(callId, tool, context, deadline, clock, onProgress) {
     this.callId = callId;
     this.tool = tool;
@@ -1327,10 +1331,15 @@ class CallInfo {
    * (callTool's ctx.onProgress); ignored once the call has ended. */
   progress(p) {
     const to = this.#onProgress;
-    if (!to || typeof p?.progress !== 'number') return;
+    // MCP: progress MUST increase with each notification; what does not (a
+    // repeat, a step back, NaN) is not passed on, so no upstream makes the
+    // gate break that rule or relay a flood of repeats
+    if (!to || !Number.isFinite(p?.progress) || !(p.progress > this.#lastProgress)) return;
+    this.#lastProgress = p.progress;
     const out = { progress: p.progress };
-    if (typeof p.total === 'number') out.total = p.total;
-    if (typeof p.message === 'string') out.message = p.message;
+    if (Number.isFinite(p.total)) out.total = p.total;
+    // a message is text for a person: bounded, without controls or hidden (format) characters
+    if (typeof p.message === 'string') out.message = p.message.slice(0, PROGRESS_MESSAGE_MAX).replace(/[\p{Cc}\p{Cf}]/gu, '');
     try { to(out); } catch { /* (the caller's listener cannot fail the handler) */ }
   }
   /** @internal the call ended: its signal aborts (reason given) and progress stops */

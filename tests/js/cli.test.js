@@ -262,6 +262,39 @@ test('gateway --policy/--source: re-imports on upstream list_changed and tells i
   });
 });
 
+test('gateway: a burst of upstream list_changed is one re-import (plus the one running), not one each', { timeout: 60000 }, async () => {
+  const sdk = (p) => pathToFileURL(path.join(repoRoot, 'node_modules/@modelcontextprotocol/sdk/dist/esm', p)).href;
+  // an upstream whose tool "flood" sends 200 notifications/tools/list_changed at once;
+  // "lists" answers how many tools/list requests it has served
+  const upstream = `
+    import { Server } from '${sdk('server/index.js')}';
+    import { StdioServerTransport } from '${sdk('server/stdio.js')}';
+    import { ListToolsRequestSchema, CallToolRequestSchema } from '${sdk('types.js')}';
+    let lists = 0;
+    const tools = [{ name: 'flood', inputSchema: { type: 'object' } }, { name: 'lists', inputSchema: { type: 'object' } }];
+    const server = new Server({ name: 'noisy', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+    server.setRequestHandler(ListToolsRequestSchema, async () => { lists++; return { tools }; });
+    server.setRequestHandler(CallToolRequestSchema, async (req) => {
+      if (req.params.name === 'flood') for (let i = 0; i < 200; i++) server.sendToolListChanged();
+      return { content: [{ type: 'text', text: String(lists) }] };
+    });
+    await server.connect(new StdioServerTransport());
+  `;
+  const dir = await tmp({ 'policy.json': testPolicy, 'noisy.mjs': upstream });
+  await withGateway([
+    '--policy', path.join(dir, 'policy.json'), '--source', 'dyn=' + process.execPath, path.join(dir, 'noisy.mjs'), '--principal', 'agent-2',
+  ], dir, [dir], async (client) => {
+    let told = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => { told++; });
+    const before = Number((await client.callTool({ name: 'mcp__dyn__lists', arguments: {} })).content[0].text);
+    await client.callTool({ name: 'mcp__dyn__flood', arguments: {} });
+    await new Promise((r) => setTimeout(r, 1500)); // (the re-imports run)
+    const after = Number((await client.callTool({ name: 'mcp__dyn__lists', arguments: {} })).content[0].text);
+    assert.ok(after - before <= 2, `${after - before} re-imports for 200 notifications`);
+    assert.ok(after - before >= 1 && told >= 1 && told <= 2, `told the client ${told} times`);
+  });
+});
+
 test('gateway: config and policy read strictly; facts per tool meet a renamed upstream tool', { timeout: 60000 }, async () => {
   const sdk = (p) => pathToFileURL(path.join(repoRoot, 'node_modules/@modelcontextprotocol/sdk/dist/esm', p)).href;
   // an upstream that spells its tools so that exact-name facts would miss them

@@ -323,3 +323,22 @@ test('serveTools ends the sessions it named when their Server closes: closed ses
   assert.deepEqual(results, Array(6).fill('pong'));
   rt.dispose();
 });
+
+test('progress passed on only as MCP allows it: increasing, finite, a bounded message without hidden characters', async () => {
+  const rt = await createToolRuntime();
+  rt.registerTool({ name: 'steps', inputSchema: { type: 'object' } }, async (_a, info) => {
+    for (const p of [10, 5, 1, 1, NaN, Infinity, 11]) info.progress({ progress: p, total: NaN, message: `at ${p}\u202E\u0007` + 'm'.repeat(5000) });
+    return 'done';
+  });
+  const seen = [];
+  await rt.callTool('steps', {}, { onProgress: (p) => seen.push(p) });
+  assert.deepEqual(seen.map((p) => p.progress), [10, 11]);
+  assert.equal('total' in seen[0], false);
+  assert.ok(seen.every((p) => p.message.length <= 1024 && !/[\u202E\u0007]/.test(p.message)), 'bounded and cleaned');
+  // through serveTools to an SDK client: its schema accepts every one
+  const client = await served(rt);
+  const got = [];
+  await client.callTool({ name: 'steps', arguments: {} }, undefined, { onprogress: (p) => got.push(p.progress) });
+  assert.deepEqual(got, [10, 11]);
+  rt.dispose();
+});
