@@ -2,7 +2,8 @@
 // behaves as if nothing had happened: each scenario runs with and without a
 // trap at the chosen moment and must end the same way. The registry comes
 // back as it was (each source's live tools, held changes and remembered
-// definitions: tga_source_state), not by registering its listings again.
+// definitions, from the module's change log: tg_source_changes), not by
+// registering its listings again.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createToolRuntime } from 'toolgate';
