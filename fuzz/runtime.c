@@ -4,7 +4,9 @@
  *   5 args         6 ctx       7 result          8 config    9 listing request
  * Oracles: no sanitizer error or leak; every tg_output that is documented as
  * JSON and every audit event and tg_last_error is strict JSON; every
- * model-visible name in renderings matches ^[A-Za-z_][A-Za-z0-9_-]{0,63}$. */
+ * model-visible name in renderings matches ^[A-Za-z_][A-Za-z0-9_-]{0,63}$;
+ * the change log (tg_source_changes) is lines of strict JSON, and what it
+ * says each source holds is given back whole to a second runtime. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +126,98 @@ static void h_audit(void *ud, const char *ev, size_t len) {
 }
 
 #define NF 10
+/* What the change log says the registry holds: the last put under each
+ * (source, state, name) less what was deleted, as a host keeps it. */
+typedef struct kept {
+    char *key;  /* source \0 state \0 name \0 */
+    size_t klen, slen;
+    char *tool; /* the put's tool JSON */
+    size_t tlen;
+} kept;
+
+static void take_log(tg_runtime *rt, kept **ks, size_t *nk) {
+    size_t n;
+    if (tg_source_changes(rt) != TG_OK) return;
+    const char *o = tg_output(rt, &n);
+    for (size_t at = 0; at < n;) {
+        const char *nl = memchr(o + at, '\n', n - at);
+        if (!nl) fail("change log line without its end: %.*s", (int)(n - at > 300 ? 300 : n - at), o + at);
+        const char *line = o + at, *tab = memchr(line, '\t', (size_t)(nl - line));
+        size_t hl = (size_t)((tab ? tab : nl) - line);
+        tg_arena a;
+        tg_arena_init(&a, A);
+        cJSON *h = strict(&a, "change log header", line, hl);
+        const cJSON *op = tg_json_getz(h, "op"), *src = tg_json_getz(h, "source"), *st = tg_json_getz(h, "state"),
+                    *nm = tg_json_getz(h, "name");
+        if (!cJSON_IsString(op) || !cJSON_IsString(src) || !cJSON_IsString(st) || !cJSON_IsString(nm))
+            fail("change log header without op/source/state/name: %.*s", (int)hl, line);
+        int put = strcmp(op->valuestring, "put") == 0;
+        if (put != (tab != NULL)) fail("a put without its tool, or a delete with one: %.*s", (int)hl, line);
+        if (tab) strict_ok("change log tool", tab + 1, (size_t)(nl - tab - 1));
+        size_t sl = tg_json_strlen(src->valuestring), tl = strlen(st->valuestring), nml = tg_json_strlen(nm->valuestring);
+        size_t kl = sl + tl + nml + 3;
+        char *key = malloc(kl);
+        memcpy(key, src->valuestring, sl);
+        key[sl] = 0;
+        memcpy(key + sl + 1, st->valuestring, tl + 1);
+        memcpy(key + sl + tl + 2, nm->valuestring, nml);
+        key[kl - 1] = 0;
+        for (size_t i = 0; i < *nk; i++)
+            if ((*ks)[i].klen == kl && memcmp((*ks)[i].key, key, kl) == 0) {
+                free((*ks)[i].key);
+                free((*ks)[i].tool);
+                (*ks)[i] = (*ks)[--*nk];
+                break;
+            }
+        if (put) {
+            *ks = realloc(*ks, (*nk + 1) * sizeof **ks);
+            kept *k = &(*ks)[(*nk)++];
+            k->key = key;
+            k->klen = kl;
+            k->slen = sl;
+            k->tlen = (size_t)(nl - tab - 1);
+            k->tool = malloc(k->tlen + 1);
+            memcpy(k->tool, tab + 1, k->tlen);
+        } else free(key);
+        tg_arena_free(&a);
+        at = (size_t)(nl - o) + 1;
+    }
+}
+
+/* Each source's kept tools, given to a fresh runtime: none skipped. */
+static void restore_kept(const tg_limits *lim, tg_host *host, kept *ks, size_t nk) {
+    tg_runtime *rt2 = tg_runtime_new(lim, host, NULL, NULL);
+    if (!rt2) return;
+    for (size_t i = 0; i < nk; i++) {
+        if (!ks[i].tool) continue; /* (given with an earlier one of its source) */
+        tg_buf arr;
+        tg_buf_init(&arr, A, 0);
+        tg_buf_putc(&arr, '[');
+        size_t count = 0;
+        for (size_t j = i; j < nk; j++) {
+            if (!ks[j].tool || ks[j].slen != ks[i].slen || memcmp(ks[j].key, ks[i].key, ks[i].slen)) continue;
+            if (count++) tg_buf_putc(&arr, ',');
+            tg_buf_append(&arr, ks[j].tool, ks[j].tlen);
+            if (j != i) {
+                free(ks[j].tool);
+                ks[j].tool = NULL;
+            }
+        }
+        tg_buf_putc(&arr, ']');
+        tg_status st = tg_restore_source(rt2, ks[i].key, ks[i].slen, arr.data, arr.len, 0);
+        if (st == TG_OK) {
+            size_t n;
+            const char *o = tg_output(rt2, &n);
+            if (n != 13 || memcmp(o, "{\"skipped\":0}", 13) != 0)
+                fail("restoring source '%.*s' skipped tools: %.*s", (int)ks[i].slen, ks[i].key, (int)n, o);
+        } else if (st != TG_ERR_NOMEM) fail("restoring source '%.*s' failed (%d)", (int)ks[i].slen, ks[i].key, (int)st);
+        tg_buf_free(&arr);
+        free(ks[i].tool);
+        ks[i].tool = NULL;
+    }
+    tg_runtime_free(rt2);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 1 || size > 30000) return 0;
     g_data = data;
@@ -145,6 +239,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     lim.memory_bytes = 512u << 20;
     tg_runtime *rt = tg_runtime_new(&lim, &host, NULL, NULL);
     if (!rt) return 0;
+    tg_track_sources(rt, 1);
+    kept *ks = NULL;
+    size_t nk = 0;
     tg_status st;
     if (fl[8]) { tg_configure(rt, f[8], fl[8]); err_json(rt, "configure error"); }
     st = tg_register_tool(rt, f[0], fl[0], f[1], fl[1], 7);
@@ -276,7 +373,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         free(copy);
     }
     if (snap) tg_snapshot_release(rt, snap);
+    take_log(rt, &ks, &nk);
+    restore_kept(&lim, &host, ks, nk);
     tg_remove_source(rt, f[6], fl[6]);
+    take_log(rt, &ks, &nk);
+    for (size_t i = 0; i < nk; i++) {
+        free(ks[i].key);
+        free(ks[i].tool);
+    }
+    free(ks);
     tg_runtime_free(rt);
     return 0;
 }

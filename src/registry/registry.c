@@ -420,7 +420,7 @@ void tg_registry_track(tg_registry *r, int on) {
 int tg_registry_take_changes(tg_registry *r, tg_buf *out) {
     /* (a log that ran out of memory lost changes: the caller must not trust it) */
     int lost = r->log.failed;
-    tg_buf_append(out, r->log.data, r->log.len);
+    if (r->log.len) tg_buf_append(out, r->log.data, r->log.len); /* (an empty log may have no buffer yet) */
     tg_buf_reset(&r->log);
     r->log.failed = 0;
     return lost || out->failed ? -1 : 0;
