@@ -754,8 +754,11 @@ static cJSON *normalize_root(ex_ctx *c, const cJSON *in, const cJSON *hidden, co
     } else s = jclone(c, in);
     if (!s) return NULL;
     s->string = NULL;
+    /* (every in-place branch and $ref target: what is merged below comes
+     * stripped; before the upgrade, on the form registration checked, where
+     * its $refs resolve: "#/items/0" names nothing once items is prefixItems) */
+    tg_hidden_strip(s, hidden);
     upgrade_root(c, s);
-    tg_hidden_strip(s, hidden); /* (every in-place branch and $ref target: what is merged below comes stripped) */
     /* $refs resolve against the schema as it was before the root changes
      * below (merged branches go away); rehome_refs points the rendering's
      * refs into it back at copies */

@@ -79,12 +79,24 @@ static void list_remove(cJSON *arr, const char *name) {
     }
 }
 
-/* Removes name from s where that is exact: properties, required, and the
- * name lists of dependentRequired / dependencies. */
+/* Takes name out of an argument object given as an annotation's value. */
+static void drop_member(cJSON *o, const char *name) {
+    cJSON *x = cJSON_IsObject(o) ? tg_json_getz(o, name) : NULL;
+    if (x) tg_json_detach(o, x);
+}
+
+/* Removes name from s where that is exact: properties, required, the name
+ * lists of dependentRequired / dependencies, and the argument objects of
+ * the annotations default / examples / example (a sample value shown to
+ * the model is not its to see). */
 static void strip_name(cJSON *s, const char *name) {
     cJSON *props = tg_json_getz(s, "properties");
     cJSON *x = cJSON_IsObject(props) ? tg_json_getz(props, name) : NULL;
     if (x) tg_json_detach(props, x);
+    drop_member(tg_json_getz(s, "default"), name);
+    drop_member(tg_json_getz(s, "example"), name);
+    cJSON *ex = tg_json_getz(s, "examples");
+    for (cJSON *e = cJSON_IsArray(ex) ? ex->child : NULL; e; e = e->next) drop_member(e, name);
     list_remove(tg_json_getz(s, "required"), name);
     static const char *const deps[] = {"dependentRequired", "dependencies"};
     for (int i = 0; i < 2; i++) {
@@ -93,10 +105,29 @@ static void strip_name(cJSON *s, const char *name) {
     }
 }
 
+/* 1 when a string anywhere in v (a key or a value) contains name. */
+static int mentions(const cJSON *v, const char *name, int depth) {
+    if (!v || depth > TG_HIDDEN_MAX_DEPTH) return depth > TG_HIDDEN_MAX_DEPTH;
+    if (v->string && strstr(v->string, name)) return 1;
+    if (cJSON_IsString(v) && strstr(v->valuestring, name)) return 1;
+    for (const cJSON *c = (cJSON_IsObject(v) || cJSON_IsArray(v)) ? v->child : NULL; c; c = c->next)
+        if (mentions(c, name, depth + 1)) return 1;
+    return 0;
+}
+
 /* Where name still applies in s itself, or NULL. */
 static const char *name_left(const cJSON *s, const char *name) {
     const cJSON *props = tg_json_getz(s, "properties");
     if (cJSON_IsObject(props) && tg_json_getz(props, name)) return "declared in \"properties\"";
+    /* a pattern may match the name (not decided here: any pattern counts),
+     * and names the model may use may spell it out; a value the arguments
+     * must equal holds it for validation (removing it would change that) */
+    const cJSON *pp = tg_json_getz(s, "patternProperties");
+    if (cJSON_IsObject(pp) && pp->child) return "\"patternProperties\" (a pattern may match it)";
+    if (mentions(tg_json_getz(s, "propertyNames"), name, 0)) return "named in \"propertyNames\"";
+    static const char *const vals[] = {"const", "enum"};
+    for (int i = 0; i < 2; i++)
+        if (mentions(tg_json_getz(s, vals[i]), name, 0)) return "a value of \"const\" or \"enum\"";
     if (list_has(tg_json_getz(s, "required"), name)) return "listed in \"required\"";
     static const char *const deps[] = {"dependentRequired", "dependentSchemas", "dependencies"};
     for (int i = 0; i < 3; i++) {

@@ -230,12 +230,17 @@ static int takes_null(const cJSON *root, const cJSON *s, int depth) {
     if (target && !takes_null(root, target, depth + 1)) return 0; /* (and the siblings, below) */
     if (!cJSON_IsObject(s)) return !cJSON_IsFalse(s);
     const cJSON *t = tg_json_getz(s, "type"), *v;
+    /* allOf: null must pass every member (pydantic's described $ref is an allOf of one) */
+    if ((v = tg_json_getz(s, "allOf")) && cJSON_IsArray(v))
+        for (v = v->child; v; v = v->next)
+            if (!takes_null(root, v, depth + 1)) return 0;
     if (!t && !tg_json_getz(s, "anyOf") && !tg_json_getz(s, "oneOf") && !tg_json_getz(s, "enum") && !tg_json_getz(s, "const"))
         return 1;
     if (cJSON_IsString(t) && strcmp(t->valuestring, "null") == 0) return 1;
     if (cJSON_IsArray(t))
         for (v = t->child; v; v = v->next)
             if (cJSON_IsString(v) && strcmp(v->valuestring, "null") == 0) return 1;
+    if (t) return 0; /* (a type without "null" refuses it, whatever enum or const say) */
     if ((v = tg_json_getz(s, "const")) && cJSON_IsNull(v)) return 1;
     if ((v = tg_json_getz(s, "enum")) && cJSON_IsArray(v))
         for (v = v->child; v; v = v->next)

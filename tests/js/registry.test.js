@@ -540,6 +540,40 @@ test('context parameters: removed from every in-place subschema; a schema that w
   rt.dispose();
 });
 
+test('context parameters: no rendering shows them through tuple refs, patterns, property names or sample values', async () => {
+  const rt = await createToolRuntime();
+  const ctx = { context: { tenant_id: 'tenant' } };
+  const base = { q: { type: 'string' }, tenant_id: { type: 'string' } };
+  // draft-07 tuple items: "#/items/0" resolves where registration checks it, and the renderings strip it there too
+  rt.registerTool({ name: 'tuple', inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { q: { type: 'string' } },
+    allOf: [{ $ref: '#/items/0' }], items: [{ properties: { tenant_id: { type: 'string' } }, required: ['tenant_id'] }] } }, () => 'ok', ctx);
+  // sample values: the name and its value taken out of default and examples
+  rt.registerTool({ name: 'samples', inputSchema: { type: 'object', properties: base, examples: [{ tenant_id: 'acme-prod', q: 'invoices' }],
+    default: { tenant_id: 'acme-prod', q: 'x' } } }, () => 'ok', ctx);
+  for (const format of ['mcp', 'anthropic', 'openai', 'openai-strict', 'gemini', 'bedrock']) {
+    const text = JSON.stringify(rt.listTools({ format }));
+    assert.doesNotMatch(text, /tenant_id|acme-prod/, format);
+  }
+  // a pattern that may match the name, a propertyNames that names it, a const that holds it: refused
+  for (const extra of [{ patternProperties: { '^tenant_.*$': { type: 'string' } } }, { propertyNames: { enum: ['tenant_id', 'q'] } },
+    { const: { tenant_id: 't', q: 'x' } }]) {
+    assert.throws(() => rt.registerTool({ name: 'refused', inputSchema: { type: 'object', properties: base, ...extra } }, () => 'x', ctx),
+      (e) => e.code === 'invalid_descriptor' && /tenant_id/.test(e.message), JSON.stringify(extra));
+  }
+  assert.equal((await rt.callTool('samples', { q: 'a' }, { context: { tenant: 't1' } })).content[0].text, 'ok');
+  rt.dispose();
+});
+
+test('openai-strict: an optional property given as an allOf of one $ref takes the null a strict model sends for it', async () => {
+  const rt = await createToolRuntime();
+  rt.registerTool({ name: 'paint', inputSchema: { type: 'object', properties: { what: { type: 'string' },
+    color: { allOf: [{ $ref: '#/definitions/Color' }], description: 'The color' } }, required: ['what'],
+    definitions: { Color: { type: 'string', enum: ['red', 'blue'] } } } }, (a) => JSON.stringify(a));
+  const r = await rt.callTool('paint', { what: 'wall', color: null }, { format: 'openai-strict' });
+  assert.equal(r.content[0].text, '{"what":"wall"}');
+  rt.dispose();
+});
+
 test('openai-strict: the null sent for an optional property beside a root $ref is dropped before validation', async () => {
   const rt = await createToolRuntime();
   const defs = { Base: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] } };
