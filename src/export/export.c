@@ -1070,6 +1070,23 @@ static cJSON *strict_node(ex_ctx *c, const cJSON *s, ex_spath p, int depth, int 
                 strict_fail(c, &rk, "empty \"%.*s\"", kw->string, kn);
                 continue;
             }
+            /* an object's own properties beside a union of objects: strict
+             * mode closes each on its own (additionalProperties: false), and
+             * no value could then match both (the root's union is merged
+             * before, in normalize_root) */
+            if (!is_root && tg_json_getz(s, "properties")) {
+                int objects = 0;
+                for (const cJSON *b = kw->child; b; b = b->next) {
+                    const cJSON *bt = cJSON_IsObject(b) ? tg_json_getz(b, "type") : NULL;
+                    objects |= cJSON_IsObject(b) && (tg_json_getz(b, "properties") != NULL ||
+                                                     (cJSON_IsString(bt) && strcmp(bt->valuestring, "object") == 0));
+                }
+                if (objects) {
+                    strict_fail(c, &rk, "\"%.*s\" of objects beside \"properties\" cannot be expressed in strict mode "
+                                        "(each would be closed on its own)", kw->string, kn);
+                    continue;
+                }
+            }
             if (tg_json_key_is(kw, "oneOf")) {
                 if (has_any) {
                     strict_fail(c, &rk, "oneOf next to anyOf cannot be expressed in strict mode", NULL, 0);

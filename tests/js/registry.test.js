@@ -574,6 +574,18 @@ test('openai-strict: an optional property given as an allOf of one $ref takes th
   rt.dispose();
 });
 
+test('openai-strict: a nested object with properties beside an anyOf of objects is not rendered strict (no value could match)', async () => {
+  const rt = await createToolRuntime();
+  rt.registerTool({ name: 'opt', inputSchema: { type: 'object', properties: { opt: { type: 'object', properties: { kind: { type: 'string' } }, required: ['kind'],
+    anyOf: [{ properties: { x: { type: 'string' } }, required: ['x'] }, { properties: { y: { type: 'string' } }, required: ['y'] }] } } } }, () => 'ok');
+  const l = rt.listTools({ format: 'openai-strict' });
+  assert.notEqual(l.tools[0].function.strict, true);
+  assert.deepEqual(l.report.map((r) => r.path), ['/inputSchema/properties/opt/anyOf']);
+  // what the rendering shows is what the validator takes
+  assert.equal((await rt.callTool('opt', { opt: { kind: 'a', x: '1' } })).content[0].text, 'ok');
+  rt.dispose();
+});
+
 test('openai-strict: the null sent for an optional property beside a root $ref is dropped before validation', async () => {
   const rt = await createToolRuntime();
   const defs = { Base: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] } };
