@@ -126,19 +126,29 @@ static int read_options(const cJSON *o, tg_tool_opts *opts, const cJSON *caps, t
 }
 
 /* Replaces a string member of obj by its cleaned copy; notes the field. */
-static int clean_field(tg_arena *a, cJSON *obj, const char *key, size_t cap, const char *label, cJSON *sanitized) {
-    cJSON *v = tg_json_getz(obj, key);
+/* Replaces a string value by its cleaned copy (cut to cap bytes); sets
+ * *changed when that changed it. -1 when memory ran out. */
+static int clean_value(tg_arena *a, cJSON *v, size_t cap, int *changed) {
     if (!cJSON_IsString(v)) return 0;
     size_t len = tg_json_strlen(v->valuestring);
     char *tmp = tg_arena_alloc(a, (len < cap ? len : cap) + 8);
     if (!tmp) return -1;
-    int changed;
-    size_t n = tg_sanitize_text(v->valuestring, len, cap, tmp, &changed);
+    int cut;
+    size_t n = tg_sanitize_text(v->valuestring, len, cap, tmp, &cut);
+    if (!cut) return 0;
+    cJSON *c = tg_json_new_string(a, tmp, n);
+    if (!c) return -1;
+    v->valuestring = c->valuestring;
+    *changed = 1;
+    return 0;
+}
+
+static int clean_field(tg_arena *a, cJSON *obj, const char *key, size_t cap, const char *label, cJSON *sanitized) {
+    int changed = 0;
+    if (clean_value(a, tg_json_getz(obj, key), cap, &changed)) return -1;
     if (!changed) return 0;
-    cJSON *s = tg_json_new_string(a, tmp, n);
     cJSON *note = tg_json_new_string(a, label, strlen(label));
-    if (!s || !note) return -1;
-    v->valuestring = s->valuestring;
+    if (!note) return -1;
     tg_json_append(sanitized, note);
     return 0;
 }
@@ -179,11 +189,8 @@ static int icon_ok(const cJSON *icon) {
 }
 
 static int clean_icons(tg_arena *a, cJSON *d, cJSON *sanitized) {
-    static const char *const TEXT[] = {"mimeType"};
     cJSON *icons = tg_json_getz(d, "icons");
     if (!cJSON_IsArray(icons)) return 0; /* (check_shape refused any other) */
-    cJSON *notes = tg_json_new(a, cJSON_Array); /* (what clean_field noted: one note for all) */
-    if (!notes) return -1;
     int changed = 0;
     for (cJSON *icon = icons->child, *next; icon; icon = next) {
         next = icon->next;
@@ -192,24 +199,13 @@ static int clean_icons(tg_arena *a, cJSON *d, cJSON *sanitized) {
             changed = 1;
             continue;
         }
-        for (size_t k = 0; k < 1; k++) /* (theme is light or dark: nothing to clean) */
-            if (clean_field(a, icon, TEXT[k], TITLE_BYTES, "icons", notes)) return -1;
+        /* (theme is light or dark: nothing to clean) */
+        if (clean_value(a, tg_json_getz(icon, "mimeType"), TITLE_BYTES, &changed)) return -1;
         cJSON *sizes = tg_json_getz(icon, "sizes");
-        for (cJSON *sz = cJSON_IsArray(sizes) ? sizes->child : NULL; sz; sz = sz->next) {
-            if (!cJSON_IsString(sz)) continue;
-            size_t len = tg_json_strlen(sz->valuestring);
-            char *tmp = tg_arena_alloc(a, (len < TITLE_BYTES ? len : TITLE_BYTES) + 8);
-            int cut;
-            if (!tmp) return -1;
-            size_t n = tg_sanitize_text(sz->valuestring, len, TITLE_BYTES, tmp, &cut);
-            if (!cut) continue;
-            cJSON *c = tg_json_new_string(a, tmp, n);
-            if (!c) return -1;
-            sz->valuestring = c->valuestring;
-            changed = 1;
-        }
+        for (cJSON *sz = cJSON_IsArray(sizes) ? sizes->child : NULL; sz; sz = sz->next)
+            if (clean_value(a, sz, TITLE_BYTES, &changed)) return -1;
     }
-    if (!changed && !notes->child) return 0;
+    if (!changed) return 0;
     cJSON *note = tg_json_new_string(a, "icons", 5);
     if (!note) return -1;
     tg_json_append(sanitized, note);
