@@ -175,6 +175,9 @@ int tg_approval_create(tg_policy *p, const tg_tool_facts *tool, const tg_authz_r
  * same principal in the same session are allowed without asking (deny
  * rules still win); a redefined tool asks again. Returns 0, or -1 with `why` filled (unknown
  * id, expired, already resolved). */
+/* The random bytes of an approval id ("ap_" + 32 lowercase hex digits, as
+ * tg_approval_create writes it): 0, or -1 when it is not such an id. */
+int tg_approval_id_nonce(const char *id, unsigned char nonce[16]);
 /* 1 when approval id was approved and has not run its call yet (a deny
  * or a limit in force when it came back left it unspent), unexpired. */
 int tg_approval_open(tg_policy *p, const char *id, double now_ms);

@@ -186,17 +186,17 @@ int tg_approval_consume(tg_policy *p, const char *id, const char *tool, size_t t
     return 1;
 }
 
-/* The id's own random bytes: "ap_" + 32 lowercase hex digits (as
- * tg_approval_create wrote it). */
-static void id_nonce(const char *id, unsigned char nonce[16]) {
+int tg_approval_id_nonce(const char *id, unsigned char nonce[16]) {
     for (int i = 0; i < 16; i++) {
         unsigned v = 0;
         for (int k = 0; k < 2; k++) {
             char ch = id[3 + 2 * i + k];
-            v = v * 16 + (unsigned)(ch >= '0' && ch <= '9' ? ch - '0' : ch - 'a' + 10);
+            v = v * 16 + (unsigned)(ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : 99);
         }
+        if (v > 255) return -1;
         nonce[i] = (unsigned char)v;
     }
+    return 0;
 }
 
 int tg_approval_resolve_token(tg_policy *p, const char *id, const unsigned char *key, size_t key_len, double now_ms,
@@ -215,7 +215,7 @@ int tg_approval_resolve_token(tg_policy *p, const char *id, const unsigned char 
     c.session = ap_session(ap);
     c.expires_ms = ap->expires_ms;
     memcpy(c.args_digest, ap->digest, 32);
-    id_nonce(id, c.nonce);
+    (void)tg_approval_id_nonce(id, c.nonce); /* (an id of this table: well formed) */
     if (tg_approval_token_mint(key, key_len, &c, token_out)) {
         say(why, why_len, "the token could not be written");
         return -1;
@@ -407,7 +407,7 @@ void tg_approvals_end_session(tg_policy *p, const char *session, double now_ms) 
                 /* a token this instance minted for the session is spent with it
                  * (if the used set is full it still expires at its own time) */
                 unsigned char nonce[16];
-                id_nonce(tg_sent_key(e), nonce);
+                (void)tg_approval_id_nonce(tg_sent_key(e), nonce);
                 if (ap->state == AP_MINTED && !tg_smap_find(&p->state->used, nonce, 16))
                     tg_smap_insert(&p->state->used, nonce, 16, 0, ap->expires_ms, now_ms);
                 tg_smap_remove(m, e);

@@ -160,15 +160,7 @@ tg_status tg_restore_approval(tg_runtime *rt, const char *record, size_t len) {
         tg_json_strlen(def->valuestring) != 64)
         return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "an approval record needs id, tool, argsText, definition and expiresAt", -1);
     unsigned char nonce[16];
-    for (int i = 0; i < 16; i++) {
-        unsigned v = 0;
-        for (int k = 0; k < 2; k++) {
-            char c = id->valuestring[3 + 2 * i + k];
-            v = v * 16 + (unsigned)(c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : 99);
-        }
-        if (v > 255) return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "malformed approval id", -1);
-        nonce[i] = (unsigned char)v;
-    }
+    if (tg_approval_id_nonce(id->valuestring, nonce)) return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "malformed approval id", -1);
     const cJSON *pr = tg_json_getz(q, "principal"), *se = tg_json_getz(q, "session");
     /* (the definition too: a session rule this record adds holds for it alone) */
     tg_tool_facts f = {tool->valuestring, tg_json_strlen(tool->valuestring), NULL, 0, 0, 0, 0, NULL, def->valuestring};
