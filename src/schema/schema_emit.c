@@ -32,24 +32,41 @@ uint32_t tg_sc_node_of(sc *c, uint32_t ent) {
     return id;
 }
 
+/* Where a child subschema sits, joined into a string only when it is
+ * needed (a child not scanned yet, a diagnostic): base/kw, then name or
+ * the array index idx (name NULL and idx SIZE_MAX: neither). */
+typedef struct lazy_loc { const char *base, *kw, *name; size_t idx; } lazy_loc;
+#define AT(kw) ((lazy_loc){e->loc, (kw), NULL, (size_t)-1})
+
+static const char *loc_of(sc *c, const lazy_loc *l) {
+    const char *r = l->kw ? tg_sc_loc_kw(c, l->base, l->kw) : l->base;
+    if (r && l->name) r = tg_sc_loc_join(c, r, l->name, tg_json_strlen(l->name));
+    else if (r && l->idx != (size_t)-1) r = tg_sc_loc_idx(c, r, l->idx);
+    if (!r) tg_sc_oom(c);
+    return r;
+}
+
 /* The node of a child subschema value v (scanned, or scanned now). */
-static uint32_t child(sc *c, uint32_t parent, const cJSON *v, const char *loc) {
+static uint32_t child(sc *c, uint32_t parent, const cJSON *v, lazy_loc at) {
     uint32_t e;
     if (!tg_sc_ent_of(c, v, &e)) {
         const sc_ent *p = &c->ents[parent];
+        const char *loc = loc_of(c, &at);
+        if (!loc) return TG_SNONE;
         if (tg_sc_scan(c, v, p->res, p->dialect, p->voc, loc, 0, 0, &e)) return TG_SNONE;
         if (e == TG_SNONE) { tg_sc_fail(c, loc, "not a schema%s", ""); return TG_SNONE; }
     }
     return tg_sc_node_of(c, e);
 }
 
-static tg_sins *emit(sc *c, tg_sins **list, size_t *n, size_t *cap, int op, const char *loc) {
+static tg_sins *emit(sc *c, tg_sins **list, size_t *n, size_t *cap, int op, const char *base, const char *kw) {
     tg_sins *i;
-    if (!loc || tg_sc_grow(c, (void **)list, cap, *n + 1, sizeof **list)) { tg_sc_oom(c); return NULL; }
+    if (tg_sc_grow(c, (void **)list, cap, *n + 1, sizeof **list)) { tg_sc_oom(c); return NULL; }
     i = &(*list)[(*n)++];
     memset(i, 0, sizeof *i);
     i->op = (uint8_t)op;
-    i->loc = loc;
+    i->base = base;
+    i->kw = kw;
     return i;
 }
 
@@ -62,12 +79,16 @@ static int type_bit(const char *t) {
     return 0;
 }
 
-static int compile_regex(sc *c, const cJSON *v, const char *loc, uint32_t *out) {
+static int compile_regex(sc *c, const cJSON *v, lazy_loc at, uint32_t *out) {
     tg_regex *re = NULL;
     tg_regex_error err;
     tg_regex_limits lim = tg_regex_default_limits();
     size_t len = tg_json_strlen(v->valuestring), ss;
-    if (len > c->o->limits.max_regex_bytes) { tg_sc_fail(c, loc, "pattern longer than max_regex_bytes%s", ""); return -1; }
+    if (len > c->o->limits.max_regex_bytes) {
+        const char *loc = loc_of(c, &at);
+        if (loc) tg_sc_fail(c, loc, "pattern longer than max_regex_bytes%s", "");
+        return -1;
+    }
     if (lim.max_pattern_bytes < len) lim.max_pattern_bytes = len;
     memset(&err, 0, sizeof err);
     if (tg_regex_compile(&c->s->alloc, v->valuestring, len, &lim, &re, &err) != 0) {
@@ -77,7 +98,8 @@ static int compile_regex(sc *c, const cJSON *v, const char *loc, uint32_t *out) 
         }
         char msg[240];
         snprintf(msg, sizeof msg, "%.160s (at offset %zu)", err.message, err.offset);
-        tg_sc_fail(c, loc, "invalid regex: %s", msg);
+        const char *loc = loc_of(c, &at);
+        if (loc) tg_sc_fail(c, loc, "invalid regex: %s", msg);
         return -1;
     }
     if (tg_sc_grow(c, (void **)&c->regexes, &c->cap_regexes, c->n_regexes + 1, sizeof *c->regexes)) {
@@ -116,15 +138,14 @@ static size_t count_of(const cJSON *v) {
     return (size_t)d;
 }
 
-static uint32_t *node_list(sc *c, uint32_t ent, const cJSON *arr, const char *loc, uint32_t *n) {
+static uint32_t *node_list(sc *c, uint32_t ent, const cJSON *arr, lazy_loc at, uint32_t *n) {
     uint32_t cnt = (uint32_t)cJSON_GetArraySize(arr), k = 0;
     uint32_t *nodes = tg_arena_alloc(c->s->arena, (cnt ? cnt : 1) * sizeof *nodes);
     const cJSON *it;
     if (!nodes) { tg_sc_oom(c); return NULL; }
     for (it = arr->child; it; it = it->next, k++) {
-        const char *l = tg_sc_loc_idx(c, loc, k);
-        if (!l) { tg_sc_oom(c); return NULL; }
-        nodes[k] = child(c, ent, it, l);
+        at.idx = k;
+        nodes[k] = child(c, ent, it, at);
         if (nodes[k] == TG_SNONE) return NULL;
     }
     *n = cnt;
@@ -133,7 +154,7 @@ static uint32_t *node_list(sc *c, uint32_t ent, const cJSON *arr, const char *lo
 
 #define KW(name) tg_sc_kw(n, kb, name)
 #define LOC(name) tg_sc_loc_kw(c, e->loc, name)
-#define EMIT(op, l) emit(c, &list, &nl, &ncap, (op), (l))
+#define EMIT(op, kw) emit(c, &list, &nl, &ncap, (op), e->loc, (kw))
 
 int tg_sc_emit_node(sc *c, uint32_t id) {
     uint32_t ent = c->node_ent[id];
@@ -149,7 +170,7 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
     if (tg_sj_IsBool(n)) {
         if (tg_sj_IsFalse(n)) {
             c->nodes[id].is_false = 1;
-            if (!EMIT(TG_OP_FALSE, e->loc)) return -1;
+            if (!EMIT(TG_OP_FALSE, NULL)) return -1;
         }
         goto done;
     }
@@ -160,7 +181,7 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
         const char *l = LOC("$ref");
         if (!l || tg_sc_resolve(c, ent, v->valuestring, tg_json_strlen(v->valuestring), l, &t)) return -1;
         e = &c->ents[ent];
-        if (!(in = EMIT(TG_OP_REF, l))) return -1;
+        if (!(in = EMIT(TG_OP_REF, "$ref"))) return -1;
         if ((in->u.node = tg_sc_node_of(c, t)) == TG_SNONE) return -1;
         if (OLD_DIALECT(d)) goto done;
     }
@@ -173,10 +194,10 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
         h = strchr(v->valuestring, '#');
         da = tg_sj_IsObject(c->ents[t].node) ? tg_json_getz(c->ents[t].node, "$dynamicAnchor") : NULL;
         if (h && h[1] && h[1] != '/' && tg_sj_IsString(da) && !strcmp(da->valuestring, h + 1)) {
-            if (!(in = EMIT(TG_OP_DYNAMIC_REF, l))) return -1;
+            if (!(in = EMIT(TG_OP_DYNAMIC_REF, "$dynamicRef"))) return -1;
             in->u.dyn.anchor = h + 1;
             in->u.dyn.len = strlen(h + 1);
-        } else if (!(in = EMIT(TG_OP_REF, l))) return -1;
+        } else if (!(in = EMIT(TG_OP_REF, "$dynamicRef"))) return -1;
         if ((in->u.dyn.node = tg_sc_node_of(c, t)) == TG_SNONE) return -1;
     }
     if (is_2019 && tg_sj_IsString(v = KW("$recursiveRef"))) {
@@ -186,7 +207,7 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
         if (!l || tg_sc_resolve(c, ent, v->valuestring, tg_json_strlen(v->valuestring), l, &t)) return -1;
         e = &c->ents[ent];
         ra = tg_sj_IsObject(c->ents[t].node) ? tg_json_getz(c->ents[t].node, "$recursiveAnchor") : NULL;
-        if (!(in = EMIT(tg_sj_IsTrue(ra) ? TG_OP_RECURSIVE_REF : TG_OP_REF, l))) return -1;
+        if (!(in = EMIT(tg_sj_IsTrue(ra) ? TG_OP_RECURSIVE_REF : TG_OP_REF, "$recursiveRef"))) return -1;
         if ((in->u.dyn.node = tg_sc_node_of(c, t)) == TG_SNONE) return -1;
     }
     if (voc & TG_VOC_VALIDATION) {
@@ -198,85 +219,85 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
                 const cJSON *it;
                 for (it = v->child; it; it = it->next) if (tg_sj_IsString(it)) mask |= (uint32_t)type_bit(it->valuestring);
             }
-            if (!(in = EMIT(TG_OP_TYPE, LOC("type")))) return -1;
+            if (!(in = EMIT(TG_OP_TYPE, "type"))) return -1;
             in->u.mask = mask;
         }
         if (tg_sj_IsArray(v = KW("enum"))) {
-            if (!(in = EMIT(TG_OP_ENUM, LOC("enum")))) return -1;
+            if (!(in = EMIT(TG_OP_ENUM, "enum"))) return -1;
             in->u.value = v;
         }
         if (d != TG_DIALECT_DRAFT4 && (v = KW("const"))) {
-            if (!(in = EMIT(TG_OP_CONST, LOC("const")))) return -1;
+            if (!(in = EMIT(TG_OP_CONST, "const"))) return -1;
             in->u.value = v;
         }
         /* (positive by its digits: 1e-400 is, though its double is 0) */
         if (tg_sj_IsNumber(v = KW("multipleOf")) &&
             (v->valuestring ? tg_json_decimal_cmp(v->valuestring, tg_json_strlen(v->valuestring), "0", 1) > 0
                             : v->valuedouble > 0)) {
-            if (!(in = EMIT(TG_OP_MULTIPLE_OF, LOC("multipleOf")))) return -1;
+            if (!(in = EMIT(TG_OP_MULTIPLE_OF, "multipleOf"))) return -1;
             in->u.num.d = v->valuedouble; in->u.num.lex = v->valuestring;
         }
         if (tg_sj_IsNumber(v = KW("maximum"))) {
             int ex = d == TG_DIALECT_DRAFT4 && tg_sj_IsTrue(KW("exclusiveMaximum"));
-            if (!(in = EMIT(ex ? TG_OP_EXCL_MAXIMUM : TG_OP_MAXIMUM, LOC("maximum")))) return -1;
+            if (!(in = EMIT(ex ? TG_OP_EXCL_MAXIMUM : TG_OP_MAXIMUM, "maximum"))) return -1;
             in->u.num.d = v->valuedouble; in->u.num.lex = v->valuestring;
         }
         if (tg_sj_IsNumber(v = KW("minimum"))) {
             int ex = d == TG_DIALECT_DRAFT4 && tg_sj_IsTrue(KW("exclusiveMinimum"));
-            if (!(in = EMIT(ex ? TG_OP_EXCL_MINIMUM : TG_OP_MINIMUM, LOC("minimum")))) return -1;
+            if (!(in = EMIT(ex ? TG_OP_EXCL_MINIMUM : TG_OP_MINIMUM, "minimum"))) return -1;
             in->u.num.d = v->valuedouble; in->u.num.lex = v->valuestring;
         }
         if (tg_sj_IsNumber(v = KW("exclusiveMaximum"))) {
-            if (!(in = EMIT(TG_OP_EXCL_MAXIMUM, LOC("exclusiveMaximum")))) return -1;
+            if (!(in = EMIT(TG_OP_EXCL_MAXIMUM, "exclusiveMaximum"))) return -1;
             in->u.num.d = v->valuedouble; in->u.num.lex = v->valuestring;
         }
         if (tg_sj_IsNumber(v = KW("exclusiveMinimum"))) {
-            if (!(in = EMIT(TG_OP_EXCL_MINIMUM, LOC("exclusiveMinimum")))) return -1;
+            if (!(in = EMIT(TG_OP_EXCL_MINIMUM, "exclusiveMinimum"))) return -1;
             in->u.num.d = v->valuedouble; in->u.num.lex = v->valuestring;
         }
         if (tg_sj_IsNumber(v = KW("maxLength"))) {
-            if (!(in = EMIT(TG_OP_MAX_LENGTH, LOC("maxLength")))) return -1;
+            if (!(in = EMIT(TG_OP_MAX_LENGTH, "maxLength"))) return -1;
             in->u.count = count_of(v);
         }
         if (tg_sj_IsNumber(v = KW("minLength"))) {
-            if (!(in = EMIT(TG_OP_MIN_LENGTH, LOC("minLength")))) return -1;
+            if (!(in = EMIT(TG_OP_MIN_LENGTH, "minLength"))) return -1;
             in->u.count = count_of(v);
         }
         if (tg_sj_IsString(v = KW("pattern"))) {
-            const char *l = LOC("pattern");
             uint32_t re;
-            if (!l || compile_regex(c, v, l, &re)) return -1;
-            if (!(in = EMIT(TG_OP_PATTERN, l))) return -1;
+            if (compile_regex(c, v, AT("pattern"), &re)) return -1;
+            e = &c->ents[ent];
+            if (!(in = EMIT(TG_OP_PATTERN, "pattern"))) return -1;
             in->u.re = re;
         }
         if (tg_sj_IsNumber(v = KW("maxItems"))) {
-            if (!(in = EMIT(TG_OP_MAX_ITEMS, LOC("maxItems")))) return -1;
+            if (!(in = EMIT(TG_OP_MAX_ITEMS, "maxItems"))) return -1;
             in->u.count = count_of(v);
         }
         if (tg_sj_IsNumber(v = KW("minItems"))) {
-            if (!(in = EMIT(TG_OP_MIN_ITEMS, LOC("minItems")))) return -1;
+            if (!(in = EMIT(TG_OP_MIN_ITEMS, "minItems"))) return -1;
             in->u.count = count_of(v);
         }
         if (tg_sj_IsTrue(KW("uniqueItems"))) {
-            if (!EMIT(TG_OP_UNIQUE_ITEMS, LOC("uniqueItems"))) return -1;
+            if (!EMIT(TG_OP_UNIQUE_ITEMS, "uniqueItems")) return -1;
         }
         if (tg_sj_IsNumber(v = KW("maxProperties"))) {
-            if (!(in = EMIT(TG_OP_MAX_PROPS, LOC("maxProperties")))) return -1;
+            if (!(in = EMIT(TG_OP_MAX_PROPS, "maxProperties"))) return -1;
             in->u.count = count_of(v);
         }
         if (tg_sj_IsNumber(v = KW("minProperties"))) {
-            if (!(in = EMIT(TG_OP_MIN_PROPS, LOC("minProperties")))) return -1;
+            if (!(in = EMIT(TG_OP_MIN_PROPS, "minProperties"))) return -1;
             in->u.count = count_of(v);
         }
         if (tg_sj_IsArray(v = KW("required")) && v->child) {
-            if (!(in = EMIT(TG_OP_REQUIRED, LOC("required")))) return -1;
+            if (!(in = EMIT(TG_OP_REQUIRED, "required"))) return -1;
             if (names_of(c, v, &in->u.req.names, &in->u.req.n)) return -1;
         }
         if (modern && tg_sj_IsObject(v = KW("dependentRequired"))) {
             const cJSON *it;
             uint32_t cnt = (uint32_t)cJSON_GetArraySize(v), j = 0;
             tg_sdep *deps = tg_arena_calloc(c->s->arena, cnt ? cnt : 1, sizeof *deps);
-            if (!deps || !(in = EMIT(TG_OP_DEP_REQUIRED, LOC("dependentRequired")))) { tg_sc_oom(c); return -1; }
+            if (!deps || !(in = EMIT(TG_OP_DEP_REQUIRED, "dependentRequired"))) { tg_sc_oom(c); return -1; }
             for (it = v->child; it; it = it->next) {
                 if (!tg_sj_IsArray(it)) continue;
                 deps[j].name.s = it->string; deps[j].name.len = tg_json_strlen(it->string);
@@ -290,7 +311,7 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
     if ((c->o->format_assert || (voc & TG_VOC_FORMAT_ASSERTION)) && tg_sj_IsString(v = KW("format"))) {
         int f = tg_sformat_id(v->valuestring, tg_json_strlen(v->valuestring));
         if (f >= 0) {
-            if (!(in = EMIT(TG_OP_FORMAT, LOC("format")))) return -1;
+            if (!(in = EMIT(TG_OP_FORMAT, "format"))) return -1;
             in->u.format = f;
         }
     }
@@ -300,33 +321,30 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
         uint32_t n_prefix = 0;
         for (k = 0; k < 3; k++) {
             if (tg_sj_IsArray(v = KW(lists[k].kw))) {
-                const char *l = LOC(lists[k].kw);
                 uint32_t *nodes, cnt = 0;
-                if (!l || !(nodes = node_list(c, ent, v, l, &cnt))) { if (!c->failed) tg_sc_oom(c); return -1; }
+                if (!(nodes = node_list(c, ent, v, AT(lists[k].kw), &cnt))) { if (!c->failed) tg_sc_oom(c); return -1; }
                 e = &c->ents[ent];
-                if (!(in = EMIT(lists[k].op, l))) return -1;
+                if (!(in = EMIT(lists[k].op, lists[k].kw))) return -1;
                 in->u.list.nodes = nodes; in->u.list.n = cnt;
             }
         }
         if ((v = KW("not"))) {
-            const char *l = LOC("not");
             uint32_t nd;
-            if (!l || (nd = child(c, ent, v, l)) == TG_SNONE) return -1;
+            if ((nd = child(c, ent, v, AT("not"))) == TG_SNONE) return -1;
             e = &c->ents[ent];
-            if (!(in = EMIT(TG_OP_NOT, l))) return -1;
+            if (!(in = EMIT(TG_OP_NOT, "not"))) return -1;
             in->u.node = nd;
         }
         if (d <= TG_DIALECT_DRAFT7 && (v = KW("if"))) {
-            const char *l = LOC("if");
             const cJSON *t = KW("then"), *el = KW("else");
             uint32_t ci, ti = TG_SNONE, ei = TG_SNONE;
-            if (!l || (ci = child(c, ent, v, l)) == TG_SNONE) return -1;
+            if ((ci = child(c, ent, v, AT("if"))) == TG_SNONE) return -1;
             e = &c->ents[ent];
-            if (t && (ti = child(c, ent, t, LOC("then"))) == TG_SNONE) return -1;
+            if (t && (ti = child(c, ent, t, AT("then"))) == TG_SNONE) return -1;
             e = &c->ents[ent];
-            if (el && (ei = child(c, ent, el, LOC("else"))) == TG_SNONE) return -1;
+            if (el && (ei = child(c, ent, el, AT("else"))) == TG_SNONE) return -1;
             e = &c->ents[ent];
-            if (!(in = EMIT(TG_OP_IF, l))) return -1;
+            if (!(in = EMIT(TG_OP_IF, "if"))) return -1;
             in->u.cond.c = ci; in->u.cond.t = ti; in->u.cond.e = ei;
         }
         /* arrays */
@@ -334,39 +352,35 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
             const char *pk = is_2020 ? "prefixItems" : "items";
             v = KW(pk);
             if (tg_sj_IsArray(v)) {
-                const char *l = LOC(pk);
                 uint32_t *nodes, cnt = 0;
-                if (!l || !(nodes = node_list(c, ent, v, l, &cnt))) { if (!c->failed) tg_sc_oom(c); return -1; }
+                if (!(nodes = node_list(c, ent, v, AT(pk), &cnt))) { if (!c->failed) tg_sc_oom(c); return -1; }
                 e = &c->ents[ent];
-                if (!(in = EMIT(TG_OP_PREFIX_ITEMS, l))) return -1;
+                if (!(in = EMIT(TG_OP_PREFIX_ITEMS, pk))) return -1;
                 in->u.list.nodes = nodes; in->u.list.n = cnt;
                 n_prefix = cnt;
                 if (!is_2020 && (v = KW("additionalItems"))) {
                     uint32_t nd;
-                    l = LOC("additionalItems");
-                    if (!l || (nd = child(c, ent, v, l)) == TG_SNONE) return -1;
+                    if ((nd = child(c, ent, v, AT("additionalItems"))) == TG_SNONE) return -1;
                     e = &c->ents[ent];
-                    if (!(in = EMIT(TG_OP_ITEMS_FROM, l))) return -1;
+                    if (!(in = EMIT(TG_OP_ITEMS_FROM, "additionalItems"))) return -1;
                     in->u.items.node = nd; in->u.items.from = n_prefix;
                 }
             }
             v = KW("items");
             if (v && (tg_sj_IsObject(v) || tg_sj_IsBool(v))) {
-                const char *l = LOC("items");
                 uint32_t nd;
-                if (!l || (nd = child(c, ent, v, l)) == TG_SNONE) return -1;
+                if ((nd = child(c, ent, v, AT("items"))) == TG_SNONE) return -1;
                 e = &c->ents[ent];
-                if (!(in = EMIT(TG_OP_ITEMS_FROM, l))) return -1;
+                if (!(in = EMIT(TG_OP_ITEMS_FROM, "items"))) return -1;
                 in->u.items.node = nd; in->u.items.from = is_2020 ? n_prefix : 0;
             }
         }
         if (d != TG_DIALECT_DRAFT4 && (v = KW("contains"))) {
-            const char *l = LOC("contains");
             uint32_t nd;
             const cJSON *mn = KW("minContains"), *mx = KW("maxContains");
-            if (!l || (nd = child(c, ent, v, l)) == TG_SNONE) return -1;
+            if ((nd = child(c, ent, v, AT("contains"))) == TG_SNONE) return -1;
             e = &c->ents[ent];
-            if (!(in = EMIT(TG_OP_CONTAINS, l))) return -1;
+            if (!(in = EMIT(TG_OP_CONTAINS, "contains"))) return -1;
             in->u.contains.node = nd;
             in->u.contains.min = 1;
             in->u.contains.max = (size_t)-1;
@@ -385,22 +399,21 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
             if (pr || pp || ap) {
                 tg_sprops *P = tg_arena_calloc(c->s->arena, 1, sizeof *P);
                 const cJSON *it;
-                const char *l;
                 uint32_t j = 0;
                 if (!P) { tg_sc_oom(c); return -1; }
                 P->additional = TG_SNONE;
                 if (pr) {
                     uint32_t cnt = (uint32_t)cJSON_GetArraySize(pr);
                     P->props = tg_arena_calloc(c->s->arena, cnt ? cnt : 1, sizeof *P->props);
-                    if (!P->props || !(l = LOC("properties"))) { tg_sc_oom(c); return -1; }
+                    if (!P->props) { tg_sc_oom(c); return -1; }
                     for (it = pr->child; it; it = it->next) {
-                        const char *l2 = tg_sc_loc_join(c, l, it->string, tg_json_strlen(it->string));
+                        lazy_loc at = AT("properties");
                         tg_sprop *q = &P->props[j];
-                        if (!l2) { tg_sc_oom(c); return -1; }
+                        at.name = it->string;
                         q->name.s = it->string; q->name.len = tg_json_strlen(it->string);
                         q->name.hash = tg_shash(q->name.s, q->name.len);
                         P->bloom |= tg_sname_bit(q->name.s, q->name.len);
-                        if ((q->node = child(c, ent, it, l2)) == TG_SNONE) return -1;
+                        if ((q->node = child(c, ent, it, at)) == TG_SNONE) return -1;
                         e = &c->ents[ent];
                         j++;
                     }
@@ -421,17 +434,17 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
                 if (pp) {
                     uint32_t cnt = (uint32_t)cJSON_GetArraySize(pp);
                     P->patterns = tg_arena_calloc(c->s->arena, cnt ? cnt : 1, sizeof *P->patterns);
-                    if (!P->patterns || !(l = LOC("patternProperties"))) { tg_sc_oom(c); return -1; }
+                    if (!P->patterns) { tg_sc_oom(c); return -1; }
                     j = 0;
                     for (it = pp->child; it; it = it->next) {
-                        const char *l2 = tg_sc_loc_join(c, l, it->string, tg_json_strlen(it->string));
+                        lazy_loc at = AT("patternProperties");
                         cJSON key;
-                        if (!l2) { tg_sc_oom(c); return -1; }
+                        at.name = it->string;
                         memset(&key, 0, sizeof key);
                         key.type = cJSON_String;
                         key.valuestring = it->string;
-                        if (compile_regex(c, &key, l2, &P->patterns[j].re)) return -1;
-                        if ((P->patterns[j].node = child(c, ent, it, l2)) == TG_SNONE) return -1;
+                        if (compile_regex(c, &key, at, &P->patterns[j].re)) return -1;
+                        if ((P->patterns[j].node = child(c, ent, it, at)) == TG_SNONE) return -1;
                         e = &c->ents[ent];
                         j++;
                     }
@@ -439,12 +452,11 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
                     if (tg_spat_index(c->s->arena, P, c->regexes)) { tg_sc_oom(c); return -1; }
                 }
                 if (ap) {
-                    l = LOC("additionalProperties");
-                    if (!l || (P->additional = child(c, ent, ap, l)) == TG_SNONE) return -1;
+                    if ((P->additional = child(c, ent, ap, AT("additionalProperties"))) == TG_SNONE) return -1;
                     e = &c->ents[ent];
-                    P->additional_loc = l;
+                    P->additional_base = e->loc;
                 }
-                if (!(in = EMIT(TG_OP_PROPS, pr ? LOC("properties") : pp ? LOC("patternProperties") : LOC("additionalProperties")))) return -1;
+                if (!(in = EMIT(TG_OP_PROPS, pr ? "properties" : pp ? "patternProperties" : "additionalProperties"))) return -1;
                 in->u.props = P;
             }
         }
@@ -459,8 +471,7 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
                 uint32_t cnt = (uint32_t)cJSON_GetArraySize(v), js = 0, jr = 0;
                 tg_sdep *ds = tg_arena_calloc(c->s->arena, cnt ? cnt : 1, sizeof *ds);
                 tg_sdep *dr = tg_arena_calloc(c->s->arena, cnt ? cnt : 1, sizeof *dr);
-                const char *l = LOC(dk);
-                if (!ds || !dr || !l) { tg_sc_oom(c); return -1; }
+                if (!ds || !dr) { tg_sc_oom(c); return -1; }
                 for (it = v->child; it; it = it->next) {
                     if (tg_sj_IsArray(it)) {
                         if (!split) continue;
@@ -469,49 +480,46 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
                         if (names_of(c, it, &dr[jr].required, &dr[jr].n_required)) return -1;
                         jr++;
                     } else if (tg_sj_IsObject(it) || tg_sj_IsBool(it)) {
-                        const char *l2 = tg_sc_loc_join(c, l, it->string, tg_json_strlen(it->string));
-                        if (!l2) { tg_sc_oom(c); return -1; }
+                        lazy_loc at = AT(dk);
+                        at.name = it->string;
                         ds[js].name.s = it->string; ds[js].name.len = tg_json_strlen(it->string);
-                        if ((ds[js].node = child(c, ent, it, l2)) == TG_SNONE) return -1;
+                        if ((ds[js].node = child(c, ent, it, at)) == TG_SNONE) return -1;
                         e = &c->ents[ent];
                         js++;
                     }
                 }
                 if (jr) {
-                    if (!(in = EMIT(TG_OP_DEP_REQUIRED, l))) return -1;
+                    if (!(in = EMIT(TG_OP_DEP_REQUIRED, dk))) return -1;
                     in->u.deps.deps = dr; in->u.deps.n = jr;
                 }
                 if (js) {
-                    if (!(in = EMIT(TG_OP_DEP_SCHEMAS, l))) return -1;
+                    if (!(in = EMIT(TG_OP_DEP_SCHEMAS, dk))) return -1;
                     in->u.deps.deps = ds; in->u.deps.n = js;
                 }
             }
         }
         if (d <= TG_DIALECT_DRAFT6 && (v = KW("propertyNames"))) {
-            const char *l = LOC("propertyNames");
             uint32_t nd;
-            if (!l || (nd = child(c, ent, v, l)) == TG_SNONE) return -1;
+            if ((nd = child(c, ent, v, AT("propertyNames"))) == TG_SNONE) return -1;
             e = &c->ents[ent];
-            if (!(in = EMIT(TG_OP_PROPERTY_NAMES, l))) return -1;
+            if (!(in = EMIT(TG_OP_PROPERTY_NAMES, "propertyNames"))) return -1;
             in->u.node = nd;
         }
     }
     if (modern && (voc & TG_VOC_UNEVALUATED)) {
         if ((v = KW("unevaluatedItems"))) {
-            const char *l = LOC("unevaluatedItems");
             uint32_t nd;
-            if (!l || (nd = child(c, ent, v, l)) == TG_SNONE) return -1;
+            if ((nd = child(c, ent, v, AT("unevaluatedItems"))) == TG_SNONE) return -1;
             e = &c->ents[ent];
-            if (!(in = EMIT(TG_OP_UNEVAL_ITEMS, l))) return -1;
+            if (!(in = EMIT(TG_OP_UNEVAL_ITEMS, "unevaluatedItems"))) return -1;
             in->u.node = nd;
             c->nodes[id].has_uneval = 1;
         }
         if ((v = KW("unevaluatedProperties"))) {
-            const char *l = LOC("unevaluatedProperties");
             uint32_t nd;
-            if (!l || (nd = child(c, ent, v, l)) == TG_SNONE) return -1;
+            if ((nd = child(c, ent, v, AT("unevaluatedProperties"))) == TG_SNONE) return -1;
             e = &c->ents[ent];
-            if (!(in = EMIT(TG_OP_UNEVAL_PROPS, l))) return -1;
+            if (!(in = EMIT(TG_OP_UNEVAL_PROPS, "unevaluatedProperties"))) return -1;
             in->u.node = nd;
             c->nodes[id].has_uneval = 1;
         }

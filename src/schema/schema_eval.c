@@ -43,7 +43,7 @@ typedef struct ev {
     /* the $refs followed to here (BASIC errors only): an error's keyword
      * location runs through them, "/properties/a/$ref/type", not the
      * target's own "/$defs/A/type" (2020-12 core 12.3.1) */
-    struct ref_frame { const char *via, *base; } *frames;
+    struct ref_frame { const tg_sins *via; const char *base; } *frames;
     size_t nframes;
     /* member names of the instance's objects, for required /
      * dependentRequired / dependentSchemas: one sorted index per large
@@ -99,13 +99,18 @@ static const char *past(const char *s, const char *base) {
 /* loc told along the evaluation path: the first $ref's location, then each
  * later $ref's and loc itself relative to the target before them. */
 static const char *through_refs(ev *e, const char *loc) {
-    size_t n = strlen(e->frames[0].via), i;
-    for (i = 1; i < e->nframes; i++) n += strlen(past(e->frames[i].via, e->frames[i - 1].base));
+    size_t n = 0, i;
+    const char **via = tg_arena_alloc(e->scratch, e->nframes * sizeof *via);
+    if (!via) return NULL;
+    for (i = 0; i < e->nframes; i++) {
+        if (!(via[i] = tg_sins_loc(e->frames[i].via, e->scratch))) return NULL;
+        n += strlen(i ? past(via[i], e->frames[i - 1].base) : via[0]);
+    }
     n += strlen(past(loc, e->frames[e->nframes - 1].base));
     char *r = tg_arena_alloc(e->scratch, n + 1), *w = r;
-    if (!r) return loc;
+    if (!r) return NULL;
     for (i = 0; i < e->nframes; i++) {
-        const char *part = i ? past(e->frames[i].via, e->frames[i - 1].base) : e->frames[0].via;
+        const char *part = i ? past(via[i], e->frames[i - 1].base) : via[0];
         size_t l = strlen(part);
         memcpy(w, part, l);
         w += l;
@@ -115,11 +120,13 @@ static const char *through_refs(ev *e, const char *loc) {
     return r;
 }
 
-/* The error of instruction in failing on inst (key: the member at fault). */
+/* The error of instruction in failing on inst (key: the member at fault;
+ * loc: where the keyword is, NULL for in's own location). */
 TG_NOINLINE static void report(ev *e, const tg_sins *in, const cJSON *inst, size_t a, size_t b, const cJSON *key,
                                const char *loc) {
-    if (e->nframes) loc = through_refs(e, loc);
-    if (tg_sreport_error(&e->rep, in, inst, a, b, key ? key->string : NULL, key ? tg_json_strlen(key->string) : 0,
+    if (!loc) loc = tg_sins_loc(in, e->scratch);
+    if (loc && e->nframes) loc = through_refs(e, loc);
+    if (!loc || tg_sreport_error(&e->rep, in, inst, a, b, key ? key->string : NULL, key ? tg_json_strlen(key->string) : 0,
                          loc, e->path, e->npath))
         e->fatal = e->oom = 1; /* (the error text's memory) */
 }
@@ -127,7 +134,7 @@ TG_NOINLINE static void report(ev *e, const tg_sins *in, const cJSON *inst, size
 /* Applies target, reached through the reference instruction in. */
 static int follow(ev *e, const tg_sins *in, uint32_t target, const cJSON *inst, ev_marks *m) {
     if (!e->frames || e->nframes > e->max_depth) return ev_node(e, target, inst, m);
-    e->frames[e->nframes].via = in->loc;
+    e->frames[e->nframes].via = in;
     e->frames[e->nframes].base = e->s->nodes[target].loc;
     e->nframes++;
     int r = ev_node(e, target, inst, m);
@@ -434,25 +441,25 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
     const cJSON *it;
     switch ((tg_sop)in->op) {
     case TG_OP_FALSE:
-        if (want_error(e)) report(e, in, inst, 0, 0, NULL, in->loc);
+        if (want_error(e)) report(e, in, inst, 0, 0, NULL, NULL);
         return 0;
     case TG_OP_TYPE: {
         uint32_t t = type_of(inst);
         if ((t & in->u.mask) || ((t & TG_ST_NUMBER) && (in->u.mask & TG_ST_NUMBER))) return 1;
-        if (want_error(e)) report(e, in, inst, 0, 0, NULL, in->loc);
+        if (want_error(e)) report(e, in, inst, 0, 0, NULL, NULL);
         return 0;
     }
     case TG_OP_CONST:
         if (tg_json_equal_in(inst, in->u.value, e->scratch, 0)) return 1;
-        if (want_error(e)) report(e, in, inst, 0, 0, NULL, in->loc);
+        if (want_error(e)) report(e, in, inst, 0, 0, NULL, NULL);
         return 0;
     case TG_OP_ENUM:
         for (it = in->u.value->child; it; it = it->next) if (tg_json_equal_in(inst, it, e->scratch, 0)) return 1;
-        if (want_error(e)) report(e, in, inst, 0, 0, NULL, in->loc);
+        if (want_error(e)) report(e, in, inst, 0, 0, NULL, NULL);
         return 0;
     case TG_OP_MULTIPLE_OF:
         if (!tg_sj_IsNumber(inst) || multiple_of(inst, in->u.num.d, in->u.num.lex)) return 1;
-        if (want_error(e)) report(e, in, inst, 0, 0, NULL, in->loc);
+        if (want_error(e)) report(e, in, inst, 0, 0, NULL, NULL);
         return 0;
     case TG_OP_MAXIMUM: case TG_OP_EXCL_MAXIMUM: case TG_OP_MINIMUM: case TG_OP_EXCL_MINIMUM: {
         double x, l = in->u.num.d;
@@ -472,7 +479,7 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
             default: if (x > l) return 1; break;
             }
         }
-        if (want_error(e)) report(e, in, inst, 0, 0, NULL, in->loc);
+        if (want_error(e)) report(e, in, inst, 0, 0, NULL, NULL);
         return 0;
     }
     case TG_OP_MAX_LENGTH: case TG_OP_MIN_LENGTH: {
@@ -483,7 +490,7 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
         if (in->op == TG_OP_MAX_LENGTH ? n <= in->u.count : n / 4 >= in->u.count) return 1;
         n = tg_utf8_count((const unsigned char *)inst->valuestring, n);
         if (in->op == TG_OP_MAX_LENGTH ? n <= in->u.count : n >= in->u.count) return 1;
-        if (want_error(e)) report(e, in, inst, n, 0, NULL, in->loc);
+        if (want_error(e)) report(e, in, inst, n, 0, NULL, NULL);
         return 0;
     }
     case TG_OP_PATTERN:
@@ -491,14 +498,14 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
         r = re_search(e, in->u.re, inst->valuestring, tg_json_strlen(inst->valuestring));
         if (r == 1) return 1;
         if (r < 0) { e->fatal = 1; return -1; }
-        if (want_error(e)) report(e, in, inst, 0, 0, NULL, in->loc);
+        if (want_error(e)) report(e, in, inst, 0, 0, NULL, NULL);
         return 0;
     case TG_OP_FORMAT:
         if (!tg_sj_IsString(inst)) return 1;
         if (tg_sformat_is_regex(in->u.format)) {
             if (regex_ok(e, inst)) return 1;
         } else if (tg_sformat_check(in->u.format, inst->valuestring, tg_json_strlen(inst->valuestring)) != 0) return 1;
-        if (want_error(e)) report(e, in, inst, 0, 0, NULL, in->loc);
+        if (want_error(e)) report(e, in, inst, 0, 0, NULL, NULL);
         return 0;
     case TG_OP_MAX_ITEMS: case TG_OP_MIN_ITEMS: case TG_OP_MAX_PROPS: case TG_OP_MIN_PROPS: {
         size_t n;
@@ -507,7 +514,7 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
         if (arr ? !tg_sj_IsArray(inst) : !tg_sj_IsObject(inst)) return 1;
         n = n_children(inst);
         if (mx ? n <= in->u.count : n >= in->u.count) return 1;
-        if (want_error(e)) report(e, in, inst, n, 0, NULL, in->loc);
+        if (want_error(e)) report(e, in, inst, n, 0, NULL, NULL);
         return 0;
     }
     case TG_OP_UNIQUE_ITEMS: {
@@ -516,7 +523,7 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
         r = find_duplicate(e, inst, &ia, &ib);
         if (r < 0) return -1;
         if (!r) return 1;
-        if (want_error(e)) report(e, in, inst, ia, ib, NULL, in->loc);
+        if (want_error(e)) report(e, in, inst, ia, ib, NULL, NULL);
         return 0;
     }
     case TG_OP_PREFIX_ITEMS:
@@ -553,7 +560,7 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
         }
         e->quiet--;
         if (cnt >= in->u.contains.min && cnt <= in->u.contains.max) return 1;
-        if (want_error(e)) report(e, in, inst, cnt, 0, NULL, in->loc);
+        if (want_error(e)) report(e, in, inst, cnt, 0, NULL, NULL);
         return 0;
     }
     case TG_OP_REQUIRED: {
@@ -561,7 +568,7 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
         for (i = 0; i < in->u.req.n; i++) {
             if (has_member(e, inst, &in->u.req.names[i])) continue;
             valid = 0;
-            if (want_error(e)) report(e, in, inst, i, 0, NULL, in->loc);
+            if (want_error(e)) report(e, in, inst, i, 0, NULL, NULL);
             if (stop(e)) return 0;
         }
         return valid;
@@ -599,7 +606,11 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
                 matched = 1;
                 if (e->s->nodes[P->additional].is_false) {
                     valid = 0;
-                    if (want_error(e)) report(e, in, inst, 0, 0, it, P->additional_loc);
+                    if (want_error(e)) {
+                        const char *al = tg_sloc_kw(e->scratch, P->additional_base, "additionalProperties");
+                        if (al) report(e, in, inst, 0, 0, it, al);
+                        else e->fatal = e->oom = 1;
+                    }
                     if (stop(e)) return 0;
                 } else {
                     r = child_key(e, it, P->additional, NULL);
@@ -619,7 +630,7 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
             for (j = 0; j < d->n_required; j++) {
                 if (has_member(e, inst, &d->required[j])) continue;
                 valid = 0;
-                if (want_error(e)) report(e, in, inst, i, j, NULL, in->loc);
+                if (want_error(e)) report(e, in, inst, i, j, NULL, NULL);
                 if (stop(e)) return 0;
             }
         }
@@ -681,7 +692,7 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
         e->quiet--;
         if (one ? cnt == 1 : cnt >= 1) return 1;
         if (want_error(e)) {
-            if (want_error(e)) report(e, in, inst, cnt, 0, NULL, in->loc);
+            if (want_error(e)) report(e, in, inst, cnt, 0, NULL, NULL);
             if (cnt == 0) {
                 for (i = 0; i < in->u.list.n && !stop(e); i++) {
                     r = ev_node(e, in->u.list.nodes[i], inst, NULL);
@@ -697,7 +708,7 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
         e->quiet--;
         if (r < 0) return -1;
         if (r == 0) return 1;
-        if (want_error(e)) report(e, in, inst, 0, 0, NULL, in->loc);
+        if (want_error(e)) report(e, in, inst, 0, 0, NULL, NULL);
         return 0;
     case TG_OP_IF: {
         ev_marks t;
@@ -742,7 +753,7 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
             if (marked(m, i)) continue;
             if (e->s->nodes[in->u.node].is_false) {
                 valid = 0;
-                if (want_error(e)) report(e, in, inst, i, 0, NULL, in->loc);
+                if (want_error(e)) report(e, in, inst, i, 0, NULL, NULL);
                 if (stop(e)) return 0;
                 continue;
             }
@@ -757,7 +768,7 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
             if (marked(m, i)) continue;
             if (e->s->nodes[in->u.node].is_false) {
                 valid = 0;
-                if (want_error(e)) report(e, in, inst, 0, 0, it, in->loc);
+                if (want_error(e)) report(e, in, inst, 0, 0, it, NULL);
                 if (stop(e)) return 0;
                 continue;
             }

@@ -91,7 +91,7 @@ typedef struct tg_sprops {      /* properties + patternProperties + additionalPr
     uint32_t *others;
     uint32_t n_others;
     uint32_t additional;        /* node or TG_SNONE */
-    const char *additional_loc;
+    const char *additional_base; /* the location of the node whose additionalProperties this is */
 } tg_sprops;
 
 enum { TG_SEXACT_FROM = 8 };
@@ -132,7 +132,10 @@ typedef struct tg_sdep {        /* dependentRequired / dependentSchemas entry */
 
 typedef struct tg_sins {
     uint8_t op;
-    const char *loc;            /* keyword location (JSON Pointer), in the program arena */
+    /* keyword location (JSON Pointer): the node's location and the keyword,
+     * joined only when an error is told (tg_sins_loc) */
+    const char *base;           /* the node's location, in the program arena */
+    const char *kw;             /* a keyword name literal (no '~' or '/'); NULL: base alone */
     union {
         uint32_t mask;                                      /* type */
         const cJSON *value;                                 /* const, enum (array) */
@@ -158,6 +161,13 @@ typedef struct tg_sins {
         struct { uint32_t node; const char *anchor; size_t len; } dyn; /* $dynamicRef/$recursiveRef */
     } u;
 } tg_sins;
+
+/* base + "/" + kw (a keyword name: nothing to escape), in a; NULL out of
+ * memory. tg_sins_loc: the keyword location of in. */
+const char *tg_sloc_kw(tg_arena *a, const char *base, const char *kw);
+static inline const char *tg_sins_loc(const tg_sins *in, tg_arena *a) {
+    return in->kw ? tg_sloc_kw(a, in->base, in->kw) : in->base;
+}
 
 typedef struct tg_snode {
     const char *loc;            /* the subschema's location (a $ref target's base: errors

@@ -173,6 +173,16 @@ static void put_field(tg_sreport *r, const char *s, size_t n) {
     tg_buf_append(r->lens, &u, sizeof u);
 }
 
+const char *tg_sloc_kw(tg_arena *a, const char *base, const char *kw) {
+    size_t bl = base ? strlen(base) : 0, kl = strlen(kw);
+    char *r = tg_arena_alloc(a, bl + kl + 2);
+    if (!r) return NULL;
+    if (bl) memcpy(r, base, bl);
+    r[bl] = '/';
+    memcpy(r + bl + 1, kw, kl + 1);
+    return r;
+}
+
 int tg_sreport_error(tg_sreport *r, const tg_sins *in, const cJSON *inst, size_t a, size_t b, const char *key,
                      size_t klen, const char *loc, const tg_spath *path, size_t npath) {
     tg_buf *o = r->out, *il = &r->il;

@@ -82,22 +82,35 @@ int tg_sc_ent_of(const sc *c, const cJSON *n, uint32_t *e) {
 
 /* ---- locations ---- */
 
-char *tg_sc_loc_join(sc *c, const char *base, const char *tok, size_t toklen) {
+/* base, then "/" kw (a keyword name: nothing to escape; NULL none), then
+ * "/" and tok escaped as a JSON Pointer token (NULL none), in one piece. */
+static char *loc_join2(sc *c, const char *base, const char *kw, size_t kwlen, const char *tok, size_t toklen) {
     size_t bl = strlen(base), i, o;
-    char *r = tg_arena_alloc(c->s->arena, bl + 2 + toklen * 2 + 1);
+    char *r = tg_arena_alloc(c->s->arena, bl + (kw ? kwlen + 1 : 0) + (tok ? toklen * 2 + 1 : 0) + 1);
     if (!r) return NULL;
     memcpy(r, base, bl);
     o = bl;
-    r[o++] = '/';
-    for (i = 0; i < toklen; i++) {
-        char ch = tok[i];
-        if (ch == '~') { r[o++] = '~'; r[o++] = '0'; }
-        else if (ch == '/') { r[o++] = '~'; r[o++] = '1'; }
-        else if (ch == 0) { r[o++] = '?'; }
-        else r[o++] = ch;
+    if (kw) {
+        r[o++] = '/';
+        memcpy(r + o, kw, kwlen);
+        o += kwlen;
+    }
+    if (tok) {
+        r[o++] = '/';
+        for (i = 0; i < toklen; i++) {
+            char ch = tok[i];
+            if (ch == '~') { r[o++] = '~'; r[o++] = '0'; }
+            else if (ch == '/') { r[o++] = '~'; r[o++] = '1'; }
+            else if (ch == 0) { r[o++] = '?'; }
+            else r[o++] = ch;
+        }
     }
     r[o] = 0;
     return r;
+}
+
+char *tg_sc_loc_join(sc *c, const char *base, const char *tok, size_t toklen) {
+    return loc_join2(c, base, NULL, 0, tok, toklen);
 }
 
 char *tg_sc_loc_idx(sc *c, const char *base, size_t i) {
@@ -292,7 +305,7 @@ int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, cons
     for (i = 0; single_kw[i].s; i++) {
         v = tg_sc_kwn(n, kb, single_kw[i].s, single_kw[i].len);
         if (v && (tg_sj_IsObject(v) || tg_sj_IsBool(v))) {
-            char *l = tg_sc_loc_join(c, loc, single_kw[i].s, single_kw[i].len);
+            char *l = loc_join2(c, loc, single_kw[i].s, single_kw[i].len, NULL, 0);
             if (!l) { tg_sc_oom(c); return -1; }
             if (tg_sc_scan(c, v, res, d, voc, l, depth + 1, 0, NULL)) return -1;
         }
@@ -302,8 +315,10 @@ int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, cons
         v = tg_sc_kwn(n, kb, array_kw[i].s, array_kw[i].len);
         if (!tg_sj_IsArray(v)) continue;
         for (it = v->child; it; it = it->next, k++) {
-            char *l = tg_sc_loc_join(c, loc, array_kw[i].s, array_kw[i].len);
-            if (!l || !(l = tg_sc_loc_idx(c, l, k))) { tg_sc_oom(c); return -1; }
+            char num[24];
+            int nl = snprintf(num, sizeof num, "%zu", k);
+            char *l = loc_join2(c, loc, array_kw[i].s, array_kw[i].len, num, (size_t)nl);
+            if (!l) { tg_sc_oom(c); return -1; }
             if (tg_sc_scan(c, it, res, d, voc, l, depth + 1, 0, NULL)) return -1;
         }
     }
@@ -313,8 +328,8 @@ int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, cons
         for (it = v->child; it; it = it->next) {
             char *l;
             if (!tg_sj_IsObject(it) && !tg_sj_IsBool(it)) continue;
-            l = tg_sc_loc_join(c, loc, map_kw[i].s, map_kw[i].len);
-            if (!l || !(l = tg_sc_loc_join(c, l, it->string, tg_json_strlen(it->string)))) { tg_sc_oom(c); return -1; }
+            l = loc_join2(c, loc, map_kw[i].s, map_kw[i].len, it->string, tg_json_strlen(it->string));
+            if (!l) { tg_sc_oom(c); return -1; }
             if (tg_sc_scan(c, it, res, d, voc, l, depth + 1, 0, NULL)) return -1;
         }
     }

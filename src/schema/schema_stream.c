@@ -310,6 +310,7 @@ static TG_COLD void explain(st *t, const tg_sins *in, size_t a, int kind, const 
     }
     memset(&fake, 0, sizeof fake);
     fake.type = kind ? kind : cJSON_Object;
+    if (!loc && !(loc = tg_sins_loc(in, t->scratch))) { x->err = 2; return; }
     if (!kind && !key) {
         tg_json_error je;
         inst = tg_json_parse(t->scratch, (const char *)t->p + start, t->pos - start, NULL, &je);
@@ -326,7 +327,7 @@ static TG_COLD void explain(st *t, const tg_sins *in, size_t a, int kind, const 
 /* A keyword refused the value at hand: the verdict is "invalid" once the
  * rest of the text proves to be strict JSON. */
 static int refuse(st *t, const tg_sins *in, size_t a, const sset *set, size_t start) {
-    if (t->x && !t->bad) explain(t, in, a, 0, NULL, 0, in->loc, set, t->x->top, start);
+    if (t->x && !t->bad) explain(t, in, a, 0, NULL, 0, NULL, set, t->x->top, start);
     t->bad = 1;
     return 1;
 }
@@ -529,7 +530,7 @@ static int container_done(st *t, const sset *set, int obj, size_t count, size_t 
     if (in == UNDECIDED) return 0;
     if (!in) return 1;
     if (t->x && (!t->bad || (t->x->err == 1 && t->x->err_depth > depth && f->via && in < f->via)))
-        explain(t, in, a, obj ? cJSON_Object : cJSON_Array, NULL, 0, in->loc, f->set, f->up, 0);
+        explain(t, in, a, obj ? cJSON_Object : cJSON_Array, NULL, 0, NULL, f->set, f->up, 0);
     t->bad = 1;
     return 1;
 }
@@ -649,7 +650,11 @@ static int object_value(st *t, const sset *set, size_t depth, size_t edepth) {
             }
             if (!matched && P->additional != TG_SNONE) {
                 if (t->s->nodes[P->additional].is_false) {
-                    if (t->x && !t->bad) explain(t, props_in[i], 0, 0, key, kl, P->additional_loc, f.set, f.up, 0);
+                    if (t->x && !t->bad) {
+                        const char *al = tg_sloc_kw(t->scratch, P->additional_base, "additionalProperties");
+                        if (al) explain(t, props_in[i], 0, 0, key, kl, al, f.set, f.up, 0);
+                        else t->x->err = 2;
+                    }
                     t->bad = 1;
                 }
                 else if (add(t, &child, P->additional, 0)) return 0;
