@@ -192,9 +192,12 @@ tg_status tg_source_changes(tg_runtime *rt);
 /* Puts tools of a source back as tg_source_changes logged them (a JSON array
  * of the tools, of another runtime), as they were: registration's checks
  * are not made again. Unless append, the source's tools are dropped first.
- * tg_output holds {"skipped": N}: entries not put back (malformed, or their
- * place taken). TG_ERR_INVALID_REQUEST when state is not such an array,
- * TG_ERR_NOMEM (some may be missing then). */
+ * tg_output holds {"skipped": N, "done": D}: D entries were handled, of
+ * which N were not put back (malformed, or their place taken); D short of
+ * the array's length means memory ran out there (the rest were not read:
+ * give them again, fewer at a time). TG_ERR_INVALID_REQUEST when state is
+ * not such an array, TG_ERR_NOMEM when it could not be read (nothing was
+ * put back). */
 tg_status tg_restore_source(tg_runtime *rt, const char *source, size_t len, const char *state, size_t state_len,
                             int append);
 
@@ -389,6 +392,12 @@ void tg_set_audit(tg_runtime *rt, void (*audit)(void *ud, const char *event, siz
 
 /* Bytes currently allocated by the runtime (for leak and growth checks). */
 size_t tg_memory_used(const tg_runtime *rt);
+
+/* Gives back the working memory kept between calls (the per-call and
+ * compiler arenas, the output buffers), so that it counts against the
+ * memory budget no more: for a runtime filled to its budget after one large
+ * call (a replaced instance given its tools back). Never fails. */
+void tg_trim(tg_runtime *rt);
 
 #ifdef __cplusplus
 }

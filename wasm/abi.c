@@ -341,3 +341,4 @@ TG_EXPORT(tga_error_len) uint32_t tga_error_len(tga_handle *h) {
     return (uint32_t)n;
 }
 TG_EXPORT(tga_memory_used) uint32_t tga_memory_used(tga_handle *h) { return (uint32_t)tg_memory_used(h->rt); }
+TG_EXPORT(tga_trim) void tga_trim(tga_handle *h) { tg_trim(h->rt); }

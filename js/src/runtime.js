@@ -190,6 +190,33 @@ export class ToolRuntime {
     throw new ToolgateError('module_trap', `the module trapped (${e.message}); it was replaced and its registry, policy and approvals restored`);
   }
 
+  /** Gives a replaced instance one source's tools back, a few a call so
+   * that putting them back takes little more memory than holding them;
+   * where memory runs out, the rest go again fewer at a time, and only a
+   * tool that does not fit alone is lost (counted in lostRestores). */
+  #restoreSource(source, all) {
+    let at = 0, size = RESTORE_CHUNK;
+    while (at < all.length) {
+      const chunk = all.slice(at, at + size);
+      let done = 0;
+      try {
+        const [len, textLen] = this.#write(source, `[${chunk.join(',')}]`);
+        if (this.#exports.tga_restore_source(this.#handle, len, textLen, 1) === TG_OK) {
+          const out = this.#output();
+          done = out.done;
+          this.#lostRestores += out.skipped;
+        }
+      } catch (e) {
+        if (!(e instanceof ToolgateError)) throw e; // (no room even for the text)
+      }
+      at += done;
+      if (done === chunk.length) { size = Math.min(RESTORE_CHUNK, size * 2); continue; }
+      this.#exports.tga_trim(this.#handle); // (what the larger try kept, given back before a smaller one)
+      if (size > 1) size = Math.max(1, Math.floor((chunk.length - done) / 2));
+      else if (!done) { this.#lostRestores++; at++; } // (this one does not fit alone)
+    }
+  }
+
   #recover() {
     this.#restarts++;
     this.#listCache.clear();
@@ -202,18 +229,12 @@ export class ToolRuntime {
     // registered again (replaying listings would judge them again, in
     // another order, against another history)
     this.#exports.tga_restore_counters(this.#handle, this.#lastEpoch, this.#lastSnapshot);
-    for (const [source, tools] of this.#sourceStates) {
-      // a few tools a call, so that putting them back takes little more memory than holding them
-      const all = [...tools.values()];
-      for (let i = 0; i < all.length; i += RESTORE_CHUNK) {
-        const chunk = all.slice(i, i + RESTORE_CHUNK);
-        const [len, textLen] = this.#write(source, `[${chunk.join(',')}]`);
-        if (this.#exports.tga_restore_source(this.#handle, len, textLen, i > 0 ? 1 : 0) !== TG_OK) this.#lostRestores += chunk.length;
-        else this.#lostRestores += this.#output().skipped ?? 0;
-      }
-    }
-    // (what restoring logged is what the host holds already)
-    this.#exports.tga_source_changes(this.#handle);
+    // (not logged: what restoring changes is what the host holds already, and
+    // a log of every tool's text would take the memory the tools need)
+    this.#exports.tga_track_sources(this.#handle, 0);
+    for (const [source, tools] of this.#sourceStates) this.#restoreSource(source, [...tools.values()]);
+    this.#exports.tga_track_sources(this.#handle, 1);
+    this.#exports.tga_trim(this.#handle); // (the working memory of putting them back: not kept)
     this.#lastEpoch = this.#exports.tga_epoch(this.#handle);
     // spent rate limits and budgets, and session grants, carry over (read
     // back from the trapped instance; unreadable, they start afresh)

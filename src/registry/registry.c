@@ -449,6 +449,10 @@ static int restore_moved(tg_registry *r, const char *source, size_t source_len, 
     tg_tool_entry entry = {d, opts, (uint32_t)h->valuedouble};
     tg_registry_config cfg = r->cfg;
     cfg.capabilities = opts ? tg_json_getz(opts, "requires") : NULL; /* (what it required, it had) */
+    /* (its schemas passed their metaschema when it was registered: checking
+     * again would cost a replaced instance the metaschemas' memory too, and
+     * a registry near its budget its tools) */
+    cfg.schema.skip_metaschema_check = 1;
     tg_tool_error err;
     tg_tool *t = tg_tool_build(&cfg, &r->alloc, source, source_len, "{tool}", &entry, &err);
     if (!t) return strcmp(err.code, "out_of_memory") == 0 ? -1 : 1;
@@ -494,16 +498,18 @@ static int restore_moved(tg_registry *r, const char *source, size_t source_len, 
 }
 
 int tg_registry_source_restore(tg_registry *r, const char *source, size_t len, const cJSON *list, int append,
-                               size_t *skipped) {
+                               size_t *skipped, size_t *done) {
     if (!append) {
         drop_source(r, &r->live, source, len);
         drop_source(r, &r->held, source, len);
         drop_source(r, &r->gone, source, len);
     }
     int rc = 0;
-    *skipped = 0;
-    for (const cJSON *g = cJSON_IsArray(list) ? list->child : NULL; g && rc >= 0; g = g->next)
-        if ((rc = restore_moved(r, source, len, g)) > 0) ++*skipped;
+    *skipped = *done = 0;
+    for (const cJSON *g = cJSON_IsArray(list) ? list->child : NULL; g; g = g->next, ++*done) {
+        if ((rc = restore_moved(r, source, len, g)) < 0) break;
+        if (rc > 0) ++*skipped;
+    }
     changed(r);
     return rc < 0 ? -1 : 0;
 }

@@ -151,9 +151,10 @@ int tg_registry_take_changes(tg_registry *r, tg_buf *out);
  * registration's checks are not made again; an entry that does not read as
  * one, or whose place is taken, is skipped (*skipped counts them). Unless
  * append, the source's tools are dropped first. Starts a new epoch. -1 when
- * memory ran out (some may be missing then). */
+ * memory ran out: the first *done entries were handled (put back or
+ * skipped), the rest not. */
 int tg_registry_source_restore(tg_registry *r, const char *source, size_t len, const cJSON *list, int append,
-                               size_t *skipped);
+                               size_t *skipped, size_t *done);
 /* 1 when the registry holds no tool: none live, held or remembered. */
 int tg_registry_empty(const tg_registry *r);
 /* Moves the epoch to at least `epoch` (a new epoch when it moves): a

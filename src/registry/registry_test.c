@@ -422,8 +422,8 @@ static void sources_move(void) {
     tg_buf_init(&text, A, 0);
     tg_json_write(&text, kept);
     cJSON *list = J(&g, text.data);
-    size_t skipped = 9;
-    CHECK(tg_registry_source_restore(g.r, "fs", 2, list, 0, &skipped) == 0 && skipped == 0);
+    size_t skipped = 9, done = 0;
+    CHECK(tg_registry_source_restore(g.r, "fs", 2, list, 0, &skipped, &done) == 0 && skipped == 0 && done == (size_t)cJSON_GetArraySize(list));
     tg_toolset *set = tg_registry_current(g.r);
     CHECK(set && tg_toolset_count(set) == 1 && tg_toolset_find(set, "mcp__fs__ls", 11));
     CHECK(tg_registry_held(g.r, "mcp__fs__read_file", 18) != NULL);
@@ -438,7 +438,7 @@ static void sources_move(void) {
             CHECK_MSG(count(rf, KEYS[k]) == count(rg, KEYS[k]), "listing %d: %s", l, KEYS[k]);
     }
     /* restoring replaces the source's tools (or adds to them); junk is skipped */
-    CHECK(tg_registry_source_restore(g.r, "fs", 2, J(&g, "[{\"state\":\"live\"},7,[],{\"state\":\"x\"}]"), 0, &skipped) == 0);
+    CHECK(tg_registry_source_restore(g.r, "fs", 2, J(&g, "[{\"state\":\"live\"},7,[],{\"state\":\"x\"}]"), 0, &skipped, &done) == 0 && done == 4);
     CHECK(skipped == 4);
     CHECK(tg_toolset_count(tg_registry_current(g.r)) == 0);
     CHECK(tg_registry_empty(g.r) && !tg_registry_empty(f.r));

@@ -351,11 +351,10 @@ tg_status tg_restore_source(tg_runtime *rt, const char *source, size_t len, cons
     tg_status st = tg_rt_parse(rt, "a source's tools", state, state_len, SIZE_MAX, &tools);
     if (st != TG_OK) return st;
     if (!cJSON_IsArray(tools)) return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "a source's tools must be an array", -1);
-    size_t skipped;
-    if (tg_registry_source_restore(rt->registry, source, len, tools, append, &skipped))
-        return tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1);
-    tg_buf_printf(&rt->out, "{\"skipped\":%zu}", skipped);
-    return TG_OK;
+    size_t skipped, done;
+    (void)tg_registry_source_restore(rt->registry, source, len, tools, append, &skipped, &done);
+    tg_buf_printf(&rt->out, "{\"skipped\":%zu,\"done\":%zu}", skipped, done);
+    return rt->out.failed ? tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1) : TG_OK;
 }
 
 double tg_registry_epoch_of(tg_runtime *rt) { return (double)tg_registry_epoch(rt->registry); }
@@ -497,6 +496,14 @@ const uint32_t *tg_output_lengths(const tg_runtime *rt, size_t *n) {
 const char *tg_last_error(const tg_runtime *rt, size_t *len) {
     if (len) *len = rt->err.len;
     return rt->err.data ? rt->err.data : "";
+}
+
+void tg_trim(tg_runtime *rt) {
+    tg_arena_free(&rt->call_arena);
+    tg_arena_free(&rt->compile_arena);
+    tg_buf_free(&rt->out);
+    tg_buf_free(&rt->lens);
+    tg_buf_free(&rt->err);
 }
 
 size_t tg_memory_used(const tg_runtime *rt) { return rt->budget.used + sizeof *rt; }

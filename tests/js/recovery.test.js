@@ -206,6 +206,22 @@ test('a registry near its memory budget is given back whole after a trap', async
   assert.deepEqual(end, { lost: [], lostRestores: 0 });
 });
 
+test('a registry filled to its memory budget is given back whole after a trap: what does not fit in one go goes in smaller ones', async () => {
+  const desc = (i) => ({ name: `tool_${i}`, description: `Tool ${i}. ` + 'Explains at length what it does. '.repeat(100),
+    inputSchema: obj({ id: { type: 'string', description: 'The row id. '.repeat(50) } }) });
+  const rt = await createToolRuntime({ limits: { memoryBytes: 4 << 20 } });
+  let n = 0;
+  for (;; n++) { // registered until the budget refuses one: the registry is at its edge
+    try { rt.registerTool(desc(n), () => 'ran'); } catch (e) { assert.equal(e.code, 'out_of_memory'); break; }
+  }
+  assert.ok(n > 100, `${n} tools fit`);
+  trapped(rt);
+  const lost = [];
+  for (let i = 0; i < n; i++) if ((await rt.callTool(`tool_${i}`, { id: 'x' })).isError) lost.push(i);
+  assert.deepEqual({ lost, lostRestores: rt.lostRestores }, { lost: [], lostRestores: 0 });
+  rt.dispose();
+});
+
 test('a source renaming its held change over another source\'s held change: the same one is accepted, trap or not', async () => {
   const d = (name, description) => ({ name, description, inputSchema: obj() });
   const end = await alike(async (trap) => {
