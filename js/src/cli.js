@@ -181,7 +181,17 @@ async function readStdin() {
 
 /** What a gateway.json may hold (docs/cli.md): a misspelled key ("principle")
  * must not leave the gateway running as nobody in particular. */
-const FACTS = { type: 'object' };
+const FACTS = {
+  type: 'object',
+  additionalProperties: false, // (a misspelled "needsAproval" would leave the tool unguarded)
+  properties: {
+    needsApproval: { type: 'boolean' }, privileged: { type: 'boolean' }, readOnly: { type: 'boolean' },
+    edit: { type: 'boolean' }, auditArgs: { type: 'boolean' }, timeoutMs: { type: 'number', exclusiveMinimum: 0 },
+    concurrency: { type: 'integer', minimum: 1 }, tenant: { type: 'string' },
+    requires: { type: 'array', items: { type: 'string' } },
+    context: { type: 'object', additionalProperties: { type: 'string' } }, contextParams: { enum: ['reject', 'drop'] },
+  },
+};
 const GATEWAY_CONFIG = {
   type: 'object',
   additionalProperties: false,

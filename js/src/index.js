@@ -37,8 +37,15 @@ export async function createToolRuntime(options = {}) {
   for (const k of ['capabilities', 'descriptionBytes', 'schemaBytes', 'toolsPerSource', 'formats']) {
     if (options[k] !== undefined) config[k] = options[k];
   }
-  if (Object.keys(config).length) rt.configure(config);
-  if (options.policy) rt.setPolicy(options.policy);
-  if (options.approvalKey) rt.setApprovalKey(options.approvalKey);
+  try {
+    if (Object.keys(config).length) rt.configure(config);
+    // (an empty text is a bad policy, refused as setPolicy refuses it: only
+    // an absent one means none)
+    if (options.policy !== undefined && options.policy !== null) rt.setPolicy(options.policy);
+    if (options.approvalKey !== undefined && options.approvalKey !== null) rt.setApprovalKey(options.approvalKey);
+  } catch (e) {
+    rt.dispose(); // (the instance and its memory go back)
+    throw e;
+  }
   return rt;
 }

@@ -72,6 +72,20 @@ static int read_options(const cJSON *o, tg_tool_opts *opts, const cJSON *caps, t
     memset(opts, 0, sizeof *opts);
     if (!o) return 0;
     if (!cJSON_IsObject(o)) return fail(e, "invalid_options", "tool options must be an object");
+    /* the facts the policy trusts: a misspelled one ("needsAproval") is
+     * refused, never ignored (it would leave the tool unguarded) */
+    static const char *const KNOWN[] = {"needsApproval", "privileged", "readOnly", "edit", "auditArgs", "timeoutMs",
+                                        "concurrency", "tenant", "requires", "context", "contextParams"};
+    for (const cJSON *m = o->child; m; m = m->next) {
+        size_t k = 0;
+        while (k < sizeof KNOWN / sizeof KNOWN[0] && strcmp(m->string, KNOWN[k])) k++;
+        if (k == sizeof KNOWN / sizeof KNOWN[0]) {
+            char msg[320];
+            snprintf(msg, sizeof msg, "unknown tool option \"%.64s\" (the options are needsApproval, privileged, readOnly, "
+                     "edit, auditArgs, timeoutMs, concurrency, tenant, requires, context, contextParams)", m->string);
+            return fail(e, "invalid_options", msg);
+        }
+    }
     const cJSON *v;
 #define FLAG(key, field)                                                                            \
     if ((v = tg_json_getz(o, key))) {                                                               \

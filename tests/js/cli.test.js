@@ -322,6 +322,12 @@ test('gateway: config and policy read strictly; facts per tool meet a renamed up
   const r2 = await run(['gateway', '--config', typo]);
   assert.equal(r2.code, 2);
   assert.match(r2.stderr, /property "principle" is not allowed/);
+  // a misspelled fact for one tool is refused too: it would leave the tool unguarded
+  const factTypo = path.join(dir, 'fact-typo.json');
+  await writeFile(factTypo, JSON.stringify({ policy: 'policy.json', principal: 'agent', upstreams: { sly: { ...up, tools: { deploy: { needsAproval: true } } } } }));
+  const r4 = await run(['gateway', '--config', factTypo]);
+  assert.equal(r4.code, 2);
+  assert.match(r4.stderr, /needsAproval/);
   const dupPolicy = path.join(dir, 'dup-policy.json');
   await writeFile(dupPolicy, '{"version": 1, "rules": [{"id": "no", "effect": "deny", "tools": ["*"]}], "rules": [{"id": "all", "effect": "allow", "tools": ["*"]}]}');
   const r3 = await run(['gateway', '--policy', dupPolicy, '--source', 'sly=' + process.execPath, path.join(dir, 'sly.mjs')]);

@@ -617,6 +617,21 @@ test('plugins add a batch atomically; capabilities decide conditional registrati
   rt.dispose();
 });
 
+test('host-only facts: a misspelled option is refused, never ignored; an empty policy text is a bad policy, not none', async () => {
+  const rt = await createToolRuntime({ policy: { version: 1, rules: [{ id: 'all', effect: 'allow', tools: ['*'] }] } });
+  let ran = false;
+  assert.throws(() => rt.registerTool({ name: 'drop_database', inputSchema: obj() }, () => { ran = true; }, { needsAproval: true }),
+    (e) => e.code === 'invalid_request' && /unknown tool option "needsAproval"/.test(e.message));
+  const batch = rt.importTools('up', [{ name: 'wipe', inputSchema: obj() }], { call: () => 'wiped', options: { privilegd: true } });
+  assert.deepEqual([batch.registered.length, batch.rejected.map((r) => r.code)], [0, ['invalid_options']]);
+  assert.equal((await rt.callTool('drop_database', {})).isError, true);
+  assert.equal(ran, false);
+  rt.dispose();
+  for (const policy of ['', ' ']) {
+    await assert.rejects(createToolRuntime({ policy }), (e) => e.code === 'invalid_json' || e.code === 'invalid_policy');
+  }
+});
+
 test('export formats follow each provider\'s rules', async () => {
   const rt = await createToolRuntime();
   const tools = [
