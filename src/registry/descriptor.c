@@ -139,12 +139,12 @@ static int read_options(const cJSON *o, tg_tool_opts *opts, const cJSON *caps, t
     return 0;
 }
 
-/* Replaces a string member of obj by its cleaned copy; notes the field. */
 /* Replaces a string value by its cleaned copy (cut to cap bytes); sets
  * *changed when that changed it. -1 when memory ran out. */
 static int clean_value(tg_arena *a, cJSON *v, size_t cap, int *changed) {
     if (!cJSON_IsString(v)) return 0;
     size_t len = tg_json_strlen(v->valuestring);
+    if (len <= cap && tg_plain_prefix(v->valuestring, len) == len) return 0; /* (as it is) */
     char *tmp = tg_arena_alloc(a, (len < cap ? len : cap) + 8);
     if (!tmp) return -1;
     int cut;

@@ -69,6 +69,20 @@ static void sanitizing(void) {
     CHECK_STR(out, "abcde");
     n = tg_sanitize_text("hello", 5, 2, out, &changed); /* a cap with no room for the "…" */
     CHECK(n <= 2 && changed);
+    /* the plain prefix (eight bytes a step): every byte outside 0x20..0x7E,
+     * at every place in and past a word, ends it there */
+    static const unsigned char edges[] = {0x00, 0x09, 0x1F, 0x7F, 0x80, 0xC3, 0xFE, 0xFF};
+    char s[40];
+    memset(s, 'a', sizeof s);
+    CHECK(tg_plain_prefix(s, sizeof s) == sizeof s);
+    s[0] = ' ', s[1] = '~';
+    CHECK(tg_plain_prefix(s, sizeof s) == sizeof s);
+    for (size_t e = 0; e < sizeof edges; e++)
+        for (size_t at = 0; at < 20; at++) {
+            memset(s, 'a', sizeof s);
+            s[at] = (char)edges[e];
+            CHECK_MSG(tg_plain_prefix(s, sizeof s) == at, "byte 0x%02x at %zu", edges[e], at);
+        }
 }
 
 /* A schema's own text: annotations cleaned in place at any depth; names and

@@ -67,13 +67,27 @@ size_t tg_sanitize_text(const char *s, size_t len, size_t max_bytes, char *out, 
     return w;
 }
 
+/* (the usual text, passed eight bytes a step) */
+size_t tg_plain_prefix(const char *s, size_t len) {
+    const unsigned char *u = (const unsigned char *)s;
+    size_t i = 0;
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    for (; len - i >= 8; i += 8) {
+        uint64_t v;
+        memcpy(&v, u + i, 8);
+        /* a byte under 0x20, or over 0x7E (0x7F..0xFF): exact as a yes/no */
+        if (((v - 0x20 * ones) & ~v & highs) | (((v + ones) | v) & highs)) break;
+    }
+    while (i < len && u[i] >= 0x20 && u[i] < 0x7F) i++;
+    return i;
+}
+
 /* The first code point of s[0..len) that tg_sanitize_text would drop and
  * that cannot be text a tool depends on (ZWJ, ZWNJ and the emoji
  * presentation selectors U+FE0E/U+FE0F pass), or 0. */
 static uint32_t hidden_in(const char *s, size_t len) {
     const unsigned char *u = (const unsigned char *)s;
-    size_t i = 0;
-    while (i < len && u[i] >= 0x20 && u[i] < 0x7F) i++; /* printable ASCII: the usual text */
+    size_t i = tg_plain_prefix(s, len);
     while (i < len) {
         uint32_t cp;
         size_t k = tg_utf8_decode(u + i, len - i, &cp);
@@ -100,9 +114,7 @@ static int refuse(sctx *c, const char *what, const char *path, uint32_t cp) {
 }
 
 static int clean_string(sctx *c, cJSON *v, size_t cap) {
-    const unsigned char *u = (const unsigned char *)v->valuestring;
-    size_t len = tg_json_strlen(v->valuestring), i = 0;
-    while (i < len && u[i] >= 0x20 && u[i] < 0x7F) i++;
+    size_t len = tg_json_strlen(v->valuestring), i = tg_plain_prefix(v->valuestring, len);
     if (i == len && len <= cap) return 0; /* printable ASCII within the cap: as it is */
     char *tmp = tg_arena_alloc(c->a, (len < cap ? len : cap) + 8);
     if (!tmp) return -1;

@@ -23,6 +23,10 @@
  * was dropped or cut. */
 size_t tg_sanitize_text(const char *s, size_t len, size_t max_bytes, char *out, int *changed);
 
+/* The length of the printable ASCII (0x20..0x7E) s[0..len) starts with:
+ * text tg_sanitize_text leaves as it is (within its cap). */
+size_t tg_plain_prefix(const char *s, size_t len);
+
 /* The text inside a tool's schema (inputSchema, outputSchema), which every
  * format shows the model. Annotations in schema places ("description",
  * "title", "$comment" strings) are cleaned in place as tg_sanitize_text
