@@ -249,6 +249,42 @@ static void hidden_params(void) {
            h, "{\"name\":\"t\",\"input_schema\":{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"}},\"required\":[]}}", "[]");
 }
 
+/* A definition the root is in place and a property nests again: the root
+ * shows it without the context parameter, the property with it (what the
+ * validator requires there). The stripped copy made for the root's $ref is
+ * merged into the root and, named by nothing, left out; it stays where a $ref
+ * of what stays names it. */
+static void hidden_shared_definition(void) {
+    const char *d = "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"$ref\":\"#/$defs/Base\",\"$defs\":{\"Base\":{\"type\":\"object\","
+                    "\"properties\":{\"session\":{\"type\":\"string\"},\"q\":{\"type\":\"string\"},\"child\":{\"$ref\":\"#/$defs/Base\"}},"
+                    "\"required\":[\"session\",\"q\"]}}}}";
+    const char *h = "[\"session\"]";
+    const char *base = "\"Base\":{\"type\":\"object\",\"properties\":{\"session\":{\"type\":\"string\"},\"q\":{\"type\":\"string\"},"
+                       "\"child\":{\"$ref\":\"#/$defs/Base\"}},\"required\":[\"session\",\"q\"]}";
+    char want[2048];
+    snprintf(want, sizeof want,
+             "{\"name\":\"t\",\"input_schema\":{\"type\":\"object\",\"$defs\":{%s},\"properties\":{\"q\":{\"type\":\"string\"},"
+             "\"child\":{\"$ref\":\"#/$defs/Base\"}},\"required\":[\"q\"]}}",
+             base);
+    expect(TG_EXPORT_ANTHROPIC, d, h, want, "[]");
+    snprintf(want, sizeof want,
+             "{\"name\":\"t\",\"inputSchema\":{\"type\":\"object\",\"$ref\":\"#/$defs/Base_in_place\",\"$defs\":{%s,"
+             "\"Base_in_place\":{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"},\"child\":{\"$ref\":\"#/$defs/Base\"}},"
+             "\"required\":[\"q\"]}}}}",
+             base);
+    expect(TG_EXPORT_MCP, d, h, want, "[]");
+    /* the root's definition U, used in place only, is stripped where it is and names B's copy; U stays (a
+     * definition of the inputSchema), so the copy does too */
+    render(TG_EXPORT_ANTHROPIC,
+           "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"$ref\":\"#/$defs/U\",\"properties\":{\"p\":{\"$ref\":\"#/$defs/B\"}},"
+           "\"$defs\":{\"U\":{\"allOf\":[{\"$ref\":\"#/$defs/B\"}]},\"B\":{\"properties\":{\"session\":{}},\"required\":[\"session\"]}}}}",
+           h);
+    CHECK_MSG(strstr(out_text, "\"U\":{\"allOf\":[{\"$ref\":\"#/$defs/B_in_place\"}]}") &&
+                  strstr(out_text, "\"B_in_place\":{\"properties\":{},\"required\":[]}") &&
+                  strstr(out_text, "\"p\":{\"$ref\":\"#/$defs/B\"}"),
+              "%s", out_text);
+}
+
 /* zod-to-json-schema's $refStrategy "root": pointers into the root's own
  * structure, which root normalisation removes or changes */
 static void refs_into_the_root_rehomed(void) {
@@ -684,6 +720,7 @@ int main(void) {
     provider_refusals();
     simple_tool();
     hidden_params();
+    hidden_shared_definition();
     mcp_boolean_properties();
     refs_into_the_root_rehomed();
     strict_ref_siblings();

@@ -1,25 +1,55 @@
 /* hidden.c - context parameters stripped from a schema, and the fail-closed
  * check that nothing of them is left where it applies to the root instance
  * (see hidden.h). One walk serves both: it visits every subschema that
- * applies in place to the root instance, following local $refs once each. */
+ * applies in place to the root instance, following local $refs once each.
+ *
+ * A $ref target the root uses in place may be used elsewhere as well (a
+ * pydantic definition the root is, nesting itself under a property): there
+ * it describes another value, whose own field of that name the validator
+ * still requires. Stripping therefore runs the walk three times: the first
+ * collects the in-place targets, the second reads every other use (what is
+ * not in place, from the root or through any $ref) and marks the targets it
+ * reaches as shared, the third strips: a shared target is copied and the
+ * in-place $ref pointed at the stripped copy, the original is left as it is
+ * for the other uses; a target used only in place is stripped where it is. */
 #include "hidden.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+
+/* what one walk does */
+enum { HW_STRIP, HW_CHECK, HW_TARGETS, HW_USES };
+
+#define HW_USES_DEPTH (4 * TG_HIDDEN_MAX_DEPTH) /* nesting a read of other uses follows (past it: all shared) */
 
 typedef struct hw {
     cJSON *doc;
     const cJSON *hidden;
-    int check;                              /* 0: strip, 1: check */
+    tg_arena *a; /* (strip: the copies) */
+    int mode;
     const cJSON *seen[TG_HIDDEN_MAX_TARGETS]; /* $ref targets walked already */
     unsigned char seen_strip[TG_HIDDEN_MAX_TARGETS]; /* ... and whether stripped there */
     int nseen;
+    /* in-place targets (HW_TARGETS) and which another use shares (HW_USES) */
+    const cJSON *inplace[TG_HIDDEN_MAX_TARGETS];
+    unsigned char shared[TG_HIDDEN_MAX_TARGETS];
+    int ninplace;
+    int all_shared; /* a use this read could not follow: every target counts as shared */
+    const cJSON *used[TG_HIDDEN_MAX_TARGETS]; /* targets of other uses read already */
+    int nused;
+    /* stripped copies made (HW_STRIP): original -> copy, and the $ref text naming it */
+    const cJSON *orig[TG_HIDDEN_MAX_TARGETS];
+    cJSON *copy[TG_HIDDEN_MAX_TARGETS];
+    const char *copy_ref[TG_HIDDEN_MAX_TARGETS];
+    int ncopies;
     const char *anchor[8]; /* anchors looked up once a walk (a schema may name one many times) */
     cJSON *anchor_at[8];
     int nanchors;
     char *why;
     size_t why_n;
     int refused;
+    int oom;
     char path[256]; /* JSON Pointer of the subschema walked (cut when longer) */
     size_t plen;
 } hw;
@@ -52,7 +82,7 @@ static void path_pop(hw *w, size_t at) {
 
 /* The walk refuses (check mode only): the first reason is kept. */
 static void refuse(hw *w, const char *name, const char *what) {
-    if (!w->check || w->refused) return;
+    if (w->mode != HW_CHECK || w->refused) return;
     w->refused = 1;
     snprintf(w->why, w->why_n, "context parameter \"%s\" could stay visible to the model: %s at %s%s%s", name, what,
              w->plen ? "\"" : "the root", w->path, w->plen ? "\"" : "");
@@ -143,10 +173,11 @@ static const char *name_left(const cJSON *s, const char *name) {
 static void visit_names(hw *w, cJSON *s, int strip_here) {
     for (const cJSON *h = w->hidden->child; h && !w->refused; h = h->next) {
         if (!cJSON_IsString(h)) continue;
-        if (!w->check) {
+        if (w->mode == HW_STRIP) {
             if (strip_here) strip_name(s, h->valuestring);
             continue;
         }
+        if (w->mode != HW_CHECK) return;
         const char *left = name_left(s, h->valuestring);
         if (left) refuse(w, h->valuestring, left);
     }
@@ -204,6 +235,165 @@ static int first_visit(hw *w, const cJSON *target, int strip_here) {
     return 1;
 }
 
+/* ---------------------------------------------------------------- other uses */
+
+/* Keywords whose values are values, not schemas; those whose members (by
+ * any name) are schemas; and the definitions, which apply only through a
+ * $ref. */
+static int is_value_kw(const cJSON *kw) {
+    return tg_json_key_is(kw, "enum") || tg_json_key_is(kw, "const") || tg_json_key_is(kw, "default") ||
+           tg_json_key_is(kw, "examples") || tg_json_key_is(kw, "example");
+}
+
+static int is_map_kw(const cJSON *kw) {
+    return tg_json_key_is(kw, "properties") || tg_json_key_is(kw, "patternProperties") ||
+           tg_json_key_is(kw, "dependentSchemas") || tg_json_key_is(kw, "dependencies");
+}
+
+static int is_defs_kw(const cJSON *kw) {
+    return tg_json_key_is(kw, "$defs") || tg_json_key_is(kw, "definitions");
+}
+
+static void use_schema(hw *w, const cJSON *s, int depth);
+
+/* One keyword of a schema read as a use: its schemas (anything unknown is
+ * read as schemas too: a target reached for nothing is only copied). */
+static void use_member(hw *w, const cJSON *kw, int depth) {
+    if (is_value_kw(kw) || is_defs_kw(kw)) return;
+    if (is_map_kw(kw) && cJSON_IsObject(kw)) {
+        for (const cJSON *m = kw->child; m; m = m->next) use_schema(w, m, depth + 1);
+        return;
+    }
+    use_schema(w, kw, depth + 1);
+}
+
+/* A use of target, read once. */
+static void use_target(hw *w, const cJSON *t, int depth) {
+    for (int i = 0; i < w->nused; i++)
+        if (w->used[i] == t) return;
+    if (w->nused == TG_HIDDEN_MAX_TARGETS) {
+        w->all_shared = 1;
+        return;
+    }
+    w->used[w->nused++] = t;
+    use_schema(w, t, depth + 1);
+}
+
+static cJSON *ref_target(hw *w, const cJSON *ref);
+
+/* s is used as it is (not in place, or under "if"/"not"): each in-place
+ * target in it, or reached from it by any $ref, is shared. */
+static void use_schema(hw *w, const cJSON *s, int depth) {
+    if (!(cJSON_IsObject(s) || cJSON_IsArray(s)) || w->all_shared) return;
+    if (depth > HW_USES_DEPTH) {
+        w->all_shared = 1;
+        return;
+    }
+    if (cJSON_IsArray(s)) {
+        for (const cJSON *e = s->child; e; e = e->next) use_schema(w, e, depth + 1);
+        return;
+    }
+    for (int i = 0; i < w->ninplace; i++)
+        if (w->inplace[i] == s) w->shared[i] = 1;
+    for (const cJSON *kw = s->child; kw && !w->all_shared; kw = kw->next) {
+        if (tg_json_key_is(kw, "$dynamicRef") || tg_json_key_is(kw, "$recursiveRef")) {
+            w->all_shared = 1; /* (resolved where it is used: not followed here) */
+        } else if (tg_json_key_is(kw, "$ref") && cJSON_IsString(kw)) {
+            const cJSON *t = ref_target(w, kw);
+            if (t) use_target(w, t, depth);
+        } else {
+            use_member(w, kw, depth);
+        }
+    }
+}
+
+/* 1 when in-place target t must stay as it is for another use. */
+static int is_shared(const hw *w, const cJSON *t) {
+    if (t == w->doc) return 0; /* (the root is the rendering: never copied) */
+    if (w->all_shared) return 1;
+    for (int i = 0; i < w->ninplace; i++)
+        if (w->inplace[i] == t) return w->shared[i];
+    return 1; /* (not seen in place before: copied, to be safe) */
+}
+
+/* ---------------------------------------------------------------- copies */
+
+/* Takes "$anchor" / "$dynamicAnchor" out of a copy: an anchor names one
+ * subschema, the original. */
+static void drop_anchors(cJSON *s, int depth) {
+    if (!(cJSON_IsObject(s) || cJSON_IsArray(s)) || depth > HW_USES_DEPTH) return;
+    for (cJSON *kw = s->child, *next; kw; kw = next) {
+        next = kw->next;
+        if (cJSON_IsArray(s)) drop_anchors(kw, depth + 1);
+        else if ((tg_json_key_is(kw, "$anchor") || tg_json_key_is(kw, "$dynamicAnchor")) && cJSON_IsString(kw))
+            tg_json_detach(s, kw);
+        else if ((is_map_kw(kw) || is_defs_kw(kw)) && cJSON_IsObject(kw))
+            for (cJSON *m = kw->child; m; m = m->next) drop_anchors(m, depth + 1);
+        else if (!is_value_kw(kw))
+            drop_anchors(kw, depth + 1);
+    }
+}
+
+/* The root's definitions (its "$defs", else its "definitions", else new
+ * ones under the name its dialect uses), where copies go; NULL when one is
+ * there but no object. */
+static cJSON *copies_home(hw *w, const char **kw) {
+    cJSON *d = tg_json_getz(w->doc, "$defs"), *d7 = tg_json_getz(w->doc, "definitions");
+    const cJSON *dialect = tg_json_getz(w->doc, "$schema");
+    *kw = "$defs";
+    if (d) return cJSON_IsObject(d) ? d : NULL;
+    if (d7 || (cJSON_IsString(dialect) && strstr(dialect->valuestring, "draft-0"))) *kw = "definitions";
+    if (d7) return cJSON_IsObject(d7) ? d7 : NULL;
+    d = tg_json_new(w->a, cJSON_Object);
+    if (!d || tg_json_set_key(w->a, d, *kw, strlen(*kw))) {
+        w->oom = 1;
+        return NULL;
+    }
+    tg_json_append(w->doc, d);
+    return d;
+}
+
+/* The stripped copy of target the in-place $ref ref uses (ref pointed at
+ * it), made on first use: "<last token of the ref>_in_place" in the root's
+ * definitions, "_2", "_3", ... when a definition has that name. target
+ * itself when it is not shared (or no copy can be placed). */
+static cJSON *in_place_copy(hw *w, cJSON *ref, cJSON *target) {
+    for (int i = 0; i < w->ncopies; i++) {
+        if (w->copy[i] == target) return target; /* (a ref pointed at a copy already) */
+        if (w->orig[i] != target) continue;
+        ref->valuestring = (char *)w->copy_ref[i];
+        return w->copy[i];
+    }
+    if (!is_shared(w, target) || w->ncopies == TG_HIDDEN_MAX_TARGETS) return target;
+    const char *kwname;
+    cJSON *home = copies_home(w, &kwname);
+    if (!home) return target;
+    char base[48], key[80], text[96];
+    const char *r = ref->valuestring, *tok = strrchr(r, '/');
+    tok = tok ? tok + 1 : r + 1;
+    size_t n = 0;
+    for (; *tok && n < sizeof base - 1; tok++)
+        base[n++] = (isalnum((unsigned char)*tok) || *tok == '_' || *tok == '.' || *tok == '-') ? *tok : '_';
+    base[n] = '\0';
+    snprintf(key, sizeof key, "%s_in_place", n ? base : "def");
+    const cJSON *d = tg_json_getz(w->doc, "$defs"), *d7 = tg_json_getz(w->doc, "definitions");
+    for (int i = 2; (cJSON_IsObject(d) && tg_json_getz(d, key)) || (cJSON_IsObject(d7) && tg_json_getz(d7, key)); i++)
+        snprintf(key, sizeof key, "%s_in_place_%d", n ? base : "def", i);
+    int tn = snprintf(text, sizeof text, "#/%s/%s", kwname, key);
+    cJSON *copy = tg_json_clone(w->a, target), *rs = tg_json_new_string(w->a, text, (size_t)tn);
+    if (!copy || !rs || tg_json_set_key(w->a, copy, key, strlen(key))) {
+        w->oom = 1;
+        return target;
+    }
+    drop_anchors(copy, 0);
+    tg_json_append(home, copy);
+    w->orig[w->ncopies] = target;
+    w->copy[w->ncopies] = copy;
+    w->copy_ref[w->ncopies++] = rs->valuestring;
+    ref->valuestring = rs->valuestring;
+    return copy;
+}
+
 /* ---------------------------------------------------------------- walk */
 
 static void walk(hw *w, cJSON *s, int strip_here, int depth);
@@ -220,6 +410,8 @@ static void walk_ref(hw *w, cJSON *s, int strip_here, int depth) {
                       "does not follow)");
         return;
     }
+    if (w->mode == HW_STRIP) target = in_place_copy(w, (cJSON *)ref, target);
+    if (w->oom) return;
     int first = first_visit(w, target, strip_here);
     if (first < 0) refuse_all(w, "more $ref targets than this check follows");
     if (first <= 0) return;
@@ -241,7 +433,11 @@ static void walk_sub(hw *w, cJSON *s, const char *seg, int strip_here, int depth
 }
 
 static void walk(hw *w, cJSON *s, int strip_here, int depth) {
-    if (!cJSON_IsObject(s) || w->refused) return;
+    if (!cJSON_IsObject(s) || w->refused || w->oom) return;
+    if (!strip_here && w->mode != HW_CHECK) { /* (under "if"/"not": kept as it is, a use of its own) */
+        if (w->mode == HW_USES) use_schema(w, s, 0);
+        return;
+    }
     if (depth > TG_HIDDEN_MAX_DEPTH) {
         refuse_all(w, "schema nesting deeper than this check follows");
         return;
@@ -255,7 +451,13 @@ static void walk(hw *w, cJSON *s, int strip_here, int depth) {
         int map = tg_json_key_is(kw, "dependentSchemas") || tg_json_key_is(kw, "dependencies");
         int one = tg_json_key_is(kw, "then") || tg_json_key_is(kw, "else");
         int keep = tg_json_key_is(kw, "if") || tg_json_key_is(kw, "not"); /* (removing a name there is not exact) */
-        if (!list && !map && !one && !keep) continue;
+        if (!list && !map && !one && !keep) {
+            /* (not in place: a use of what it reaches, which keeps it as it is) */
+            if (w->mode == HW_USES && !tg_json_key_is(kw, "$ref") && !tg_json_key_is(kw, "$dynamicRef") &&
+                !tg_json_key_is(kw, "$recursiveRef"))
+                use_member(w, kw, depth);
+            continue;
+        }
         size_t at = path_push(w, kw->string);
         if (one || keep) walk(w, kw, strip_here && one, depth + 1);
         else if (cJSON_IsArray(kw) || cJSON_IsObject(kw)) {
@@ -272,21 +474,49 @@ static void walk(hw *w, cJSON *s, int strip_here, int depth) {
 
 /* ---------------------------------------------------------------- API */
 
-static int run(cJSON *doc, const cJSON *hidden, int check, char *why, size_t n) {
-    if (!cJSON_IsObject(doc) || !cJSON_IsArray(hidden) || !hidden->child) return 0;
-    hw w;
-    memset(&w, 0, sizeof w);
-    w.doc = doc;
-    w.hidden = hidden;
-    w.check = check;
-    w.why = why;
-    w.why_n = n;
-    walk(&w, doc, 1, 0);
-    return w.refused;
+static void init(hw *w, tg_arena *a, cJSON *doc, const cJSON *hidden, int mode) {
+    memset(w, 0, sizeof *w);
+    w->a = a;
+    w->doc = doc;
+    w->hidden = hidden;
+    w->mode = mode;
 }
 
-void tg_hidden_strip(cJSON *doc, const cJSON *hidden) { (void)run(doc, hidden, 0, NULL, 0); }
+/* The next walk of the same document, in mode: what it has found so far
+ * (and anchors looked up) is kept, the $ref targets walked start again. */
+static void again(hw *w, int mode) {
+    w->mode = mode;
+    w->nseen = 0;
+    w->plen = 0;
+    w->path[0] = '\0';
+}
+
+static int usable(const cJSON *doc, const cJSON *hidden) {
+    return cJSON_IsObject(doc) && cJSON_IsArray(hidden) && hidden->child;
+}
+
+int tg_hidden_strip(tg_arena *a, cJSON *doc, const cJSON *hidden) {
+    if (!usable(doc, hidden)) return 0;
+    hw w;
+    init(&w, a, doc, hidden, HW_TARGETS);
+    walk(&w, doc, 1, 0);
+    for (int i = 0; i < w.nseen; i++) /* (a walk here stops at what is not stripped) */
+        w.inplace[w.ninplace++] = w.seen[i];
+    if (w.ninplace) {
+        again(&w, HW_USES);
+        walk(&w, doc, 1, 0);
+    }
+    again(&w, HW_STRIP);
+    walk(&w, doc, 1, 0);
+    return w.oom ? -1 : 0;
+}
 
 int tg_hidden_check(const cJSON *doc, const cJSON *hidden, char *why, size_t n) {
-    return run((cJSON *)doc, hidden, 1, why, n); /* (check mode writes nothing) */
+    if (!usable(doc, hidden)) return 0;
+    hw w;
+    init(&w, NULL, (cJSON *)doc, hidden, HW_CHECK); /* (check mode writes nothing) */
+    w.why = why;
+    w.why_n = n;
+    walk(&w, w.doc, 1, 0);
+    return w.refused;
 }

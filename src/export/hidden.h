@@ -26,10 +26,18 @@
 
 /* Removes the hidden names (an array of strings; NULL or empty: nothing) from
  * schema doc in place, as described above. doc is the document $refs
- * resolve against (the caller's own copy: shared $ref targets are edited). */
-void tg_hidden_strip(cJSON *doc, const cJSON *hidden);
+ * resolve against (the caller's own copy: it is edited). A $ref target used
+ * in place that is also used elsewhere (a nested property, under "if" or
+ * "not", any $ref from there) describes another value there, whose own
+ * field of that name stays: the in-place $ref is pointed instead at a
+ * stripped copy, added to doc's "$defs" (its "definitions" when it has only
+ * those) as "<last token of the $ref>_in_place" ("_2", "_3", ... when that
+ * name is taken), without the original's anchors. A target used only in
+ * place is stripped where it is. Copies are allocated from a. 0, or -1 when
+ * the allocator refused (doc then half done). */
+int tg_hidden_strip(tg_arena *a, cJSON *doc, const cJSON *hidden);
 
-/* After tg_hidden_strip(doc, hidden): 0 when no hidden name can apply to the
+/* After tg_hidden_strip(a, doc, hidden): 0 when no hidden name can apply to the
  * root instance any more; 1 when one still can, with a sentence naming the
  * parameter and the schema location (a JSON Pointer into doc) in why[0..n).
  * Refused (1) as well: an in-place $ref this module cannot resolve exactly

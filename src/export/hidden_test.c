@@ -15,7 +15,7 @@ static int strip_and_check(const char *schema, char *text, size_t cap, char *why
     cJSON *h = tg_json_parse(&a, "[\"tenant_id\"]", 13, NULL, &err);
     CHECK_MSG(s && h, "parse %s", schema);
     why[0] = '\0';
-    tg_hidden_strip(s, h);
+    CHECK(tg_hidden_strip(&a, s, h) == 0);
     int refused = tg_hidden_check(s, h, why, n);
     tg_buf b;
     tg_buf_init(&b, libc_alloc, 0);
@@ -94,9 +94,56 @@ static void names_elsewhere_are_left_alone(void) {
                     "\"required\":[\"tenant_id\"]}},\"if\":{\"required\":[\"o\"]},\"then\":{\"required\":[]}}");
 }
 
+/* A $ref target the root uses in place and another use reaches as well:
+ * the in-place use gets a stripped copy, the other keeps the original. */
+static void shared_targets_copied_for_the_in_place_use(void) {
+    static const struct {
+        const char *schema, *out;
+    } cases[] = {
+        /* the root is the definition, which nests itself */
+        {"{\"$ref\":\"#/$defs/Base\",\"$defs\":{\"Base\":{\"type\":\"object\",\"properties\":{\"tenant_id\":{},\"q\":{},"
+         "\"child\":{\"$ref\":\"#/$defs/Base\"}},\"required\":[\"tenant_id\",\"q\"]}}}",
+         "{\"$ref\":\"#/$defs/Base_in_place\",\"$defs\":{\"Base\":{\"type\":\"object\",\"properties\":{\"tenant_id\":{},\"q\":{},"
+         "\"child\":{\"$ref\":\"#/$defs/Base\"}},\"required\":[\"tenant_id\",\"q\"]},\"Base_in_place\":{\"type\":\"object\","
+         "\"properties\":{\"q\":{},\"child\":{\"$ref\":\"#/$defs/Base\"}},\"required\":[\"q\"]}}}"},
+        /* recursion in place: the copy applies itself; the name is taken, and the other use comes through another
+         * definition's allOf */
+        {"{\"allOf\":[{\"$ref\":\"#/$defs/B\"}],\"properties\":{\"o\":{\"items\":{\"$ref\":\"#/$defs/W\"}}},\"$defs\":{"
+         "\"B\":{\"allOf\":[{\"$ref\":\"#/$defs/B\"}],\"properties\":{\"tenant_id\":{}}},\"W\":{\"allOf\":[{\"$ref\":\"#/$defs/B\"}]},"
+         "\"B_in_place\":{}}}",
+         "{\"allOf\":[{\"$ref\":\"#/$defs/B_in_place_2\"}],\"properties\":{\"o\":{\"items\":{\"$ref\":\"#/$defs/W\"}}},\"$defs\":{"
+         "\"B\":{\"allOf\":[{\"$ref\":\"#/$defs/B\"}],\"properties\":{\"tenant_id\":{}}},\"W\":{\"allOf\":[{\"$ref\":\"#/$defs/B\"}]},"
+         "\"B_in_place\":{},\"B_in_place_2\":{\"allOf\":[{\"$ref\":\"#/$defs/B_in_place_2\"}],\"properties\":{}}}}"},
+        /* an anchor names the original only; draft-07 copies go to its "definitions" */
+        {"{\"$ref\":\"#b\",\"properties\":{\"x\":{\"$ref\":\"#b\"}},\"definitions\":{\"B\":{\"$anchor\":\"b\","
+         "\"properties\":{\"tenant_id\":{}}}}}",
+         "{\"$ref\":\"#/definitions/b_in_place\",\"properties\":{\"x\":{\"$ref\":\"#b\"}},\"definitions\":{\"B\":{\"$anchor\":\"b\","
+         "\"properties\":{\"tenant_id\":{}}},\"b_in_place\":{\"properties\":{}}}}"},
+        {"{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"allOf\":[{\"$ref\":\"#/items/0\"}],\"items\":[" ARGS "]}",
+         "{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"allOf\":[{\"$ref\":\"#/definitions/0_in_place\"}],\"items\":["
+         ARGS "],\"definitions\":{\"0_in_place\":{\"type\":\"object\",\"properties\":{\"sql\":{\"type\":\"string\"}},"
+         "\"required\":[\"sql\"]}}}"},
+        /* used in place only: stripped where it is, no copy */
+        {"{\"$ref\":\"#/$defs/A\",\"properties\":{\"x\":{\"$ref\":\"#/$defs/C\"}},\"$defs\":{\"A\":" ARGS ",\"C\":{}}}",
+         "{\"$ref\":\"#/$defs/A\",\"properties\":{\"x\":{\"$ref\":\"#/$defs/C\"}},\"$defs\":{\"A\":{\"type\":\"object\","
+         "\"properties\":{\"sql\":{\"type\":\"string\"}},\"required\":[\"sql\"]},\"C\":{}}}"},
+    };
+    char text[4096], why[400];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int refused = strip_and_check(cases[i].schema, text, sizeof text, why, sizeof why);
+        CHECK_MSG(!refused, "%s: %s", cases[i].schema, why);
+        CHECK_STR(text, cases[i].out);
+    }
+    /* a target under "if" as well keeps the name there, where removing it is not exact: refused, where it is */
+    CHECK(strip_and_check("{\"allOf\":[{\"$ref\":\"#/$defs/A\"}],\"if\":{\"$ref\":\"#/$defs/A\"},\"then\":{},\"$defs\":{\"A\":" ARGS "}}",
+                          text, sizeof text, why, sizeof why) == 1);
+    CHECK_MSG(strstr(why, "\"tenant_id\"") && strstr(why, "\"/$defs/A\""), "%s", why);
+}
+
 int main(void) {
     removed_from_every_in_place_subschema();
     refused_where_removal_is_not_exact();
     names_elsewhere_are_left_alone();
+    shared_targets_copied_for_the_in_place_use();
     return tg_test_finish("hidden_test");
 }

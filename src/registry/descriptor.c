@@ -342,7 +342,10 @@ static int check_context(tg_arena *a, const cJSON *in, const cJSON *hidden, tg_t
         return fail(e, "out_of_memory", "out of memory");
     }
     char why[sizeof e->message - 40];
-    tg_hidden_strip(copy, hidden);
+    if (tg_hidden_strip(a, copy, hidden)) {
+        tg_arena_rewind(a, m);
+        return fail(e, "out_of_memory", "out of memory");
+    }
     int refused = tg_hidden_check(copy, hidden, why, sizeof why);
     tg_arena_rewind(a, m);
     if (!refused) return 0;

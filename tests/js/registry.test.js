@@ -540,6 +540,35 @@ test('context parameters: removed from every in-place subschema; a schema that w
   rt.dispose();
 });
 
+/** What a rendering shows one value must hold at schema `s` of `doc`: its properties and required names,
+ * through local $refs, allOf and anyOf (a strict rendering's nullable wrapper) as a reader of it takes them. */
+function shownAt(doc, s, depth = 0) {
+  const out = { properties: {}, required: [] };
+  if (!s || typeof s !== 'object' || depth > 16) return out;
+  const add = (x) => { Object.assign(out.properties, x.properties); out.required.push(...x.required); };
+  if (s.$ref !== undefined) {
+    const t = s.$ref.slice(2).split('/').reduce((o, k) => o?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+    assert.ok(s.$ref.startsWith('#/') && t, `dangling $ref ${s.$ref}`);
+    add(shownAt(doc, t, depth + 1));
+  }
+  for (const b of [...(s.allOf ?? []), ...(s.anyOf ?? [])]) add(shownAt(doc, b, depth + 1));
+  Object.assign(out.properties, s.properties ?? {});
+  out.required.push(...(s.required ?? []));
+  return out;
+}
+
+/** [name, inputSchema as rendered] of each tool of rt.listTools({ format }). */
+const schemasOf = (rt, format) => {
+  const l = rt.listTools({ format });
+  switch (format) {
+    case 'mcp': return l.tools.map((t) => [t.name, t.inputSchema]);
+    case 'anthropic': return l.tools.map((t) => [t.name, t.input_schema]);
+    case 'bedrock': return l.tools.map((t) => [t.toolSpec.name, t.toolSpec.inputSchema.json]);
+    case 'gemini': return l.tools[0].functionDeclarations.map((t) => [t.name, t.parameters]);
+    default: return l.tools.map((t) => [t.function.name, t.function.parameters]);
+  }
+};
+
 test('context parameters: no rendering shows them through tuple refs, patterns, property names or sample values', async () => {
   const rt = await createToolRuntime();
   const ctx = { context: { tenant_id: 'tenant' } };
@@ -552,7 +581,14 @@ test('context parameters: no rendering shows them through tuple refs, patterns, 
     default: { tenant_id: 'acme-prod', q: 'x' } } }, () => 'ok', ctx);
   for (const format of ['mcp', 'anthropic', 'openai', 'openai-strict', 'gemini', 'bedrock']) {
     const text = JSON.stringify(rt.listTools({ format }));
-    assert.doesNotMatch(text, /tenant_id|acme-prod/, format);
+    assert.doesNotMatch(text, /acme-prod/, format);
+    // the tuple's first item is another value (were the arguments an array), with its own tenant_id: the
+    // rendering keeps that; the root, which the $ref to it applies to in place, shows none
+    for (const [name, doc] of schemasOf(rt, format)) {
+      const root = shownAt(doc, doc);
+      assert.ok(!('tenant_id' in root.properties) && !root.required.includes('tenant_id'), `${format} ${name}`);
+      if (name === 'samples') assert.doesNotMatch(JSON.stringify(doc), /tenant_id/, format);
+    }
   }
   // a pattern that may match the name, a propertyNames that names it, a const that holds it: refused
   for (const extra of [{ patternProperties: { '^tenant_.*$': { type: 'string' } } }, { propertyNames: { enum: ['tenant_id', 'q'] } },
@@ -561,6 +597,47 @@ test('context parameters: no rendering shows them through tuple refs, patterns, 
       (e) => e.code === 'invalid_descriptor' && /tenant_id/.test(e.message), JSON.stringify(extra));
   }
   assert.equal((await rt.callTool('samples', { q: 'a' }, { context: { tenant: 't1' } })).content[0].text, 'ok');
+  rt.dispose();
+});
+
+test('context parameters: a $defs entry the root uses in place keeps the parameter for a nested use of it', async () => {
+  const rt = await createToolRuntime();
+  const ctx = { context: { tenant_id: 'tenant' } };
+  const base = (more) => ({ type: 'object', properties: { tenant_id: { type: 'string' }, q: { type: 'string' }, ...more }, required: ['tenant_id', 'q'] });
+  const schemas = {
+    // the root is the definition, and the definition nests itself
+    rootref: [{ type: 'object', $ref: '#/$defs/Base', $defs: { Base: base({ child: { $ref: '#/$defs/Base' } }) } }, 'child'],
+    // an allOf of it at the root, and a property that is one
+    allofref: [{ type: 'object', allOf: [{ $ref: '#/$defs/Base' }], properties: { other: { $ref: '#/$defs/Base' } }, $defs: { Base: base() } }, 'other'],
+    // the nested use reaches it through another definition's allOf
+    viawrap: [{ type: 'object', allOf: [{ $ref: '#/$defs/Base' }], properties: { other: { $ref: '#/$defs/Wrap' } },
+      $defs: { Base: base(), Wrap: { allOf: [{ $ref: '#/$defs/Base' }] } } }, 'other'],
+  };
+  for (const [name, [inputSchema]] of Object.entries(schemas)) rt.registerTool({ name, inputSchema }, (a) => JSON.stringify(a), ctx);
+  for (const format of ['mcp', 'anthropic', 'openai', 'openai-strict', 'gemini', 'bedrock']) {
+    const list = schemasOf(rt, format);
+    assert.equal(list.length, 3, format);
+    for (const [name, doc] of list) {
+      const root = shownAt(doc, doc);
+      const at = `${format} ${name}`;
+      assert.ok('q' in root.properties && root.required.includes('q'), at);
+      assert.ok(!('tenant_id' in root.properties) && !root.required.includes('tenant_id'), `${at}: the root shows tenant_id`);
+      // the nested value's own tenant_id is the model's to give (the validator requires it): shown, and required
+      const nested = shownAt(doc, root.properties[schemas[name][1]]);
+      assert.ok('tenant_id' in nested.properties, `${at}: the nested use lost tenant_id`);
+      assert.ok(nested.required.includes('tenant_id'), `${at}: the nested use no longer requires tenant_id`);
+      assert.ok(nested.required.includes('q'), at);
+      // the root's stripped copy, once merged into the root, is named by nothing: not rendered
+      if (format !== 'mcp') assert.doesNotMatch(JSON.stringify(doc), /_in_place/, at);
+    }
+  }
+  // what the renderings show is what the validator takes
+  for (const [name, [, nest]] of Object.entries(schemas)) {
+    const ok = await rt.callTool(name, { q: 'a', [nest]: { tenant_id: 'mine', q: 'b' } }, { context: { tenant: 't1' } });
+    assert.equal(ok.content[0].text, JSON.stringify({ q: 'a', [nest]: { tenant_id: 'mine', q: 'b' }, tenant_id: 't1' }), name);
+    const missing = await rt.callTool(name, { q: 'a', [nest]: { q: 'b' } }, { context: { tenant: 't1' } });
+    assert.equal(gateCode(missing), 'invalid_arguments', name);
+  }
   rt.dispose();
 });
 
