@@ -536,7 +536,12 @@ export class ToolRuntime {
     // its own (the whole batch when it is atomic)
     const unwritable = text === undefined ? unwritableEntries(tools, atomic) : null;
     if (unwritable) text = jsonText(request, 'invalid_request', 'the batch');
-    this.#settled(this.#changing('tga_register_batch', [text]));
+    try {
+      this.#settled(this.#changing('tga_register_batch', [text]));
+    } catch (e) { // (memory ran out, maybe after tools went in: they keep their handlers)
+      this.#adoptHandlers(String(source), staged, ids);
+      throw e;
+    }
     const result = this.#output();
     const states = result.states;
     delete result.states;
@@ -581,6 +586,24 @@ export class ToolRuntime {
       });
     }
     return result;
+  }
+
+  /** A batch that failed after it changed the registry (memory ran out
+   * writing its result): the entries the module now holds, live or held
+   * (as its change log says), get their handlers, so that a tool the model
+   * is shown can run. */
+  #adoptHandlers(source, staged, ids) {
+    const tools = this.#sourceStates.get(source);
+    if (!tools) return;
+    const live = new Set(), held = new Set();
+    for (const [key, text] of tools) {
+      const state = key.slice(0, key.indexOf('\0'));
+      if (state !== 'gone') (state === 'live' ? live : held).add(JSON.parse(text).handler);
+    }
+    for (const [key, id, fn] of staged) {
+      if (live.has(id)) { ids.set(key, id); this.#handlers.set(id, fn); this.#heldHandlers.delete(id); }
+      else if (held.has(id)) { ids.set(key, id); this.#heldHandlers.set(id, fn); }
+    }
   }
 
   /**
