@@ -215,10 +215,12 @@ tg_status tg_snapshot(tg_runtime *rt, uint32_t *id);
 tg_status tg_snapshot_release(tg_runtime *rt, uint32_t id);
 
 /* Begins a call: resolves the tool (in the snapshot the context names, else
- * the current set), parses the arguments strictly, asks the policy, refuses
- * or drops context parameters the model supplied, injects them from the
- * context, checks the arguments against the tool's compiled inputSchema and
- * hands the validated arguments to host.invoke. When no step needs the
+ * the current set), parses the arguments strictly, asks the policy (a deny
+ * refuses here), refuses or drops context parameters the model supplied,
+ * injects them from the context, checks the arguments against the tool's
+ * compiled inputSchema, turns an "ask" into a pending approval (valid
+ * arguments only), checks the limits of calls in flight, spends an approval
+ * the context redeems, and hands the validated arguments to host.invoke. When no step needs the
  * parsed tree (no argument conditions in the policy, no context parameters,
  * no approval to redeem, no strict-mode nulls, arguments not audited), the
  * text is parsed and validated in one pass and handed on as given; anything
@@ -227,7 +229,8 @@ tg_status tg_snapshot_release(tg_runtime *rt, uint32_t id);
  * {"snapshot":id,"context":{"tenant_id":"t1",...},"principal","mode",
  *  "scheduler","source","tenant","session","format","approval","approvalToken"}.
  * TG_PENDING_APPROVAL: the policy asks first; tg_output holds
- * {"status":"pending_approval","approvalId","tool","args","reason","expiresAt"[,"token"]}. TG_PENDING: *call_id is set and the call waits for
+ * {"status":"pending_approval","approvalId","tool","args","reason","expiresAt"[,"token"]}
+ * ("args": the arguments without the tool's context parameters, as bound). TG_PENDING: *call_id is set and the call waits for
  * tg_call_complete. Any other status: tg_output holds the CallToolResult to
  * give the model ({"content":[...],"isError":true,"_meta":{...}}) and
  * tg_last_error the same failure for the host. */
@@ -300,8 +303,9 @@ tg_status tg_authorize(tg_runtime *rt, const char *request, size_t len);
  * token exists only once a person approved. */
 tg_status tg_resolve_approval(tg_runtime *rt, const char *id, size_t len, const char *answer);
 
-/* 1 when approval id was approved and has not run its call yet (a deny or
- * a limit in force when it came back refused the call and left it
+/* 1 when approval id was approved and has not run its call yet (a deny, a
+ * rate limit or budget, invalid arguments, or the tool's concurrency or the
+ * pending_calls limit refused the call when it came back and left it
  * unspent, so it can be used again), unexpired; else 0. */
 int tg_approval_unspent(tg_runtime *rt, const char *id, size_t len);
 

@@ -102,6 +102,18 @@ const cJSON *tg_args_judged(tg_arena *arena, const tg_tool *tool, const cJSON *a
     return j;
 }
 
+const cJSON *tg_args_shown(tg_arena *arena, const tg_tool *tool, const cJSON *args) {
+    const cJSON *ctxmap = tool->opts.context;
+    if (!ctxmap || !cJSON_IsObject(args)) return args;
+    cJSON *j = tg_json_clone(arena, args);
+    if (!j) return NULL;
+    for (const cJSON *p = ctxmap->child; p; p = p->next) {
+        cJSON *given = tg_json_get(j, p->string, tg_json_strlen(p->string));
+        if (given) tg_json_detach(j, given);
+    }
+    return j;
+}
+
 tg_args_status tg_args_prepare(tg_arena *arena, const tg_tool *tool, cJSON *args, const cJSON *context,
                                int known_invalid, size_t max_errors, tg_buf *msg) {
     if (!cJSON_IsObject(args)) {

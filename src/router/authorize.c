@@ -1,5 +1,7 @@
-/* authorize.c - step 2 of the pipeline: the host's call context, approvals
- * redeemed, and the policy's decision turned into what the caller gets. */
+/* authorize.c - the host's call context and the policy's part in a call:
+ * the decision (step 3 of call.c), an ask turned into a pending approval
+ * once the arguments are valid (step 5), an approval spent once nothing else
+ * refuses its call (step 6). */
 #include "../runtime/runtime_internal.h"
 
 #include <stdio.h>
@@ -155,11 +157,12 @@ static tg_status refuse_denied(struct tg_runtime *rt, tg_authz_outcome *out, con
     return refuse(rt, limited ? TG_ERR_RATE_LIMITED : TG_ERR_DENIED, tool, res->reason);
 }
 
-tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJSON *args, const cJSON *judged,
-                            const char *text, size_t text_len, const tg_call_request *req, double now_ms,
-                            tg_authz_outcome *out) {
+tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJSON *judged,
+                            const tg_call_request *req, double now_ms, tg_authz_outcome *out) {
     out->decision = "allow";
     out->rule[0] = '\0';
+    out->reason[0] = '\0';
+    out->ask = out->redeem = 0;
     /* tenant scope holds with or without a policy */
     if (tool->opts.tenant && !(req->tenant && strcmp(req->tenant, tool->opts.tenant) == 0)) {
         out->decision = "deny";
@@ -177,7 +180,6 @@ tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJ
         return TG_OK;
     }
     tg_tool_facts facts = tg_tool_facts_of(tool);
-    char why[300];
 
     /* an approved call comes back with its approval: exactly that call, once */
     if (req->approval || req->approval_token) {
@@ -190,38 +192,13 @@ tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJ
         if (tg_policy_authorize(rt->policy, &facts, &now_req, &now_res, NULL) == TG_DENY)
             return refuse_denied(rt, out, tool, &now_res);
         /* an approved call counts against rate limits and budgets like any
-         * other: checked before the approval is spent (so it can be used
-         * again once there is room), charged after */
+         * other: checked here, before the approval is spent (so it can be
+         * used again once there is room); spent and charged by
+         * tg_call_redeem once nothing else can refuse the call */
         if (tg_policy_limits(rt->policy, &facts, &now_req, &now_res) == TG_DENY)
             return refuse_denied(rt, out, tool, &now_res);
-        tg_buf canon;
-        tg_buf_init(&canon, rt->alloc, 0);
-        bound_bytes(&canon, tool, args);
-        int ok;
-        if (canon.failed) ok = 0, snprintf(why, sizeof why, "out of memory");
-        else if (req->approval)
-            ok = tg_approval_consume(rt->policy, req->approval, tool->name, tool->name_len, canon.data, canon.len,
-                                     req->principal, req->session, now_ms, why, sizeof why);
-        else
-            ok = rt->approval_key_len &&
-                 tg_approval_token_verify(rt->policy, rt->approval_key, rt->approval_key_len, req->approval_token,
-                                          req->approval_token_len, tool->name, tool->name_len, canon.data, canon.len,
-                                          req->principal ? req->principal : "", req->session ? req->session : "",
-                                          now_ms, why, sizeof why); /* (absent is "": never "any") */
-        if (!ok && req->approval_token && !rt->approval_key_len) snprintf(why, sizeof why, "no approval key is set");
-        tg_buf_free(&canon);
-        if (!ok) {
-            out->decision = "deny";
-            snprintf(out->rule, sizeof out->rule, "approval");
-            return refuse(rt, TG_ERR_APPROVAL, tool, why);
-        }
-        if (req->approval_token) rt->token_spent = 1; /* (its nonce is in the used set now) */
-        now_req.dry_run = 0;
-        if (tg_policy_limits(rt->policy, &facts, &now_req, &now_res) == TG_DENY) /* (a full state map) */
-            return refuse_denied(rt, out, tool, &now_res);
-        /* a person approved it; deny rules decided before the ask, and an
-         * approval is bound to this tool, these arguments, this principal */
         snprintf(out->rule, sizeof out->rule, "approval");
+        out->redeem = 1;
         return TG_OK;
     }
 
@@ -232,19 +209,63 @@ tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJ
     snprintf(out->rule, sizeof out->rule, "%s", res.rule);
     if (d == TG_ALLOW) return TG_OK;
     if (d == TG_DENY) return refuse_denied(rt, out, tool, &res);
+    /* ask: a person is asked only once the arguments are known to be valid
+     * (tg_call_ask, after they are prepared) */
+    snprintf(out->reason, sizeof out->reason, "%s", res.reason);
+    out->ask = 1;
+    return TG_OK;
+}
 
-    /* ask: a pending approval bound to this tool and these exact arguments
+tg_status tg_call_redeem(struct tg_runtime *rt, const tg_tool *tool, const cJSON *shown, const cJSON *judged,
+                         const tg_call_request *req, double now_ms, tg_authz_outcome *out) {
+    char why[300];
+    tg_tool_facts facts = tg_tool_facts_of(tool);
+    tg_authz_request now_req = request_of(req, judged, now_ms);
+    tg_authz_result now_res;
+    tg_buf canon;
+    tg_buf_init(&canon, rt->alloc, 0);
+    if (shown) bound_bytes(&canon, tool, shown); /* (always a tree: an approval turns the one pass off) */
+    int ok;
+    if (canon.failed || !shown) ok = 0, snprintf(why, sizeof why, "out of memory");
+    else if (req->approval)
+        ok = tg_approval_consume(rt->policy, req->approval, tool->name, tool->name_len, canon.data, canon.len,
+                                 req->principal, req->session, now_ms, why, sizeof why);
+    else
+        ok = rt->approval_key_len &&
+             tg_approval_token_verify(rt->policy, rt->approval_key, rt->approval_key_len, req->approval_token,
+                                      req->approval_token_len, tool->name, tool->name_len, canon.data, canon.len,
+                                      req->principal ? req->principal : "", req->session ? req->session : "",
+                                      now_ms, why, sizeof why); /* (absent is "": never "any") */
+    if (!ok && req->approval_token && !rt->approval_key_len) snprintf(why, sizeof why, "no approval key is set");
+    tg_buf_free(&canon);
+    if (!ok) {
+        out->decision = "deny";
+        snprintf(out->rule, sizeof out->rule, "approval");
+        return refuse(rt, TG_ERR_APPROVAL, tool, why);
+    }
+    if (req->approval_token) rt->token_spent = 1; /* (its nonce is in the used set now) */
+    if (tg_policy_limits(rt->policy, &facts, &now_req, &now_res) == TG_DENY) /* (a full state map) */
+        return refuse_denied(rt, out, tool, &now_res);
+    /* a person approved it; deny rules decided before the ask, and an
+     * approval is bound to this tool, these arguments, this principal */
+    return TG_OK;
+}
+
+tg_status tg_call_ask(struct tg_runtime *rt, const tg_tool *tool, const cJSON *shown, const char *text,
+                      size_t text_len, const tg_call_request *req, double now_ms, tg_authz_outcome *out) {
+    tg_tool_facts facts = tg_tool_facts_of(tool);
+    tg_authz_request ar = request_of(req, shown, now_ms);
+    /* a pending approval bound to this tool and these exact arguments
      * (parsed here when the one-pass check let the call skip the tree) */
-    if (!args) {
+    if (!shown) {
         tg_json_limits jl = tg_rt_json_limits(rt, 0);
         tg_json_error jerr;
-        if (!(args = tg_json_parse(&rt->call_arena, text, text_len, &jl, &jerr)))
+        if (!(shown = tg_json_parse(&rt->call_arena, text, text_len, &jl, &jerr)))
             return refuse(rt, TG_ERR_DENIED, tool, "approval needed, but the arguments could not be read again");
-        if (!ar.args) ar.args = args; /* (one pass: no context parameters, nothing judged) */
     }
     tg_buf canon;
     tg_buf_init(&canon, rt->alloc, 0);
-    bound_bytes(&canon, tool, args);
+    bound_bytes(&canon, tool, shown);
     unsigned char nonce[16] = {0};
     if (rt->host.random) rt->host.random(rt->host.ud, nonce, sizeof nonce);
     char id[40];
@@ -271,13 +292,13 @@ tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJ
     tg_buf_puts(o, tool->digest);
     tg_buf_putc(o, '"');
     tg_buf_puts(o, ",\"reason\":");
-    tg_json_write_string(o, res.reason, strlen(res.reason));
+    tg_json_write_string(o, out->reason, strlen(out->reason));
     tg_buf_puts(o, ",\"rule\":");
-    tg_json_write_string(o, res.rule, strlen(res.rule));
+    tg_json_write_string(o, out->rule, strlen(out->rule));
     tg_buf_printf(o, ",\"expiresAt\":%.0f", expires);
     tg_buf_putc(o, '}');
     tg_buf_free(&canon);
     if (o->failed) return tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1);
-    tg_rt_fail(rt, TG_PENDING_APPROVAL, res.reason, -1);
+    tg_rt_fail(rt, TG_PENDING_APPROVAL, out->reason, -1);
     return TG_PENDING_APPROVAL;
 }

@@ -2,14 +2,18 @@
  * module that owns it:
  *   0 context    the host's call context: snapshot, principal, trusted values
  *   1 resolve    registry: name -> tool in the call's snapshot
- *   2 authorize  policy: allow | ask | deny (see authorize.c)
- *   3 parse      json: strict, depth- and size-limited, no duplicate keys
+ *   2 parse      json: strict, depth- and size-limited, no duplicate keys
+ *                (before authorizing: argument conditions need the tree)
+ *   3 authorize  policy: allow | ask | deny (see authorize.c); a deny
+ *                refuses before any schema error is told
  *   4 prepare    router/args: context parameters refused/injected, then the
  *                compiled inputSchema (schema module)
- *   5 dispatch   host.invoke(handler, call id, canonical arguments, deadline)
- *   6 complete   deadline, outputSchema vs structuredContent,
+ *   5 ask        an ask becomes a pending approval, for valid arguments only
+ *   6 dispatch   the limits of calls in flight, an approval spent, then
+ *                host.invoke(handler, call id, canonical arguments, deadline)
+ *   7 complete   deadline, outputSchema vs structuredContent,
  *                CallToolResult shape, size caps
- *   7 audit      one event per decision and outcome (audit.c) */
+ *   8 audit      one event per decision and outcome (audit.c) */
 #include "../runtime/runtime_internal.h"
 #include "audit.h"
 #include "../base/utf8.h"
@@ -133,7 +137,7 @@ tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const
     }
     ev.tool = tool;
 
-    /* 3 parse (before authorizing: argument conditions need the arguments).
+    /* 2 parse (before authorizing: argument conditions need the arguments).
      * When nothing before dispatch needs the tree (no argument conditions,
      * context parameters, approval to match, strict-mode nulls or audited
      * arguments), the one-pass check validates the text as it reads it and
@@ -158,7 +162,9 @@ tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const
         if (req.strict_nulls && cJSON_IsObject(parsed)) tg_strict_strip_nulls(tool, parsed);
     }
 
-    /* 2 authorize */
+    /* 3 authorize: a deny comes first (a denied call learns nothing of its
+     * arguments' errors); an ask waits for step 5, and an approval is spent
+     * only at step 6, once nothing else can refuse the call */
     tg_authz_outcome az;
     /* argument conditions judge what the handler will get: context
      * parameters in, a model's value for one out */
@@ -166,10 +172,15 @@ tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const
     if (parsed && tool->opts.context && tg_policy_uses_args(rt->policy) &&
         !(judged = tg_args_judged(&rt->call_arena, tool, parsed, req.context)))
         return refused(rt, &ev, call_fail(rt, TG_ERR_NOMEM, "out of memory", 13, -1));
-    st = tg_call_authorize(rt, tool, parsed, judged, args, args_len, &req, started, &az);
+    st = tg_call_authorize(rt, tool, judged, &req, started, &az);
     ev.decision = az.decision;
     ev.rule = az.rule;
-    if (st != TG_OK) return refused(rt, &ev, st); /* denied, pending approval, or rate limited */
+    if (st != TG_OK) return refused(rt, &ev, st); /* denied, or rate limited */
+    /* what an approval shows and is bound to: the arguments without the
+     * tool's context parameters (taken before step 4 puts the context's in) */
+    const cJSON *shown = parsed;
+    if ((az.ask || az.redeem) && parsed && !(shown = tg_args_shown(&rt->call_arena, tool, parsed)))
+        return refused(rt, &ev, call_fail(rt, TG_ERR_NOMEM, "out of memory", 13, -1));
 
     /* 4 prepare: context parameters, then the full schema (done already
      * for a checked text) */
@@ -178,13 +189,22 @@ tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const
         tg_status pst = prepare(rt, tool, parsed, &req, one_pass == 0, &ev);
         if (pst != TG_OK) return refused(rt, &ev, pst);
     }
+    /* 5 ask: a pending approval only for arguments that can run */
+    if (az.ask) return refused(rt, &ev, tg_call_ask(rt, tool, shown, args, args_len, &req, started, &az));
 
-    /* 5 dispatch: the handler sees exactly the validated object, written canonically */
+    /* 6 dispatch: the handler sees exactly the validated object, written
+     * canonically; the limits of calls in flight refuse before an approval
+     * is spent ("Try again later" holds for an approved call too) */
     if (tool->opts.concurrency && tool->flight->n >= tool->opts.concurrency) {
         char lim[32];
         snprintf(lim, sizeof lim, "%zu", tool->opts.concurrency);
         return refused(rt, &ev, call_failf(rt, TG_ERR_LIMIT, -1,
                                            "Tool \"%s\" already has %s calls in flight. Try again later.", tool->name, lim));
+    }
+    if (tg_pending_full(rt->pending)) {
+        char lim[32];
+        snprintf(lim, sizeof lim, "%zu", rt->limits.pending_calls);
+        return refused(rt, &ev, call_failf(rt, TG_ERR_LIMIT, -1, "Too many calls in flight (limit %s). Try again later.%s", lim, ""));
     }
     tg_buf canon;
     tg_buf_init(&canon, rt->alloc, 0);
@@ -192,6 +212,11 @@ tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const
     if (canon.failed) {
         tg_buf_free(&canon);
         return refused(rt, &ev, call_fail(rt, TG_ERR_NOMEM, "out of memory", 13, -1));
+    }
+    if (az.redeem && (st = tg_call_redeem(rt, tool, shown, judged, &req, started, &az)) != TG_OK) {
+        tg_buf_free(&canon);
+        ev.decision = az.decision;
+        return refused(rt, &ev, st);
     }
     tg_call_info info;
     memset(&info, 0, sizeof info);
@@ -204,7 +229,7 @@ tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const
         memcpy(info.principal, req.principal, pl);
         info.principal[pl] = '\0';
     }
-    uint32_t id = tg_pending_add(rt->pending, &info);
+    uint32_t id = tg_pending_add(rt->pending, &info); /* (a free slot: checked above) */
     if (!id) {
         tg_buf_free(&canon);
         char lim[32];

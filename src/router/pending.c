@@ -73,3 +73,5 @@ int tg_pending_take(tg_pending *p, uint32_t id, tg_call_info *out) {
 }
 
 size_t tg_pending_count(const tg_pending *p) { return p->count; }
+
+int tg_pending_full(const tg_pending *p) { return p->count >= p->cap; }

@@ -18,23 +18,71 @@ static int text_content(tg_buf *out, const char *s, size_t n) {
     return tg_buf_putc(out, '}');
 }
 
-/* MCP content blocks: text, image, audio, resource_link, resource. */
+/* 1 when s is base64 as a client's atob() reads it (WHATWG forgiving-base64,
+ * which MCP SDKs check "data" and "blob" with): ASCII white space ignored,
+ * one or two '=' of padding only where they complete a group of four, and
+ * no group of one character left over. */
+static int base64_ok(const char *s, size_t n) {
+    size_t len = 0, pad = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r') continue;
+        if (c == '=') {
+            if (++pad > 2) return 0;
+            len++;
+            continue;
+        }
+        if (pad) return 0; /* (data after padding) */
+        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '/'))
+            return 0;
+        len++;
+    }
+    if (pad && len % 4) return 0;
+    return (len - pad) % 4 != 1;
+}
+
+static int is_base64(const cJSON *v) {
+    return cJSON_IsString(v) && base64_ok(v->valuestring, tg_json_strlen(v->valuestring));
+}
+
+/* 1 when v is absent or a string. */
+static int optional_string(const cJSON *v) { return !v || cJSON_IsString(v); }
+
+/* An embedded resource's contents: a string "uri", and a string "text" or
+ * base64 "blob" (MCP TextResourceContents | BlobResourceContents). */
+static const char *check_resource_contents(const cJSON *r) {
+    if (!cJSON_IsObject(r)) return "resource content needs an object \"resource\"";
+    if (!cJSON_IsString(tg_json_getz(r, "uri"))) return "an embedded resource needs a string \"uri\"";
+    if (!optional_string(tg_json_getz(r, "mimeType"))) return "an embedded resource's \"mimeType\" must be a string";
+    const cJSON *meta = tg_json_getz(r, "_meta");
+    if (meta && !cJSON_IsObject(meta)) return "an embedded resource's \"_meta\" must be an object";
+    const cJSON *text = tg_json_getz(r, "text"), *blob = tg_json_getz(r, "blob");
+    if (cJSON_IsString(text) || is_base64(blob)) return NULL;
+    return blob ? "an embedded resource's \"blob\" must be a base64 string"
+                : "an embedded resource needs a string \"text\" or a base64 \"blob\"";
+}
+
+/* MCP content blocks: text, image, audio, resource_link, resource, each
+ * with the members MCP requires of it (a client's SDK refuses the whole
+ * result for one malformed block). */
 static const char *check_content_block(const cJSON *b) {
     if (!cJSON_IsObject(b)) return "each content block must be an object";
     const cJSON *type = tg_json_getz(b, "type");
     if (!cJSON_IsString(type)) return "each content block needs a string \"type\"";
     const char *t = type->valuestring;
+    const cJSON *meta = tg_json_getz(b, "_meta");
+    if (meta && !cJSON_IsObject(meta)) return "a content block's \"_meta\" must be an object";
     if (strcmp(t, "text") == 0) return cJSON_IsString(tg_json_getz(b, "text")) ? NULL : "text content needs a string \"text\"";
-    if (strcmp(t, "image") == 0 || strcmp(t, "audio") == 0)
-        return cJSON_IsString(tg_json_getz(b, "data")) && cJSON_IsString(tg_json_getz(b, "mimeType"))
-                   ? NULL
-                   : "image/audio content needs string \"data\" and \"mimeType\"";
+    if (strcmp(t, "image") == 0 || strcmp(t, "audio") == 0) {
+        if (!cJSON_IsString(tg_json_getz(b, "data")) || !cJSON_IsString(tg_json_getz(b, "mimeType")))
+            return "image/audio content needs string \"data\" and \"mimeType\"";
+        return is_base64(tg_json_getz(b, "data")) ? NULL : "image/audio content needs base64 \"data\"";
+    }
     if (strcmp(t, "resource_link") == 0)
         return cJSON_IsString(tg_json_getz(b, "uri")) && cJSON_IsString(tg_json_getz(b, "name"))
                    ? NULL
                    : "resource_link content needs string \"uri\" and \"name\"";
-    if (strcmp(t, "resource") == 0)
-        return cJSON_IsObject(tg_json_getz(b, "resource")) ? NULL : "resource content needs an object \"resource\"";
+    if (strcmp(t, "resource") == 0) return check_resource_contents(tg_json_getz(b, "resource"));
     return "unknown content block type";
 }
 

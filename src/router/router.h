@@ -36,6 +36,8 @@ uint32_t tg_pending_add(tg_pending *p, const tg_call_info *info);
 int tg_pending_take(tg_pending *p, uint32_t id, tg_call_info *out);
 
 size_t tg_pending_count(const tg_pending *p);
+/* 1 when tg_pending_add would refuse (the table is full). */
+int tg_pending_full(const tg_pending *p);
 
 /* ---- arguments ---- */
 typedef enum tg_args_status { TG_ARGS_OK = 0, TG_ARGS_INVALID, TG_ARGS_MISSING_CONTEXT, TG_ARGS_NOMEM, TG_ARGS_LIMIT } tg_args_status;
@@ -53,6 +55,13 @@ typedef enum tg_args_status { TG_ARGS_OK = 0, TG_ARGS_INVALID, TG_ARGS_MISSING_C
  * tg_args_prepare will put it (a model's value for it removed). args itself when the tool has no context parameters
  * or args is not an object; NULL out of memory. */
 const cJSON *tg_args_judged(tg_arena *arena, const tg_tool *tool, const cJSON *args, const cJSON *context);
+/* The arguments a person asked to approve is shown, and the approval is
+ * bound to: a copy of args (in arena) without the tool's context
+ * parameters: a model's value for one never runs (dropped, or the call
+ * refused), and the context's value is the host's, never shown. args itself
+ * when the tool has no context parameters or args is not an object; NULL
+ * out of memory. */
+const cJSON *tg_args_shown(tg_arena *arena, const tg_tool *tool, const cJSON *args);
 tg_args_status tg_args_prepare(tg_arena *arena, const tg_tool *tool, cJSON *args, const cJSON *context,
                                int known_invalid, size_t max_errors, tg_buf *msg);
 
@@ -88,6 +97,9 @@ typedef struct tg_call_request {
 typedef struct tg_authz_outcome {
     const char *decision; /* "allow" | "ask" | "deny" */
     char rule[160];
+    char reason[320]; /* an ask's reason, for the pending approval */
+    int ask;          /* the policy asks: tg_call_ask once the arguments are valid */
+    int redeem;       /* an approval to spend: tg_call_redeem once nothing else refuses */
 } tg_authz_outcome;
 
 /* The host-set facts about a tool that the policy may judge (never
@@ -104,17 +116,29 @@ int tg_call_request_read(struct tg_runtime *rt, const cJSON *ctx, tg_call_reques
  * is checked with or without a policy, before this.) */
 const char *tg_no_policy_refusal(const tg_tool *tool, const tg_call_request *req, const char **rule);
 
-/* Step 2 of the pipeline: redeems an approval or asks the policy. TG_OK to
- * go on; otherwise rt's output holds what the caller gets (an error result,
- * or a pending approval for TG_PENDING_APPROVAL). args may be NULL when the
- * caller checked the text in one pass and no rule looks at arguments; an
- * approval then parses text[0..text_len) for the digest it binds to.
+/* Step 2 of the pipeline: the policy's decision, with no side effect
+ * that a later refusal would have to undo. TG_OK to go on (allowed; or
+ * out->ask: the policy asks a person; or out->redeem: an approved call
+ * that the policy in force now does not deny and whose rate limits and
+ * budgets have room); otherwise rt's output holds the error result.
  * judged: what the policy's argument conditions see (tg_args_judged: the
- * arguments as the handler will get them); approvals bind to args, what the
- * model sent, so no context value is shown or bound in them. */
-tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJSON *args, const cJSON *judged,
-                            const char *text, size_t text_len, const tg_call_request *req, double now_ms,
-                            tg_authz_outcome *out);
+ * arguments as the handler will get them). */
+tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJSON *judged,
+                            const tg_call_request *req, double now_ms, tg_authz_outcome *out);
+/* out->ask, for arguments already prepared and valid: records a pending
+ * approval bound to the tool's definition and `shown` (tg_args_shown: the
+ * arguments without the tool's context parameters, so no context value is
+ * shown or bound, and no model's value for one either) and writes it to
+ * rt's output. TG_PENDING_APPROVAL, or a refusal. shown may be NULL when
+ * the call was checked in one pass: text[0..text_len) is then parsed. */
+tg_status tg_call_ask(struct tg_runtime *rt, const tg_tool *tool, const cJSON *shown, const char *text,
+                      size_t text_len, const tg_call_request *req, double now_ms, tg_authz_outcome *out);
+/* out->redeem, once nothing but the approval can refuse the call (the
+ * arguments valid, a concurrency and a pending-call slot free): spends the
+ * approval id or token bound to `shown` (as tg_call_ask bound it) and
+ * charges the rate limits and budgets. TG_OK, or a refusal. */
+tg_status tg_call_redeem(struct tg_runtime *rt, const tg_tool *tool, const cJSON *shown, const cJSON *judged,
+                         const tg_call_request *req, double now_ms, tg_authz_outcome *out);
 
 /* ---- results ---- */
 /* Writes {"content":[{"type":"text","text":text}],"isError":true,

@@ -100,6 +100,39 @@ test('results: strings, values, CallToolResults, undefined, and malformed result
   rt.dispose();
 });
 
+test('content blocks must have the members MCP requires (an embedded resource its uri and text or base64 blob)', async () => {
+  const rt = await createToolRuntime();
+  let next;
+  rt.registerTool({ name: 't', inputSchema: { type: 'object' } }, () => next);
+  const bad = [
+    { type: 'resource', resource: {} },
+    { type: 'resource', resource: { uri: 'file:///a.txt' } },
+    { type: 'resource', resource: { uri: 7, text: 'hi' } },
+    { type: 'resource', resource: { text: 'hi' } },
+    { type: 'resource', resource: { uri: 'u', blob: 'not base64!' } },
+    { type: 'resource', resource: { uri: 'u', text: 'x', mimeType: 1 } },
+    { type: 'image', data: '%%%', mimeType: 'image/png' },
+    { type: 'text', text: 'x', _meta: [] },
+  ];
+  for (const block of bad) {
+    next = { content: [{ type: 'text', text: 'fine' }, block] };
+    const r = await rt.callTool('t', {});
+    assert.equal(gateCode(r), 'invalid_result', JSON.stringify(block));
+    assert.match(r.content[0].text, /malformed CallToolResult/);
+  }
+  const good = [
+    { type: 'resource', resource: { uri: 'file:///a.txt', mimeType: 'text/plain', text: 'hi' } },
+    { type: 'resource', resource: { uri: 'file:///a.bin', blob: Buffer.from([0, 1, 2]).toString('base64') } },
+    { type: 'image', data: Buffer.from('png').toString('base64'), mimeType: 'image/png' },
+    { type: 'resource_link', uri: 'file:///a', name: 'a' },
+  ];
+  for (const block of good) {
+    next = { content: [block] };
+    assert.deepEqual(await rt.callTool('t', {}), next);
+  }
+  rt.dispose();
+});
+
 test('a handler that throws or rejects yields isError and the runtime keeps working', async () => {
   const rt = await createToolRuntime();
   rt.registerTool({ name: 'boom', inputSchema: { type: 'object' } }, () => { throw new Error('disk full'); });

@@ -239,6 +239,88 @@ test('approvals: ask pauses the call; approving runs exactly that call once; den
   rt.dispose();
 });
 
+test('an approved call a concurrency or pendingCalls limit refuses ("Try again later") keeps its approval for another try', async () => {
+  const rt = await createToolRuntime({ policy: { version: 1, defaults: ['*'], rules: [
+    { id: 'ask-deploy', effect: 'ask', tools: ['deploy', 'deploy_any'] }, { id: 'rest', effect: 'allow', tools: ['*'] }] }, limits: { pendingCalls: 2 } });
+  const releases = [];
+  const ran = [];
+  const handler = (a) => { ran.push(a.env); return a.hold ? new Promise((r) => releases.push(r)) : `deployed ${a.env}`; };
+  const schema = obj({ env: { type: 'string' }, hold: { type: 'boolean' } });
+  rt.registerTool({ name: 'deploy', inputSchema: schema }, handler, { concurrency: 1 });
+  rt.registerTool({ name: 'deploy_any', inputSchema: schema }, handler);
+  rt.registerTool({ name: 'slow', inputSchema: obj() }, () => new Promise((r) => releases.push(r)));
+  const ctx = { principal: 'u', session: 's' };
+  const p1 = await rt.callTool('deploy', { env: 'first', hold: true }, ctx);
+  const p2 = await rt.callTool('deploy', { env: 'second' }, ctx);
+  const first = rt.resolveApproval(p1.approvalId, 'approve'); // holds the tool's only slot
+  await sleep(5);
+  const refused = await rt.resolveApproval(p2.approvalId, 'approve');
+  assert.equal(gateCode(refused), 'limit_reached');
+  assert.match(refused.content[0].text, /Try again later/);
+  releases.shift()('done');
+  assert.equal((await first).content[0].text, 'done');
+  // the approval was left unspent: the same approved call runs now, once
+  assert.equal((await rt.callTool('deploy', { env: 'second' }, { ...ctx, approval: p2.approvalId })).content[0].text, 'deployed second');
+  assert.equal(gateCode(await rt.callTool('deploy', { env: 'second' }, { ...ctx, approval: p2.approvalId })), 'approval_refused');
+  // the runtime's table of calls in flight alike
+  const p3 = await rt.callTool('deploy_any', { env: 'third' }, ctx);
+  const busy = [rt.callTool('slow', {}), rt.callTool('slow', {})];
+  const full = await rt.resolveApproval(p3.approvalId, 'approve');
+  assert.equal(gateCode(full), 'limit_reached');
+  assert.match(full.content[0].text, /Too many calls in flight/);
+  for (const r of releases.splice(0)) r('ok');
+  await Promise.all(busy);
+  assert.equal((await rt.callTool('deploy_any', { env: 'third' }, { ...ctx, approval: p3.approvalId })).content[0].text, 'deployed third');
+  assert.deepEqual(ran, ['first', 'second', 'third']);
+  rt.dispose();
+});
+
+test('an ask becomes a pending approval only for arguments that validate; a deny still tells no schema errors', async () => {
+  const rt = await createToolRuntime({ policy: { version: 1, defaults: ['*'], rules: [
+    { id: 'no-drop', effect: 'deny', tools: ['drop'] },
+    { id: 'confirm-payments', effect: 'ask', tools: ['pay'] }, { id: 'rest', effect: 'allow', tools: ['*'] }] } });
+  const ran = [];
+  rt.registerTool({ name: 'pay', inputSchema: { type: 'object', properties: { amount: { type: 'number', maximum: 100 } }, required: ['amount'], additionalProperties: false } },
+    (a) => { ran.push(a); return `paid ${a.amount}`; });
+  rt.registerTool({ name: 'drop', inputSchema: obj({}, ['table']) }, () => 'dropped');
+  const ctx = { principal: 'agent', session: 's1' };
+  for (const args of [{ amount: 1e9, evil: true }, '[1,2]', '{}', '{"amount":"5"}']) {
+    const r = await rt.callTool('pay', args, ctx);
+    assert.equal(r.status, undefined, `${JSON.stringify(args)} was sent to a person`);
+    assert.equal(gateCode(r), 'invalid_arguments');
+    assert.match(r.content[0].text, /Fix the arguments/);
+  }
+  const denied = await rt.callTool('drop', { nope: 1 }, ctx);
+  assert.equal(gateCode(denied), 'denied');
+  assert.doesNotMatch(denied.content[0].text, /required|table/);
+  const pending = await rt.callTool('pay', { amount: 5 }, ctx);
+  assert.equal(pending.status, 'pending_approval');
+  assert.equal((await rt.resolveApproval(pending.approvalId, 'approve')).content[0].text, 'paid 5');
+  assert.deepEqual(ran, [{ amount: 5 }]);
+  rt.dispose();
+});
+
+test('contextParams "drop": a pending approval neither shows nor binds the model\'s value for a context parameter', async () => {
+  const rt = await createToolRuntime({ policy: { version: 1, defaults: ['*'], rules: [
+    { id: 'ask-sql', effect: 'ask', tools: ['sql'] }, { id: 'all', effect: 'allow', tools: ['*'] }] } });
+  const got = [];
+  rt.registerTool({ name: 'sql', inputSchema: obj({ db: { type: 'string' }, q: { type: 'string' } }, ['db', 'q']) },
+    (a) => { got.push(a); return 'ran'; }, { context: { db: 'db' }, contextParams: 'drop' });
+  const ctx = { principal: 'agent', session: 's1', context: { db: 'prod' } };
+  const pending = await rt.callTool('sql', { db: 'scratch-sandbox', q: 'DROP TABLE users' }, ctx);
+  assert.equal(pending.status, 'pending_approval');
+  // what the person is shown is what runs, less the host's own value
+  assert.deepEqual(pending.args, { q: 'DROP TABLE users' });
+  assert.doesNotMatch(JSON.stringify(pending), /scratch-sandbox|prod/);
+  assert.equal((await rt.resolveApproval(pending.approvalId, 'approve')).content[0].text, 'ran');
+  assert.deepEqual(got, [{ q: 'DROP TABLE users', db: 'prod' }]);
+  // redeemed by id with the model's (dropped) value in the arguments: the same call
+  const again = await rt.callTool('sql', { db: 'x', q: 'SELECT 1' }, ctx);
+  await rt.resolveApproval(again.approvalId, 'approve');
+  assert.deepEqual(got[1], { q: 'SELECT 1', db: 'prod' });
+  rt.dispose();
+});
+
 test('approvals expire; "approve_session" allows the tool for the rest of the session', async () => {
   const { rt, tick } = await policyRuntime();
   const p = await rt.callTool('send_email', { to: 'a@corp.com' }, { principal: 'intern', session: 's' });

@@ -188,6 +188,18 @@ test('serveTools: whatever onApproval answers, the client gets a CallToolResult 
   rt.dispose();
 });
 
+test('serveTools: a handler\'s malformed embedded resource reaches the client as an error result, not a JSON-RPC error', async () => {
+  const rt = await createToolRuntime();
+  const results = { empty: { type: 'resource', resource: {} }, no_text: { type: 'resource', resource: { uri: 'file:///a.txt' } },
+    ok: { type: 'resource', resource: { uri: 'file:///a.txt', text: 'hi' } } };
+  for (const [name, block] of Object.entries(results)) rt.registerTool({ name, inputSchema: { type: 'object' } }, () => ({ content: [block] }));
+  const client = await served(rt);
+  for (const name of ['empty', 'no_text']) assert.equal(gateCode(await client.callTool({ name, arguments: {} })), 'invalid_result');
+  assert.deepEqual((await client.callTool({ name: 'ok', arguments: {} })).content, [results.ok]);
+  await client.close();
+  rt.dispose();
+});
+
 test('importFromClient: a forwarded call gets the toolgate deadline as its SDK timeout, not the SDK\'s 60 s', async () => {
   let clock = 1_000_000;
   const rt = await createToolRuntime({ clock: () => clock });

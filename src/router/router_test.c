@@ -1,0 +1,241 @@
+/* router_test.c - the call pipeline's order through the C API: a deny
+ * before the arguments' errors, an ask only for arguments that can run, an
+ * approval spent only once nothing else refuses its call, what a pending
+ * approval shows and binds for a tool with context parameters, and the
+ * content blocks a handler's CallToolResult may hold. */
+#include <stdio.h>
+#include <string.h>
+
+#include "toolgate.h"
+#include "../../tests/tg_test.h"
+
+typedef struct host_log {
+    uint32_t call;
+    char args[256];
+    int invoked;
+} host_log;
+
+static int host_invoke(void *ud, uint32_t handler, uint32_t call, const char *args, size_t len, double deadline) {
+    (void)handler, (void)deadline;
+    host_log *h = ud;
+    h->invoked++;
+    h->call = call;
+    snprintf(h->args, sizeof h->args, "%.*s", (int)len, args);
+    return 0;
+}
+
+static const char *out(tg_runtime *rt) { return tg_output(rt, NULL); }
+
+static tg_status call_ctx(tg_runtime *rt, const char *name, const char *args, const char *ctx, uint32_t *id) {
+    return tg_call_begin(rt, name, strlen(name), args, strlen(args), ctx, ctx ? strlen(ctx) : 0, id);
+}
+
+/* The approval id of the pending approval in rt's output ("" if none). */
+static void approval_id(tg_runtime *rt, char id[40]) {
+    const char *p = strstr(out(rt), "\"approvalId\":\"");
+    id[0] = '\0';
+    if (p) snprintf(id, 40, "%.35s", p + 14);
+}
+
+/* The "argsText" string's JSON text as written in rt's output ("" if none). */
+static void shown_args(tg_runtime *rt, char *buf, size_t n) {
+    const char *p = strstr(out(rt), "\"args\":"), *e = p ? strstr(p, ",\"argsText\"") : NULL;
+    buf[0] = '\0';
+    if (p && e) snprintf(buf, n, "%.*s", (int)(e - p - 7), p + 7);
+}
+
+static tg_runtime *runtime(host_log *h, const tg_limits *l, const char *policy) {
+    tg_host host = {h, host_invoke, NULL, NULL, NULL};
+    tg_runtime *rt = tg_runtime_new(l, &host, NULL, NULL);
+    CHECK(rt != NULL);
+    if (policy) CHECK(tg_set_policy(rt, policy, strlen(policy)) == TG_OK);
+    return rt;
+}
+
+static const char *const ASK_DEPLOY =
+    "{\"version\":1,\"defaults\":[\"*\"],\"rules\":[{\"id\":\"ask-deploy\",\"effect\":\"ask\",\"tools\":[\"deploy\"]},"
+    "{\"id\":\"rest\",\"effect\":\"allow\",\"tools\":[\"*\"]}]}";
+static const char *const DEPLOY =
+    "{\"name\":\"deploy\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"env\":{\"type\":\"string\"}},"
+    "\"required\":[\"env\"],\"additionalProperties\":false}}";
+
+/* An approved call that a limit of calls in flight refuses ("Try again
+ * later") keeps its approval: the same approval runs it once there is room. */
+static void approval_outlives_flight_limits(void) {
+    host_log h = {0};
+    tg_runtime *rt = runtime(&h, NULL, ASK_DEPLOY);
+    CHECK(tg_register_tool(rt, DEPLOY, strlen(DEPLOY), "{\"concurrency\":1}", 17, 1) == TG_OK);
+    const char *ctx = "{\"principal\":\"u\",\"session\":\"s\"}";
+    char id1[40], id2[40], ctx1[160], ctx2[160];
+    uint32_t c1 = 0, c2 = 0;
+    CHECK(call_ctx(rt, "deploy", "{\"env\":\"first\"}", ctx, &c1) == TG_PENDING_APPROVAL);
+    approval_id(rt, id1);
+    CHECK(call_ctx(rt, "deploy", "{\"env\":\"second\"}", ctx, &c2) == TG_PENDING_APPROVAL);
+    approval_id(rt, id2);
+    CHECK(tg_resolve_approval(rt, id1, strlen(id1), "approve") == TG_OK);
+    CHECK(tg_resolve_approval(rt, id2, strlen(id2), "approve") == TG_OK);
+    snprintf(ctx1, sizeof ctx1, "{\"principal\":\"u\",\"session\":\"s\",\"approval\":\"%s\"}", id1);
+    snprintf(ctx2, sizeof ctx2, "{\"principal\":\"u\",\"session\":\"s\",\"approval\":\"%s\"}", id2);
+    CHECK(call_ctx(rt, "deploy", "{\"env\":\"first\"}", ctx1, &c1) == TG_PENDING); /* holds the only slot */
+    CHECK(call_ctx(rt, "deploy", "{\"env\":\"second\"}", ctx2, &c2) == TG_ERR_LIMIT);
+    CHECK(strstr(out(rt), "Try again later") != NULL);
+    CHECK(tg_approval_unspent(rt, id2, strlen(id2)) == 1);
+    CHECK(tg_call_complete(rt, c1, "\"ok\"", 4, 0) == TG_OK);
+    CHECK(tg_approval_unspent(rt, id1, strlen(id1)) == 0); /* (it ran) */
+    CHECK(call_ctx(rt, "deploy", "{\"env\":\"second\"}", ctx2, &c2) == TG_PENDING);
+    CHECK_STR(h.args, "{\"env\":\"second\"}");
+    CHECK(tg_approval_unspent(rt, id2, strlen(id2)) == 0);
+    CHECK(tg_call_complete(rt, c2, "\"ok\"", 4, 0) == TG_OK);
+    /* ...and once it ran, never again */
+    CHECK(call_ctx(rt, "deploy", "{\"env\":\"second\"}", ctx2, &c2) == TG_ERR_APPROVAL);
+    tg_runtime_free(rt);
+
+    /* the runtime's table of calls in flight (pendingCalls) alike */
+    tg_limits l;
+    tg_limits_default(&l);
+    l.pending_calls = 1;
+    rt = runtime(&h, &l, ASK_DEPLOY);
+    const char *other = "{\"name\":\"other\",\"inputSchema\":{\"type\":\"object\"}}";
+    CHECK(tg_register_tool(rt, DEPLOY, strlen(DEPLOY), NULL, 0, 1) == TG_OK);
+    CHECK(tg_register_tool(rt, other, strlen(other), NULL, 0, 2) == TG_OK);
+    CHECK(call_ctx(rt, "deploy", "{\"env\":\"x\"}", ctx, &c2) == TG_PENDING_APPROVAL);
+    approval_id(rt, id2);
+    CHECK(tg_resolve_approval(rt, id2, strlen(id2), "approve") == TG_OK);
+    snprintf(ctx2, sizeof ctx2, "{\"principal\":\"u\",\"session\":\"s\",\"approval\":\"%s\"}", id2);
+    CHECK(call_ctx(rt, "other", "{}", ctx, &c1) == TG_PENDING);
+    CHECK(call_ctx(rt, "deploy", "{\"env\":\"x\"}", ctx2, &c2) == TG_ERR_LIMIT);
+    CHECK(strstr(out(rt), "Too many calls in flight") != NULL);
+    CHECK(tg_approval_unspent(rt, id2, strlen(id2)) == 1);
+    CHECK(tg_call_complete(rt, c1, "\"ok\"", 4, 0) == TG_OK);
+    CHECK(call_ctx(rt, "deploy", "{\"env\":\"x\"}", ctx2, &c2) == TG_PENDING);
+    CHECK(tg_approval_unspent(rt, id2, strlen(id2)) == 0);
+    tg_runtime_free(rt);
+}
+
+/* A deny still comes before the arguments' errors; an ask becomes a pending
+ * approval only for arguments that validate (and whose context is there):
+ * the others are the usual error result, and no person is asked. */
+static void ask_only_for_valid_arguments(void) {
+    host_log h = {0};
+    const char *policy =
+        "{\"version\":1,\"defaults\":[\"*\"],\"rules\":[{\"id\":\"no-drop\",\"effect\":\"deny\",\"tools\":[\"drop\"]},"
+        "{\"id\":\"ask\",\"effect\":\"ask\",\"tools\":[\"deploy\",\"scoped\"]},{\"id\":\"rest\",\"effect\":\"allow\",\"tools\":[\"*\"]}]}";
+    tg_runtime *rt = runtime(&h, NULL, policy);
+    const char *drop = "{\"name\":\"drop\",\"inputSchema\":{\"type\":\"object\",\"required\":[\"table\"]}}";
+    const char *scoped = "{\"name\":\"scoped\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"t\":{\"type\":\"string\"}}}}";
+    CHECK(tg_register_tool(rt, DEPLOY, strlen(DEPLOY), NULL, 0, 1) == TG_OK);
+    CHECK(tg_register_tool(rt, drop, strlen(drop), NULL, 0, 2) == TG_OK);
+    CHECK(tg_register_tool(rt, scoped, strlen(scoped), "{\"context\":{\"t\":\"tenant\"}}", 26, 3) == TG_OK);
+    uint32_t id = 0;
+    /* one pass (an object of text) and tree alike */
+    const char *bad[] = {"{\"env\":7}", "{\"env\":\"x\",\"evil\":true}", "{}", "[1,2]", "\"x\""};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        CHECK_MSG(call_ctx(rt, "deploy", bad[i], NULL, &id) == TG_ERR_INVALID_ARGUMENTS, "%s", bad[i]);
+        CHECK(strstr(out(rt), "\"code\":\"invalid_arguments\"") != NULL && strstr(out(rt), "approvalId") == NULL);
+    }
+    /* a context parameter the model set, or a context without its value */
+    CHECK(call_ctx(rt, "scoped", "{\"t\":\"mine\"}", "{\"context\":{\"tenant\":\"a\"}}", &id) == TG_ERR_INVALID_ARGUMENTS);
+    CHECK(call_ctx(rt, "scoped", "{}", NULL, &id) == TG_ERR_MISSING_CONTEXT);
+    CHECK(strstr(out(rt), "approvalId") == NULL);
+    /* a denied tool tells nothing of its arguments' errors */
+    CHECK(call_ctx(rt, "drop", "{\"nope\":1}", NULL, &id) == TG_ERR_DENIED);
+    CHECK(strstr(out(rt), "required") == NULL);
+    /* valid arguments are asked about; no handler ran before */
+    CHECK(call_ctx(rt, "deploy", "{\"env\":\"x\"}", NULL, &id) == TG_PENDING_APPROVAL);
+    CHECK(call_ctx(rt, "scoped", "{}", "{\"context\":{\"tenant\":\"a\"}}", &id) == TG_PENDING_APPROVAL);
+    CHECK(h.invoked == 0);
+    tg_runtime_free(rt);
+}
+
+/* contextParams "drop": the model's value for a context parameter never
+ * runs, so the person asked is not shown it and the approval is not bound
+ * to it; the approved call runs with the context's value. */
+static void approval_shows_what_runs(void) {
+    host_log h = {0};
+    const char *policy =
+        "{\"version\":1,\"defaults\":[\"*\"],\"rules\":[{\"id\":\"ask-sql\",\"effect\":\"ask\",\"tools\":[\"sql\"]},"
+        "{\"id\":\"rest\",\"effect\":\"allow\",\"tools\":[\"*\"]}]}";
+    const char *sql = "{\"name\":\"sql\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"db\":{\"type\":\"string\"},"
+                      "\"q\":{\"type\":\"string\"}},\"required\":[\"db\",\"q\"]}}";
+    const char *opts = "{\"context\":{\"db\":\"db\"},\"contextParams\":\"drop\"}";
+    tg_runtime *rt = runtime(&h, NULL, policy);
+    CHECK(tg_register_tool(rt, sql, strlen(sql), opts, strlen(opts), 1) == TG_OK);
+    const char *ctx = "{\"principal\":\"agent\",\"context\":{\"db\":\"prod\"}}";
+    uint32_t c = 0;
+    char id[40], shown[200], ctx2[200];
+    CHECK(call_ctx(rt, "sql", "{\"db\":\"scratch-sandbox\",\"q\":\"DROP TABLE users\"}", ctx, &c) == TG_PENDING_APPROVAL);
+    shown_args(rt, shown, sizeof shown);
+    CHECK_STR(shown, "{\"q\":\"DROP TABLE users\"}");
+    CHECK(strstr(out(rt), "scratch-sandbox") == NULL && strstr(out(rt), "prod") == NULL);
+    approval_id(rt, id);
+    CHECK(tg_resolve_approval(rt, id, strlen(id), "approve") == TG_OK);
+    snprintf(ctx2, sizeof ctx2, "{\"principal\":\"agent\",\"context\":{\"db\":\"prod\"},\"approval\":\"%s\"}", id);
+    /* the model's dropped value does not count when the approval is redeemed either */
+    CHECK(call_ctx(rt, "sql", "{\"db\":\"other\",\"q\":\"DROP TABLE users\"}", ctx2, &c) == TG_PENDING);
+    CHECK_STR(h.args, "{\"q\":\"DROP TABLE users\",\"db\":\"prod\"}");
+    CHECK(tg_call_complete(rt, c, "\"ok\"", 4, 0) == TG_OK);
+    /* other arguments are still other arguments */
+    CHECK(call_ctx(rt, "sql", "{\"q\":\"SELECT 1\"}", ctx, &c) == TG_PENDING_APPROVAL);
+    approval_id(rt, id);
+    CHECK(tg_resolve_approval(rt, id, strlen(id), "approve") == TG_OK);
+    snprintf(ctx2, sizeof ctx2, "{\"principal\":\"agent\",\"context\":{\"db\":\"prod\"},\"approval\":\"%s\"}", id);
+    CHECK(call_ctx(rt, "sql", "{\"q\":\"DROP TABLE users\"}", ctx2, &c) == TG_ERR_APPROVAL);
+    CHECK(call_ctx(rt, "sql", "{\"q\":\"SELECT 1\"}", ctx2, &c) == TG_PENDING);
+    tg_runtime_free(rt);
+}
+
+/* Each content block has the members MCP requires of its type; a malformed
+ * one makes the result invalid_result, as other garbage results are. */
+static void content_blocks_checked(void) {
+    host_log h = {0};
+    tg_runtime *rt = runtime(&h, NULL, NULL);
+    const char *t = "{\"name\":\"t\",\"inputSchema\":{\"type\":\"object\"}}";
+    CHECK(tg_register_tool(rt, t, strlen(t), NULL, 0, 1) == TG_OK);
+    static const char *const BAD[] = {
+        "{\"content\":[{\"type\":\"resource\",\"resource\":{}}]}",
+        "{\"content\":[{\"type\":\"resource\",\"resource\":{\"uri\":\"file:///a.txt\"}}]}",
+        "{\"content\":[{\"type\":\"resource\",\"resource\":{\"uri\":7,\"text\":\"hi\"}}]}",
+        "{\"content\":[{\"type\":\"resource\",\"resource\":{\"text\":\"hi\"}}]}",
+        "{\"content\":[{\"type\":\"resource\",\"resource\":{\"uri\":\"u\",\"text\":1}}]}",
+        "{\"content\":[{\"type\":\"resource\",\"resource\":{\"uri\":\"u\",\"blob\":\"not base64!\"}}]}",
+        "{\"content\":[{\"type\":\"resource\",\"resource\":{\"uri\":\"u\",\"text\":\"x\",\"mimeType\":1}}]}",
+        "{\"content\":[{\"type\":\"resource\",\"resource\":\"file:///a\"}]}",
+        "{\"content\":[{\"type\":\"resource\"}]}",
+        "{\"content\":[{\"type\":\"image\",\"data\":\"%%%\",\"mimeType\":\"image/png\"}]}",
+        "{\"content\":[{\"type\":\"audio\",\"data\":\"QUJD=\",\"mimeType\":\"audio/wav\"}]}",
+        "{\"content\":[{\"type\":\"image\",\"data\":\"A\",\"mimeType\":\"image/png\"}]}",
+        "{\"content\":[{\"type\":\"text\",\"text\":\"x\",\"_meta\":[]}]}",
+        "{\"content\":[{\"type\":\"text\",\"text\":\"ok\"},{\"type\":\"resource\",\"resource\":{}}]}",
+    };
+    static const char *const GOOD[] = {
+        "{\"content\":[{\"type\":\"resource\",\"resource\":{\"uri\":\"file:///a.txt\",\"text\":\"hi\"}}]}",
+        "{\"content\":[{\"type\":\"resource\",\"resource\":{\"uri\":\"file:///a.bin\",\"mimeType\":\"application/octet-stream\",\"blob\":\"AAEC\"}}]}",
+        "{\"content\":[{\"type\":\"resource\",\"resource\":{\"uri\":\"u\",\"blob\":\"\"}}]}",
+        "{\"content\":[{\"type\":\"image\",\"data\":\"iVBO Rw0K\\nGgo=\",\"mimeType\":\"image/png\"}]}",
+        "{\"content\":[{\"type\":\"audio\",\"data\":\"QUJDRA==\",\"mimeType\":\"audio/wav\"}]}",
+        "{\"content\":[{\"type\":\"image\",\"data\":\"QUI\",\"mimeType\":\"image/png\"}]}",
+        "{\"content\":[{\"type\":\"resource_link\",\"uri\":\"file:///a\",\"name\":\"a\"}]}",
+        "{\"content\":[{\"type\":\"text\",\"text\":\"x\",\"_meta\":{\"k\":1}}]}",
+    };
+    uint32_t c = 0;
+    for (size_t i = 0; i < sizeof BAD / sizeof *BAD; i++) {
+        CHECK(tg_call_begin(rt, "t", 1, "{}", 2, NULL, 0, &c) == TG_PENDING);
+        CHECK(tg_call_complete(rt, c, BAD[i], strlen(BAD[i]), 0) == TG_OK);
+        CHECK_MSG(strstr(out(rt), "\"code\":\"invalid_result\"") != NULL && strstr(out(rt), "malformed CallToolResult"),
+                  "%s -> %s", BAD[i], out(rt));
+    }
+    for (size_t i = 0; i < sizeof GOOD / sizeof *GOOD; i++) {
+        CHECK(tg_call_begin(rt, "t", 1, "{}", 2, NULL, 0, &c) == TG_PENDING);
+        CHECK(tg_call_complete(rt, c, GOOD[i], strlen(GOOD[i]), 0) == TG_OK);
+        CHECK_MSG(strcmp(out(rt), GOOD[i]) == 0, "%s -> %s", GOOD[i], out(rt));
+    }
+    tg_runtime_free(rt);
+}
+
+int main(void) {
+    approval_outlives_flight_limits();
+    ask_only_for_valid_arguments();
+    approval_shows_what_runs();
+    content_blocks_checked();
+    return tg_test_finish("router");
+}
