@@ -1012,9 +1012,11 @@ export class ToolRuntime {
     ctx.signal?.addEventListener('abort', onCancel, { once: true });
     if (ctx.signal?.aborted) settle('cancelled'); // (aborted while the handler's synchronous part ran)
     this.#inFlight.set(job.callId, { timer, settle });
-    // Promise.resolve adopts any thenable safely: a then() that throws,
-    // answers twice or calls back at once settles this promise only once
-    const work = Promise.resolve(promise).then((v) => ({ v, isError: 0 }), (e) => ({ v: this.#errorText(e), isError: 1 }));
+    // a promise of our own adopts any thenable safely: a then() that throws,
+    // answers twice or calls back at once settles it only once. (Not
+    // Promise.resolve: given a native promise it reads its constructor, and
+    // a getter that throws there would fail the call after its dispatch.)
+    const work = new Promise((resolve) => resolve(promise)).then((v) => ({ v, isError: 0 }), (e) => ({ v: this.#errorText(e), isError: 1 }));
     const first = await Promise.race([work, early]);
     if (typeof first !== 'string') info._end(); // (the result is in: no progress after it)
     clearTimeout(timer);

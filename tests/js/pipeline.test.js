@@ -784,6 +784,34 @@ test('a handler that throws what cannot become text still ends as an error resul
   rt.dispose();
 });
 
+test('a native promise that cannot be adopted as it stands still ends its call as a result; its slots are freed', async () => {
+  const rt = await createToolRuntime({ limits: { pendingCalls: 2 } });
+  const broken = {
+    // Promise.resolve and then() read a native promise's constructor
+    constructorThrows: () => {
+      const p = Promise.resolve({ ok: true });
+      Object.defineProperty(p, 'constructor', { get() { throw new Error('constructor getter'); } });
+      return p;
+    },
+    // its own then(), which never calls back and answers with a thenable that throws
+    thenReplaced: () => {
+      const p = Promise.resolve('x');
+      p.then = () => ({ then() { throw new Error('not adopted'); } });
+      return p;
+    },
+  };
+  for (const [name, fn] of Object.entries(broken)) rt.registerTool({ name, inputSchema: obj() }, fn, { concurrency: 1, timeoutMs: 30 });
+  rt.registerTool({ name: 'fine', inputSchema: obj() }, () => 'fine');
+  for (let round = 0; round < 3; round++) {
+    const bad = await rt.callTool('constructorThrows', {});
+    assert.equal(bad.isError, true);
+    assert.match(bad.content[0].text, /failed: constructor getter/); // the handler's failure, not limit_reached
+    assert.equal(gateCode(await rt.callTool('thenReplaced', {})), 'timeout'); // (a then() that never calls back: it never finished)
+  }
+  assert.equal((await rt.callTool('fine', {})).content[0].text, 'fine');
+  rt.dispose();
+});
+
 test('a wasm trap is survived: the instance is replaced and registry, policy and approvals restored', async () => {
   const { rt } = await policyRuntime();
   const pending = await rt.callTool('send_email', { to: 'a@corp.com' }, { principal: 'intern', session: 's' });
