@@ -900,6 +900,7 @@ export class ToolRuntime {
       return this.#refusedHere('', NO_CONTEXT, 'invalid_request', `The tool name cannot be read as text: ${safeMessage(e)}`);
     }
     let ctxText = '';
+    let cancelled = false;
     if (ctx === null) ctx = NO_CONTEXT;
     if (ctx !== NO_CONTEXT) {
       // the host's context read once, into plain data: a getter that throws or
@@ -907,6 +908,7 @@ export class ToolRuntime {
       // (after the module dispatched it, its slots would stay taken)
       try {
         ctx = readContext(ctx);
+        cancelled = ctx.signal?.aborted; // (the signal is the host's object: read where a throw is a refusal)
       } catch (e) {
         return this.#refusedHere(name, NO_CONTEXT, 'invalid_request', `The call's context cannot be used: ${safeMessage(e)}`);
       }
@@ -926,7 +928,7 @@ export class ToolRuntime {
         return this.#refusedHere(name, ctx, 'invalid_json', `Arguments cannot be written as JSON: ${e.message}`);
       }
     }
-    if (ctx.signal?.aborted) return this.#refusedHere(name, ctx, 'cancelled', `The call to tool "${name}" was cancelled.`);
+    if (cancelled) return this.#refusedHere(name, ctx, 'cancelled', `The call to tool "${name}" was cancelled.`);
     // refused before any copy into the module: every character is at least one byte
     if (argBytes.length > this.#argsLimit) {
       return this.#refusedHere(name, ctx, 'too_large', `Arguments for tool "${name}" are not valid JSON: input of at least ${argBytes.length} bytes is over the limit of ${this.#argsLimit}`);
@@ -1008,9 +1010,20 @@ export class ToolRuntime {
     const early = new Promise((resolve) => { settle = resolve; });
     const remaining = Math.max(0, Math.min(MAX_TIMER_MS, job.deadline - this.#clock()));
     const timer = setTimeout(() => settle('timeout'), remaining);
+    const signal = ctx.signal;
     const onCancel = () => settle('cancelled');
-    ctx.signal?.addEventListener('abort', onCancel, { once: true });
-    if (ctx.signal?.aborted) settle('cancelled'); // (aborted while the handler's synchronous part ran)
+    if (signal !== undefined) {
+      // the caller's signal (an AbortSignal look-alike passes for one) used
+      // after the dispatch: a throw here must still end the call in the
+      // module. One that cannot be watched or read could not cancel the
+      // call, so the call ends as cancelled rather than run unstoppable.
+      try {
+        signal.addEventListener('abort', onCancel, { once: true });
+        if (signal.aborted) settle('cancelled'); // (aborted while the handler's synchronous part ran)
+      } catch {
+        settle('cancelled');
+      }
+    }
     this.#inFlight.set(job.callId, { timer, settle });
     // a promise of our own adopts any thenable safely: a then() that throws,
     // answers twice or calls back at once settles it only once. (Not
@@ -1020,7 +1033,9 @@ export class ToolRuntime {
     const first = await Promise.race([work, early]);
     if (typeof first !== 'string') info._end(); // (the result is in: no progress after it)
     clearTimeout(timer);
-    ctx.signal?.removeEventListener('abort', onCancel);
+    if (signal !== undefined) {
+      try { signal.removeEventListener('abort', onCancel); } catch { /* (left listening: it can only settle a call that ended) */ }
+    }
     // (after a trap a new instance may have given the id to another call)
     if (this.#inFlight.get(job.callId)?.settle === settle) this.#inFlight.delete(job.callId);
     if (typeof first === 'string') { // timeout, cancelled, trap or disposed: the handler's late result is discarded

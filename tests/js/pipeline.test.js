@@ -1062,6 +1062,29 @@ test('a context of the wrong shape, a throwing getter or name, and a non-AbortSi
   assert.equal(gateCode(await rt.resolveApproval('ap_' + '0'.repeat(32), 'approve')), 'disposed');
 });
 
+test('a signal look-alike that throws once the call is under way still ends the call as a result; no slot is left taken', async () => {
+  const rt = await createToolRuntime({ limits: { pendingCalls: 1 } });
+  rt.registerTool({ name: 'job', inputSchema: obj() }, async () => 'done', { concurrency: 1 });
+  const signal = (over) => Object.defineProperties({ aborted: false, addEventListener() {}, removeEventListener() {} },
+    Object.getOwnPropertyDescriptors(over)); // (getters kept as getters)
+  const abortedThrowsAt = (read) => {
+    let reads = 0;
+    return signal({ get aborted() { if (++reads >= read) throw new Error('aborted'); return false; } });
+  };
+  const cases = [
+    [signal({ addEventListener() { throw new Error('add'); } }), 'cancelled'], // (it could never cancel the call)
+    [signal({ removeEventListener() { throw new Error('remove'); } }), undefined], // (the result was in)
+    [abortedThrowsAt(2), 'invalid_request'], // read before the dispatch: refused
+    [abortedThrowsAt(3), 'cancelled'], // read after the handler's synchronous part
+  ];
+  for (const [s, code] of cases) {
+    const r = await rt.callTool('job', {}, { signal: s });
+    assert.equal(gateCode(r), code);
+    assert.equal((await rt.callTool('job', {})).content[0].text, 'done'); // its concurrency and pendingCalls slots are free
+  }
+  rt.dispose();
+});
+
 test('a trap while a synchronous handler runs ends that call as module_trap and leaves the new instance\'s calls alone', async () => {
   const rt = await createToolRuntime();
   let release;
