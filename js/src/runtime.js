@@ -1008,8 +1008,15 @@ export class ToolRuntime {
   async #await(job, name, ctx, promise, info, generation) {
     let settle;
     const early = new Promise((resolve) => { settle = resolve; });
-    const remaining = Math.max(0, Math.min(MAX_TIMER_MS, job.deadline - this.#clock()));
-    const timer = setTimeout(() => settle('timeout'), remaining);
+    const flight = { timer: undefined, settle };
+    // disposed, or the module replaced, while the handler's synchronous part
+    // ran: #endInFlight came before the call was listed, so it ends here
+    if (!this.#handle) settle('disposed');
+    else if (generation !== this.#generation) settle('trap');
+    else {
+      flight.timer = setTimeout(() => settle('timeout'), Math.max(0, Math.min(MAX_TIMER_MS, job.deadline - this.#clock())));
+      this.#inFlight.set(job.callId, flight);
+    }
     const signal = ctx.signal;
     const onCancel = () => settle('cancelled');
     if (signal !== undefined) {
@@ -1024,7 +1031,6 @@ export class ToolRuntime {
         settle('cancelled');
       }
     }
-    this.#inFlight.set(job.callId, { timer, settle });
     // a promise of our own adopts any thenable safely: a then() that throws,
     // answers twice or calls back at once settles it only once. (Not
     // Promise.resolve: given a native promise it reads its constructor, and
@@ -1032,12 +1038,12 @@ export class ToolRuntime {
     const work = new Promise((resolve) => resolve(promise)).then((v) => ({ v, isError: 0 }), (e) => ({ v: this.#errorText(e), isError: 1 }));
     const first = await Promise.race([work, early]);
     if (typeof first !== 'string') info._end(); // (the result is in: no progress after it)
-    clearTimeout(timer);
+    clearTimeout(flight.timer);
     if (signal !== undefined) {
       try { signal.removeEventListener('abort', onCancel); } catch { /* (left listening: it can only settle a call that ended) */ }
     }
     // (after a trap a new instance may have given the id to another call)
-    if (this.#inFlight.get(job.callId)?.settle === settle) this.#inFlight.delete(job.callId);
+    if (this.#inFlight.get(job.callId) === flight) this.#inFlight.delete(job.callId);
     if (typeof first === 'string') { // timeout, cancelled, trap or disposed: the handler's late result is discarded
       info._end(new Error({ timeout: 'deadline passed', cancelled: 'cancelled', trap: 'the module was replaced', disposed: 'the runtime was disposed' }[first]));
       if (first === 'disposed') return gateError('disposed', `The runtime was disposed while tool "${name}" ran.`);

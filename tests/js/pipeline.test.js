@@ -906,6 +906,24 @@ test('calls awaiting their handler when the module traps (or the runtime is disp
   assert.equal(signals[1].aborted, true);
 });
 
+test('a handler whose synchronous part disposes the runtime or traps the module ends its call at once, its signal aborted', async () => {
+  for (const [what, code] of [['dispose', 'disposed'], ['trap', 'module_trap']]) {
+    const rt = await createToolRuntime();
+    let signal;
+    rt.registerTool({ name: 'shutdown', inputSchema: obj() }, (args, info) => {
+      signal = info.signal;
+      if (what === 'dispose') rt.dispose();
+      else assert.throws(() => rt._selftestTrap(), (e) => e.code === 'module_trap');
+      return new Promise(() => {}); // (what the runtime would have aborted)
+    }, { timeoutMs: 5_000 });
+    const t0 = Date.now();
+    assert.equal(gateCode(await rt.callTool('shutdown', {})), code);
+    assert.ok(Date.now() - t0 < 1000, `${what}: ended at once, not at the deadline`);
+    assert.equal(signal.aborted, true);
+    rt.dispose();
+  }
+});
+
 test('an ended session takes its approvals with it; a token is kept as spent only when a call redeemed it', async () => {
   const { rt, ran } = await policyRuntime();
   rt.setApprovalKey('k'.repeat(32));
