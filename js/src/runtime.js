@@ -1014,7 +1014,7 @@ export class ToolRuntime {
     if (!this.#handle) settle('disposed');
     else if (generation !== this.#generation) settle('trap');
     else {
-      flight.timer = setTimeout(() => settle('timeout'), Math.max(0, Math.min(MAX_TIMER_MS, job.deadline - this.#clock())));
+      armDeadline(flight, Math.max(0, job.deadline - this.#clock()));
       this.#inFlight.set(job.callId, flight);
     }
     const signal = ctx.signal;
@@ -1327,6 +1327,14 @@ function loneSurrogateOffset(s) {
 function isAbortSignal(s) {
   return typeof s === 'object' && s !== null && typeof s.aborted === 'boolean' &&
     typeof s.addEventListener === 'function' && typeof s.removeEventListener === 'function';
+}
+
+/** Arms an awaited call's deadline, `left` ms away. setTimeout takes at
+ * most MAX_TIMER_MS (~24.8 days; a longer delay fires at once), so a later
+ * deadline is reached in steps: a clamped timer firing is not the deadline. */
+function armDeadline(flight, left) {
+  flight.timer = left > MAX_TIMER_MS ? setTimeout(armDeadline, MAX_TIMER_MS, flight, left - MAX_TIMER_MS)
+    : setTimeout(flight.settle, left, 'timeout');
 }
 
 /** What a thrown value says, whatever it is. */

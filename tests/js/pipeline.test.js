@@ -561,6 +561,37 @@ test('deadlines: a slow handler times out, gets an abort signal, and its late re
   rt.dispose();
 });
 
+test('a deadline beyond the longest setTimeout (2^31-1 ms, ~24.8 days) is reached in steps, not cut short', async (t) => {
+  const MAX_TIMER_MS = 2 ** 31 - 1;
+  const DAYS_30 = 30 * 86_400_000;
+  const rt = await createToolRuntime();
+  let finish;
+  rt.registerTool({ name: 'long_job', inputSchema: obj() }, () => new Promise((r) => { finish = r; }), { timeoutMs: DAYS_30 });
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const flush = () => new Promise((r) => setImmediate(r));
+  const call = () => {
+    const c = { ended: false };
+    c.result = rt.callTool('long_job', {}).then((r) => { c.ended = true; return r; });
+    return c;
+  };
+  const a = call();
+  await flush();
+  t.mock.timers.tick(MAX_TIMER_MS); // 24.8 days on: the longest timer fired, the deadline is days away
+  await flush();
+  assert.equal(a.ended, false);
+  finish('finished');
+  assert.equal((await a.result).content[0].text, 'finished');
+  // and one that never finishes ends at its deadline
+  const b = call();
+  await flush();
+  t.mock.timers.tick(MAX_TIMER_MS);
+  await flush();
+  assert.equal(b.ended, false);
+  t.mock.timers.tick(DAYS_30 - MAX_TIMER_MS);
+  assert.equal(gateCode(await b.result), 'timeout');
+  rt.dispose();
+});
+
 test('cancellation through an AbortSignal; a handler that never settles cannot block others', async () => {
   const rt = await createToolRuntime();
   rt.registerTool({ name: 'forever', inputSchema: obj() }, () => new Promise(() => {}), { timeoutMs: 60_000 });
