@@ -206,8 +206,10 @@ double tg_registry_epoch_of(tg_runtime *rt);
 
 /* Moves this runtime's registry epoch past `epoch` and its snapshot ids
  * past `snapshot`: what a runtime it replaces handed out (tools/list
- * cursors, snapshot ids) is refused here, never read as its own. */
-void tg_restore_counters(tg_runtime *rt, double epoch, double snapshot);
+ * cursors, snapshot ids) is refused here, never read as its own. Its call
+ * ids go on after `call`, the last one that runtime handed out (0: from 1),
+ * so an audit log never sees one id for two calls. */
+void tg_restore_counters(tg_runtime *rt, double epoch, double snapshot, double call);
 
 /* Pins the current tool set: calls and listings that name the snapshot see
  * exactly that set until it is released. *id is never 0. */

@@ -175,9 +175,12 @@ int tga_restore_source(tga_handle *h, uint32_t len, uint32_t state_len, uint32_t
 TG_EXPORT(tga_epoch)
 double tga_epoch(tga_handle *h) { return tg_registry_epoch_of(h->rt); }
 
-/* The highest epoch and snapshot id a replaced instance handed out. */
+/* The highest epoch and snapshot id a replaced instance handed out, and
+ * its last call id. */
 TG_EXPORT(tga_restore_counters)
-void tga_restore_counters(tga_handle *h, double epoch, double snapshot) { tg_restore_counters(h->rt, epoch, snapshot); }
+void tga_restore_counters(tga_handle *h, double epoch, double snapshot, double call) {
+    tg_restore_counters(h->rt, epoch, snapshot, call);
+}
 
 
 /* Pins the current tool set; returns its id (0 on failure). */

@@ -6,7 +6,7 @@
 // there replaces the instance with a fresh one and gives it what the old one
 // held: the configuration, policy and approval key (a small journal), every
 // source's tools as they were (the module's change log, #takeChanges), the
-// epoch and snapshot counters, pending approvals, spent tokens and policy
+// epoch, snapshot and call id counters, pending approvals, spent tokens and policy
 // state, so the host keeps working; the operation that trapped fails with
 // code 'module_trap'.
 import { STATUS, ToolgateError } from './errors.js';
@@ -103,6 +103,8 @@ export class ToolRuntime {
   #lostRestores = 0; // tools a replaced instance could not be given back (memory)
   #lastEpoch = 0; // the registry's epoch at the last change, and the highest snapshot id handed out:
   #lastSnapshot = 0; // a replaced instance's are never reused (cursors, snapshots)
+  #lastCallId = 0; // the last call id handed out: a replaced instance's go on after it (audit events pair by id)
+  #beginAt = 0; // the clock when the call being begun began (a trapped call's audited duration)
   #mintedTokens = new Map(); // tokens resolveApproval issued -> their session, spent by endSession in any instance
   #lens = [0, 0, 0];
   #validateFn = null; // the hot exports, looked up once per instance
@@ -228,7 +230,7 @@ export class ToolRuntime {
     // every source's tools as they were: live, held and remembered, not
     // registered again (replaying listings would judge them again, in
     // another order, against another history)
-    this.#exports.tga_restore_counters(this.#handle, this.#lastEpoch, this.#lastSnapshot);
+    this.#exports.tga_restore_counters(this.#handle, this.#lastEpoch, this.#lastSnapshot, this.#lastCallId);
     // (not logged: what restoring changes is what the host holds already, and
     // a log of every tool's text would take the memory the tools need)
     this.#exports.tga_track_sources(this.#handle, 0);
@@ -341,7 +343,8 @@ export class ToolRuntime {
     const given = this.#argsGiven;
     const args = given !== null && ptr >= this.#argsAt && ptr + len === this.#argsAt + this.#argsLen
       ? given : decoder.decode(this.#bytes().subarray(ptr, ptr + len));
-    this.#invoked = { handlerId, callId, deadline, args };
+    this.#lastCallId = callId;
+    this.#invoked = { handlerId, callId, deadline, args, started: this.#beginAt };
     return 0;
   }
 
@@ -944,7 +947,7 @@ export class ToolRuntime {
         this.#argsLen = argsLen;
       }
       try {
-        status = this.#hot(this.#beginFn, argsLen, nameLen, ctxLen, this.#clock());
+        status = this.#hot(this.#beginFn, argsLen, nameLen, ctxLen, this.#beginAt = this.#clock());
       } finally {
         this.#argsGiven = null;
       }
@@ -996,11 +999,11 @@ export class ToolRuntime {
       thenable = !!value && typeof value.then === 'function'; // (a getter may throw too)
     } catch (e) {
       info._end();
-      return this.#finish(job, name, this.#errorText(e), 1, generation);
+      return this.#finish(job, name, ctx, this.#errorText(e), 1, generation);
     }
     if (!thenable) {
       info._end();
-      return this.#finish(job, name, value, 0, generation);
+      return this.#finish(job, name, ctx, value, 0, generation);
     }
     return this.#await(job, name, ctx, value, info, generation);
   }
@@ -1047,16 +1050,17 @@ export class ToolRuntime {
     if (typeof first === 'string') { // timeout, cancelled, trap or disposed: the handler's late result is discarded
       info._end(new Error({ timeout: 'deadline passed', cancelled: 'cancelled', trap: 'the module was replaced', disposed: 'the runtime was disposed' }[first]));
       if (first === 'disposed') return gateError('disposed', `The runtime was disposed while tool "${name}" ran.`);
-      if (generation !== this.#generation) return gateError('module_trap', `The module was replaced while tool "${name}" ran.`);
+      if (generation !== this.#generation) return this.#trappedCall(job, name, ctx, `The module was replaced while tool "${name}" ran.`);
       try {
         return this.#endCall(job, first === 'timeout' ? 1 : 0);
       } catch (e) {
         if (e instanceof ToolgateError && e.code === 'unknown_call') return gateError(first, `The call to tool "${name}" ended: ${first}.`);
+        if (e instanceof ToolgateError && e.code === 'module_trap') return this.#trappedCall(job, name, ctx, e.message);
         if (e instanceof ToolgateError) return gateError(e.code, e.message);
         throw e;
       }
     }
-    return this.#finish(job, name, first.v, first.isError, generation);
+    return this.#finish(job, name, ctx, first.v, first.isError, generation);
   }
 
   /** Ends every awaited call at once (a trap replaced the module, or the
@@ -1083,9 +1087,9 @@ export class ToolRuntime {
   }
 
   /** Hands the handler's outcome to the module; returns the CallToolResult. */
-  #finish(job, name, value, isError, generation) {
+  #finish(job, name, ctx, value, isError, generation) {
     if (generation !== this.#generation) {
-      return gateError('module_trap', `The module was replaced while tool "${name}" ran; its result was discarded.`);
+      return this.#trappedCall(job, name, ctx, `The module was replaced while tool "${name}" ran; its result was discarded.`);
     }
     // kind 0: result JSON, 1: error text, 2: a string that comes back as the
     // text result it is, unless the module says otherwise (an outputSchema,
@@ -1120,9 +1124,33 @@ export class ToolRuntime {
       if (done !== TG_OK) throw this.#lastError(done);
       return this.#hotOutput();
     } catch (e) {
+      if (e instanceof ToolgateError && e.code === 'module_trap') return this.#trappedCall(job, name, ctx, e.message);
       if (e instanceof ToolgateError) return gateError(e.code, e.message);
       throw e;
     }
+  }
+
+  /** A dispatched call that a trap ended: the trapped instance took the
+   * call with it, and the new one never knew it, so neither tells its
+   * outcome; the host sends the audit event the module would have, so no
+   * "dispatched" decision is left without its end. Returns the result. */
+  #trappedCall(job, name, ctx, message) {
+    if (this.#auditSubscribers.size) {
+      const event = { phase: 'outcome', callId: job.callId, tool: name };
+      const source = this.#sourceOf(job.handlerId);
+      if (source !== undefined) event.source = source;
+      if (typeof ctx.principal === 'string' && ctx.principal) event.principal = ctx.principal;
+      event.outcome = 'module_trap';
+      event.durationMs = this.#clock() - job.started;
+      this.#queueAudit(event);
+    }
+    return gateError('module_trap', message);
+  }
+
+  /** The source whose tool runs handler `id` (a scan: for the rare trapped call). */
+  #sourceOf(id) {
+    for (const [source, ids] of this.#sourceHandlers) for (const h of ids.values()) if (h === id) return source;
+    return undefined;
   }
 
   /** Ends a dispatched call in the module without its result (reason: 0

@@ -75,3 +75,5 @@ int tg_pending_take(tg_pending *p, uint32_t id, tg_call_info *out) {
 size_t tg_pending_count(const tg_pending *p) { return p->count; }
 
 int tg_pending_full(const tg_pending *p) { return p->count >= p->cap; }
+
+void tg_pending_resume_after(tg_pending *p, uint32_t last) { p->next_id = last + 1; /* (0 is skipped by tg_pending_add) */ }

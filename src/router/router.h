@@ -38,6 +38,9 @@ int tg_pending_take(tg_pending *p, uint32_t id, tg_call_info *out);
 size_t tg_pending_count(const tg_pending *p);
 /* 1 when tg_pending_add would refuse (the table is full). */
 int tg_pending_full(const tg_pending *p);
+/* The next id handed out follows `last` (a replaced runtime's last id): an
+ * audit log pairs a call's events by id, so none is handed out twice. */
+void tg_pending_resume_after(tg_pending *p, uint32_t last);
 
 /* ---- arguments ---- */
 typedef enum tg_args_status { TG_ARGS_OK = 0, TG_ARGS_INVALID, TG_ARGS_MISSING_CONTEXT, TG_ARGS_NOMEM, TG_ARGS_LIMIT } tg_args_status;

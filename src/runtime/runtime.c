@@ -359,9 +359,10 @@ tg_status tg_restore_source(tg_runtime *rt, const char *source, size_t len, cons
 
 double tg_registry_epoch_of(tg_runtime *rt) { return (double)tg_registry_epoch(rt->registry); }
 
-void tg_restore_counters(tg_runtime *rt, double epoch, double snapshot) {
+void tg_restore_counters(tg_runtime *rt, double epoch, double snapshot, double call) {
     if (epoch >= 0 && epoch < 9007199254740992.0) tg_registry_epoch_at_least(rt->registry, (uint64_t)epoch + 1);
     if (snapshot >= rt->next_snapshot && snapshot < UINT32_MAX) rt->next_snapshot = (uint32_t)snapshot + 1;
+    if (call >= 1 && call <= UINT32_MAX) tg_pending_resume_after(rt->pending, (uint32_t)call);
 }
 
 tg_status tg_configure(tg_runtime *rt, const char *config, size_t len) {

@@ -103,6 +103,32 @@ test('snapshots and tools/list cursors of a replaced instance are refused, never
   rt.dispose();
 });
 
+test('a dispatched call a trap ends has its outcome audited, and call ids go on after the trapped instance\'s', async () => {
+  const rt = await createToolRuntime();
+  const events = [];
+  rt.onAudit((e) => events.push(e));
+  rt.registerTool({ name: 'transfer', inputSchema: obj() }, () => new Promise(() => {}), { timeoutMs: 60_000 });
+  rt.registerBatch('bank', [{ descriptor: { name: 'pay', inputSchema: obj() }, handler: () => { trapped(rt); return 'paid'; } }]);
+  rt.registerTool({ name: 'lookup', inputSchema: obj() }, () => 'found');
+  const stuck = rt.callTool('transfer', {}, { principal: 'ops' });
+  await new Promise((r) => setTimeout(r, 5));
+  trapped(rt); // (any trap while the call runs)
+  assert.equal(code(await stuck), 'module_trap');
+  assert.equal(code(await rt.callTool('mcp__bank__pay', {})), 'module_trap'); // (its handler trapped the module)
+  assert.equal((await rt.callTool('lookup', {})).content[0].text, 'found');
+  await new Promise((r) => setTimeout(r, 0));
+  const dispatched = events.filter((e) => e.outcome === 'dispatched');
+  const outcomes = events.filter((e) => e.phase === 'outcome');
+  assert.deepEqual(dispatched.map((e) => e.tool), ['transfer', 'mcp__bank__pay', 'lookup']);
+  assert.equal(new Set(dispatched.map((e) => e.callId)).size, 3, 'no call id twice, across two traps');
+  // each dispatched call has one outcome, under its own id
+  assert.deepEqual(outcomes.map((e) => [e.callId, e.tool, e.outcome]),
+    dispatched.map((e, i) => [e.callId, e.tool, ['module_trap', 'module_trap', 'ok'][i]]));
+  assert.deepEqual([outcomes[0].source, outcomes[0].principal, outcomes[1].source], ['', 'ops', 'bank']);
+  assert.equal(typeof outcomes[0].durationMs, 'number');
+  rt.dispose();
+});
+
 test('an approved call refused by a limit keeps its approval for another try, across a trap too', async () => {
   const policy = { version: 1, defaults: ['*'], rules: [{ id: 'ask-mail', effect: 'ask', tools: ['send_email'] }, { id: 'all', effect: 'allow', tools: ['*'] }],
     rate_limits: [{ id: 'mail', tools: ['send_email'], capacity: 1, refill_per_second: 1 }] };
