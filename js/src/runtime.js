@@ -83,6 +83,8 @@ export class ToolRuntime {
   #generation = 0;
   #handlers = new Map();
   #heldHandlers = new Map(); // handler id -> the handler listed with a held change (live at acceptChange)
+  #retired = new Set(); // handler ids no tool holds any more, kept while a snapshot is pinned (#retire)
+  #pinned = new Set(); // ids of this instance's snapshots not released
   #sourceNames = new Map(); // source -> (tool name as listed -> model-visible name)
   #sourceHandlers = new Map();
   #nextHandler = 1;
@@ -222,6 +224,8 @@ export class ToolRuntime {
   #recover() {
     this.#restarts++;
     this.#listCache.clear();
+    this.#pinned.clear(); // (snapshots do not survive a trap: what only they could reach goes)
+    this.#releaseRetired();
     this.#endInFlight('trap'); // (their handlers are told; the new instance knows no such calls)
     const limits = this.#savedPolicyState();
     giveMemory(this.#memory); // (zeroed before anyone uses it again)
@@ -515,8 +519,9 @@ export class ToolRuntime {
   /** registerBatch; upstream: the handlers are importTools' forwarders (a
    * new closure each listing, the same upstream), so a tool keeps its id;
    * a plugin's new handler function for a tool is a new id, which the
-   * module reports as "updated" (and snapshots pinned before keep running
-   * the handler they were pinned with). */
+   * module reports as "updated". A snapshot pinned before runs the new
+   * handler too (the module runs a pinned tool through the live one while
+   * its definition is the same), so the old one is released (#retire). */
   #registerBatch(source, entries, { atomic = true, replace = false, nameTemplate } = {}, upstream) {
     // handler ids are stable per (source, tool name): re-listing a source reuses them
     let ids = this.#sourceHandlers.get(source);
@@ -570,7 +575,7 @@ export class ToolRuntime {
         // a tool the list no longer names loses its handler once the registry
         // removed it: one renamed to a look-alike is held as a change of it,
         // and sessions pinned to it still run it
-        const listed = new Set(staged.map(([k]) => k));
+        const listed = new Set(staged.filter((_, i) => states[i] !== 'rejected').map(([k]) => k));
         const removed = new Set(result.removed);
         for (const [key, id] of ids) {
           if (listed.has(key) || (names.has(key) && !removed.has(names.get(key)))) continue;
@@ -581,11 +586,16 @@ export class ToolRuntime {
         }
       }
       staged.forEach(([key, id, fn], i) => {
+        const prev = ids.get(key);
+        // a rejected entry leaves the registry as it was, and a held change
+        // listed again stays as it was held, handler and all: the tool keeps its id
+        if (states[i] === 'rejected' || (states[i] === 'held' && prev !== undefined)) return;
         ids.set(key, id);
-        // a held change's handler waits with it: the live definition keeps
-        // running its own until acceptChange
+        if (prev !== undefined && prev !== id) this.#retire(prev);
+        // a held change's handler waits with it until acceptChange (the tool
+        // is out of the live set; snapshots pinned before run it as pinned)
         if (states[i] === 'changed' || states[i] === 'held') this.#heldHandlers.set(id, fn);
-        else if (states[i] !== 'rejected') { this.#handlers.set(id, fn); this.#heldHandlers.delete(id); }
+        else { this.#handlers.set(id, fn); this.#heldHandlers.delete(id); }
       });
     }
     return result;
@@ -604,9 +614,35 @@ export class ToolRuntime {
       if (state !== 'gone') (state === 'live' ? live : held).add(JSON.parse(text).handler);
     }
     for (const [key, id, fn] of staged) {
-      if (live.has(id)) { ids.set(key, id); this.#handlers.set(id, fn); this.#heldHandlers.delete(id); }
-      else if (held.has(id)) { ids.set(key, id); this.#heldHandlers.set(id, fn); }
+      if (!live.has(id) && !held.has(id)) continue;
+      const prev = ids.get(key);
+      ids.set(key, id);
+      if (prev !== undefined && prev !== id) this.#retire(prev); // (as #registerBatch)
+      if (live.has(id)) { this.#handlers.set(id, fn); this.#heldHandlers.delete(id); }
+      else this.#heldHandlers.set(id, fn);
     }
+  }
+
+  /** Drops a handler no tool of the registry holds any more (its tool was
+   * given another, or its held change another). A snapshot pinned before
+   * may still reach it: a pinned tool whose name is not live (its change
+   * held for review) runs as pinned. So it is kept while any snapshot is
+   * pinned, and released when none is (#releaseRetired). */
+  #retire(id) {
+    if (this.#pinned.size) {
+      this.#retired.add(id);
+      return;
+    }
+    this.#handlers.delete(id);
+    this.#heldHandlers.delete(id);
+  }
+
+  #releaseRetired() {
+    for (const id of this.#retired) {
+      this.#handlers.delete(id);
+      this.#heldHandlers.delete(id);
+    }
+    this.#retired.clear();
   }
 
   /**
@@ -682,12 +718,14 @@ export class ToolRuntime {
     const info = this.#output();
     const generation = this.#generation;
     if (id > this.#lastSnapshot) this.#lastSnapshot = id;
+    this.#pinned.add(id);
     return {
       id, epoch: info.epoch, tools: info.tools,
       release: () => {
         if (generation !== this.#generation) return;
         this.#call('tga_snapshot_release', id);
         this.#listCache.clear();
+        if (this.#pinned.delete(id) && !this.#pinned.size) this.#releaseRetired();
       },
     };
   }
@@ -845,8 +883,8 @@ export class ToolRuntime {
   /** @internal how many entries a replaced instance would replay (tests of its bound). */
   _journalLength() { return this.#journal.length; }
 
-  /** @internal how many handlers the host side holds (tests of their bound). */
-  _handlerCount() { return this.#handlers.size; }
+  /** @internal how many handlers the host side holds, live or held (tests of their bound). */
+  _handlerCount() { return new Set([...this.#handlers.keys(), ...this.#heldHandlers.keys()]).size; }
 
   /** @internal how many pending approvals the host side holds (tests of their bound). */
   _pendingApprovals() { return this.#approvals.size; }

@@ -196,6 +196,47 @@ test('host tools registered and removed again and again leave neither handlers n
   rt.dispose();
 });
 
+test('a tool listed again with a new handler lets the old one go; a snapshot pinned before runs the new one', async () => {
+  const rt = await createToolRuntime();
+  const base = rt._handlerCount();
+  const list = (i, description = 'Searches.') =>
+    rt.registerBatch('plugin', [{ descriptor: { name: 'search', description, inputSchema: obj() }, handler: () => `version ${i}` }]);
+  const run = async (snapshot) => (await rt.callTool('mcp__plugin__search', {}, snapshot && { snapshot })).content[0].text;
+  list(0);
+  const pinned = rt.snapshot();
+  for (let i = 1; i <= 20; i++) assert.deepEqual(list(i).updated, ['mcp__plugin__search']);
+  // the same definition: a snapshot runs the handler the tool has now
+  assert.equal(await run(pinned), 'version 20');
+  assert.equal(await run(), 'version 20');
+  // (the replaced ones wait while a snapshot is pinned, and go once none is)
+  pinned.release();
+  assert.equal(rt._handlerCount(), base + 1);
+  list(21);
+  assert.equal(rt._handlerCount(), base + 1);
+  // a changed definition is held: a snapshot pinned before runs the tool as pinned until it is released
+  const before = rt.snapshot();
+  const ch = list(22, 'Searches better.');
+  assert.equal(await run(before), 'version 21');
+  list(23, 'Searches better.'); // (listed again while held: held as it was, handler too)
+  rt.acceptChange('mcp__plugin__search', ch.changed[0].digest);
+  assert.equal(await run(), 'version 22');
+  before.release();
+  assert.equal(rt._handlerCount(), base + 1);
+  // a snapshot does not outlive a trap, nor what only it could reach
+  rt.snapshot();
+  list(24, 'Searches better.');
+  assert.throws(() => rt._selftestTrap(), (e) => e.code === 'module_trap');
+  assert.equal(rt._handlerCount(), base + 1);
+  assert.equal(await run(), 'version 24');
+  // a rejected listing leaves the tool its handler; the next one replaces it
+  assert.equal(rt.registerBatch('plugin', [{ descriptor: { name: 'search', inputSchema: { type: 'array' } }, handler: () => 'bad' }], { atomic: false }).rejected.length, 1);
+  assert.equal(await run(), 'version 24');
+  list(25, 'Searches better.');
+  assert.equal(await run(), 'version 25');
+  assert.equal(rt._handlerCount(), base + 1);
+  rt.dispose();
+});
+
 test('approvals nobody answers do not pile up in the host: expired ones are dropped', async () => {
   let now = 1_000_000;
   const rt = await createToolRuntime({ clock: () => now, policy: { version: 1, defaults: ['*'], limits: { max_approvals: 4096, max_approvals_per_principal: 4096 }, rules: [{ id: 'ask', effect: 'ask', tools: ['*'] }] } });
