@@ -1201,3 +1201,19 @@ test('a context parameter named "" is withheld from error text like any other', 
   assert.match(r.content[0].text, /a value the host supplies/);
   rt.dispose();
 });
+
+test('a host clock that throws once a call is under way ends the call as a result, its slot freed', async () => {
+  let broken = false, calls = 0;
+  const rt = await createToolRuntime({ clock: () => { if (broken) throw new Error('clock broke'); return 1000; } });
+  rt.registerTool({ name: 't', inputSchema: { type: 'object' } }, async () => {
+    if (!calls++) broken = true;
+    await new Promise((r) => setTimeout(r, 2));
+    return 'ok';
+  }, { concurrency: 1 });
+  const r = await rt.callTool('t', {}); // (resolves: a deadline that cannot be judged has passed)
+  assert.equal(r.isError, true);
+  broken = false;
+  assert.equal((await rt.callTool('t', {})).content[0].text, 'ok'); // (its one slot was given back)
+  await assert.rejects(createToolRuntime({ clock: 5 }), TypeError);
+  rt.dispose();
+});
