@@ -570,8 +570,9 @@ static void upgrade_root(ex_ctx *c, cJSON *s) {
 
 /* A rendering's "#..." $refs resolve against the rendering. Root
  * normalisation removes or changes what some pointed at ("#/allOf/0/...",
- * "#/properties/x" after a merge, "#" itself), so each ref that points
- * anywhere but into $defs/definitions is pointed instead at a copy of its
+ * "#/properties/x" after a merge, "#" itself), and a renderer may reshape a
+ * definition (strict merges its allOf), so each ref that points anywhere
+ * but at a definition itself ("#/$defs/X") is pointed instead at a copy of its
  * original target (c->doc, the schema before the root changes; failing
  * that orig, the inputSchema as given, for a target hidden properties
  * took away) placed in the rendering's "$defs": exact, and one copy per
@@ -584,17 +585,26 @@ typedef struct rehome {
     const ex_path *root;
 } rehome;
 
-static int points_into_defs(const char *r) {
-    return !strncmp(r, "#/$defs/", 8) || !strncmp(r, "#/definitions/", 14);
+/* The definition name in r after "#/$defs/" or "#/definitions/", or NULL. */
+static const char *defs_tail(const char *r) {
+    return !strncmp(r, "#/$defs/", 8) ? r + 8 : !strncmp(r, "#/definitions/", 14) ? r + 14 : NULL;
+}
+
+/* r names a definition itself (not a place inside one). */
+static int points_at_def(const char *r) {
+    const char *t = defs_tail(r);
+    return t && !strchr(t, '/');
 }
 
 /* A fresh $defs key from the pointer: "#/allOf/0/properties/home" ->
- * "allOf_0_properties_home" (characters outside [A-Za-z0-9_.-] as "_"),
- * "root" for "#", with "_2", "_3", ... when taken. */
+ * "allOf_0_properties_home", "#/$defs/root/allOf/0" -> "root_allOf_0"
+ * (characters outside [A-Za-z0-9_.-] as "_"), "root" for "#", with "_2",
+ * "_3", ... when taken. */
 static cJSON *fresh_key(ex_ctx *c, rehome *h, const char *r) {
     char base[64], key[80];
     size_t n = 0;
-    for (const char *p = r[1] && r[2] ? r + 2 : "root"; *p && n < sizeof base - 1; p++)
+    const char *in_def = defs_tail(r);
+    for (const char *p = in_def ? in_def : r[1] && r[2] ? r + 2 : "root"; *p && n < sizeof base - 1; p++)
         base[n++] = (isalnum((unsigned char)*p) || *p == '_' || *p == '.' || *p == '-') ? *p : '_';
     base[n] = '\0';
     snprintf(key, sizeof key, "%s", base);
@@ -627,7 +637,7 @@ static cJSON *rehomed(ex_ctx *c, rehome *h, cJSON *s, const cJSON *ref) {
 
 static int is_local_pointer_ref(const cJSON *m) {
     return tg_json_key_is(m, "$ref") && cJSON_IsString(m) && m->valuestring[0] == '#' &&
-           (!m->valuestring[1] || m->valuestring[1] == '/') && !points_into_defs(m->valuestring);
+           (!m->valuestring[1] || m->valuestring[1] == '/') && !points_at_def(m->valuestring);
 }
 
 static void rehome_at(ex_ctx *c, rehome *h, cJSON *doc, cJSON *s, const ex_path *p, int depth) {

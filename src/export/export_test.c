@@ -285,6 +285,45 @@ static void hidden_shared_definition(void) {
               "%s", out_text);
 }
 
+/* A recursive root, and a property that is the root's in-place branch: the
+ * root shows no context parameter, each nested value (which the validator
+ * checks against the original root) the root's unstripped copy, with it. */
+static void hidden_nested_root_refs(void) {
+    const char *d = "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"session\":{\"type\":\"string\"},"
+                    "\"q\":{\"type\":\"string\"},\"children\":{\"type\":\"array\",\"items\":{\"$ref\":\"#\"}}},"
+                    "\"required\":[\"session\",\"q\"]}}";
+    const char *h = "[\"session\"]";
+    const char *schema = "{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"},\"children\":{\"type\":\"array\",\"items\":"
+                         "{\"$ref\":\"#/$defs/root\"}}},\"required\":[\"q\"],\"$defs\":{\"root\":{\"type\":\"object\",\"properties\":{"
+                         "\"session\":{\"type\":\"string\"},\"q\":{\"type\":\"string\"},\"children\":{\"type\":\"array\",\"items\":"
+                         "{\"$ref\":\"#/$defs/root\"}}},\"required\":[\"session\",\"q\"]}}}";
+    char want[2048];
+    snprintf(want, sizeof want, "{\"name\":\"t\",\"inputSchema\":%s}", schema);
+    expect(TG_EXPORT_MCP, d, h, want, "[]");
+    snprintf(want, sizeof want, "{\"name\":\"t\",\"input_schema\":%s}", schema);
+    expect(TG_EXPORT_ANTHROPIC, d, h, want, "[]");
+    render(TG_EXPORT_GEMINI, d, h);
+    CHECK_MSG(strstr(out_text, "\"items\":{\"type\":\"object\",\"properties\":{\"session\":{\"type\":\"string\"}") &&
+                  strstr(out_text, "\"required\":[\"session\",\"q\"]") && strstr(out_text, "\"required\":[\"q\"]}}"),
+              "%s", out_text);
+    render(TG_EXPORT_ANTHROPIC,
+           "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"allOf\":[{\"properties\":{\"session\":{\"type\":\"string\"},"
+           "\"q\":{\"type\":\"string\"}},\"required\":[\"session\",\"q\"]}],\"properties\":{\"sub\":{\"$ref\":\"#/allOf/0\"}}}}",
+           h);
+    CHECK_STR(out_text, "{\"name\":\"t\",\"input_schema\":{\"type\":\"object\",\"properties\":{\"sub\":{\"$ref\":\"#/$defs/root_allOf_0\"},"
+                        "\"q\":{\"type\":\"string\"}},\"$defs\":{\"root_allOf_0\":{\"properties\":{\"session\":{\"type\":\"string\"},"
+                        "\"q\":{\"type\":\"string\"}},\"required\":[\"session\",\"q\"]}},\"required\":[\"q\"]}}");
+    /* strict merges the copy's allOf: the property keeps a copy of the branch itself */
+    render(TG_EXPORT_OPENAI_STRICT,
+           "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"allOf\":[{\"properties\":{\"session\":{\"type\":\"string\"},"
+           "\"q\":{\"type\":\"string\"}},\"required\":[\"session\",\"q\"]}],\"properties\":{\"sub\":{\"$ref\":\"#/allOf/0\"}}}}",
+           h);
+    CHECK_MSG(strstr(out_text, "\"root_allOf_0\":{\"type\":\"object\",\"properties\":{\"session\":{\"type\":\"string\"},"
+                               "\"q\":{\"type\":\"string\"}},\"required\":[\"session\",\"q\"],\"additionalProperties\":false}") &&
+                  strstr(out_text, "{\"$ref\":\"#/$defs/root_allOf_0\"}"),
+              "%s", out_text);
+}
+
 /* zod-to-json-schema's $refStrategy "root": pointers into the root's own
  * structure, which root normalisation removes or changes */
 static void refs_into_the_root_rehomed(void) {
@@ -721,6 +760,7 @@ int main(void) {
     simple_tool();
     hidden_params();
     hidden_shared_definition();
+    hidden_nested_root_refs();
     mcp_boolean_properties();
     refs_into_the_root_rehomed();
     strict_ref_siblings();

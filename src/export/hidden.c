@@ -11,7 +11,16 @@
  * not in place, from the root or through any $ref) and marks the targets it
  * reaches as shared, the third strips: a shared target is copied and the
  * in-place $ref pointed at the stripped copy, the original is left as it is
- * for the other uses; a target used only in place is stripped where it is. */
+ * for the other uses; a target used only in place is stripped where it is.
+ *
+ * The root itself and what applies in place with it without a $ref (its
+ * allOf/anyOf/oneOf branches, then/else, ...: its "region") are the
+ * rendering, stripped where they are. Another use of them (a recursive
+ * root's "items": {"$ref": "#"}, a property that is "#/allOf/0") describes
+ * a nested value the validator checks against the original root: for it an
+ * unstripped copy of the root is made before the strip, and after it every
+ * $ref that does not apply in place and names the region is pointed into the
+ * copy (the copy's own "#" included). */
 #include "hidden.h"
 
 #include <ctype.h>
@@ -36,6 +45,7 @@ typedef struct hw {
     unsigned char shared[TG_HIDDEN_MAX_TARGETS];
     int ninplace;
     int all_shared; /* a use this read could not follow: every target counts as shared */
+    int root_shared; /* another use reaches the root's region (or may: all_shared) */
     const cJSON *used[TG_HIDDEN_MAX_TARGETS]; /* targets of other uses read already */
     int nused;
     /* stripped copies made (HW_STRIP): original -> copy, and the $ref text naming it */
@@ -43,6 +53,14 @@ typedef struct hw {
     cJSON *copy[TG_HIDDEN_MAX_TARGETS];
     const char *copy_ref[TG_HIDDEN_MAX_TARGETS];
     int ncopies;
+    /* the root's unstripped copy for its other uses, where it is, the $ref
+     * text naming it, the definitions made to hold copies (NULL: there were
+     * some), and whether a $ref outside the copy was pointed into it */
+    cJSON *root_copy;
+    cJSON *root_home;
+    const char *root_ref;
+    cJSON *made_home;
+    int root_named;
     const char *anchor[8]; /* anchors looked up once a walk (a schema may name one many times) */
     cJSON *anchor_at[8];
     int nanchors;
@@ -119,14 +137,18 @@ static void drop_member(cJSON *o, const char *name) {
  * lists of dependentRequired / dependencies, and the argument objects of
  * the annotations default / examples / example (a sample value shown to
  * the model is not its to see). */
-static void strip_name(cJSON *s, const char *name) {
-    cJSON *props = tg_json_getz(s, "properties");
-    cJSON *x = cJSON_IsObject(props) ? tg_json_getz(props, name) : NULL;
-    if (x) tg_json_detach(props, x);
+static void drop_samples(cJSON *s, const char *name) {
     drop_member(tg_json_getz(s, "default"), name);
     drop_member(tg_json_getz(s, "example"), name);
     cJSON *ex = tg_json_getz(s, "examples");
     for (cJSON *e = cJSON_IsArray(ex) ? ex->child : NULL; e; e = e->next) drop_member(e, name);
+}
+
+static void strip_name(cJSON *s, const char *name) {
+    cJSON *props = tg_json_getz(s, "properties");
+    cJSON *x = cJSON_IsObject(props) ? tg_json_getz(props, name) : NULL;
+    if (x) tg_json_detach(props, x);
+    drop_samples(s, name);
     list_remove(tg_json_getz(s, "required"), name);
     static const char *const deps[] = {"dependentRequired", "dependencies"};
     for (int i = 0; i < 2; i++) {
@@ -235,6 +257,46 @@ static int first_visit(hw *w, const cJSON *target, int strip_here) {
     return 1;
 }
 
+/* ---------------------------------------------------------------- region */
+
+/* 1 when the schemas of s's member kw apply in place with s (as the walk
+ * strips them; "if" and "not" are kept as they are). */
+static int in_place_kw(const cJSON *kw) {
+    return tg_json_key_is(kw, "allOf") || tg_json_key_is(kw, "anyOf") || tg_json_key_is(kw, "oneOf") ||
+           tg_json_key_is(kw, "then") || tg_json_key_is(kw, "else") || tg_json_key_is(kw, "dependentSchemas") ||
+           tg_json_key_is(kw, "dependencies");
+}
+
+#define HW_CHAIN (2 * TG_HIDDEN_MAX_DEPTH + 4)
+
+/* 1 when t is r or a subschema that applies in place with r without a $ref
+ * (r's region), with the members leading from r to t in chain[0..*n). */
+static int region_path(const cJSON *r, const cJSON *t, const cJSON **chain, int *n, int depth) {
+    if (r == t) return 1;
+    if (!cJSON_IsObject(r) || depth > TG_HIDDEN_MAX_DEPTH) return 0;
+    for (const cJSON *kw = r->child; kw; kw = kw->next) {
+        if (!in_place_kw(kw)) continue;
+        chain[(*n)++] = kw;
+        if (tg_json_key_is(kw, "then") || tg_json_key_is(kw, "else")) {
+            if (region_path(kw, t, chain, n, depth + 1)) return 1;
+        } else if (cJSON_IsArray(kw) || cJSON_IsObject(kw)) {
+            for (const cJSON *b = kw->child; b; b = b->next) {
+                chain[(*n)++] = b;
+                if (region_path(b, t, chain, n, depth + 1)) return 1;
+                (*n)--;
+            }
+        }
+        (*n)--;
+    }
+    return 0;
+}
+
+static int in_region(const cJSON *r, const cJSON *t) {
+    const cJSON *chain[HW_CHAIN];
+    int n = 0;
+    return region_path(r, t, chain, &n, 0);
+}
+
 /* ---------------------------------------------------------------- other uses */
 
 /* Keywords whose values are values, not schemas; those whose members (by
@@ -267,7 +329,9 @@ static void use_member(hw *w, const cJSON *kw, int depth) {
     use_schema(w, kw, depth + 1);
 }
 
-/* A use of target, read once. */
+/* A use of target, read once: each in-place target whose region holds it
+ * is shared; so is the root, when its region does, and then all of the root
+ * is read as a use too (its copy uses what it names). */
 static void use_target(hw *w, const cJSON *t, int depth) {
     for (int i = 0; i < w->nused; i++)
         if (w->used[i] == t) return;
@@ -276,6 +340,12 @@ static void use_target(hw *w, const cJSON *t, int depth) {
         return;
     }
     w->used[w->nused++] = t;
+    for (int i = 0; i < w->ninplace; i++)
+        if (!w->shared[i] && in_region(w->inplace[i], t)) w->shared[i] = 1;
+    if (in_region(w->doc, t)) {
+        w->root_shared = 1;
+        use_target(w, w->doc, depth);
+    }
     use_schema(w, t, depth + 1);
 }
 
@@ -309,7 +379,7 @@ static void use_schema(hw *w, const cJSON *s, int depth) {
 
 /* 1 when in-place target t must stay as it is for another use. */
 static int is_shared(const hw *w, const cJSON *t) {
-    if (t == w->doc) return 0; /* (the root is the rendering: never copied) */
+    if (in_region(w->doc, t)) return 0; /* (the root's region is the rendering: never copied) */
     if (w->all_shared) return 1;
     for (int i = 0; i < w->ninplace; i++)
         if (w->inplace[i] == t) return w->shared[i];
@@ -350,7 +420,14 @@ static cJSON *copies_home(hw *w, const char **kw) {
         return NULL;
     }
     tg_json_append(w->doc, d);
+    w->made_home = d;
     return d;
+}
+
+/* 1 when the root's definitions have an entry named key. */
+static int name_taken(const hw *w, const char *key) {
+    const cJSON *d = tg_json_getz(w->doc, "$defs"), *d7 = tg_json_getz(w->doc, "definitions");
+    return (cJSON_IsObject(d) && tg_json_getz(d, key)) || (cJSON_IsObject(d7) && tg_json_getz(d7, key));
 }
 
 /* The stripped copy of target the in-place $ref ref uses (ref pointed at
@@ -376,9 +453,7 @@ static cJSON *in_place_copy(hw *w, cJSON *ref, cJSON *target) {
         base[n++] = (isalnum((unsigned char)*tok) || *tok == '_' || *tok == '.' || *tok == '-') ? *tok : '_';
     base[n] = '\0';
     snprintf(key, sizeof key, "%s_in_place", n ? base : "def");
-    const cJSON *d = tg_json_getz(w->doc, "$defs"), *d7 = tg_json_getz(w->doc, "definitions");
-    for (int i = 2; (cJSON_IsObject(d) && tg_json_getz(d, key)) || (cJSON_IsObject(d7) && tg_json_getz(d7, key)); i++)
-        snprintf(key, sizeof key, "%s_in_place_%d", n ? base : "def", i);
+    for (int i = 2; name_taken(w, key); i++) snprintf(key, sizeof key, "%s_in_place_%d", n ? base : "def", i);
     int tn = snprintf(text, sizeof text, "#/%s/%s", kwname, key);
     cJSON *copy = tg_json_clone(w->a, target), *rs = tg_json_new_string(w->a, text, (size_t)tn);
     if (!copy || !rs || tg_json_set_key(w->a, copy, key, strlen(key))) {
@@ -392,6 +467,181 @@ static cJSON *in_place_copy(hw *w, cJSON *ref, cJSON *target) {
     w->copy_ref[w->ncopies++] = rs->valuestring;
     ref->valuestring = rs->valuestring;
     return copy;
+}
+
+/* The context parameters' sample values taken out of s and what applies in
+ * place with it (what strip_name takes from a sample). */
+static void copy_samples(hw *w, cJSON *s, int depth) {
+    if (!cJSON_IsObject(s) || depth > TG_HIDDEN_MAX_DEPTH) return;
+    for (const cJSON *h = w->hidden->child; h; h = h->next)
+        if (cJSON_IsString(h)) drop_samples(s, h->valuestring);
+    for (cJSON *kw = s->child; kw; kw = kw->next) {
+        if (!in_place_kw(kw)) continue;
+        if (tg_json_key_is(kw, "then") || tg_json_key_is(kw, "else")) copy_samples(w, kw, depth + 1);
+        else if (cJSON_IsArray(kw) || cJSON_IsObject(kw))
+            for (cJSON *b = kw->child; b; b = b->next) copy_samples(w, b, depth + 1);
+    }
+}
+
+/* The unstripped copy of the root the other uses of its region take, made
+ * before the strip: "root" in its definitions ("root_2", ... when taken).
+ * Left out: the definitions (the copy's $refs name the root's), what makes
+ * the root a resource ($id, $schema, $vocabulary: the copy is resolved as
+ * part of the root's), anchors (they name the original) and the context
+ * parameters' sample values (the arguments', not the nested value's). */
+static void make_root_copy(hw *w) {
+    const char *kwname;
+    cJSON *home = copies_home(w, &kwname);
+    if (!home) return;
+    char key[32], text[64];
+    snprintf(key, sizeof key, "root");
+    for (int i = 2; name_taken(w, key); i++) snprintf(key, sizeof key, "root_%d", i);
+    const cJSON *dialect = tg_json_getz(w->doc, "$schema");
+    int d4 = cJSON_IsString(dialect) && strstr(dialect->valuestring, "draft-04"); /* (its "id" is "$id") */
+    int tn = snprintf(text, sizeof text, "#/%s/%s", kwname, key);
+    cJSON *copy = tg_json_new(w->a, cJSON_Object), *rs = tg_json_new_string(w->a, text, (size_t)tn);
+    if (!copy || !rs || tg_json_set_key(w->a, copy, key, strlen(key))) {
+        w->oom = 1;
+        return;
+    }
+    for (const cJSON *m = w->doc->child; m; m = m->next) {
+        if (is_defs_kw(m) || tg_json_key_is(m, "$id") || tg_json_key_is(m, "$schema") || tg_json_key_is(m, "$vocabulary") ||
+            (d4 && tg_json_key_is(m, "id")))
+            continue;
+        cJSON *x = tg_json_clone(w->a, m);
+        if (!x) {
+            w->oom = 1;
+            return;
+        }
+        tg_json_append(copy, x);
+    }
+    drop_anchors(copy, 0);
+    copy_samples(w, copy, 0);
+    tg_json_append(home, copy);
+    w->root_home = home;
+    w->root_copy = copy;
+    w->root_ref = rs->valuestring;
+}
+
+/* Appends JSON Pointer token k[0..n) to buf[*len..cap) ("~0", "~1", and
+ * "%XX" for what a fragment decodes: '%' and control bytes); 0 when it does
+ * not fit. */
+static int put_token(char *buf, size_t cap, size_t *len, const char *k, size_t n) {
+    if (*len + 1 >= cap) return 0;
+    buf[(*len)++] = '/';
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)k[i];
+        char esc[4];
+        size_t el = 1;
+        if (ch == '~' || ch == '/') {
+            esc[0] = '~';
+            esc[1] = ch == '~' ? '0' : '1';
+            el = 2;
+        } else if (ch == '%' || ch < 0x20) {
+            snprintf(esc, sizeof esc, "%%%02X", ch);
+            el = 3;
+        } else {
+            esc[0] = (char)ch;
+        }
+        if (*len + el >= cap) return 0;
+        memcpy(buf + *len, esc, el);
+        *len += el;
+    }
+    buf[*len] = '\0';
+    return 1;
+}
+
+/* ref, which does not apply in place, pointed into the root's copy when it
+ * names the root's region: "#/allOf/0" as "#/$defs/root/allOf/0", an anchor
+ * there by its pointer. */
+static void retarget(hw *w, cJSON *ref, int in_copy) {
+    const char *r = ref->valuestring;
+    size_t rn = tg_json_strlen(r);
+    if (r[0] != '#' || !strncmp(r, "#/$defs/", 8) || !strncmp(r, "#/definitions/", 14)) return; /* (no region there) */
+    const cJSON *t = ref_target(w, ref), *chain[HW_CHAIN];
+    int n = 0;
+    if (!t || !region_path(w->doc, t, chain, &n, 0)) return;
+    char anchor_path[512];
+    const char *tail = r + 1;
+    size_t tn = rn - 1;
+    if (r[1] && r[1] != '/') { /* (an anchor: the copy has none) */
+        tn = 0;
+        anchor_path[0] = '\0';
+        for (int i = 0; i < n; i++) {
+            char idx[24];
+            const char *k = chain[i]->string;
+            size_t kn = k ? tg_json_strlen(k) : 0;
+            if (i && cJSON_IsArray(chain[i - 1])) { /* (an array's member: its index) */
+                int at = 0;
+                for (const cJSON *e = chain[i - 1]->child; e && e != chain[i]; e = e->next) at++;
+                kn = (size_t)snprintf(idx, sizeof idx, "%d", at);
+                k = idx;
+            } else if (!k) {
+                return;
+            }
+            if (!put_token(anchor_path, sizeof anchor_path, &tn, k, kn)) return;
+        }
+        tail = anchor_path;
+    }
+    if (tn) {
+        size_t bn = strlen(w->root_ref);
+        char *text = tg_arena_alloc(w->a, bn + tn);
+        if (text) {
+            memcpy(text, w->root_ref, bn);
+            memcpy(text + bn, tail, tn);
+        }
+        cJSON *rs = text ? tg_json_new_string(w->a, text, bn + tn) : NULL;
+        if (!rs) {
+            w->oom = 1;
+            return;
+        }
+        ref->valuestring = rs->valuestring;
+    } else {
+        ref->valuestring = (char *)w->root_ref;
+    }
+    if (!in_copy) w->root_named = 1;
+}
+
+/* Every $ref in s (in_place: s applies in place to the root instance) that
+ * does not apply in place and names the root's region, pointed into the
+ * copy; not into a resource of its own, whose "#" is its own. What applies
+ * in place is what the strip walked: the root's region and the targets it
+ * stripped (w->seen), with theirs. */
+static void rewrite(hw *w, cJSON *s, int in_place, int in_copy, int depth) {
+    if (w->oom || depth > HW_USES_DEPTH) return;
+    if (cJSON_IsArray(s)) {
+        for (cJSON *e = s->child; e; e = e->next) rewrite(w, e, in_place, in_copy, depth + 1);
+        return;
+    }
+    if (!cJSON_IsObject(s) || (s == w->root_copy && !in_copy)) return; /* (the copy last: see point_into_copy) */
+    if (s != w->doc && tg_json_getz(s, "$id")) return;
+    for (int i = 0; i < w->nseen && !in_place; i++) in_place = w->seen[i] == s;
+    for (cJSON *kw = s->child; kw; kw = kw->next) {
+        if (is_value_kw(kw)) continue;
+        if (tg_json_key_is(kw, "$ref") && cJSON_IsString(kw)) {
+            if (!in_place) retarget(w, kw, in_copy);
+        } else if ((is_map_kw(kw) || is_defs_kw(kw)) && cJSON_IsObject(kw)) {
+            for (cJSON *m = kw->child; m; m = m->next) rewrite(w, m, in_place && in_place_kw(kw), in_copy, depth + 1);
+        } else {
+            rewrite(w, kw, in_place && in_place_kw(kw), in_copy, depth + 1);
+        }
+    }
+}
+
+/* After the strip: the other uses of the root's region pointed into its
+ * copy, then the copy's own; a copy nothing outside it names is taken out
+ * again (a use this module could not follow made it, to be safe). */
+static void point_into_copy(hw *w) {
+    rewrite(w, w->doc, 1, 0, 0);
+    if (w->oom) return;
+    if (w->root_named) {
+        rewrite(w, w->root_copy, 0, 1, 1);
+        return;
+    }
+    cJSON *home = w->root_home;
+    tg_json_detach(home, w->root_copy);
+    if (home == w->made_home && !home->child) tg_json_detach(w->doc, home);
+    w->root_copy = NULL;
 }
 
 /* ---------------------------------------------------------------- walk */
@@ -502,12 +752,13 @@ int tg_hidden_strip(tg_arena *a, cJSON *doc, const cJSON *hidden) {
     walk(&w, doc, 1, 0);
     for (int i = 0; i < w.nseen; i++) /* (a walk here stops at what is not stripped) */
         w.inplace[w.ninplace++] = w.seen[i];
-    if (w.ninplace) {
-        again(&w, HW_USES);
-        walk(&w, doc, 1, 0);
-    }
+    again(&w, HW_USES);
+    walk(&w, doc, 1, 0);
+    if (w.all_shared) w.root_shared = 1;
+    if (w.root_shared && !w.oom) make_root_copy(&w);
     again(&w, HW_STRIP);
     walk(&w, doc, 1, 0);
+    if (w.root_copy && !w.oom) point_into_copy(&w);
     return w.oom ? -1 : 0;
 }
 

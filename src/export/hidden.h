@@ -33,8 +33,14 @@
  * stripped copy, added to doc's "$defs" (its "definitions" when it has only
  * those) as "<last token of the $ref>_in_place" ("_2", "_3", ... when that
  * name is taken), without the original's anchors. A target used only in
- * place is stripped where it is. Copies are allocated from a. 0, or -1 when
- * the allocator refused (doc then half done). */
+ * place is stripped where it is. The root and what applies in place with it
+ * without a $ref (its branches, then/else, ...) are stripped where they are;
+ * a $ref that does not apply in place and names one of them ("#" in a
+ * recursive root's "items", "#/allOf/0" as a property) is pointed instead
+ * into an unstripped copy of the root, added as "root" ("root_2", ...) with
+ * neither definitions, $id, $schema, anchors nor the hidden names' sample
+ * values, where the copy's own such refs point as well. Copies are allocated
+ * from a. 0, or -1 when the allocator refused (doc then half done). */
 int tg_hidden_strip(tg_arena *a, cJSON *doc, const cJSON *hidden);
 
 /* After tg_hidden_strip(a, doc, hidden): 0 when no hidden name can apply to the

@@ -140,10 +140,74 @@ static void shared_targets_copied_for_the_in_place_use(void) {
     CHECK_MSG(strstr(why, "\"tenant_id\"") && strstr(why, "\"/$defs/A\""), "%s", why);
 }
 
+/* A nested $ref to the root ("#") or into what applies in place with it
+ * ("#/allOf/0", an anchor there) names a value the validator checks against
+ * the original root: it is pointed at an unstripped copy of the root in its
+ * definitions, where "#" means the copy; in-place refs keep the stripped
+ * root. */
+static void nested_refs_to_the_root_see_it_whole(void) {
+    static const struct {
+        const char *schema, *out;
+    } cases[] = {
+        /* a recursive root */
+        {"{\"type\":\"object\",\"properties\":{\"tenant_id\":{},\"q\":{},\"children\":{\"type\":\"array\",\"items\":{\"$ref\":\"#\"}}},"
+         "\"required\":[\"tenant_id\",\"q\"]}",
+         "{\"type\":\"object\",\"properties\":{\"q\":{},\"children\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/root\"}}},"
+         "\"required\":[\"q\"],\"$defs\":{\"root\":{\"type\":\"object\",\"properties\":{\"tenant_id\":{},\"q\":{},\"children\":{"
+         "\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/root\"}}},\"required\":[\"tenant_id\",\"q\"]}}}"},
+        /* an in-place branch, by pointer and by anchor (which the copy drops); the name is taken */
+        {"{\"allOf\":[{\"$anchor\":\"a\",\"properties\":{\"tenant_id\":{}},\"required\":[\"tenant_id\"]}],\"properties\":{"
+         "\"x\":{\"$ref\":\"#/allOf/0\"},\"y\":{\"$ref\":\"#a\"}},\"$defs\":{\"root\":{}}}",
+         "{\"allOf\":[{\"$anchor\":\"a\",\"properties\":{},\"required\":[]}],\"properties\":{\"x\":{\"$ref\":\"#/$defs/root_2/allOf/0\"},"
+         "\"y\":{\"$ref\":\"#/$defs/root_2/allOf/0\"}},\"$defs\":{\"root\":{},\"root_2\":{\"allOf\":[{\"properties\":{\"tenant_id\":{}},"
+         "\"required\":[\"tenant_id\"]}],\"properties\":{\"x\":{\"$ref\":\"#/$defs/root_2/allOf/0\"},\"y\":{\"$ref\":"
+         "\"#/$defs/root_2/allOf/0\"}}}}}"},
+        /* the copy uses the root's in-place definition A as well (A gets its own stripped copy), and the nested use
+         * comes through a definition; the in-place "then" keeps the stripped branch, the copy's its own */
+        {"{\"$ref\":\"#/$defs/A\",\"allOf\":[{\"required\":[\"tenant_id\"]}],\"if\":{\"required\":[\"q\"]},\"then\":{\"$ref\":"
+         "\"#/allOf/0\"},\"properties\":{\"w\":{\"$ref\":\"#/$defs/W\"}},\"$defs\":{\"A\":{\"properties\":{\"tenant_id\":{}},"
+         "\"required\":[\"tenant_id\"]},\"W\":{\"allOf\":[{\"$ref\":\"#\"}]}}}",
+         "{\"$ref\":\"#/$defs/A_in_place\",\"allOf\":[{\"required\":[]}],\"if\":{\"required\":[\"q\"]},\"then\":{\"$ref\":"
+         "\"#/allOf/0\"},\"properties\":{\"w\":{\"$ref\":\"#/$defs/W\"}},\"$defs\":{\"A\":{\"properties\":{\"tenant_id\":{}},"
+         "\"required\":[\"tenant_id\"]},\"W\":{\"allOf\":[{\"$ref\":\"#/$defs/root\"}]},\"root\":{\"$ref\":\"#/$defs/A\",\"allOf\":[{"
+         "\"required\":[\"tenant_id\"]}],\"if\":{\"required\":[\"q\"]},\"then\":{\"$ref\":\"#/$defs/root/allOf/0\"},\"properties\":{"
+         "\"w\":{\"$ref\":\"#/$defs/W\"}}},\"A_in_place\":{\"properties\":{},\"required\":[]}}}"},
+        /* draft-07: the copy goes to "definitions", without the root's $schema and $id (it is no resource of its
+         * own) and without the context parameter's sample value */
+        {"{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"$id\":\"https://example.com/t\",\"properties\":{\"tenant_id\":{},"
+         "\"next\":{\"$ref\":\"#\"}},\"required\":[\"tenant_id\"],\"default\":{\"tenant_id\":\"acme\",\"next\":null}}",
+         "{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"$id\":\"https://example.com/t\",\"properties\":{\"next\":{\"$ref\":"
+         "\"#/definitions/root\"}},\"required\":[],\"default\":{\"next\":null},\"definitions\":{\"root\":{\"properties\":{"
+         "\"tenant_id\":{},\"next\":{\"$ref\":\"#/definitions/root\"}},\"required\":[\"tenant_id\"],\"default\":{\"next\":null}}}}"},
+        /* an in-place branch of a definition the root uses in place: the definition is copied for the root */
+        {"{\"$ref\":\"#/$defs/B\",\"properties\":{\"p\":{\"$ref\":\"#/$defs/B/allOf/0\"}},\"$defs\":{\"B\":{\"allOf\":[{\"properties\":"
+         "{\"tenant_id\":{}},\"required\":[\"tenant_id\"]}]}}}",
+         "{\"$ref\":\"#/$defs/B_in_place\",\"properties\":{\"p\":{\"$ref\":\"#/$defs/B/allOf/0\"}},\"$defs\":{\"B\":{\"allOf\":[{"
+         "\"properties\":{\"tenant_id\":{}},\"required\":[\"tenant_id\"]}]},\"B_in_place\":{\"allOf\":[{\"properties\":{},"
+         "\"required\":[]}]}}}"},
+        /* a nested ref elsewhere into the root is left as it is; so is "#" in a resource of its own */
+        {"{\"properties\":{\"tenant_id\":{},\"a\":{},\"b\":{\"$ref\":\"#/properties/a\"},\"o\":{\"$id\":\"https://example.com/o\","
+         "\"properties\":{\"n\":{\"$ref\":\"#\"}}}},\"required\":[\"tenant_id\"]}",
+         "{\"properties\":{\"a\":{},\"b\":{\"$ref\":\"#/properties/a\"},\"o\":{\"$id\":\"https://example.com/o\","
+         "\"properties\":{\"n\":{\"$ref\":\"#\"}}}},\"required\":[]}"},
+    };
+    char text[4096], why[400];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int refused = strip_and_check(cases[i].schema, text, sizeof text, why, sizeof why);
+        CHECK_MSG(!refused, "%s: %s", cases[i].schema, why);
+        CHECK_STR(text, cases[i].out);
+    }
+    /* "if" tests the original branch, where removing the name is not exact: refused, where it is */
+    CHECK(strip_and_check("{\"allOf\":[{\"properties\":{\"tenant_id\":{}}}],\"if\":{\"$ref\":\"#/allOf/0\"},\"then\":{}}", text,
+                          sizeof text, why, sizeof why) == 1);
+    CHECK_MSG(strstr(why, "\"tenant_id\"") && strstr(why, "\"/$defs/root/allOf/0\""), "%s", why);
+}
+
 int main(void) {
     removed_from_every_in_place_subschema();
     refused_where_removal_is_not_exact();
     names_elsewhere_are_left_alone();
     shared_targets_copied_for_the_in_place_use();
+    nested_refs_to_the_root_see_it_whole();
     return tg_test_finish("hidden_test");
 }

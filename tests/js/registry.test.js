@@ -641,6 +641,50 @@ test('context parameters: a $defs entry the root uses in place keeps the paramet
   rt.dispose();
 });
 
+test('context parameters: a nested $ref to the root, or into its in-place branches, keeps the parameter there', async () => {
+  const rt = await createToolRuntime();
+  const ctx = { context: { tenant_id: 'tenant' } };
+  const props = (more) => ({ tenant_id: { type: 'string' }, q: { type: 'string' }, ...more });
+  const base = (more) => ({ type: 'object', properties: props(more), required: ['tenant_id', 'q'] });
+  const child = { tenant_id: 'mine', q: 'b' };
+  // [inputSchema, the nested value's property, its value, where the rendering describes that value]
+  const schemas = {
+    // a recursive root: each child is validated against the whole root, which requires tenant_id
+    recursive: [base({ children: { type: 'array', items: { $ref: '#' } } }), 'children', [child], (root) => root.properties.children.items],
+    // a property that is the root's in-place allOf branch, by pointer and by anchor
+    branch: [{ type: 'object', allOf: [base()], properties: { sub: { $ref: '#/allOf/0' } } }, 'sub', child, (root) => root.properties.sub],
+    anchor: [{ type: 'object', allOf: [{ $anchor: 'args', ...base() }], properties: { sub: { $ref: '#args' } } }, 'sub', child,
+      (root) => root.properties.sub],
+    // the root reached through a definition
+    viadef: [{ ...base({ more: { $ref: '#/$defs/Wrap' } }), $defs: { Wrap: { allOf: [{ $ref: '#' }] } } }, 'more', child,
+      (root) => root.properties.more],
+  };
+  for (const [name, [inputSchema]] of Object.entries(schemas)) rt.registerTool({ name, inputSchema }, (a) => JSON.stringify(a), ctx);
+  for (const format of ['mcp', 'anthropic', 'openai', 'openai-strict', 'gemini', 'bedrock']) {
+    const list = schemasOf(rt, format);
+    assert.equal(list.length, Object.keys(schemas).length, format);
+    for (const [name, doc] of list) {
+      const root = shownAt(doc, doc);
+      const at = `${format} ${name}`;
+      assert.ok('q' in root.properties && root.required.includes('q'), at);
+      assert.ok(!('tenant_id' in root.properties) && !root.required.includes('tenant_id'), `${at}: the root shows tenant_id`);
+      const nested = shownAt(doc, schemas[name][3](root));
+      assert.ok('tenant_id' in nested.properties, `${at}: the nested value lost tenant_id`);
+      assert.ok(nested.required.includes('tenant_id'), `${at}: the nested value no longer requires tenant_id`);
+      assert.ok(nested.required.includes('q'), at);
+    }
+  }
+  // what the renderings show is what the validator takes
+  for (const [name, [, nest, value]] of Object.entries(schemas)) {
+    const ok = await rt.callTool(name, { q: 'a', [nest]: value }, { context: { tenant: 't1' } });
+    assert.equal(ok.content[0].text, JSON.stringify({ q: 'a', [nest]: value, tenant_id: 't1' }), name);
+    const without = JSON.parse(JSON.stringify(value).replace('"tenant_id":"mine",', ''));
+    const missing = await rt.callTool(name, { q: 'a', [nest]: without }, { context: { tenant: 't1' } });
+    assert.equal(gateCode(missing), 'invalid_arguments', name);
+  }
+  rt.dispose();
+});
+
 test('openai-strict: an optional property given as an allOf of one $ref takes the null a strict model sends for it', async () => {
   const rt = await createToolRuntime();
   rt.registerTool({ name: 'paint', inputSchema: { type: 'object', properties: { what: { type: 'string' },
