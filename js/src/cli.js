@@ -250,6 +250,7 @@ async function parseGatewayArgs(args) {
     if (!m) throw new UsageError(`--source wants NAME=command [args...], got "${value}"`);
     const sourceArgs = [];
     while (i + 1 < args.length && !GATEWAY_FLAGS.has(args[i + 1])) sourceArgs.push(args[++i]);
+    if (flags.sources && Object.hasOwn(flags.sources, m[1])) throw new UsageError(`--source ${m[1]} is given twice`);
     flags.sources = { ...flags.sources, [m[1]]: { command: m[2], args: sourceArgs } };
   }
   let base = process.cwd();
@@ -263,6 +264,14 @@ async function parseGatewayArgs(args) {
   // "rules" key is refused, not read as the last one), as lint reads it
   if (typeof cfg.policy === 'string') cfg.policy = await readFile(path.resolve(base, cfg.policy), 'utf8');
   for (const k of ['principal', 'mode', 'session']) if (flags[k]) cfg[k] = flags[k];
+  // --source adds an upstream; it never stands in for one of the config's,
+  // whose "tools" and "options" facts (needsApproval...) would be dropped
+  // with it and leave its tools unguarded
+  for (const name of Object.keys(flags.sources ?? {})) {
+    if (cfg.upstreams && Object.hasOwn(cfg.upstreams, name)) {
+      throw new UsageError(`--source ${name}: ${flags.config} already has an upstream "${name}" (--source adds upstreams; change it in the config, or use another name)`);
+    }
+  }
   cfg.upstreams = { ...cfg.upstreams, ...flags.sources };
   if (!cfg.policy) throw new UsageError('gateway needs a policy (--policy or "policy" in --config)');
   if (!Object.keys(cfg.upstreams).length) throw new UsageError('gateway needs at least one upstream (--source or "upstreams" in --config)');

@@ -358,3 +358,20 @@ test('gateway: the example policy keeps .env files out, however the path or the 
     }
   });
 });
+
+// ---------------------------------------------------------------- gateway: lifecycle, arguments, logs
+
+const allowAllPolicy = { version: 1, defaults: ['*'], rules: [{ id: 'all', effect: 'allow', tools: ['*'] }] };
+
+test('gateway: --source may not take the name of a config upstream (its facts would be dropped) nor be given twice', { timeout: 30000 }, async () => {
+  const up = { command: process.execPath, args: ['up.mjs'], tools: { delete_all: { needsApproval: true } } };
+  const dir = await tmp({ 'policy.json': allowAllPolicy, 'gateway.json': { policy: 'policy.json', upstreams: { up } } });
+  const clash = await run(['gateway', '--config', path.join(dir, 'gateway.json'), '--source', `up=${process.execPath}`, 'other.mjs']);
+  assert.equal(clash.code, 2);
+  assert.match(clash.stderr, /--source up: .*gateway\.json already has an upstream "up"/);
+  const twice = await run(['gateway', '--policy', path.join(dir, 'policy.json'), '--source', 'x=a', '--source', 'x=b']);
+  assert.equal(twice.code, 2);
+  assert.match(twice.stderr, /--source x is given twice/);
+  await rm(dir, { recursive: true });
+});
+
