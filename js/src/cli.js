@@ -151,18 +151,21 @@ function lintPolicy(rt, doc) {
   }
 }
 
+/** The text report: what a file says (names, messages quoting it) is
+ * escaped and bounded as the gateway logs upstream text. */
 function printResult(r, out) {
-  const head = `${r.file} (${r.kind})`;
-  if (r.error && !r.diagnostics) { out(`${head}: ${r.error.code}: ${r.error.message}${r.error.offset !== undefined ? ` (offset ${r.error.offset})` : ''}`); return; }
+  const t = logText;
+  const head = `${t(r.file)} (${r.kind})`;
+  if (r.error && !r.diagnostics) { out(`${head}: ${r.error.code}: ${t(r.error.message)}${r.error.offset !== undefined ? ` (offset ${r.error.offset})` : ''}`); return; }
   if (r.kind === 'schema' || r.kind === 'policy') {
     out(r.ok ? `${head}: OK` : `${head}: ${r.error.code}`);
-    for (const d of r.diagnostics ?? []) out(`  ${d.pointer ? `${d.pointer}: ` : ''}${d.message}`);
+    for (const d of r.diagnostics ?? []) out(`  ${d.pointer ? `${t(d.pointer)}: ` : ''}${t(d.message)}`);
     return;
   }
   out(`${head}: ${r.registered.length} registered, ${r.rejected.length} rejected`);
-  for (const t of r.registered) out(`  registered  ${t.tool} -> ${t.name}${t.sanitized ? ` (sanitized: ${t.sanitized.join(', ')})` : ''}`);
-  for (const t of r.rejected) out(`  rejected    ${t.tool ?? '(no name)'}: ${t.code}: ${t.message}`);
-  for (const l of r.lossy) out(`  lossy       ${l.format}: ${l.tool ?? ''}${l.path ? ` ${l.path}` : ''}: ${lossyText(l)}`);
+  for (const x of r.registered) out(`  registered  ${t(x.tool)} -> ${t(x.name)}${x.sanitized ? ` (sanitized: ${x.sanitized.join(', ')})` : ''}`);
+  for (const x of r.rejected) out(`  rejected    ${x.tool == null ? '(no name)' : t(x.tool)}: ${x.code}: ${t(x.message)}`);
+  for (const l of r.lossy) out(`  lossy       ${l.format}: ${t(l.tool ?? '')}${l.path ? ` ${t(l.path)}` : ''}: ${t(lossyText(l))}`);
 }
 
 function lossyText({ format, tool, path: at, issue, nullable, ...rest }) {
@@ -296,8 +299,8 @@ async function gateway(args, log) {
 
   const report = (name, res) => {
     log(`toolgate: ${name}: ${res.registered.length} tools registered, ${res.rejected.length} rejected`);
-    for (const r of res.rejected) log(`toolgate: ${name}: rejected ${r.tool}: ${r.code}: ${r.message}`);
-    for (const c of res.changed ?? []) log(`toolgate: ${name}: ${c.name} changed (${c.fields.join(', ')}); held out until accepted`);
+    for (const r of res.rejected) log(`toolgate: ${name}: rejected ${logText(r.tool)}: ${logText(r.code)}: ${logText(r.message)}`);
+    for (const c of res.changed ?? []) log(`toolgate: ${name}: ${logText(c.name)} changed (${logText(c.fields.join(', '))}); held out until accepted`);
   };
   // one import at a time per upstream, and at most one waiting: a burst of
   // list_changed while one waits adds nothing (the waiting import lists
@@ -311,7 +314,7 @@ async function gateway(args, log) {
       if (!clients.has(name)) return; // still starting (its first import follows) or gone
       report(name, await importFromClient(rt, name, clients.get(name), { options: toolOptions(rt, name, cfg.upstreams[name]) }));
       if (serving) await server.sendToolListChanged();
-    }).catch((e) => log(`toolgate: ${name}: re-import failed: ${e.message}`));
+    }).catch((e) => log(`toolgate: ${name}: re-import failed: ${logText(e.message)}`));
     imports.set(name, next);
     waiting.set(name, next);
     return next;
@@ -343,7 +346,7 @@ async function gateway(args, log) {
     }
   } catch (e) {
     await closeAll();
-    throw new Error(`cannot start the upstreams: ${e.message}`);
+    throw new Error(`cannot start the upstreams: ${logText(e.message)}`);
   }
 
   // the same handlers as any host's (a bad cursor is invalid params, -32602;
@@ -362,6 +365,25 @@ async function gateway(args, log) {
   await closeAll();
   rt.dispose();
   return 0;
+}
+
+/** Text from an upstream (a tool's name, a rejection, an error message) as
+ * part of one log line: control (C0, DEL, C1), bidi, zero-width and other
+ * format characters, line separators and lone surrogates are written as
+ * \u{...} escapes, and it is cut at LOG_TEXT_MAX characters, so that an
+ * upstream cannot write lines that read as the gateway's own, send terminal
+ * escape sequences, reorder what is shown, or flood the log. */
+const LOG_TEXT_MAX = 512;
+const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u;
+
+function logText(s) {
+  let out = '';
+  for (const ch of String(s)) {
+    const piece = UNPRINTABLE.test(ch) ? `\\u{${ch.codePointAt(0).toString(16)}}` : ch;
+    if (out.length + piece.length > LOG_TEXT_MAX) return `${out}... (cut)`;
+    out += piece;
+  }
+  return out;
 }
 
 /** Host-only facts per tool from the config: "options" for all, "tools": {
