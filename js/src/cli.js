@@ -294,24 +294,35 @@ async function gateway(args, log) {
   const rt = await createToolRuntime({ policy: cfg.policy });
   const who = { principal: cfg.principal, mode: cfg.mode, session: cfg.session ?? randomUUID() };
   const server = new Server({ name: 'toolgate-gateway', version: ver }, { capabilities: { tools: { listChanged: true } } });
-  const clients = new Map();
+  const clients = new Map(); // source -> its client, once connected
+  const started = []; // every upstream spawned, connected or not: each is closed on the way out
   let serving = false;
+
+  // SIGINT/SIGTERM are handled before the first upstream is spawned: a
+  // signal while upstreams start (an npx install, a slow tools/list) would
+  // otherwise kill the gateway and orphan those already running.
+  let stopped = false;
+  let stop;
+  const stopping = new Promise((resolve) => { stop = () => { stopped = true; resolve(); }; });
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
 
   const report = (name, res) => {
     log(`toolgate: ${name}: ${res.registered.length} tools registered, ${res.rejected.length} rejected`);
     for (const r of res.rejected) log(`toolgate: ${name}: rejected ${logText(r.tool)}: ${logText(r.code)}: ${logText(r.message)}`);
     for (const c of res.changed ?? []) log(`toolgate: ${name}: ${logText(c.name)} changed (${logText(c.fields.join(', '))}); held out until accepted`);
   };
-  // one import at a time per upstream, and at most one waiting: a burst of
-  // list_changed while one waits adds nothing (the waiting import lists
-  // what is there when it runs), so an upstream cannot queue unbounded work
+  // one import at a time per upstream (its first one included), and at most
+  // one waiting: a burst of list_changed while one waits adds nothing (the
+  // waiting import lists what is there when it runs), so an upstream cannot
+  // queue unbounded work
   const imports = new Map(); // source -> the chain of its imports
   const waiting = new Map(); // source -> the import queued behind the running one
   const reimport = (name) => {
     if (waiting.has(name)) return waiting.get(name);
     const next = (imports.get(name) ?? Promise.resolve()).then(async () => {
       waiting.delete(name); // (a notification from here on queues the next one)
-      if (!clients.has(name)) return; // still starting (its first import follows) or gone
+      if (!clients.has(name)) return; // its first import failed, or it is gone
       report(name, await importFromClient(rt, name, clients.get(name), { options: toolOptions(rt, name, cfg.upstreams[name]) }));
       if (serving) await server.sendToolListChanged();
     }).catch((e) => log(`toolgate: ${name}: re-import failed: ${logText(e.message)}`));
@@ -321,50 +332,95 @@ async function gateway(args, log) {
   };
 
   const closeAll = async () => {
-    const all = [...clients.values()];
     clients.clear(); // so onclose below does not report a shutdown as a lost upstream
-    for (const c of all) await c.close().catch(() => {});
+    await Promise.all(started.splice(0).map(closeUpstream));
   };
 
-  try {
+  const startAll = async () => {
     for (const [name, up] of Object.entries(cfg.upstreams)) {
+      if (stopped) return;
       const transport = new StdioClientTransport({
         command: up.command, args: up.args ?? [], cwd: up.cwd,
         env: { ...getDefaultEnvironment(), ...up.env }, stderr: 'inherit',
       });
       const client = new Client({ name: 'toolgate-gateway', version: ver });
+      let exited;
+      const upstream = { client, transport, exited: new Promise((resolve) => { exited = resolve; }) };
       client.setNotificationHandler(types.ToolListChangedNotificationSchema, () => reimport(name));
       client.onclose = () => {
+        exited();
         if (!clients.delete(name)) return;
         log(`toolgate: upstream ${name} closed; its tools are removed`);
         rt.removeSource(name);
         if (serving) server.sendToolListChanged().catch(() => {});
       };
+      started.push(upstream);
       await client.connect(transport);
       clients.set(name, client);
-      report(name, await importFromClient(rt, name, client, { options: toolOptions(rt, name, up) }));
+      // on the chain: a list_changed sent while this first import runs
+      // re-imports after it, with the newer list applied last
+      const first = importFromClient(rt, name, client, { options: toolOptions(rt, name, up) });
+      imports.set(name, first.catch(() => {}));
+      report(name, await first);
     }
-  } catch (e) {
+  };
+
+  try {
+    const startup = startAll();
+    try {
+      await Promise.race([startup, stopping]);
+    } catch (e) {
+      await closeAll();
+      throw new Error(`cannot start the upstreams: ${logText(e.message)}`);
+    } finally {
+      startup.catch(() => {}); // (stopped first: the closed upstreams fail their imports)
+    }
+
+    if (!stopped) {
+      // the same handlers as any host's (a bad cursor is invalid params, -32602;
+      // what is served fits the client's protocol version), as this gateway's
+      // principal, mode and session
+      serveTools(rt, server, { pageSize: 100, callContext: () => who });
+      server.onclose = stop;
+      process.stdin.once('end', stop); // the client went away
+      // ...or its end of our stdout is gone: a write (a progress notification,
+      // a result) then fails with EPIPE, which is the client going away too,
+      // not an uncaught error that would leave the upstreams running
+      process.stdout.on('error', stop);
+      await server.connect(new StdioServerTransport());
+      serving = true;
+      await stopping;
+      await server.close();
+    }
     await closeAll();
-    throw new Error(`cannot start the upstreams: ${logText(e.message)}`);
+    rt.dispose();
+    return 0;
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
   }
+}
 
-  // the same handlers as any host's (a bad cursor is invalid params, -32602;
-  // what is served fits the client's protocol version), as this gateway's
-  // principal, mode and session
-  serveTools(rt, server, { pageSize: 100, callContext: () => who });
+/** Upstreams are closed together and quickly: an MCP host that closes this
+ * gateway as the SDK's StdioClientTransport does (stdin end, 2 s, SIGTERM,
+ * 2 s, SIGKILL) must find every upstream gone before it escalates, and the
+ * SDK's own close gives each upstream up to 4 s. So each gets its stdin
+ * closed, then SIGTERM, then SIGKILL, CLOSE_STEP_MS apart. */
+const CLOSE_STEP_MS = 400;
 
-  const done = new Promise((resolve) => { server.onclose = resolve; });
-  const stop = () => server.close();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  await server.connect(new StdioServerTransport());
-  serving = true;
-  process.stdin.once('end', stop); // the client went away
-  await done;
-  await closeAll();
-  rt.dispose();
-  return 0;
+async function closeUpstream({ client, transport, exited }) {
+  const pid = transport.pid; // (read first: the SDK's close forgets its process)
+  client.close().catch(() => {});
+  const within = (ms) => {
+    let timer;
+    const late = new Promise((resolve) => { timer = setTimeout(resolve, ms, false); });
+    return Promise.race([exited.then(() => true), late]).finally(() => clearTimeout(timer));
+  };
+  for (const signal of ['SIGTERM', 'SIGKILL']) {
+    if (!pid || await within(CLOSE_STEP_MS)) return;
+    try { process.kill(pid, signal); } catch { return; } // (already gone)
+  }
+  await within(CLOSE_STEP_MS);
 }
 
 /** Text from an upstream (a tool's name, a rejection, an error message) as
