@@ -151,18 +151,21 @@ function lintPolicy(rt, doc) {
   }
 }
 
+/** The text report: what a file says (names, messages quoting it) is
+ * escaped and bounded as the gateway logs upstream text. */
 function printResult(r, out) {
-  const head = `${r.file} (${r.kind})`;
-  if (r.error && !r.diagnostics) { out(`${head}: ${r.error.code}: ${r.error.message}${r.error.offset !== undefined ? ` (offset ${r.error.offset})` : ''}`); return; }
+  const t = logText;
+  const head = `${t(r.file)} (${r.kind})`;
+  if (r.error && !r.diagnostics) { out(`${head}: ${r.error.code}: ${t(r.error.message)}${r.error.offset !== undefined ? ` (offset ${r.error.offset})` : ''}`); return; }
   if (r.kind === 'schema' || r.kind === 'policy') {
     out(r.ok ? `${head}: OK` : `${head}: ${r.error.code}`);
-    for (const d of r.diagnostics ?? []) out(`  ${d.pointer ? `${d.pointer}: ` : ''}${d.message}`);
+    for (const d of r.diagnostics ?? []) out(`  ${d.pointer ? `${t(d.pointer)}: ` : ''}${t(d.message)}`);
     return;
   }
   out(`${head}: ${r.registered.length} registered, ${r.rejected.length} rejected`);
-  for (const t of r.registered) out(`  registered  ${t.tool} -> ${t.name}${t.sanitized ? ` (sanitized: ${t.sanitized.join(', ')})` : ''}`);
-  for (const t of r.rejected) out(`  rejected    ${t.tool ?? '(no name)'}: ${t.code}: ${t.message}`);
-  for (const l of r.lossy) out(`  lossy       ${l.format}: ${l.tool ?? ''}${l.path ? ` ${l.path}` : ''}: ${lossyText(l)}`);
+  for (const x of r.registered) out(`  registered  ${t(x.tool)} -> ${t(x.name)}${x.sanitized ? ` (sanitized: ${x.sanitized.join(', ')})` : ''}`);
+  for (const x of r.rejected) out(`  rejected    ${x.tool == null ? '(no name)' : t(x.tool)}: ${x.code}: ${t(x.message)}`);
+  for (const l of r.lossy) out(`  lossy       ${l.format}: ${t(l.tool ?? '')}${l.path ? ` ${t(l.path)}` : ''}: ${t(lossyText(l))}`);
 }
 
 function lossyText({ format, tool, path: at, issue, nullable, ...rest }) {
@@ -250,6 +253,7 @@ async function parseGatewayArgs(args) {
     if (!m) throw new UsageError(`--source wants NAME=command [args...], got "${value}"`);
     const sourceArgs = [];
     while (i + 1 < args.length && !GATEWAY_FLAGS.has(args[i + 1])) sourceArgs.push(args[++i]);
+    if (flags.sources && Object.hasOwn(flags.sources, m[1])) throw new UsageError(`--source ${m[1]} is given twice`);
     flags.sources = { ...flags.sources, [m[1]]: { command: m[2], args: sourceArgs } };
   }
   let base = process.cwd();
@@ -263,6 +267,14 @@ async function parseGatewayArgs(args) {
   // "rules" key is refused, not read as the last one), as lint reads it
   if (typeof cfg.policy === 'string') cfg.policy = await readFile(path.resolve(base, cfg.policy), 'utf8');
   for (const k of ['principal', 'mode', 'session']) if (flags[k]) cfg[k] = flags[k];
+  // --source adds an upstream; it never stands in for one of the config's,
+  // whose "tools" and "options" facts (needsApproval...) would be dropped
+  // with it and leave its tools unguarded
+  for (const name of Object.keys(flags.sources ?? {})) {
+    if (cfg.upstreams && Object.hasOwn(cfg.upstreams, name)) {
+      throw new UsageError(`--source ${name}: ${flags.config} already has an upstream "${name}" (--source adds upstreams; change it in the config, or use another name)`);
+    }
+  }
   cfg.upstreams = { ...cfg.upstreams, ...flags.sources };
   if (!cfg.policy) throw new UsageError('gateway needs a policy (--policy or "policy" in --config)');
   if (!Object.keys(cfg.upstreams).length) throw new UsageError('gateway needs at least one upstream (--source or "upstreams" in --config)');
@@ -282,77 +294,152 @@ async function gateway(args, log) {
   const rt = await createToolRuntime({ policy: cfg.policy });
   const who = { principal: cfg.principal, mode: cfg.mode, session: cfg.session ?? randomUUID() };
   const server = new Server({ name: 'toolgate-gateway', version: ver }, { capabilities: { tools: { listChanged: true } } });
-  const clients = new Map();
+  const clients = new Map(); // source -> its client, once connected
+  const started = []; // every upstream spawned, connected or not: each is closed on the way out
   let serving = false;
+
+  // SIGINT/SIGTERM are handled before the first upstream is spawned: a
+  // signal while upstreams start (an npx install, a slow tools/list) would
+  // otherwise kill the gateway and orphan those already running.
+  let stopped = false;
+  let stop;
+  const stopping = new Promise((resolve) => { stop = () => { stopped = true; resolve(); }; });
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
 
   const report = (name, res) => {
     log(`toolgate: ${name}: ${res.registered.length} tools registered, ${res.rejected.length} rejected`);
-    for (const r of res.rejected) log(`toolgate: ${name}: rejected ${r.tool}: ${r.code}: ${r.message}`);
-    for (const c of res.changed ?? []) log(`toolgate: ${name}: ${c.name} changed (${c.fields.join(', ')}); held out until accepted`);
+    for (const r of res.rejected) log(`toolgate: ${name}: rejected ${logText(r.tool)}: ${logText(r.code)}: ${logText(r.message)}`);
+    for (const c of res.changed ?? []) log(`toolgate: ${name}: ${logText(c.name)} changed (${logText(c.fields.join(', '))}); held out until accepted`);
   };
-  // one import at a time per upstream, and at most one waiting: a burst of
-  // list_changed while one waits adds nothing (the waiting import lists
-  // what is there when it runs), so an upstream cannot queue unbounded work
+  // one import at a time per upstream (its first one included), and at most
+  // one waiting: a burst of list_changed while one waits adds nothing (the
+  // waiting import lists what is there when it runs), so an upstream cannot
+  // queue unbounded work
   const imports = new Map(); // source -> the chain of its imports
   const waiting = new Map(); // source -> the import queued behind the running one
   const reimport = (name) => {
     if (waiting.has(name)) return waiting.get(name);
     const next = (imports.get(name) ?? Promise.resolve()).then(async () => {
       waiting.delete(name); // (a notification from here on queues the next one)
-      if (!clients.has(name)) return; // still starting (its first import follows) or gone
+      if (!clients.has(name)) return; // its first import failed, or it is gone
       report(name, await importFromClient(rt, name, clients.get(name), { options: toolOptions(rt, name, cfg.upstreams[name]) }));
       if (serving) await server.sendToolListChanged();
-    }).catch((e) => log(`toolgate: ${name}: re-import failed: ${e.message}`));
+    }).catch((e) => log(`toolgate: ${name}: re-import failed: ${logText(e.message)}`));
     imports.set(name, next);
     waiting.set(name, next);
     return next;
   };
 
   const closeAll = async () => {
-    const all = [...clients.values()];
     clients.clear(); // so onclose below does not report a shutdown as a lost upstream
-    for (const c of all) await c.close().catch(() => {});
+    await Promise.all(started.splice(0).map(closeUpstream));
   };
 
-  try {
+  const startAll = async () => {
     for (const [name, up] of Object.entries(cfg.upstreams)) {
+      if (stopped) return;
       const transport = new StdioClientTransport({
         command: up.command, args: up.args ?? [], cwd: up.cwd,
         env: { ...getDefaultEnvironment(), ...up.env }, stderr: 'inherit',
       });
       const client = new Client({ name: 'toolgate-gateway', version: ver });
+      let exited;
+      const upstream = { client, transport, exited: new Promise((resolve) => { exited = resolve; }) };
       client.setNotificationHandler(types.ToolListChangedNotificationSchema, () => reimport(name));
       client.onclose = () => {
+        exited();
         if (!clients.delete(name)) return;
         log(`toolgate: upstream ${name} closed; its tools are removed`);
         rt.removeSource(name);
         if (serving) server.sendToolListChanged().catch(() => {});
       };
+      started.push(upstream);
       await client.connect(transport);
       clients.set(name, client);
-      report(name, await importFromClient(rt, name, client, { options: toolOptions(rt, name, up) }));
+      // on the chain: a list_changed sent while this first import runs
+      // re-imports after it, with the newer list applied last
+      const first = importFromClient(rt, name, client, { options: toolOptions(rt, name, up) });
+      imports.set(name, first.catch(() => {}));
+      report(name, await first);
     }
-  } catch (e) {
+  };
+
+  try {
+    const startup = startAll();
+    try {
+      await Promise.race([startup, stopping]);
+    } catch (e) {
+      await closeAll();
+      throw new Error(`cannot start the upstreams: ${logText(e.message)}`);
+    } finally {
+      startup.catch(() => {}); // (stopped first: the closed upstreams fail their imports)
+    }
+
+    if (!stopped) {
+      // the same handlers as any host's (a bad cursor is invalid params, -32602;
+      // what is served fits the client's protocol version), as this gateway's
+      // principal, mode and session
+      serveTools(rt, server, { pageSize: 100, callContext: () => who });
+      server.onclose = stop;
+      process.stdin.once('end', stop); // the client went away
+      // ...or its end of our stdout is gone: a write (a progress notification,
+      // a result) then fails with EPIPE, which is the client going away too,
+      // not an uncaught error that would leave the upstreams running
+      process.stdout.on('error', stop);
+      await server.connect(new StdioServerTransport());
+      serving = true;
+      await stopping;
+      await server.close();
+    }
     await closeAll();
-    throw new Error(`cannot start the upstreams: ${e.message}`);
+    rt.dispose();
+    return 0;
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
   }
+}
 
-  // the same handlers as any host's (a bad cursor is invalid params, -32602;
-  // what is served fits the client's protocol version), as this gateway's
-  // principal, mode and session
-  serveTools(rt, server, { pageSize: 100, callContext: () => who });
+/** Upstreams are closed together and quickly: an MCP host that closes this
+ * gateway as the SDK's StdioClientTransport does (stdin end, 2 s, SIGTERM,
+ * 2 s, SIGKILL) must find every upstream gone before it escalates, and the
+ * SDK's own close gives each upstream up to 4 s. So each gets its stdin
+ * closed, then SIGTERM, then SIGKILL, CLOSE_STEP_MS apart. */
+const CLOSE_STEP_MS = 400;
 
-  const done = new Promise((resolve) => { server.onclose = resolve; });
-  const stop = () => server.close();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  await server.connect(new StdioServerTransport());
-  serving = true;
-  process.stdin.once('end', stop); // the client went away
-  await done;
-  await closeAll();
-  rt.dispose();
-  return 0;
+async function closeUpstream({ client, transport, exited }) {
+  const pid = transport.pid; // (read first: the SDK's close forgets its process)
+  client.close().catch(() => {});
+  const within = (ms) => {
+    let timer;
+    const late = new Promise((resolve) => { timer = setTimeout(resolve, ms, false); });
+    return Promise.race([exited.then(() => true), late]).finally(() => clearTimeout(timer));
+  };
+  for (const signal of ['SIGTERM', 'SIGKILL']) {
+    if (!pid || await within(CLOSE_STEP_MS)) return;
+    try { process.kill(pid, signal); } catch { return; } // (already gone)
+  }
+  await within(CLOSE_STEP_MS);
+}
+
+/** Text from an upstream (a tool's name, a rejection, an error message) as
+ * part of one log line: control (C0, DEL, C1), bidi, zero-width and other
+ * format characters, line separators and lone surrogates are written as
+ * \u{...} escapes, and it is cut at LOG_TEXT_MAX characters, so that an
+ * upstream cannot write lines that read as the gateway's own, send terminal
+ * escape sequences, reorder what is shown, or flood the log. */
+const LOG_TEXT_MAX = 512;
+const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u;
+
+function logText(s) {
+  let out = '';
+  for (const ch of String(s)) {
+    const piece = UNPRINTABLE.test(ch) ? `\\u{${ch.codePointAt(0).toString(16)}}` : ch;
+    if (out.length + piece.length > LOG_TEXT_MAX) return `${out}... (cut)`;
+    out += piece;
+  }
+  return out;
 }
 
 /** Host-only facts per tool from the config: "options" for all, "tools": {

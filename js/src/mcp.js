@@ -27,7 +27,9 @@ export async function importFromClient(rt, source, client, { maxPages = 50, maxT
     if (left <= 0) throw tooSlow(timeoutMs);
     let res;
     try {
-      res = await client.listTools(cursor ? { cursor } : {}, { timeout: left });
+      // (a timeoutMs of 2^31 ms or more, or Infinity, is the longest timer
+      // Node can set, not one that fires at once)
+      res = await client.listTools(cursor ? { cursor } : {}, { timeout: Math.min(MAX_TIMER_MS, left) });
     } catch (e) {
       if (Date.now() >= deadline) throw tooSlow(timeoutMs);
       throw e;

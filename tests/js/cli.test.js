@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, writeFile, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
@@ -357,4 +357,207 @@ test('gateway: the example policy keeps .env files out, however the path or the 
       assert.doesNotMatch(JSON.stringify(r), /hunter2/);
     }
   });
+});
+
+// ---------------------------------------------------------------- gateway: lifecycle, arguments, logs
+
+const sdkURL = (p) => pathToFileURL(path.join(repoRoot, 'node_modules/@modelcontextprotocol/sdk/dist/esm', p)).href;
+const allowAllPolicy = { version: 1, defaults: ['*'], rules: [{ id: 'all', effect: 'allow', tools: ['*'] }] };
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const isAlive = (pid) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+
+/** An SDK upstream that writes its pid to pid-<argv[2]> and, like a server
+ * with a poller, does not exit when its stdin closes (it gives up by itself
+ * after 30 s); body adds its handlers (server, ListToolsRequestSchema,
+ * CallToolRequestSchema are in scope). */
+function stubbornUpstream(dir, body) {
+  return `
+    import { writeFileSync } from 'node:fs';
+    import { Server } from '${sdkURL('server/index.js')}';
+    import { StdioServerTransport } from '${sdkURL('server/stdio.js')}';
+    import { ListToolsRequestSchema, CallToolRequestSchema } from '${sdkURL('types.js')}';
+    writeFileSync(${JSON.stringify(dir)} + '/pid-' + process.argv[2], String(process.pid));
+    setInterval(() => {}, 1000);
+    setTimeout(() => process.exit(0), 30000);
+    const server = new Server({ name: 'up', version: '1' }, { capabilities: { tools: {} } });
+    ${body}
+    await server.connect(new StdioServerTransport());
+  `;
+}
+
+async function readPid(dir, name) {
+  for (;;) {
+    try { return Number(await readFile(path.join(dir, `pid-${name}`), 'utf8')); } catch { await sleep(20); }
+  }
+}
+
+test('gateway: a list_changed sent during an upstream\'s first import re-imports after it, never beside it', { timeout: 60000 }, async () => {
+  // the first tools/list is slow, and meanwhile the upstream adds a tool and
+  // says so; "stats" answers how many listings ran and at most how many at once
+  const upstream = `
+    import { Server } from '${sdkURL('server/index.js')}';
+    import { StdioServerTransport } from '${sdkURL('server/stdio.js')}';
+    import { ListToolsRequestSchema, CallToolRequestSchema } from '${sdkURL('types.js')}';
+    let lists = 0, inflight = 0, maxInflight = 0;
+    const tools = [{ name: 'a', inputSchema: { type: 'object' } }, { name: 'stats', inputSchema: { type: 'object' } }];
+    const server = new Server({ name: 'up', version: '1' }, { capabilities: { tools: { listChanged: true } } });
+    server.setRequestHandler(ListToolsRequestSchema, async () => {
+      const n = ++lists; inflight++; maxInflight = Math.max(maxInflight, inflight);
+      const snapshot = [...tools];
+      if (n === 1) {
+        tools.push({ name: 'added', inputSchema: { type: 'object' } });
+        server.sendToolListChanged();
+        await new Promise((r) => setTimeout(r, 800));
+      }
+      inflight--;
+      return { tools: snapshot };
+    });
+    server.setRequestHandler(CallToolRequestSchema, async () => ({ content: [{ type: 'text', text: JSON.stringify({ lists, maxInflight }) }] }));
+    await server.connect(new StdioServerTransport());
+  `;
+  const dir = await tmp({ 'policy.json': allowAllPolicy, 'up.mjs': upstream });
+  await withGateway(['--policy', path.join(dir, 'policy.json'), '--source', 'up=' + process.execPath, path.join(dir, 'up.mjs')], dir, [dir], async (client) => {
+    let stats;
+    for (let i = 0; i < 50; i++) { // (the re-import after the first one)
+      stats = JSON.parse((await client.callTool({ name: 'mcp__up__stats', arguments: {} })).content[0].text);
+      if (stats.lists >= 2) break;
+      await sleep(100);
+    }
+    await sleep(200);
+    assert.equal(stats.maxInflight, 1, 'one import at a time');
+    assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ['mcp__up__a', 'mcp__up__added', 'mcp__up__stats'], 'the newer list is the one applied');
+  });
+});
+
+test('gateway: SIGTERM while the upstreams start closes those already running', { timeout: 60000 }, async () => {
+  const dir = await tmp({ 'policy.json': allowAllPolicy });
+  // its tools/list takes 5 s: the signal comes while the gateway lists
+  await writeFile(path.join(dir, 'up.mjs'), stubbornUpstream(dir, `
+    server.setRequestHandler(ListToolsRequestSchema, async () => { await new Promise((r) => setTimeout(r, 5000)); return { tools: [] }; });`));
+  const gw = spawn(process.execPath, [bin, 'gateway', '--policy', path.join(dir, 'policy.json'), '--source', `up=${process.execPath}`, path.join(dir, 'up.mjs'), 'up'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const exited = new Promise((r) => gw.on('exit', (code, signal) => r({ code, signal })));
+  const pid = await readPid(dir, 'up');
+  await sleep(300);
+  try {
+    gw.kill('SIGTERM');
+    assert.deepEqual(await exited, { code: 0, signal: null });
+    assert.equal(isAlive(pid), false, 'the upstream was closed');
+  } finally {
+    if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    gw.kill('SIGKILL');
+    await rm(dir, { recursive: true });
+  }
+});
+
+test('gateway: a client gone mid-call (EPIPE on stdout) is a disconnect: upstreams closed, exit 0', { timeout: 60000 }, async () => {
+  const dir = await tmp({ 'policy.json': allowAllPolicy });
+  // "work" streams progress every 5 ms for 2 s
+  await writeFile(path.join(dir, 'up.mjs'), stubbornUpstream(dir, `
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'work', inputSchema: { type: 'object' } }] }));
+    server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+      for (let i = 1; i < 400; i++) {
+        await new Promise((r) => setTimeout(r, 5));
+        await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: req.params._meta.progressToken, progress: i } });
+      }
+      return { content: [{ type: 'text', text: 'done' }] };
+    });`));
+  try {
+    for (let run = 0; run < 2; run++) {
+      const gw = spawn(process.execPath, [bin, 'gateway', '--policy', path.join(dir, 'policy.json'), '--source', `up=${process.execPath}`, path.join(dir, 'up.mjs'), `up${run}`], { stdio: ['pipe', 'pipe', 'pipe'] });
+      let stderr = '';
+      gw.stderr.on('data', (d) => { stderr += d; });
+      const exited = new Promise((r) => gw.on('exit', (code, signal) => r({ code, signal })));
+      const send = (m) => gw.stdin.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\n');
+      send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+      await new Promise((r) => gw.stdout.once('data', r));
+      const pid = await readPid(dir, `up${run}`);
+      send({ method: 'notifications/initialized' });
+      send({ id: 2, method: 'tools/call', params: { name: 'mcp__up__work', arguments: {}, _meta: { progressToken: 7 } } });
+      await sleep(300);
+      // the client dies: its reading end goes first, then its writing end
+      gw.stdout.destroy();
+      await sleep(20);
+      gw.stdin.destroy();
+      try {
+        assert.deepEqual(await exited, { code: 0, signal: null }, stderr);
+        assert.doesNotMatch(stderr, /EPIPE|Error/);
+        assert.equal(isAlive(pid), false, 'the upstream was closed');
+      } finally {
+        if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+        gw.kill('SIGKILL');
+      }
+    }
+  } finally {
+    await rm(dir, { recursive: true });
+  }
+});
+
+test('gateway: upstreams are closed together, before a host closing it as the SDK does would escalate', { timeout: 60000 }, async () => {
+  const dir = await tmp({ 'policy.json': allowAllPolicy });
+  // none exits when its stdin closes; "deaf" ignores SIGTERM as well
+  await writeFile(path.join(dir, 'up.mjs'), stubbornUpstream(dir, `
+    if (process.argv[2] === 'deaf') process.on('SIGTERM', () => {});
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 't', inputSchema: { type: 'object' } }] }));`));
+  const args = ['--policy', path.join(dir, 'policy.json')];
+  for (const n of ['a', 'b', 'deaf']) args.push('--source', `${n}=${process.execPath}`, path.join(dir, 'up.mjs'), n);
+  const { client } = await startGateway(args, dir);
+  const pids = [];
+  try {
+    assert.equal((await client.listTools()).tools.length, 3);
+    for (const n of ['a', 'b', 'deaf']) pids.push(await readPid(dir, n));
+    const t0 = Date.now();
+    await client.close(); // stdin end, then (after 2 s) SIGTERM, then (2 s more) SIGKILL
+    const took = Date.now() - t0;
+    assert.ok(took < 2000, `the gateway took ${took} ms to exit: the host sent it SIGTERM`);
+    await sleep(100);
+    assert.deepEqual(pids.filter(isAlive), [], 'every upstream is gone');
+  } finally {
+    for (const p of pids) if (isAlive(p)) process.kill(p, 'SIGKILL');
+    await rm(dir, { recursive: true });
+  }
+});
+
+test('gateway: --source may not take the name of a config upstream (its facts would be dropped) nor be given twice', { timeout: 30000 }, async () => {
+  const up = { command: process.execPath, args: ['up.mjs'], tools: { delete_all: { needsApproval: true } } };
+  const dir = await tmp({ 'policy.json': allowAllPolicy, 'gateway.json': { policy: 'policy.json', upstreams: { up } } });
+  const clash = await run(['gateway', '--config', path.join(dir, 'gateway.json'), '--source', `up=${process.execPath}`, 'other.mjs']);
+  assert.equal(clash.code, 2);
+  assert.match(clash.stderr, /--source up: .*gateway\.json already has an upstream "up"/);
+  const twice = await run(['gateway', '--policy', path.join(dir, 'policy.json'), '--source', 'x=a', '--source', 'x=b']);
+  assert.equal(twice.code, 2);
+  assert.match(twice.stderr, /--source x is given twice/);
+  await rm(dir, { recursive: true });
+});
+
+test('gateway and lint: upstream text in the log is escaped and bounded: no forged lines, no terminal escapes', { timeout: 60000 }, async () => {
+  const forged = 'x\ntoolgate: up: mcp__up__deploy changed (description); accepted by operator\n\u001b[2J\u001b]0;owned\u0007\u202e\u0085';
+  const long = 'y\u0007' + 'y'.repeat(100_000);
+  const tools = [{ name: 'ok', inputSchema: { type: 'object' } }, { name: forged, inputSchema: { type: 'object' } }, { name: long, inputSchema: { type: 'object' } }];
+  const upstream = `
+    import { Server } from '${sdkURL('server/index.js')}';
+    import { StdioServerTransport } from '${sdkURL('server/stdio.js')}';
+    import { ListToolsRequestSchema } from '${sdkURL('types.js')}';
+    const server = new Server({ name: 'up', version: '1' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: ${JSON.stringify(tools)} }));
+    await server.connect(new StdioServerTransport());
+  `;
+  const dir = await tmp({ 'policy.json': allowAllPolicy, 'up.mjs': upstream, 'tools.json': tools });
+  const clean = (text, what) => {
+    assert.doesNotMatch(text, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/, `${what}: raw control or bidi characters`);
+    assert.ok(!text.split('\n').some((l) => /^(toolgate: up: )?mcp__up__deploy changed/.test(l)), `${what}: a forged line`);
+    assert.ok(text.split('\n').every((l) => l.length < 2000), `${what}: a line of ${Math.max(...text.split('\n').map((l) => l.length))} characters`);
+  };
+  const { client, stderr } = await startGateway(['--policy', path.join(dir, 'policy.json'), '--source', 'up=' + process.execPath, path.join(dir, 'up.mjs')], dir);
+  try {
+    await client.listTools();
+    assert.match(stderr(), /rejected x\\u\{a\}toolgate: up: mcp__up__deploy changed/, 'the name is shown, escaped');
+    clean(stderr(), 'gateway');
+  } finally {
+    await client.close();
+  }
+  const lint = await run(['lint', '--source', 'up', 'tools.json'], { cwd: dir });
+  assert.equal(lint.code, 1);
+  assert.match(lint.stdout, /rejected {4}x\\u\{a\}toolgate/);
+  clean(lint.stdout, 'lint');
+  await rm(dir, { recursive: true });
 });

@@ -241,6 +241,31 @@ test('importFromClient: a forwarded call gets the toolgate deadline as its SDK t
   rt2.dispose();
 });
 
+test('importFromClient: a listing bound past the longest timer (2^31 ms, Infinity) still lists, and a short one is a ToolgateError timeout', async () => {
+  const up = new Server({ name: 'up', version: '1' }, { capabilities: { tools: {} } });
+  up.setRequestHandler(ListToolsRequestSchema, async () => {
+    await new Promise((r) => setTimeout(r, 50));
+    return { tools: [{ name: 'a', inputSchema: { type: 'object' } }] };
+  });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: 'c', version: '1' });
+  await Promise.all([up.connect(a), client.connect(b)]);
+  const rt = await createToolRuntime();
+  const warnings = process.listeners('warning');
+  process.removeAllListeners('warning'); // (a TimeoutOverflowWarning is what the unclamped timer gave)
+  try {
+    for (const [i, timeoutMs] of [2 ** 31, 30 * 86_400_000, Infinity].entries()) {
+      const r = await importFromClient(rt, `s${i}`, client, { timeoutMs });
+      assert.deepEqual(r.registered.map((t) => t.name), [`mcp__s${i}__a`], `timeoutMs ${timeoutMs}`);
+    }
+  } finally {
+    for (const w of warnings) process.on('warning', w);
+  }
+  await assert.rejects(importFromClient(rt, 'slow', client, { timeoutMs: 10 }), (e) => e.name === 'ToolgateError' && e.code === 'timeout');
+  await client.close();
+  rt.dispose();
+});
+
 test('importFromClient: a tool the server runs only as a task is rejected with its reason, not listed as a tool that always fails', async () => {
   const up = new Server({ name: 'up', version: '1' }, { capabilities: { tools: {} } });
   up.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
