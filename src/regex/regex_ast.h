@@ -29,6 +29,8 @@ typedef struct rx_cls_build {
     uint32_t off, count, negate;
 } rx_cls_build;
 
+#define RX_UPROP_CACHE 8 /* \p{..} sets (outside classes) a pattern decodes once */
+
 typedef struct rx_parser {
     const tg_allocator *al;
     const unsigned char *s;
@@ -58,6 +60,11 @@ typedef struct rx_parser {
     size_t *krefs;      /* (offset, length) of each \k<name> */
     uint32_t nkrefs;
     size_t capkrefs;
+    /* the last few \p{..} decoded outside a class, and their classes, so a
+     * property used again shares its pool ranges */
+    const void *uprop_seen[RX_UPROP_CACHE];
+    int32_t uprop_cls[RX_UPROP_CACHE];
+    uint32_t nuprop_seen;
 } rx_parser;
 
 /* Records the first error (offset, printf-style message); returns -1. */

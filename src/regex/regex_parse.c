@@ -3,8 +3,10 @@
  * Nodes live in one growable array; concatenation and alternation are
  * n-ary sibling lists, so recursion depth is bounded by group nesting
  * (RX_MAX_DEPTH). Character classes are normalized (sorted, merged,
- * complemented) into a range pool here; \d \w \s \p{..} outside classes
- * point at constant tables instead. */
+ * complemented) into a range pool here; \d \w \s outside classes point at
+ * constant tables instead. A \p{..} set is decoded from its compact table
+ * (regex_unicode.c) into the pool, once for a property used again outside
+ * classes. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,6 +151,18 @@ static int32_t class_static(rx_parser *p, const uint32_t *r, uint32_t count, int
     return (int32_t)p->ncls++;
 }
 
+/* Appends a Unicode property's set (decoded from its table), or its
+ * complement, to tmp (nothing for a syntax check). */
+static int tmp_add_uprop(rx_parser *p, const tg_uprop *u, int negate) {
+    size_t n = 2 * (size_t)tg_uprop_count(u), from = p->ntmp;
+    if (p->syntax_only) return 0; /* a syntax check builds no program */
+    if (p->ntmp + n > RX_MAX_POOL) return rx_fail(p, p->pos, "character classes too large");
+    if (grow(p, (void **)&p->tmp, &p->captmp, p->ntmp + n, sizeof(uint32_t))) return -1;
+    tg_uprop_decode(u, p->tmp + from);
+    p->ntmp += n;
+    return negate ? tmp_normalize(p, from, 1) : 0;
+}
+
 /* ---- class escapes ---------------------------------------------------- */
 
 static const uint32_t R_DIGIT[] = {0x30, 0x39};
@@ -157,11 +171,13 @@ static const uint32_t R_SPACE[] = {0x09, 0x0D, 0x20, 0x20, 0xA0, 0xA0, 0x1680, 0
                                    0x2000, 0x200A, 0x2028, 0x2029, 0x202F, 0x202F,
                                    0x205F, 0x205F, 0x3000, 0x3000, 0xFEFF, 0xFEFF};
 
-/* A set-valued escape: \d \D \w \W \s \S \p{..} \P{..}. */
+/* A set-valued escape: \d \D \w \W \s \S (a constant table r) or \p{..}
+ * \P{..} (u: an encoded Unicode set, decoded where it is used). */
 typedef struct rx_set {
     const uint32_t *r;
     uint32_t count;
     int negate;
+    const tg_uprop *u;
 } rx_set;
 
 static int is_alpha(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
@@ -173,7 +189,14 @@ static int hexval(int c) {
     return -1;
 }
 
-/* p->pos is just past 'p' or 'P'. */
+static int name_is(const char *n, size_t nl, const char *want) {
+    return nl == strlen(want) && memcmp(n, want, nl) == 0;
+}
+
+/* p->pos is just past 'p' or 'P'. ECMA-262 UnicodePropertyValueExpression:
+ * Name=Value with Name one of General_Category/gc, Script/sc,
+ * Script_Extensions/scx, or a lone General_Category value or binary property
+ * name; every name matched exactly. */
 static int parse_property(rx_parser *p, size_t esc_off, int upper, rx_set *out) {
     size_t start, end, eq;
     const tg_uprop *u = NULL;
@@ -187,32 +210,25 @@ static int parse_property(rx_parser *p, size_t esc_off, int upper, rx_set *out) 
     if (eq < end) {
         const char *n = (const char *)p->s + start, *v = (const char *)p->s + eq + 1;
         size_t nl = eq - start, vl = end - eq - 1;
-        if ((nl == 16 && !memcmp(n, "General_Category", 16)) || (nl == 2 && !memcmp(n, "gc", 2)))
+        if (name_is(n, nl, "General_Category") || name_is(n, nl, "gc"))
             u = tg_uprop_lookup(TG_UPROP_GC, v, vl);
-        else if ((nl == 6 && !memcmp(n, "Script", 6)) || (nl == 2 && !memcmp(n, "sc", 2)))
+        else if (name_is(n, nl, "Script") || name_is(n, nl, "sc"))
             u = tg_uprop_lookup(TG_UPROP_SCRIPT, v, vl);
-        else if ((nl == 17 && !memcmp(n, "Script_Extensions", 17)) || (nl == 3 && !memcmp(n, "scx", 3))) {
-            /* no Script_Extensions table: Script would answer differently
-             * for shared characters (U+3001 is scx=Han, sc=Common), so it is
-             * refused, not approximated (a syntax check knows the name) */
-            u = tg_uprop_lookup(TG_UPROP_SCRIPT, v, vl);
-            if (u && !p->syntax_only)
-                return rx_fail(p, esc_off, "Script_Extensions (\\%c{%.*s}) is not supported: write Script (sc=) if "
-                                           "that is what you mean", upper ? 'P' : 'p', (int)(end - start > 60 ? 60 : end - start),
-                               (const char *)p->s + start);
-        }
+        else if (name_is(n, nl, "Script_Extensions") || name_is(n, nl, "scx"))
+            u = tg_uprop_lookup(TG_UPROP_SCX, v, vl);
     } else {
         u = tg_uprop_lookup(TG_UPROP_GC, (const char *)p->s + start, end - start);
         if (!u) u = tg_uprop_lookup(TG_UPROP_BINARY, (const char *)p->s + start, end - start);
     }
     if (!u) {
         int shown = (int)(end - start > 60 ? 60 : end - start);
-        return rx_fail(p, esc_off, "unknown or unsupported Unicode property \\%c{%.*s}", upper ? 'P' : 'p',
-                    shown, (const char *)p->s + start);
+        return rx_fail(p, esc_off, "unknown Unicode property \\%c{%.*s} (Unicode %s)", upper ? 'P' : 'p',
+                    shown, (const char *)p->s + start, tg_unicode_version);
     }
-    out->r = u->ranges;
-    out->count = u->count;
+    out->r = NULL;
+    out->count = tg_uprop_count(u);
     out->negate = upper;
+    out->u = u;
     return 0;
 }
 
@@ -262,9 +278,9 @@ static int parse_escape(rx_parser *p, int in_class, uint32_t *cp, rx_set *set, i
     if (p->pos >= p->len) return rx_fail(p, off, "pattern ends with a lone backslash");
     c = p->s[p->pos++];
     switch (c) {
-    case 'd': case 'D': set->r = R_DIGIT; set->count = 1; set->negate = c == 'D'; *is_set = 1; return 0;
-    case 'w': case 'W': set->r = R_WORD; set->count = 4; set->negate = c == 'W'; *is_set = 1; return 0;
-    case 's': case 'S': set->r = R_SPACE; set->count = 10; set->negate = c == 'S'; *is_set = 1; return 0;
+    case 'd': case 'D': set->r = R_DIGIT; set->count = 1; set->negate = c == 'D'; set->u = NULL; *is_set = 1; return 0;
+    case 'w': case 'W': set->r = R_WORD; set->count = 4; set->negate = c == 'W'; set->u = NULL; *is_set = 1; return 0;
+    case 's': case 'S': set->r = R_SPACE; set->count = 10; set->negate = c == 'S'; set->u = NULL; *is_set = 1; return 0;
     case 'p': case 'P': *is_set = 1; return parse_property(p, off, c == 'P', set);
     case 'b':
         if (in_class) { *cp = 8; return 0; }
@@ -403,7 +419,7 @@ static int32_t parse_class(rx_parser *p) {
             if (a > b) return rx_fail(p, aoff, "range out of order in character class");
             if (tmp_add(p, a, b)) return -1;
         } else if (a_set) {
-            if (tmp_add_set(p, sa.r, sa.count, sa.negate)) return -1;
+            if (sa.u ? tmp_add_uprop(p, sa.u, sa.negate) : tmp_add_set(p, sa.r, sa.count, sa.negate)) return -1;
         } else if (tmp_add(p, a, a)) {
             return -1;
         }
@@ -533,7 +549,27 @@ static int32_t parse_piece(rx_parser *p) {
             atom = new_node(p, cp == 'b' ? N_WORDB : N_NWORDB, 0);
             assertion = 1;
         } else if (is_set) {
-            int32_t ci = class_static(p, set.r, set.count, set.negate);
+            int32_t ci;
+            if (set.u) { /* decoded into this pattern's pool (once, if seen lately) */
+                uint32_t j = 0, n = p->nuprop_seen < RX_UPROP_CACHE ? p->nuprop_seen : RX_UPROP_CACHE;
+                while (j < n && p->uprop_seen[j] != set.u) j++;
+                if (j < n) {
+                    ci = class_from_tmp(p, p->ntmp); /* an empty class, then pointed at the earlier ranges */
+                    if (ci >= 0) p->cls[ci] = p->cls[p->uprop_cls[j]];
+                } else {
+                    size_t from = p->ntmp;
+                    if (tmp_add_uprop(p, set.u, 0)) return -1;
+                    ci = class_from_tmp(p, from);
+                    if (ci >= 0) {
+                        p->uprop_seen[p->nuprop_seen % RX_UPROP_CACHE] = set.u;
+                        p->uprop_cls[p->nuprop_seen % RX_UPROP_CACHE] = ci;
+                        p->nuprop_seen++;
+                    }
+                }
+                if (ci >= 0) p->cls[ci].negate = (uint32_t)set.negate;
+            } else {
+                ci = class_static(p, set.r, set.count, set.negate);
+            }
             if (ci < 0) return -1;
             atom = new_node(p, N_CLASS, (uint32_t)ci);
         } else {

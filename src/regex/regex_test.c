@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "regex.h"
+#include "regex_unicode.h"
 #include "regex_vm.h" /* to run the Pike VM and the lazy DFA side by side */
 #include "../../tests/tg_test.h"
 
@@ -208,8 +209,91 @@ static void test_unicode_props(void) {
     M("^\\p{Any}$", "\xf0\x9f\x98\x80"); M("^\\p{ASCII}+$", "abc"); N("^\\p{ASCII}$", "\xc3\xa9");
     M("\\p{Letter}cole", "l'ecole"); M("\\p{Letter}cole", "l'\xc3\xa9" "cole"); N("\\p{Letter}cole", "L'\xc3\x89" "COLE");
     M("\\wcole", "l'ecole"); N("\\wcole", "l'\xc3\xa9" "cole"); N("[a-z]cole", "l'\xc3\xa9" "cole"); M("[a-z]cole", "l'ecole");
-    E("\\p{Foo}", 0, "unknown or unsupported Unicode property \\p{Foo}"); E("\\p{letter}", 0, "\\p{letter}");
+    E("\\p{Foo}", 0, "unknown Unicode property \\p{Foo} (Unicode 17.0.0)"); E("\\p{letter}", 0, "\\p{letter}");
     E("a\\p", 1, "\\p must be followed by {property}"); E("\\p{L", 0, "unterminated"); E("\\p{Script=Klingon}", 0, "Klingon");
+}
+
+static void S(const char *pat, int ok, const char *sub);
+
+/* Binary properties, Script_Extensions and the tables' Unicode version
+ * (17.0); tests/js/regex_unicode.test.js checks every name against V8. */
+static void test_unicode_binary_props(void) {
+    M("^\\p{Alphabetic}+$", "h\xc3\xa9llo"); N("^\\p{Alphabetic}+$", "a1"); M("^\\p{Alpha}$", "\xe2\x85\xa0"); /* Nl */
+    M("^\\p{White_Space}+$", "\t \xe3\x80\x80\xc2\x85"); N("^\\p{White_Space}$", "\xe2\x80\x8b"); /* ZWSP is not */
+    M("^\\p{space}$", "\n"); M("^\\p{WSpace}$", "\r"); N("^\\p{space}$", "x");
+    M("^\\p{Emoji}$", "\xf0\x9f\x98\x80"); M("^\\p{Emoji}$", "#"); N("^\\p{Emoji}$", "a");
+    M("^\\p{Emoji_Presentation}$", "\xf0\x9f\x98\x80"); N("^\\p{EPres}$", "\xc2\xa9"); M("^\\p{ExtPict}$", "\xc2\xa9");
+    M("^\\p{Extended_Pictographic}$", "\xf0\x9f\xab\xa8"); /* U+1FAE8, Unicode 15.0 */
+    M("^\\p{RI}{2}$", "\xf0\x9f\x87\xab\xf0\x9f\x87\xb7"); M("^\\p{EMod}$", "\xf0\x9f\x8f\xbb");
+    M("^\\p{Lowercase}$", "\xc2\xaa"); N("^\\p{Lower}$", "A"); M("^\\p{Uppercase}$", "\xe2\x85\xa0"); N("^\\p{Upper}$", "a");
+    M("^\\p{ID_Start}\\p{ID_Continue}*$", "x_1\xc2\xb7"); N("^\\p{IDS}$", "1"); M("^\\p{XIDC}+$", "a1_");
+    M("^\\p{Hex_Digit}+$", "0aF\xef\xbc\xa1"); N("^\\p{AHex}$", "\xef\xbc\xa1"); M("^\\p{Math}$", "+"); N("^\\p{Math}$", "-");
+    M("^\\p{Dash}$", "-"); M("^\\p{Ideographic}$", "\xe4\xb8\xad"); M("^\\p{NChar}$", "\xef\xbf\xbf"); N("^\\p{NChar}$", "\xef\xbf\xbd");
+    M("^\\p{Default_Ignorable_Code_Point}$", "\xe2\x80\x8b"); M("^\\p{Bidi_M}$", "("); M("^\\p{CWKCF}$", "A"); N("^\\p{CWKCF}$", "a");
+    M("^\\p{Pattern_White_Space}$", "\xe2\x80\x8e"); M("^\\p{Join_C}$", "\xe2\x80\x8d"); M("^\\p{Changes_When_Titlecased}$", "a");
+    M("^\\p{Any}$", "\xf4\x8f\xbf\xbf"); M("^\\p{Assigned}$", "a"); N("^\\p{Assigned}$", "\xef\xbf\xbf");
+    /* negation: \P, [^\p], [\P], [^\P] */
+    M("^\\P{Alphabetic}+$", "1 !"); N("^\\P{Alphabetic}$", "\xc3\xa9"); M("^[^\\p{White_Space}]+$", "ab"); N("^[^\\p{White_Space}]+$", "a b");
+    M("^[\\P{Emoji}]$", "a"); N("^[\\P{Emoji}]$", "1"); M("^[^\\P{Lu}]$", "A"); N("^[^\\P{Lu}]$", "a");
+    M("^[\\p{L}\\p{White_Space}]+$", "x y"); N("^[\\p{L}\\p{White_Space}]+$", "x1"); M("^[\\P{Any}a]$", "a"); N("^[\\P{Any}a]$", "b");
+    /* Unicode 17.0: U+10940 SIDETIC LETTER N01 (a script of 17.0), U+1FAE9 (an emoji of 16.0) */
+    M("^\\p{sc=Sidetic}$", "\xf0\x90\xa5\x80"); M("^\\p{L}$", "\xf0\x90\xa5\x80"); M("^\\p{Script=Sidt}$", "\xf0\x90\xa5\x80");
+    M("^\\p{ExtPict}$", "\xf0\x9f\xab\xa9"); M("^\\p{Assigned}$", "\xf0\x9f\xab\xa9"); N("^\\p{Cn}$", "\xf0\x90\xa5\x80");
+    /* Script vs Script_Extensions: U+3001 IDEOGRAPHIC COMMA is sc=Common, scx={Bopo Hang Hani Hira Kana Yiii} */
+    M("^\\p{scx=Han}$", "\xe3\x80\x81"); N("^\\p{sc=Han}$", "\xe3\x80\x81"); M("^\\p{sc=Common}$", "\xe3\x80\x81");
+    N("^\\p{scx=Zyyy}$", "\xe3\x80\x81"); M("^\\p{Script_Extensions=Hiragana}$", "\xe3\x80\x81"); M("^\\p{scx=Latin}$", "a");
+    M("^\\P{scx=Greek}$", "a"); N("^[^\\p{scx=Grek}]$", "\xce\xb1"); M("^\\p{sc=Qaai}$", "\xcc\x80"); /* U+0300: sc=Inherited, */
+    N("^\\p{scx=Qaai}$", "\xcc\x80"); M("^\\p{scx=Latin}$", "\xcc\x80"); M("^\\p{scx=Zinh}$", "\xcc\x8f"); /* scx={Cher Copt ...} */
+    M("^\\p{sc=Zzzz}$", "\xf0\xaf\xbf\xbf"); M("^\\p{Script=Unknown}$", "\xef\xbf\xbf"); N("^\\p{sc=Unknown}$", "a");
+    /* names ECMA-262 does not have, or not in this form (V8 refuses each) */
+    E("\\p{alphabetic}", 0, "unknown Unicode property"); E("\\p{Other_Alphabetic}", 0, "unknown");
+    E("\\p{IDS_Unary_Operator}", 0, "unknown"); E("\\p{Alphabetic=Yes}", 0, "unknown"); E("\\p{gc=Alphabetic}", 0, "unknown");
+    E("\\p{sc=Lu}", 0, "unknown"); E("\\p{Block=Basic_Latin}", 0, "unknown"); E("\\p{RGI_Emoji}", 0, "unknown");
+    E("\\p{sc=Katakana_Or_Hiragana}", 0, "unknown"); E("\\p{scx=Hrkt}", 0, "unknown"); E("\\p{L&}", 0, "unknown");
+    E("\\p{White Space}", 0, "unknown"); E("\\p{ Alpha}", 0, "unknown"); E("\\p{Script=}", 0, "unknown"); E("\\p{}", 0, "unknown");
+    S("\\p{Alphabetic}", 1, NULL); S("^[\\p{Alpha}\\p{White_Space}]+$", 1, NULL); S("\\p{scx=Greek}", 1, NULL);
+    S("\\p{Hyphen}", 0, "unknown Unicode property \\p{Hyphen}"); S("\\P{InCB}", 0, "\\P{InCB}");
+    /* a property used again outside a class reuses its decoded ranges */
+    M("^\\p{L}\\P{L}\\p{L}$", "a1b"); N("^\\p{L}\\P{L}\\p{L}$", "ab1"); M("^\\P{L}\\p{L}\\P{L}$", "1a2");
+    {
+        tg_regex *one = compile_ok("\\p{L}", 5), *three = compile_ok("\\p{L}x\\P{L}|\\p{L}", 17);
+        check(one && three && one->npool > 0 && three->npool == one->npool, "one decoded copy a property", "\\p{L}x\\P{L}|\\p{L}", NULL);
+        tg_regex_free(one);
+        tg_regex_free(three);
+    }
+}
+
+/* Every set of every name decodes to sorted, disjoint, non-adjacent ranges
+ * within U+0000..U+10FFFF, and a one-range class of it matches its ends. */
+static void test_unicode_tables(void) {
+    static const int kinds[] = {TG_UPROP_GC, TG_UPROP_BINARY, TG_UPROP_SCRIPT, TG_UPROP_SCX};
+    const char *names[400];
+    size_t k, i, total = 0;
+    check(strcmp(tg_unicode_version, "17.0.0") == 0, "Unicode version", tg_unicode_version, NULL);
+    for (k = 0; k < 4; k++) {
+        size_t n = tg_uprop_names(kinds[k], names, 400);
+        check(n > 0 && n <= 400, "names of a kind", "", NULL);
+        for (i = 0; i < n && i < 400; i++) {
+            const tg_uprop *u = tg_uprop_lookup(kinds[k], names[i], strlen(names[i]));
+            uint32_t c, j, *r;
+            int ok;
+            if (!u) { check(0, "lookup of a listed name", names[i], NULL); continue; }
+            c = tg_uprop_count(u);
+            r = malloc(2 * (size_t)c * sizeof *r + 1);
+            tg_uprop_decode(u, r);
+            ok = c > 0 && r[2 * c - 1] <= 0x10FFFF;
+            for (j = 0; j < c; j++) {
+                if (r[2 * j] > r[2 * j + 1]) ok = 0;
+                if (j && r[2 * j] <= r[2 * j - 1] + 1) ok = 0;
+            }
+            check(ok, "decoded set is sorted, disjoint, non-adjacent", names[i], NULL);
+            free(r);
+            total++;
+        }
+    }
+    check(total > 800, "every kind has its names", "", NULL);
+    check(tg_uprop_lookup(TG_UPROP_GC, "Lu", 2) != NULL && tg_uprop_lookup(TG_UPROP_BINARY, "Lu", 2) == NULL,
+          "lookup stays within its kind", "Lu", NULL);
 }
 
 static void test_utf8_subjects(void) {
@@ -250,9 +334,7 @@ static void test_syntax_only(void) {
     S("a(?=b)+", 0, "assertion cannot be quantified"); S("(?<=a){2}", 0, "assertion cannot be quantified");
     S("(?=a", 0, "unterminated group"); S("[\\1]", 0, "in a character class"); S("^*", 0, "cannot be quantified");
     S("(a)|\\1x", 1, NULL); S("\\d+(?=€)", 1, NULL);
-    S("\\p{scx=Greek}", 1, NULL); /* a regex, though not one toolgate runs: */
-    E("\\p{scx=Greek}", 0, "Script_Extensions (\\p{scx=Greek}) is not supported");
-    E("\\P{Script_Extensions=Han}", 0, "Script_Extensions");
+    S("\\p{scx=Greek}", 1, NULL); M("\\p{scx=Greek}", "\xce\xb1"); M("^\\P{Script_Extensions=Han}$", "a");
 }
 
 static void test_syntax_errors(void) {
@@ -487,6 +569,8 @@ int main(void) {
     test_quantifiers();
     test_assertions();
     test_unicode_props();
+    test_unicode_binary_props();
+    test_unicode_tables();
     test_utf8_subjects();
     test_rejected();
     test_syntax_errors();
