@@ -15,7 +15,9 @@ typedef struct cc {
     tg_policy *p;
     tg_arena scratch;
     tg_buf *diag;
+    size_t diag_start; /* diag->len before this document's lines */
     int errors;
+    int oom;           /* out of memory: the one line said, nothing more */
 } cc;
 
 typedef struct pvec {
@@ -26,7 +28,7 @@ typedef struct pvec {
 static void diag_line(cc *c, const char *ptr, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void diag_line(cc *c, const char *ptr, const char *fmt, ...) {
     c->errors++;
-    if (!c->diag || c->errors > MAX_DIAG_LINES) return;
+    if (!c->diag || c->oom || c->errors > MAX_DIAG_LINES) return;
     char msg[512];
     va_list ap;
     va_start(ap, fmt);
@@ -38,7 +40,18 @@ static void diag_line(cc *c, const char *ptr, const char *fmt, ...) {
     tg_buf_putc(c->diag, '\n');
 }
 
-static void oom(cc *c) { diag_line(c, "/", "out of memory"); }
+/* Running out of memory is one line, whatever else was found before or
+ * after: every later step fails for the same reason, and none of it points
+ * into the document. */
+static void oom(cc *c) {
+    c->errors++;
+    if (c->oom) return;
+    c->oom = 1;
+    if (!c->diag) return;
+    c->diag->len = c->diag_start;
+    if (c->diag->data) c->diag->data[c->diag_start] = '\0';
+    tg_buf_puts(c->diag, "/: out of memory (compiling this policy needs more memory than the runtime allows)\n");
+}
 
 /* JSON Pointer of base + "/" + key (escaped per RFC 6901), cut to fit. */
 static void ptr_key(char *out, size_t cap, const char *base, const char *key, size_t klen) {
@@ -146,8 +159,14 @@ static int tool_pattern_ok(const char *s, size_t len) {
 }
 
 /* An array of tool patterns; each kept in the policy arena and pushed to v
- * with owner. Returns the count or -1. */
-static long tool_patterns(cc *c, const cJSON *arr, const char *ptr, pvec *v, uint32_t owner, int min_items) {
+ * with owner. exact: the patterns let calls through (grants, bundles,
+ * defaults, allow rules) and match exact bytes, so one with a '.' could never
+ * match: a model-visible tool name never holds one (the registry maps '.'
+ * to '_', src/registry/names.c), and it is refused rather than left to do
+ * nothing. (Restricting patterns fold '.' as '_', as the registry's
+ * collision key does: tg_policy_fold.) Returns the count or -1. */
+static long tool_patterns(cc *c, const cJSON *arr, const char *ptr, pvec *v, uint32_t owner, int min_items,
+                          int exact) {
     if (!expect_type(c, arr, cJSON_Array, ptr, "an array of tool-name patterns")) return -1;
     long n = 0;
     int bad = 0;
@@ -164,6 +183,19 @@ static long tool_patterns(cc *c, const cJSON *arr, const char *ptr, pvec *v, uin
             diag_line(c, p,
                       "tool-name pattern must be 1-256 characters of A-Z a-z 0-9 _ . - and * (grants and allow "
                       "rules match exact bytes; what restricts matches up to ASCII case)");
+            bad = 1;
+            continue;
+        }
+        if (exact && memchr(it->valuestring, '.', len)) {
+            char fixed[257];
+            memcpy(fixed, it->valuestring, len);
+            fixed[len] = '\0';
+            for (size_t q = 0; q < len; q++)
+                if (fixed[q] == '.') fixed[q] = '_';
+            diag_line(c, p,
+                      "\"%s\" can never match: model-visible tool names have no '.' (the registry maps it to "
+                      "'_'), and grants, defaults and allow rules match exact bytes; write \"%s\"",
+                      it->valuestring, fixed);
             bad = 1;
             continue;
         }
@@ -242,6 +274,7 @@ static int get_number(cc *c, const cJSON *obj, const char *key, const char *ptr,
 typedef struct bundle {
     const char *name;
     pvec pats;
+    tg_grantset *gs; /* compiled once (policy arena), shared by the principals given it */
 } bundle;
 
 typedef struct bundles {
@@ -266,6 +299,7 @@ static tg_pat_in *pair_folded(cc *c, tg_arena *a, const tg_pat_in *v, uint32_t n
         if (!s) return NULL;
         w[i].s = s;
         w[i].len = tg_name_fold(v[i].s, v[i].len, s, v[i].len, 1);
+        tg_dot_fold(s, w[i].len);
         w[i].owner = v[i].owner;
     }
     return w;
@@ -290,7 +324,7 @@ static int build_restrictive_set(cc *c, tg_arena *a, tg_pat_in *v, uint32_t n, t
     return build_set(c, a, v, n, 0, &out->chars) || build_set(c, a, pairs, n, 0, &out->pairs) ? -1 : 0;
 }
 
-static int compile_bundles(cc *c, const cJSON *obj, const char *ptr, bundles *out) {
+static int compile_bundles(cc *c, const cJSON *obj, const char *ptr, const char *kind, bundles *out) {
     memset(out, 0, sizeof *out);
     if (!obj) return 0;
     if (!expect_type(c, obj, cJSON_Object, ptr, "an object of named bundles")) return -1;
@@ -311,7 +345,17 @@ static int compile_bundles(cc *c, const cJSON *obj, const char *ptr, bundles *ou
         bundle *b = &out->b[out->n];
         b->name = keep(c, k->string, keylen(k));
         if (!b->name) return -1;
-        if (tool_patterns(c, k, p, &b->pats, 0, 0) < 0) continue;
+        if (tool_patterns(c, k, p, &b->pats, 0, 0, 1) < 0) continue;
+        char label[200];
+        snprintf(label, sizeof label, "%s:%s", kind, b->name);
+        b->gs = tg_arena_calloc(&c->p->arena, 1, sizeof *b->gs);
+        if (!b->gs) {
+            oom(c);
+            return -1;
+        }
+        if (!(b->gs->from = keep(c, label, strlen(label)))) return -1;
+        for (uint32_t j = 0; j < b->pats.n; j++) b->pats.v[j].owner = j;
+        if (build_set(c, &c->p->arena, b->pats.v, b->pats.n, 0, &b->gs->set) != 0) return -1;
         if (pvec_push(c, &idx, b->name, keylen(k), out->n) != 0) return -1;
         out->n++;
     }
@@ -321,8 +365,11 @@ static int compile_bundles(cc *c, const cJSON *obj, const char *ptr, bundles *ou
 
 /* ---- principals ---- */
 
+/* The bundles a principal names under key: their shared sets appended to
+ * sets (and their patterns counted in *n_pats), their labels to labels. */
 static int add_bundle_refs(cc *c, const cJSON *pobj, const char *key, const char *ptr, const bundles *bs,
-                           const char *kind, pvec *grants, pvec *from, tg_strlist *labels) {
+                           const char *kind, const tg_grantset **sets, uint32_t *n_sets, uint32_t *n_pats,
+                           tg_strlist *labels) {
     const cJSON *arr = tg_json_getz(pobj, key);
     if (!arr) return 0;
     char p[512];
@@ -338,15 +385,9 @@ static int add_bundle_refs(cc *c, const cJSON *pobj, const char *key, const char
             continue;
         }
         const bundle *b = &bs->b[hit->owner];
-        char label[200];
-        snprintf(label, sizeof label, "%s:%s", kind, b->name);
-        const char *lab = keep(c, label, strlen(label));
-        if (!lab) return -1;
-        labels->s[labels->n++] = lab;
-        for (uint32_t j = 0; j < b->pats.n; j++) {
-            if (pvec_push(c, grants, b->pats.v[j].s, b->pats.v[j].len, grants->n) != 0) return -1;
-            if (pvec_push(c, from, lab, 0, 0) != 0) return -1;
-        }
+        labels->s[labels->n++] = b->gs->from;
+        sets[(*n_sets)++] = b->gs;
+        *n_pats += b->pats.n;
     }
     return 0;
 }
@@ -375,44 +416,40 @@ static int compile_principals(cc *c, const cJSON *obj, const bundles *skills, co
         tg_principal *pr = &p->principals[p->n_principals];
         pr->name = keep(c, k->string, keylen(k));
         if (!pr->name) return -1;
-        pvec grants = {0}, from = {0};
-        const cJSON *g = tg_json_getz(k, "grants");
-        if (g) {
-            char gp[512];
-            ptr_key(gp, sizeof gp, ptr, "grants", 6);
-            uint32_t before = grants.n;
-            if (tool_patterns(c, g, gp, &grants, 0, 0) >= 0) {
-                for (uint32_t i = before; i < grants.n; i++) {
-                    grants.v[i].owner = i;
-                    if (pvec_push(c, &from, "grants", 0, 0) != 0) return -1;
-                }
-            }
-        }
         uint32_t nb = 0;
         const cJSON *sk = tg_json_getz(k, "skills"), *pj = tg_json_getz(k, "projects");
         nb = (uint32_t)((sk && cJSON_IsArray(sk) ? cJSON_GetArraySize(sk) : 0) +
                         (pj && cJSON_IsArray(pj) ? cJSON_GetArraySize(pj) : 0));
         pr->bundles.s = tg_arena_calloc(&p->arena, nb ? nb : 1, sizeof(char *));
-        if (!pr->bundles.s) {
+        const tg_grantset **sets = tg_arena_calloc(&p->arena, nb + 1, sizeof *sets);
+        if (!pr->bundles.s || !sets) {
             oom(c);
             return -1;
         }
-        if (add_bundle_refs(c, k, "skills", ptr, skills, "skill", &grants, &from, &pr->bundles) != 0 ||
-            add_bundle_refs(c, k, "projects", ptr, projects, "project", &grants, &from, &pr->bundles) != 0)
+        pr->sets = sets;
+        const cJSON *g = tg_json_getz(k, "grants");
+        if (g) {
+            char gp[512];
+            ptr_key(gp, sizeof gp, ptr, "grants", 6);
+            pvec grants = {0};
+            if (tool_patterns(c, g, gp, &grants, 0, 0, 1) >= 0 && grants.n) {
+                tg_grantset *own = tg_arena_calloc(&p->arena, 1, sizeof *own);
+                if (!own) {
+                    oom(c);
+                    return -1;
+                }
+                own->from = "grants";
+                for (uint32_t i = 0; i < grants.n; i++) grants.v[i].owner = i;
+                if (build_set(c, &p->arena, grants.v, grants.n, 0, &own->set) != 0) return -1;
+                sets[pr->n_sets++] = own;
+                pr->n_grants += grants.n;
+            }
+        }
+        if (add_bundle_refs(c, k, "skills", ptr, skills, "skill", sets, &pr->n_sets, &pr->n_grants, &pr->bundles) != 0 ||
+            add_bundle_refs(c, k, "projects", ptr, projects, "project", sets, &pr->n_sets, &pr->n_grants,
+                            &pr->bundles) != 0)
             continue;
-        pr->n_grants = grants.n;
-        pr->grants = tg_arena_calloc(&p->arena, grants.n ? grants.n : 1, sizeof *pr->grants);
-        if (!pr->grants) {
-            oom(c);
-            return -1;
-        }
-        for (uint32_t i = 0; i < grants.n; i++) {
-            pr->grants[i].pattern = grants.v[i].s;
-            pr->grants[i].from = from.v[i].s;
-            grants.v[i].owner = i;
-        }
-        if (build_set(c, &p->arena, grants.v, grants.n, 0, &pr->set) != 0 ||
-            pvec_push(c, &idx, pr->name, keylen(k), p->n_principals)) return -1;
+        if (pvec_push(c, &idx, pr->name, keylen(k), p->n_principals)) return -1;
         p->n_principals++;
     }
     if (build_set(c, &p->arena, idx.v, idx.n, 1, &p->principal_index)) return -1;
@@ -509,12 +546,12 @@ static int compile_condition(cc *c, const cJSON *arg, const char *ptr, tg_cond *
 static const char *const mode_names[TG_MODE_COUNT] = {"default", "acceptEdits", "bypassPermissions", "plan"};
 
 /* A required "tools" member: patterns owned by entry i. */
-static void required_tools(cc *c, const cJSON *r, const char *ptr, pvec *tools, uint32_t i) {
+static void required_tools(cc *c, const cJSON *r, const char *ptr, pvec *tools, uint32_t i, int exact) {
     char p2[512];
     const cJSON *v = tg_json_getz(r, "tools");
     ptr_key(p2, sizeof p2, ptr, "tools", 5);
     if (!v) diag_line(c, ptr, "missing required member \"tools\"");
-    else tool_patterns(c, v, p2, tools, i, 1);
+    else tool_patterns(c, v, p2, tools, i, 1, exact);
 }
 
 /* What rate limits and budgets share: a required "id" (a name, kept in
@@ -528,7 +565,7 @@ static int id_and_tools(cc *c, const cJSON *r, const char *ptr, uint32_t i, cons
     } else if (!(*id = keep(c, v->valuestring, tg_json_strlen(v->valuestring)))) {
         return -1;
     }
-    required_tools(c, r, ptr, tools, i);
+    required_tools(c, r, ptr, tools, i, 0);
     return 0;
 }
 
@@ -585,7 +622,7 @@ static int compile_rules(cc *c, const cJSON *arr) {
         else if (cJSON_IsString(v) && strcmp(v->valuestring, "ask") == 0) rule->effect = TG_ASK;
         else if (cJSON_IsString(v) && strcmp(v->valuestring, "deny") == 0) rule->effect = TG_DENY;
         else diag_line(c, p2, "must be one of \"allow\", \"ask\", \"deny\"");
-        required_tools(c, r, ptr, &tools, i);
+        required_tools(c, r, ptr, &tools, i, rule->effect == TG_ALLOW && v && cJSON_IsString(v));
         static const char *const lists[3] = {"principals", "sources", "tenants"};
         tg_strlist *dst[3] = {&rule->principals, &rule->sources, &rule->tenants};
         for (int l = 0; l < 3; l++) {
@@ -671,6 +708,28 @@ static int compile_rules(cc *c, const cJSON *arr) {
             diag_line(c, p2, "duplicate rule id \"%s\" (also /rules/%u)", ids.v[k].s, first->owner);
         }
     }
+    /* ... and so does an id equal to another rule's default id (its JSON
+     * Pointer, "/rules/<n>"), when that rule has no id of its own */
+    unsigned char *named = tg_arena_calloc(&c->scratch, n ? n : 1, 1);
+    if (!named) {
+        oom(c);
+        return -1;
+    }
+    for (uint32_t k = 0; k < ids.n; k++) named[ids.v[k].owner] = 1;
+    for (uint32_t k = 0; k < ids.n; k++) {
+        const char *s = ids.v[k].s;
+        size_t len = ids.v[k].len;
+        if (len <= 7 || len > 17 || memcmp(s, "/rules/", 7) != 0 || (s[7] == '0' && len > 8)) continue;
+        uint64_t j = 0;
+        size_t q = 7;
+        while (q < len && s[q] >= '0' && s[q] <= '9') j = j * 10 + (uint64_t)(s[q++] - '0');
+        if (q != len || j >= n || j == ids.v[k].owner || named[j]) continue;
+        char ptr[512], p2[512];
+        ptr_idx(ptr, sizeof ptr, "/rules", ids.v[k].owner);
+        ptr_key(p2, sizeof p2, ptr, "id", 2);
+        diag_line(c, p2, "duplicate rule id \"%s\": it is the default id of /rules/%u, which has no id of its own "
+                  "(give one of them another id)", s, (unsigned)j);
+    }
     return 0;
 }
 
@@ -696,7 +755,7 @@ static int compile_named_patterns(cc *c, const cJSON *obj, const char *ptr, cons
         }
         (*names)[*count] = keep(c, k->string, keylen(k));
         if (!(*names)[*count]) return -1;
-        tool_patterns(c, k, p, &v, *count, 0);
+        tool_patterns(c, k, p, &v, *count, 0, 0);
         (*count)++;
     }
     if (build_restrictive_set(c, &c->p->arena, v.v, v.n, set)) return -1; /* (tenants) */
@@ -841,7 +900,7 @@ static int compile_plain_patterns(cc *c, const cJSON *arr, const char *ptr, tg_p
                                   tg_rpatset *rset) {
     if (!arr) return 0;
     pvec v = {0};
-    if (tool_patterns(c, arr, ptr, &v, 0, 0) < 0) return -1;
+    if (tool_patterns(c, arr, ptr, &v, 0, 0, set != NULL) < 0) return -1;
     for (uint32_t i = 0; i < v.n; i++) v.v[i].owner = i;
     if (list) {
         *list = tg_arena_calloc(&c->p->arena, v.n ? v.n : 1, sizeof **list);
@@ -876,8 +935,8 @@ static void compile_doc(cc *c, const cJSON *doc) {
     compile_plain_patterns(c, tg_json_getz(doc, "privileged"), "/privileged", NULL, NULL, &p->privileged);
 
     bundles skills, projects;
-    if (compile_bundles(c, tg_json_getz(doc, "skills"), "/skills", &skills) != 0) memset(&skills, 0, sizeof skills);
-    if (compile_bundles(c, tg_json_getz(doc, "projects"), "/projects", &projects) != 0)
+    if (compile_bundles(c, tg_json_getz(doc, "skills"), "/skills", "skill", &skills) != 0) memset(&skills, 0, sizeof skills);
+    if (compile_bundles(c, tg_json_getz(doc, "projects"), "/projects", "project", &projects) != 0)
         memset(&projects, 0, sizeof projects);
     compile_principals(c, tg_json_getz(doc, "principals"), &skills, &projects);
 
@@ -975,6 +1034,7 @@ int tg_policy_compile(const tg_allocator *a, const cJSON *doc, tg_policy **out, 
     memset(&c, 0, sizeof c);
     c.p = p;
     c.diag = diag;
+    c.diag_start = diag ? diag->len : 0;
     tg_arena_init(&c.scratch, *a);
     int sr = doc ? schema_check(&c, a, doc) : -1;
     if (sr != 0) {
@@ -988,7 +1048,7 @@ int tg_policy_compile(const tg_allocator *a, const cJSON *doc, tg_policy **out, 
         p->state = tg_pstate_new(a, &p->limits);
         if (!p->state) oom(&c);
     }
-    if (c.errors > MAX_DIAG_LINES && diag) tg_buf_printf(diag, "... %d more\n", c.errors - MAX_DIAG_LINES);
+    if (c.errors > MAX_DIAG_LINES && diag && !c.oom) tg_buf_printf(diag, "... %d more\n", c.errors - MAX_DIAG_LINES);
     tg_arena_free(&c.scratch);
     if (c.errors) {
         tg_policy_free(p);

@@ -132,7 +132,8 @@ static int is_sep(char c) { return c == '/' || c == '\\'; }
 /* Why s[0..n) has a path segment that a file system or a URL resolver may
  * fold away, so a byte prefix cannot judge it: "..", ".", or an empty one
  * (two separators in a row: "/srv//secrets" is "/srv/secrets" to POSIX)
- * — past the "//" of a URL scheme ("https://") — or, outside a URL, one
+ * — past the "//" of a URL scheme ("https://"; a scheme of one letter is a
+ * drive letter, "C://x" a path) — or, outside a URL, one
  * ending in '.' or ' ' ("C:\\Windows.\\x" is "C:\\Windows\\x" to Windows).
  * Separators '/' and '\\'. NULL when there is none. */
 static const char *foldable_segment(const char *s, size_t n) {
@@ -141,7 +142,10 @@ static const char *foldable_segment(const char *s, size_t n) {
         while (k < n && (((s[k] | 0x20) >= 'a' && (s[k] | 0x20) <= 'z') || (s[k] >= '0' && s[k] <= '9') || s[k] == '+' ||
                          s[k] == '-' || s[k] == '.'))
             k++;
-        if (k + 2 < n && s[k] == ':' && s[k + 1] == '/' && s[k + 2] == '/') i = k + 3;
+        /* a one-letter "scheme" is a drive letter: Windows reads "C://Windows./x"
+         * as C:\\Windows\\x, so it stays a path (no URL scheme in use is
+         * one letter, though RFC 3986 would allow it) */
+        if (k >= 2 && k + 2 < n && s[k] == ':' && s[k + 1] == '/' && s[k + 2] == '/') i = k + 3;
     }
     const size_t start = i;
     while (i <= n) {
@@ -428,15 +432,15 @@ static int decide_grants(dctx *d) {
         via = src->name;
     } else if (d->pr && d->pr->n_grants) {
         set = "principal";
-        const tg_pat *g = privileged ? tg_patset_exact(&d->pr->set, t->name, t->name_len)
-                                     : tg_patset_find(&d->pr->set, t->name, t->name_len);
+        const char *from = NULL;
+        const tg_pat *g = tg_principal_find(d->pr, t->name, t->name_len, privileged, &from);
         if (g) {
-            via = d->pr->grants[g->owner].from;
+            via = from;
             pattern = g->s;
-        } else if (privileged && (g = tg_patset_find(&d->pr->set, t->name, t->name_len)) != NULL) {
+        } else if (privileged && (g = tg_principal_find(d->pr, t->name, t->name_len, 0, &from)) != NULL) {
             snprintf(reason, sizeof reason,
                      "'%.*s' is privileged: only an exact-name grant reaches it, and '%s' (%s) is a wildcard",
-                     (int)t->name_len, t->name, g->s, d->pr->grants[g->owner].from);
+                     (int)t->name_len, t->name, g->s, from);
         } else {
             snprintf(reason, sizeof reason, "'%.*s' is not granted to principal '%s'", (int)t->name_len, t->name,
                      d->pname);

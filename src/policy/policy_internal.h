@@ -64,7 +64,19 @@ const tg_pat *tg_patset_exact(const tg_patset *set, const char *name, size_t len
  * (policy_compile.c), folded character by character (lower case, '-' as
  * '_', 0/o, 1/i/l): a glob keeps matching what its raw form matched. In
  * place; the length does not change. */
-static inline size_t tg_policy_fold(char *s, size_t n) { return tg_name_fold(s, n, s, n, 0); }
+/* '.' folds as '_' as well: the registry maps '.' to '_' in every
+ * model-visible name and so tells "tool.x" and "tool_x" apart by neither,
+ * and a restricting pattern written as the host spelled the tool
+ * ("github.delete_repo") must catch it. tg_dot_fold on a folded string. */
+static inline void tg_dot_fold(char *s, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (s[i] == '.') s[i] = '_';
+}
+static inline size_t tg_policy_fold(char *s, size_t n) {
+    size_t m = tg_name_fold(s, n, s, n, 0);
+    tg_dot_fold(s, m);
+    return m;
+}
 int tg_glob_match(const char *p, size_t plen, const char *s, size_t slen);
 
 /* A restricting pattern set: its patterns folded character by character
@@ -120,18 +132,28 @@ typedef struct tg_rule {
     uint32_t n_conds;
 } tg_rule;
 
-typedef struct tg_grant {
-    const char *pattern;
-    const char *from;    /* "grants", "skill:<name>", "project:<name>" */
-} tg_grant;
+/* A set of granted patterns and where they come from: a principal's own
+ * "grants", or a bundle ("skill:<name>", "project:<name>"). A bundle's set
+ * is compiled once and shared by every principal given it, so a document
+ * costs memory in proportion to its size, not principals x bundle size. */
+typedef struct tg_grantset {
+    tg_patset set;
+    const char *from;
+} tg_grantset;
 
 typedef struct tg_principal {
     const char *name;
-    tg_grant *grants;
-    uint32_t n_grants;
-    tg_patset set;       /* owner: index into grants */
+    uint32_t n_grants;   /* patterns over all sets (0: the default set applies) */
+    const tg_grantset **sets; /* own grants first, then bundles in document order */
+    uint32_t n_sets;
     tg_strlist bundles;  /* "skill:x", "project:y" (explain) */
 } tg_principal;
+
+/* A pattern of the principal's effective set matching name (exact patterns
+ * of every set before any glob; exact_only: exact ones only), its set's
+ * label in *from; NULL when none. */
+const tg_pat *tg_principal_find(const tg_principal *pr, const char *name, size_t len, int exact_only,
+                                const char **from);
 
 typedef struct tg_source_cfg {
     const char *name;

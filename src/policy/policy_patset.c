@@ -159,6 +159,8 @@ void tg_rkey_set(tg_rkey *k, const char *name, size_t len) {
     if (len > 128) len = 128; /* (checked names only) */
     k->chars_len = tg_name_fold(name, len, k->chars, len, 0);
     k->pairs_len = tg_name_fold(name, len, k->pairs, len, 1);
+    tg_dot_fold(k->chars, k->chars_len);
+    tg_dot_fold(k->pairs, k->pairs_len);
 }
 
 typedef struct pairs_ud {
@@ -198,4 +200,23 @@ int tg_policy_name_ok(const char *name, size_t len) {
             return 0;
     }
     return 1;
+}
+
+const tg_pat *tg_principal_find(const tg_principal *pr, const char *name, size_t len, int exact_only,
+                                const char **from) {
+    for (uint32_t i = 0; i < pr->n_sets; i++) {
+        const tg_pat *g = tg_patset_exact(&pr->sets[i]->set, name, len);
+        if (g) {
+            *from = pr->sets[i]->from;
+            return g;
+        }
+    }
+    for (uint32_t i = 0; !exact_only && i < pr->n_sets; i++) {
+        const tg_pat *g = tg_patset_find(&pr->sets[i]->set, name, len);
+        if (g) {
+            *from = pr->sets[i]->from;
+            return g;
+        }
+    }
+    return NULL;
 }

@@ -1411,6 +1411,133 @@ static void rate_bucket_is_shared_by_every_spelling(void) {
     tg_policy_free(p);
 }
 
+/* ---- compile-side review fixes ---- */
+
+/* The registry maps '.' to '_' in model-visible names ("github.delete_repo"
+ * registers as github_delete_repo, and refuses tool.x beside tool_x): a
+ * restricting pattern spelled with the host's '.' must catch the tool, and
+ * an exact (allow-side) one, which never could, is refused. */
+static void dotted_patterns_fold_or_are_refused(void) {
+    tg_policy *p = compile("{'version':1,'defaults':['*'],'privileged':['ops.deploy'],"
+                           " 'scheduler':{'blocked':['mail.send_*']},"
+                           " 'rules':[{'id':'no-deletes','effect':'deny','tools':['github.delete_repo']},"
+                           "          {'id':'ask-push','effect':'ask','tools':['git.push*']},"
+                           "          {'id':'all','effect':'allow','tools':['*']}]}");
+    if (p) {
+        EXPECT(p, "agent", "github_delete_repo", TG_DENY, "rule:no-deletes");
+        EXPECT(p, "agent", "Github-Delete_Repo", TG_DENY, "rule:no-deletes");
+        EXPECT(p, "agent", "git_push_main", TG_ASK, "rule:ask-push");
+        EXPECT(p, "agent", "ops_deploy", TG_DENY, "privileged");
+        EXPECT(p, "agent", "github_list_repos", TG_ALLOW, "rule:all");
+        tg_authz_result res;
+        tg_tool_facts t = tool("mail_send_now");
+        tg_authz_request r = req("agent");
+        r.scheduler = 1;
+        CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_DENY);
+        tg_policy_free(p);
+    }
+    static const char *const refused[][2] = {
+        {"{'version':1,'defaults':['github.*'],'rules':[]}", "/defaults/0: \"github.*\" can never match"},
+        {"{'version':1,'principals':{'a':{'grants':['x','github.list']}},'rules':[]}",
+         "/principals/a/grants/1: \"github.list\" can never match"},
+        {"{'version':1,'skills':{'s':['a.b']},'rules':[]}", "/skills/s/0: \"a.b\" can never match"},
+        {"{'version':1,'rules':[{'effect':'allow','tools':['fs.read']}]}", "/rules/0/tools/0: \"fs.read\" can never match"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        char *d = rejected(refused[i][0]);
+        CHECK_MSG(strstr(d, refused[i][1]) != NULL, "%s", d);
+        free(d);
+    }
+}
+
+/* "C://Windows/x" is a drive letter and a doubled separator, not a URL: the
+ * path checks hold (one letter is never a URL scheme here). */
+static void drive_letter_is_not_a_url_scheme(void) {
+    tg_policy *p = compile("{'version':1,'defaults':['*'],"
+                           " 'rules':[{'id':'no-windows','effect':'deny','tools':['write_file'],"
+                           "           'args':{'path':{'prefix':'C:/Windows/'}}},"
+                           "          {'id':'web','effect':'allow','tools':['fetch'],"
+                           "           'args':{'url':{'prefix':'ws://h/'}}},"
+                           "          {'id':'all','effect':'allow','tools':['write_file']}]}");
+    if (!p) return;
+    ARGS_EXPECT(p, "write_file", "{'path':'C:/Windows/x'}", TG_DENY);
+    ARGS_EXPECT(p, "write_file", "{'path':'C://Windows/x'}", TG_DENY);
+    ARGS_EXPECT(p, "write_file", "{'path':'C://Windows./x'}", TG_DENY);
+    ARGS_EXPECT(p, "write_file", "{'path':'c:\\\\\\\\Windows\\\\x'}", TG_DENY);
+    ARGS_EXPECT(p, "write_file", "{'path':'D:/data/x'}", TG_ALLOW);
+    ARGS_EXPECT(p, "fetch", "{'url':'ws://h/x'}", TG_ALLOW); /* two letters: a scheme */
+    tg_policy_free(p);
+}
+
+/* An explicit id equal to another rule's default id (its JSON Pointer)
+ * would make two rules report one id. */
+static void explicit_id_cannot_shadow_a_default_id(void) {
+    char *d = rejected("{'version':1,'defaults':['*'],'rules':["
+                       "{'id':'/rules/2','effect':'deny','tools':['w']},"
+                       "{'id':'other','effect':'ask','tools':['n']},"
+                       "{'effect':'allow','tools':['*']}]}");
+    CHECK_MSG(strstr(d, "/rules/0/id: duplicate rule id \"/rules/2\"") != NULL, "%s", d);
+    free(d);
+    /* its own pointer, or another rule's when that rule has an id, is fine */
+    tg_policy *p = compile("{'version':1,'defaults':['*'],'rules':["
+                           "{'id':'/rules/0','effect':'deny','tools':['w']},"
+                           "{'id':'/rules/2','effect':'ask','tools':['n']},"
+                           "{'id':'x','effect':'allow','tools':['*']},"
+                           "{'id':'/rules/03','effect':'allow','tools':['*']}]}");
+    if (p) tg_policy_free(p);
+}
+
+/* Principals share a bundle's compiled set: memory grows with the document,
+ * not principals x bundle size; running out of memory is one line. */
+static void bundles_are_shared_not_copied(void) {
+    enum { N = 1000, M = 2000 };
+    tg_buf doc;
+    tg_buf_init(&doc, A, 0);
+    tg_buf_puts(&doc, "{'version':1,'skills':{'s':[");
+    for (int i = 0; i < M; i++) tg_buf_printf(&doc, "%s't%d'", i ? "," : "", i);
+    tg_buf_puts(&doc, "],'t*x':['q*']},'principals':{");
+    for (int i = 0; i < N; i++) tg_buf_printf(&doc, "%s'p%d':{'skills':['s']}", i ? "," : "", i);
+    tg_buf_puts(&doc, ",'g':{'grants':['own'],'skills':['s','t*x']}},'rules':[{'effect':'allow','tools':['*']}]}");
+    size_t before = counter.live;
+    tg_policy *p = compile(doc.data);
+    size_t used = counter.live - before;
+    CHECK_MSG(used < 8u << 20, "compiled policy holds %zu bytes", used);
+    if (p) {
+        EXPECT(p, "p7", "t1999", TG_ALLOW, "rule:");
+        EXPECT(p, "p7", "t2000", TG_DENY, "grants");
+        EXPECT(p, "g", "own", TG_ALLOW, "rule:");
+        EXPECT(p, "g", "t5", TG_ALLOW, "rule:");
+        EXPECT(p, "g", "qq", TG_ALLOW, "rule:");
+        EXPECT(p, "p7", "qq", TG_DENY, "grants");
+        tg_policy_free(p);
+    }
+    /* out of memory at any point of compiling: one line, no other */
+    tg_arena ar;
+    tg_arena_init(&ar, A);
+    cJSON *d = doc_from(&ar, doc.data);
+    counting dc = {0, 0, 0};
+    tg_allocator DA = {count_alloc, &dc};
+    for (long k = 1; k < 400 && d; k += 7) {
+        tg_buf diag;
+        tg_buf_init(&diag, DA, 0);
+        counter.allocs = 0;
+        counter.fail_at = k;
+        tg_policy *q = NULL;
+        int r = tg_policy_compile(&A, d, &q, &diag);
+        counter.fail_at = 0;
+        if (r == 0) {
+            tg_policy_free(q);
+        } else {
+            const char *t = diag.data ? diag.data : "";
+            const char *nl = strchr(t, '\n');
+            CHECK_MSG(strncmp(t, "/: out of memory", 16) == 0 && nl && nl[1] == '\0', "failing at %ld:\n%s", k, t);
+        }
+        tg_buf_free(&diag);
+    }
+    tg_arena_free(&ar);
+    tg_buf_free(&doc);
+}
+
 int main(void) {
     A.fn = count_alloc;
     A.ud = &counter;
@@ -1452,5 +1579,10 @@ int main(void) {
     allocation_failure_everywhere_is_clean();
     CHECK_MSG(counter.live == 0, "%zu bytes still allocated", counter.live);
     decision_cost_does_not_grow_with_rules();
+    dotted_patterns_fold_or_are_refused();
+    drive_letter_is_not_a_url_scheme();
+    explicit_id_cannot_shadow_a_default_id();
+    bundles_are_shared_not_copied();
+    CHECK_MSG(counter.live == 0, "%zu bytes still allocated", counter.live);
     return tg_test_finish("policy");
 }
