@@ -799,7 +799,13 @@ export class ToolRuntime {
     }
     const len = this.#write(text)[0];
     this.#check(this.#call('tga_authorize', len));
-    return this.#output();
+    try {
+      return this.#output();
+    } catch (e) {
+      // (the module writes one JSON object; never hand on a bare SyntaxError)
+      if (e instanceof SyntaxError) throw new ToolgateError('too_large', `the decision and its trace could not be read: ${e.message}`);
+      throw e;
+    }
   }
 
   /**

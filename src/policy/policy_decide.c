@@ -22,7 +22,93 @@ typedef struct dctx {
     const char *pname;        /* principal name or "" */
     const tg_principal *pr;   /* NULL: unknown */
     tg_rkey key;              /* the tool's name folded both ways: what restricting patterns match */
+    tg_arena scratch;         /* this decision's scratch (equality of large objects, the sets below); freed at its end */
+    size_t ex_room;           /* the trace stops listing rules considered past this length (0: no cap) */
+    uint32_t ex_omitted;      /* rules considered left out of the trace */
 } dctx;
+
+/* ---- a decision's set of indices (rules judged, limits collected) ----
+ * The first few in place (most decisions: no allocation), then open
+ * addressing in the decision's scratch, grown by doubling: an insert or a
+ * look-up costs O(1) on average, so a decision stays linear in the
+ * patterns it visits however many of them share an owner. */
+enum { U32SET_INLINE = 8 };
+
+typedef struct u32set {
+    uint32_t few[U32SET_INLINE];
+    uint8_t few_val[U32SET_INLINE];
+    uint32_t *key;   /* index + 1; 0: empty (NULL: still in few) */
+    uint8_t *val;
+    uint32_t cap, n;
+    int failed;      /* out of memory: callers fall back to their slow path */
+} u32set;
+
+static size_t u32set_slot(const uint32_t *key, uint32_t cap, uint32_t k) {
+    size_t i = (size_t)((k * 2654435761u) & (cap - 1));
+    while (key[i] && key[i] != k + 1) i = (i + 1) & (cap - 1);
+    return i;
+}
+
+/* The value stored for k: -1 when absent. */
+static int u32set_get(const u32set *s, uint32_t k) {
+    if (!s->key) {
+        for (uint32_t i = 0; i < s->n; i++)
+            if (s->few[i] == k) return s->few_val[i];
+        return -1;
+    }
+    size_t at = u32set_slot(s->key, s->cap, k);
+    return s->key[at] ? s->val[at] : -1;
+}
+
+/* Stores k -> v (replacing). 0, or -1 out of memory (s->failed set). */
+static int u32set_put(tg_arena *a, u32set *s, uint32_t k, uint8_t v) {
+    if (s->failed) return -1;
+    if (!s->key) {
+        for (uint32_t i = 0; i < s->n; i++)
+            if (s->few[i] == k) {
+                s->few_val[i] = v;
+                return 0;
+            }
+        if (s->n < U32SET_INLINE) {
+            s->few[s->n] = k;
+            s->few_val[s->n++] = v;
+            return 0;
+        }
+    }
+    if (!s->key || (s->n + 1) * 2 > s->cap) {
+        uint32_t ncap = s->cap ? s->cap * 2 : 64;
+        uint32_t *nk = ncap > s->cap ? tg_arena_calloc(a, ncap, sizeof *nk) : NULL;
+        uint8_t *nv = nk ? tg_arena_alloc(a, ncap) : NULL;
+        if (!nv) {
+            s->failed = 1;
+            return -1;
+        }
+        if (!s->key) {
+            for (uint32_t i = 0; i < s->n; i++) {
+                size_t at = u32set_slot(nk, ncap, s->few[i]);
+                nk[at] = s->few[i] + 1;
+                nv[at] = s->few_val[i];
+            }
+        } else {
+            for (uint32_t i = 0; i < s->cap; i++)
+                if (s->key[i]) {
+                    size_t at = u32set_slot(nk, ncap, s->key[i] - 1);
+                    nk[at] = s->key[i];
+                    nv[at] = s->val[i];
+                }
+        }
+        s->key = nk; /* (the old table stays in the arena until the decision ends) */
+        s->val = nv;
+        s->cap = ncap;
+    }
+    size_t at = u32set_slot(s->key, s->cap, k);
+    if (!s->key[at]) {
+        s->key[at] = k + 1;
+        s->n++;
+    }
+    s->val[at] = v;
+    return 0;
+}
 
 static void ex_str(tg_buf *b, const char *s) {
     if (s) tg_json_write_string(b, s, strlen(s));
@@ -188,14 +274,16 @@ static int same_bytes(const char *s, const char *t, size_t n, int fold) {
  * (either reading restricts), inside arrays and objects too; an allow rule
  * only when the exact values are (which implies equal doubles), so neither
  * reading can let a call through that the other would stop. */
-static int cond_equal(const cJSON *v, const cJSON *want, int restricting) {
-    return tg_json_equal_in(v, want, NULL, restricting);
+static int cond_equal(const cJSON *v, const cJSON *want, int restricting, tg_arena *scratch) {
+    /* with scratch, objects of many members are compared sorted (n log n)
+     * instead of member by member (n^2: the arguments are the model's) */
+    return tg_json_equal_in(v, want, scratch, restricting);
 }
 
 /* fold: the rule restricts (deny, ask): prefix and suffix match up to ASCII
  * case, as a case-insensitive file system (macOS, Windows) reads "/SRV/",
  * and numbers match as doubles too (cond_equal) */
-static int eval_cond(const tg_cond *c, const cJSON *args, int fold, const char **why) {
+static int eval_cond(const tg_cond *c, const cJSON *args, int fold, const char **why, tg_arena *scratch) {
     const cJSON *v = arg_value(args, c->arg, c->arg_len);
     *why = NULL;
     if (!v) {
@@ -203,10 +291,10 @@ static int eval_cond(const tg_cond *c, const cJSON *args, int fold, const char *
         return C_NOMATCH;
     }
     switch (c->op) {
-    case TG_OP_EQUALS: return cond_equal(v, c->value, fold) ? C_MATCH : C_NOMATCH;
+    case TG_OP_EQUALS: return cond_equal(v, c->value, fold, scratch) ? C_MATCH : C_NOMATCH;
     case TG_OP_ONE_OF:
         for (const cJSON *e = c->value->child; e; e = e->next)
-            if (cond_equal(v, e, fold)) return C_MATCH;
+            if (cond_equal(v, e, fold, scratch)) return C_MATCH;
         return C_NOMATCH;
     default: break;
     }
@@ -245,6 +333,7 @@ typedef struct rule_scan {
     uint32_t best[3];
     int cond_ask_possible;
     int nconsidered;
+    u32set seen;        /* rules evaluated in this decision -> matched (0/1) */
 } rule_scan;
 
 static int list_has(const tg_strlist *l, const char *s) {
@@ -269,11 +358,34 @@ static const char *rule_filter(const dctx *d, const tg_rule *rule) {
     return NULL;
 }
 
+/* One matching pattern of a rule. A rule is judged (filters, conditions)
+ * once per decision however many of its patterns match: its other
+ * patterns reuse the verdict. The rule reported is the first in document
+ * order among those of the winning effect, with or without a trace: a rule
+ * that cannot change that (a later one of an effect already found, or
+ * anything but deny once a deny matched) is not judged at all. */
 static int rule_cb(void *ud, const tg_pat *pat) {
     rule_scan *s = ud;
     dctx *d = s->d;
     const tg_rule *rule = &d->p->rules[pat->owner];
     tg_buf *ex = d->ex;
+    if (!ex && (pat->owner >= s->best[rule->effect] || (s->best[TG_DENY] != TG_NONE && rule->effect != TG_DENY)))
+        return 0;
+    if (ex && d->ex_room && ex->len > d->ex_room) ex = NULL, d->ex_omitted++; /* (the cap: judged, not listed) */
+    int prior = u32set_get(&s->seen, pat->owner);
+    if (prior >= 0) {
+        if (ex) {
+            if (s->nconsidered++) tg_buf_putc(ex, ',');
+            tg_buf_puts(ex, "{\"rule\":");
+            ex_str(ex, rule->id);
+            tg_buf_puts(ex, ",\"effect\":");
+            ex_str(ex, tg_decision_name(rule->effect));
+            tg_buf_puts(ex, ",\"pattern\":");
+            ex_strn(ex, pat->s, pat->len);
+            tg_buf_puts(ex, prior ? ",\"judged\":\"above\",\"matched\":true}" : ",\"judged\":\"above\",\"matched\":false}");
+        }
+        return 0;
+    }
     if (ex) {
         if (s->nconsidered++) tg_buf_putc(ex, ',');
         tg_buf_puts(ex, "{\"rule\":");
@@ -303,7 +415,7 @@ static int rule_cb(void *ud, const tg_pat *pat) {
         if (ex) tg_buf_puts(ex, ",\"conditions\":[");
         for (uint32_t i = 0; i < rule->n_conds; i++) {
             const char *why;
-            int r = eval_cond(&rule->conds[i], d->r->args, rule->effect != TG_ALLOW, &why);
+            int r = eval_cond(&rule->conds[i], d->r->args, rule->effect != TG_ALLOW, &why, &d->scratch);
             if (r == C_NOMATCH) all = C_NOMATCH;
             else if (r == C_UNDECIDABLE && all == C_MATCH) all = C_UNDECIDABLE;
             if (ex) {
@@ -332,8 +444,9 @@ static int rule_cb(void *ud, const tg_pat *pat) {
         tg_buf_putc(ex, '}');
     }
     if (matched && pat->owner < s->best[rule->effect]) s->best[rule->effect] = pat->owner;
-    /* without a trace, a matched deny settles it */
-    return !ex && matched && rule->effect == TG_DENY;
+    /* (out of memory: the rule is judged again at its next pattern, to the same verdict) */
+    u32set_put(&d->scratch, &s->seen, pat->owner, (uint8_t)matched);
+    return 0;
 }
 
 static tg_decision decide_rules(dctx *d) {
@@ -346,12 +459,14 @@ static tg_decision decide_rules(dctx *d) {
         if (d->nsteps++) tg_buf_putc(d->ex, ',');
         tg_buf_puts(d->ex, "{\"step\":\"rules\",\"considered\":[");
     }
-    /* deny and ask rules up to case, first: a matched deny ends the scan,
-     * and after a matched deny or ask no allow rule can change the outcome,
-     * so the allow rules (exact names) are read only when it can (or for a
-     * trace, which lists every rule considered) */
-    if (!tg_rpatset_each(&d->p->rule_tools_fold, &d->key, rule_cb, &s) &&
-        (d->ex || (s.best[TG_DENY] == TG_NONE && s.best[TG_ASK] == TG_NONE)))
+    /* deny and ask rules up to case, first: after a matched deny or ask no
+     * allow rule can change the outcome, so the allow rules (exact names)
+     * are read only when it can (or for a trace, which lists every rule
+     * considered). Patterns are not visited in document order (exact ones
+     * first, then globs by prefix length), so a matched deny does not end
+     * the scan: an earlier deny may follow (rule_cb judges only those). */
+    tg_rpatset_each(&d->p->rule_tools_fold, &d->key, rule_cb, &s);
+    if (d->ex || (s.best[TG_DENY] == TG_NONE && s.best[TG_ASK] == TG_NONE))
         tg_patset_each(&d->p->rule_tools, t->name, t->name_len, rule_cb, &s);
     static const char *const eff[3] = {"allow", "ask", "deny"};
     char *rule = d->res->rule, *reason = d->res->reason;
@@ -389,7 +504,9 @@ static tg_decision decide_rules(dctx *d) {
         dec = TG_DENY;
     }
     if (d->ex) {
-        tg_buf_puts(d->ex, "],\"outcome\":");
+        tg_buf_putc(d->ex, ']');
+        if (d->ex_omitted) tg_buf_printf(d->ex, ",\"truncated\":true,\"omitted\":%u", (unsigned)d->ex_omitted);
+        tg_buf_puts(d->ex, ",\"outcome\":");
         ex_str(d->ex, eff[dec]);
         tg_buf_puts(d->ex, ",\"rule\":");
         ex_str(d->ex, rule);
@@ -497,10 +614,20 @@ static int decide_grants(dctx *d) {
 typedef struct hits {
     uint32_t *idx; /* room for every limit of the policy: each one matching is kept */
     int n;
+    tg_arena *scratch;
+    u32set seen;   /* limits in idx: a limit with several matching patterns is kept once */
 } hits;
 
 static int hits_cb(void *ud, const tg_pat *pat) {
     hits *h = ud;
+    if (!h->seen.failed) {
+        if (u32set_get(&h->seen, pat->owner) >= 0) return 0;
+        if (u32set_put(h->scratch, &h->seen, pat->owner, 1) == 0) {
+            h->idx[h->n++] = pat->owner;
+            return 0;
+        }
+        /* out of memory: idx holds every hit so far; scan it from now on */
+    }
     for (int i = 0; i < h->n; i++)
         if (h->idx[i] == pat->owner) return 0;
     h->idx[h->n++] = pat->owner;
@@ -519,7 +646,12 @@ static int decide_limits(dctx *d) {
     tg_policy *p = d->p;
     const tg_tool_facts *t = d->t;
     const tg_authz_request *r = d->r;
-    hits rh = {p->rate_hits, 0}, bh = {p->budget_hits, 0};
+    hits rh, bh;
+    memset(&rh, 0, sizeof rh);
+    memset(&bh, 0, sizeof bh);
+    rh.idx = p->rate_hits;
+    bh.idx = p->budget_hits;
+    rh.scratch = bh.scratch = &d->scratch;
     tg_rpatset_each(&p->rate_tools, &d->key, hits_cb, &rh);
     tg_rpatset_each(&p->budget_tools, &d->key, hits_cb, &bh);
     if (!rh.n && !bh.n) return 1;
@@ -529,6 +661,7 @@ static int decide_limits(dctx *d) {
     char rule[160], reason[320];
     tg_sent **rent = p->rate_ents, **bent = p->budget_ents;
     char key[1024];
+    int rnew = 0, bnew = 0; /* (dry run) entries the call would insert */
     /* look everything up (inserting unless dry_run), then check, then charge */
     for (int i = 0; i < rh.n; i++) {
         const tg_rate_limit *rl = &p->rates[rh.idx[i]];
@@ -543,7 +676,16 @@ static int decide_limits(dctx *d) {
         const char *parts[3] = {rl->id, d->pname, d->key.pairs};
         size_t kl = tg_state_key(key, sizeof key, parts, 3);
         rent[i] = kl ? tg_smap_find(&p->state->rates, key, kl) : NULL;
-        if (!rent[i] && !r->dry_run) {
+        if (!rent[i] && r->dry_run) {
+            /* a dry run answers what the call would get: refused when the
+             * call could not insert the buckets it lacks */
+            if (!kl || !tg_smap_room(&p->state->rates, (size_t)++rnew, r->now_ms)) {
+                snprintf(rule, sizeof rule, "rate:%s", rl->id);
+                finish(d, TG_DENY, rule, "rate-limit state is full (max_rate_buckets); failing closed");
+                step_simple(d, "limits", "deny", d->res->reason);
+                return 0;
+            }
+        } else if (!rent[i]) {
             /* a fresh bucket is full, so dropping it later loses nothing;
              * its expiry lies just after now so a sweep made by another
              * insert in this same decision cannot free it under us */
@@ -565,7 +707,14 @@ static int decide_limits(dctx *d) {
         const char *parts[2] = {bu->id, r->session};
         size_t kl = tg_state_key(key, sizeof key, parts, 2);
         bent[i] = kl ? tg_smap_find(&p->state->budgets, key, kl) : NULL;
-        if (!bent[i] && !r->dry_run) {
+        if (!bent[i] && r->dry_run) {
+            if (!kl || !tg_smap_room(&p->state->budgets, (size_t)++bnew, r->now_ms)) {
+                snprintf(rule, sizeof rule, "budget:%s", bu->id);
+                finish(d, TG_DENY, rule, "session-budget state is full (max_budget_entries); failing closed");
+                step_simple(d, "limits", "deny", d->res->reason);
+                return 0;
+            }
+        } else if (!bent[i]) {
             bent[i] = kl ? tg_smap_insert(&p->state->budgets, key, kl, sizeof(double), 1e300, r->now_ms) : NULL;
             if (!bent[i]) {
                 snprintf(rule, sizeof rule, "budget:%s", bu->id);
@@ -767,7 +916,13 @@ static void dctx_init(dctx *d, tg_policy *p, const tg_tool_facts *tool, const tg
     d->r = req;
     d->res = res ? res : local;
     d->pname = req->principal ? req->principal : "";
+    tg_arena_init(&d->scratch, p->alloc); /* (allocates nothing until used) */
 }
+
+/* What a trace keeps free for what follows the rules step (the later
+ * steps, the decision: short texts) once the rules considered stop being
+ * listed, so that a capped buffer still closes into one JSON object. */
+enum { EX_TAIL_ROOM = 64 << 10 };
 
 tg_decision tg_policy_authorize(tg_policy *p, const tg_tool_facts *tool, const tg_authz_request *req,
                                 tg_authz_result *res, tg_buf *explain) {
@@ -775,6 +930,8 @@ tg_decision tg_policy_authorize(tg_policy *p, const tg_tool_facts *tool, const t
     dctx d;
     dctx_init(&d, p, tool, req, res, &local);
     d.ex = explain;
+    if (explain && explain->max)
+        d.ex_room = explain->max > 2 * EX_TAIL_ROOM ? explain->max - EX_TAIL_ROOM : explain->max / 2;
     if (explain) {
         tg_buf_puts(explain, "{\"tool\":");
         if (tool && tool->name) ex_strn(explain, tool->name, tool->name_len);
@@ -811,6 +968,7 @@ tg_decision tg_policy_authorize(tg_policy *p, const tg_tool_facts *tool, const t
         ex_str(explain, d.res->reason);
         tg_buf_putc(explain, '}');
     }
+    tg_arena_free(&d.scratch);
     return dec;
 }
 
@@ -826,7 +984,10 @@ int tg_policy_visible(tg_policy *p, const tg_tool_facts *tool, const tg_authz_re
     d.r = &r;
     d.res = &res;
     d.visibility = 1;
-    return decide(&d) != TG_DENY;
+    tg_arena_init(&d.scratch, p->alloc);
+    int vis = decide(&d) != TG_DENY;
+    tg_arena_free(&d.scratch);
+    return vis;
 }
 
 int tg_policy_uses_args(const tg_policy *p) { return p && p->uses_args; }
@@ -841,6 +1002,8 @@ tg_decision tg_policy_limits(tg_policy *p, const tg_tool_facts *tool, const tg_a
     if (!isfinite(req->now_ms))
         return finish(&d, TG_DENY, "clock", "the host clock gave no finite time: limits and expiries cannot be judged");
     set_key(&d);
-    if (!decide_limits(&d)) return TG_DENY;
+    int ok = decide_limits(&d);
+    tg_arena_free(&d.scratch);
+    if (!ok) return TG_DENY;
     return finish(&d, TG_ALLOW, "limits", req->dry_run ? "within the limits" : "within the limits; charged");
 }

@@ -194,6 +194,10 @@ tg_sent *tg_smap_find(const tg_smap *m, const void *key, size_t klen);
 /* Inserts a new entry (value zero-filled). Full: sweeps entries expired at
  * now, then fails. NULL: full or out of memory. */
 tg_sent *tg_smap_insert(tg_smap *m, const void *key, size_t klen, size_t vsize, double expires, double now);
+/* Whether need new entries would fit (tg_smap_insert, one after another,
+ * none of them expired at now), without changing anything: what a dry run
+ * asks. Full: O(entries), as the sweep of the insert it stands for. */
+int tg_smap_room(const tg_smap *m, size_t need, double now);
 void tg_smap_remove(tg_smap *m, tg_sent *e);
 void tg_smap_sweep(tg_smap *m, double now);
 static inline const char *tg_sent_key(const tg_sent *e) { return (const char *)(e + 1); }

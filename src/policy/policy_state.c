@@ -103,6 +103,15 @@ tg_sent *tg_smap_insert(tg_smap *m, const void *key, size_t klen, size_t vsize, 
     return e;
 }
 
+int tg_smap_room(const tg_smap *m, size_t need, double now) {
+    if (!m->max || m->n + need <= m->max) return 1;
+    /* full: an insert sweeps what expired at now first (as tg_smap_insert) */
+    size_t expired = 0;
+    for (size_t i = 0; i < m->cap; i++)
+        for (const tg_sent *e = m->tab[i]; e; e = e->next) expired += e->expires <= now;
+    return m->n - expired + need <= m->max;
+}
+
 tg_pstate *tg_pstate_new(const tg_allocator *a, const tg_plimits *lim) {
     tg_pstate *s = tg_malloc(a, sizeof *s);
     if (!s) return NULL;

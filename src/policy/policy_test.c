@@ -1538,6 +1538,215 @@ static void bundles_are_shared_not_copied(void) {
     tg_buf_free(&doc);
 }
 
+/* ---- the decision side: the rule reported, dry runs, large inputs ---- */
+
+/* Several deny rules match: the first in document order is reported, with
+ * a trace or without (patterns are visited exact ones first, so the later
+ * exact-name rule is found before the earlier glob). */
+static void first_matching_deny_in_document_order_is_reported(void) {
+    tg_policy *p = compile("{'version':1,'defaults':['*'],'rules':["
+                           " {'id':'A','effect':'deny','tools':['mcp__*'],'reason':'reason A'},"
+                           " {'id':'B','effect':'deny','tools':['mcp__x__delete'],'reason':'reason B'},"
+                           " {'id':'C','effect':'ask','tools':['mcp__x__delete']},"
+                           " {'id':'all','effect':'allow','tools':['*']}]}");
+    if (!p) return;
+    tg_tool_facts t = tool("mcp__x__delete");
+    tg_authz_request r = req("agent");
+    tg_authz_result res;
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_DENY);
+    CHECK_STR(res.rule, "rule:A");
+    CHECK_STR(res.reason, "reason A");
+    r.dry_run = 1;
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_DENY);
+    CHECK_STR(res.rule, "rule:A");
+    tg_buf ex;
+    tg_buf_init(&ex, A, 0);
+    CHECK(tg_policy_authorize(p, &t, &r, &res, &ex) == TG_DENY);
+    CHECK_STR(res.rule, "rule:A");
+    tg_buf_free(&ex);
+    tg_policy_free(p);
+    /* a rule with conditions after a matched deny does not change it either */
+    p = compile("{'version':1,'defaults':['*'],'rules':["
+                " {'id':'early','effect':'deny','tools':['x*'],'args':{'a':{'equals':1}}},"
+                " {'id':'late','effect':'deny','tools':['xy']},"
+                " {'id':'all','effect':'allow','tools':['*']}]}");
+    if (!p) return;
+    tg_arena ar;
+    tg_arena_init(&ar, A);
+    t = tool("xy");
+    r.args = doc_from(&ar, "{'a':1}");
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_DENY);
+    CHECK_STR(res.rule, "rule:early");
+    r.args = doc_from(&ar, "{'a':2}");
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_DENY);
+    CHECK_STR(res.rule, "rule:late");
+    tg_arena_free(&ar);
+    tg_policy_free(p);
+}
+
+/* A rule with many patterns that match is judged once: same decisions as
+ * with one pattern, and the trace marks the repeats. */
+static void a_rule_with_many_matching_patterns_is_judged_once(void) {
+    tg_buf doc;
+    tg_buf_init(&doc, A, 0);
+    tg_buf_puts(&doc, "{'version':1,'defaults':['*'],'rules':[{'id':'x','effect':'deny','tools':[");
+    for (int i = 0; i < 300; i++) tg_buf_puts(&doc, i ? ",'*','t*'" : "'*','t*'");
+    tg_buf_puts(&doc, "],'principals':[");
+    for (int i = 0; i < 300; i++) tg_buf_printf(&doc, "%s'p%d'", i ? "," : "", i);
+    tg_buf_puts(&doc, "]},{'id':'all','effect':'allow','tools':['*']}]}");
+    tg_policy *p = compile(doc.data);
+    tg_buf_free(&doc);
+    if (!p) return;
+    EXPECT(p, "p299", "tool_x", TG_DENY, "rule:x");
+    EXPECT(p, "p0", "tool_x", TG_DENY, "rule:x");
+    EXPECT(p, "q", "tool_x", TG_ALLOW, "rule:all");
+    tg_buf ex;
+    tg_buf_init(&ex, A, 0);
+    tg_tool_facts t = tool("tool_x");
+    tg_authz_request r = req("q");
+    CHECK(tg_policy_authorize(p, &t, &r, NULL, &ex) == TG_ALLOW);
+    size_t judged = 0, repeats = 0;
+    for (const char *at = ex.data; (at = strstr(at, "\"applies\":false")) != NULL; at++) judged++;
+    for (const char *at = ex.data; (at = strstr(at, "\"judged\":\"above\"")) != NULL; at++) repeats++;
+    CHECK_MSG(judged == 1 && repeats == 599, "judged %zu, repeats %zu", judged, repeats);
+    tg_buf_free(&ex);
+    tg_policy_free(p);
+}
+
+/* Many limits on one tool: each kept once (here every one of 3 patterns
+ * matches), each checked and charged. */
+static void many_limits_on_one_tool_each_count_once(void) {
+    tg_buf doc;
+    tg_buf_init(&doc, A, 0);
+    tg_buf_puts(&doc, "{'version':1,'defaults':['*'],'rules':[{'effect':'allow','tools':['*']}],'session_budgets':[");
+    for (int i = 0; i < 200; i++) tg_buf_printf(&doc, "%s{'id':'b%d','tools':['*','tool_*','t*'],'max_calls':%d}", i ? "," : "", i, i == 150 ? 2 : 5);
+    tg_buf_puts(&doc, "]}");
+    tg_policy *p = compile(doc.data);
+    tg_buf_free(&doc);
+    if (!p) return;
+    tg_tool_facts t = tool("tool_x");
+    tg_authz_request r = req("agent");
+    r.session = "s";
+    r.now_ms = 1000;
+    tg_authz_result res;
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_ALLOW);
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_ALLOW);
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_DENY); /* charged once per call, not per pattern */
+    CHECK_STR(res.rule, "budget:b150");
+    tg_policy_free(p);
+}
+
+/* equals on objects: member order does not matter, at any size (large
+ * ones are compared sorted, in the decision's scratch) */
+static void equals_on_large_objects_ignores_member_order(void) {
+    tg_buf doc, args, args2;
+    tg_buf_init(&doc, A, 0);
+    tg_buf_init(&args, A, 0);
+    tg_buf_init(&args2, A, 0);
+    tg_buf_puts(&doc, "{'version':1,'defaults':['*'],'rules':[{'id':'d','effect':'deny','tools':['tool_x'],'args':{'o':{'equals':{");
+    tg_buf_puts(&args, "{'o':{");
+    tg_buf_puts(&args2, "{'o':{");
+    for (int i = 0; i < 500; i++) {
+        tg_buf_printf(&doc, "%s'k%d':{'n':%d}", i ? "," : "", i, i);
+        tg_buf_printf(&args, "%s'k%d':{'n':%d}", i ? "," : "", 499 - i, 499 - i);
+        tg_buf_printf(&args2, "%s'k%d':{'n':%d}", i ? "," : "", 499 - i, i == 7 ? 0 : 499 - i);
+    }
+    tg_buf_puts(&doc, "}}}},{'id':'all','effect':'allow','tools':['*']}]}");
+    tg_buf_puts(&args, "}}");
+    tg_buf_puts(&args2, "}}");
+    tg_policy *p = compile(doc.data);
+    if (p) {
+        tg_arena ar;
+        tg_arena_init(&ar, A);
+        tg_tool_facts t = tool("tool_x");
+        tg_authz_request r = req("agent");
+        tg_authz_result res;
+        r.args = doc_from(&ar, args.data);
+        CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_DENY);
+        CHECK_STR(res.rule, "rule:d");
+        r.args = doc_from(&ar, args2.data);
+        CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_ALLOW);
+        tg_arena_free(&ar);
+        tg_policy_free(p);
+    }
+    tg_buf_free(&doc);
+    tg_buf_free(&args);
+    tg_buf_free(&args2);
+}
+
+/* A dry run answers what the call would get when the state tables are
+ * full: refused, as the call is; allowed again once an entry expires. */
+static void dry_run_reports_full_state_as_the_call_would(void) {
+    tg_policy *p = compile("{'version':1,'defaults':['*'],'rules':[{'id':'all','effect':'allow','tools':['*']}],"
+                           " 'rate_limits':[{'id':'r','tools':['*'],'capacity':10,'refill_per_second':1}],"
+                           " 'session_budgets':[{'id':'b','tools':['*'],'max_calls':100}],"
+                           " 'limits':{'max_rate_buckets':1,'max_budget_entries':1}}");
+    if (!p) return;
+    tg_tool_facts t = tool("tool_x");
+    tg_authz_request r = req("a");
+    tg_authz_result res;
+    r.session = "s1";
+    r.now_ms = 1000;
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_ALLOW); /* fills both tables */
+    r.dry_run = 1;
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_ALLOW); /* its own entries exist */
+    r.principal = "b"; /* a new bucket: no room */
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_DENY);
+    CHECK_STR(res.rule, "rate:r");
+    CHECK(tg_policy_limits(p, &t, &r, &res) == TG_DENY);
+    r.dry_run = 0;
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_DENY && strcmp(res.rule, "rate:r") == 0);
+    r.principal = "a";
+    r.session = "s2"; /* a new budget entry: no room */
+    r.dry_run = 1;
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_DENY);
+    CHECK_STR(res.rule, "budget:b");
+    r.dry_run = 0;
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_DENY && strcmp(res.rule, "budget:b") == 0);
+    /* once a's bucket has refilled (expired), b's dry run and call agree: allowed */
+    r.session = "s1";
+    r.principal = "b";
+    r.now_ms = 1000 + 60000;
+    r.dry_run = 1;
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_ALLOW);
+    r.dry_run = 0;
+    CHECK(tg_policy_authorize(p, &t, &r, &res, NULL) == TG_ALLOW);
+    tg_policy_free(p);
+}
+
+/* A capped trace buffer still gets one JSON object: past its room the
+ * rules considered are counted, not listed. */
+static void capped_trace_stays_json(void) {
+    tg_buf doc;
+    tg_buf_init(&doc, A, 0);
+    tg_buf_puts(&doc, "{'version':1,'defaults':['*'],'rules':[");
+    for (int i = 0; i < 20000; i++) tg_buf_printf(&doc, "%s{'id':'r%d','effect':'allow','tools':['*']}", i ? "," : "", i);
+    tg_buf_puts(&doc, "]}");
+    tg_policy *p = compile(doc.data);
+    tg_buf_free(&doc);
+    if (!p) return;
+    tg_buf ex;
+    tg_buf_init(&ex, A, 1 << 20);
+    tg_tool_facts t = tool("tool_x");
+    tg_authz_request r = req("agent");
+    tg_authz_result res;
+    CHECK(tg_policy_authorize(p, &t, &r, &res, &ex) == TG_ALLOW);
+    CHECK(!ex.failed && ex.len <= (1u << 20));
+    tg_arena ar;
+    tg_arena_init(&ar, A);
+    tg_json_error err;
+    cJSON *j = ex.failed ? NULL : tg_json_parse(&ar, ex.data, ex.len, NULL, &err);
+    CHECK_MSG(j != NULL, "capped trace is not JSON");
+    if (j) {
+        const cJSON *rule = tg_json_getz(j, "rule");
+        CHECK(rule && cJSON_IsString(rule) && strcmp(rule->valuestring, "rule:r0") == 0);
+        CHECK(strstr(ex.data, "\"truncated\":true,\"omitted\":") != NULL);
+    }
+    tg_arena_free(&ar);
+    tg_buf_free(&ex);
+    tg_policy_free(p);
+}
+
 int main(void) {
     A.fn = count_alloc;
     A.ud = &counter;
@@ -1574,6 +1783,12 @@ int main(void) {
     invalid_documents_are_rejected_with_pointers();
     embedded_schema_matches_docs();
     explain_returns_the_whole_trace_as_json();
+    first_matching_deny_in_document_order_is_reported();
+    a_rule_with_many_matching_patterns_is_judged_once();
+    many_limits_on_one_tool_each_count_once();
+    equals_on_large_objects_ignores_member_order();
+    dry_run_reports_full_state_as_the_call_would();
+    capped_trace_stays_json();
     listing_ignores_argument_conditions_that_could_match();
     descriptor_hints_cannot_widen();
     allocation_failure_everywhere_is_clean();

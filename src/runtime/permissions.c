@@ -86,9 +86,13 @@ tg_status tg_authorize(tg_runtime *rt, const char *request, size_t len) {
     tg_json_write_string(o, res.rule, strlen(res.rule));
     tg_buf_puts(o, ",\"reason\":");
     tg_json_write_string(o, res.reason, strlen(res.reason));
-    if (explain && trace.len) {
+    if (explain && trace.len && !trace.failed) {
         tg_buf_puts(o, ",\"trace\":");
         tg_buf_append(o, trace.data, trace.len);
+    } else if (explain) {
+        /* the trace elides rules considered past its cap and should fit; if
+         * it did not, cut JSON is never passed on */
+        tg_buf_puts(o, ",\"trace\":{\"truncated\":true,\"error\":\"the trace does not fit in 1 MiB\"}");
     }
     tg_buf_putc(o, '}');
     tg_buf_free(&trace);
