@@ -150,4 +150,42 @@ console.log(`  ${'rules'.padStart(7)} ${'toolgate'.padStart(14)} ${'cedar-wasm'.
 for (const [n, tg, cd] of summary) {
   console.log(`  ${n.toLocaleString('en').padStart(7)} ${Math.round(1e9 / tg).toLocaleString('en').padStart(14)} ${Math.round(1e9 / cd).toLocaleString('en').padStart(14)}   ${(cd / tg).toFixed(1)}x`);
 }
+
+// ---- hostile documents: a decision's cost as the document grows 8x
+// (linear work costs ~8x; the reviewer measured 48-65x before these paths
+// were made linear: a rule's filters read per pattern, limits de-duplicated
+// pairwise, equals on objects compared member by member)
+{
+  const hostile = await createToolRuntime({ clock: () => 1e6, limits: { memoryBytes: 255 * 2 ** 20 } });
+  hostile.registerTool({ name: 'tool_x', inputSchema: { type: 'object' } }, () => 'ran');
+  const per = (f) => measure(f, { budgetMs: quick ? 100 : 400 });
+  const cases = [
+    ['a rule with n tool patterns and n principals', 500, (n) => {
+      hostile.setPolicy({ version: 1, defaults: ['*'], rules: [
+        { id: 'x', effect: 'allow', tools: Array(n).fill('*'), principals: Array(n).fill('zz') }, { id: 'all', effect: 'allow', tools: ['*'] }] });
+      return () => hostile.authorize({ tool: 'tool_x', principal: 'p' });
+    }],
+    ['n session budgets matching the tool', 1000, (n) => {
+      const session_budgets = Array.from({ length: n }, (_, i) => ({ id: 'b' + i, tools: ['*', 'tool_*'], max_calls: 1e9 }));
+      hostile.setPolicy({ version: 1, defaults: ['*'], rules: [{ effect: 'allow', tools: ['*'] }], session_budgets });
+      return () => hostile.authorize({ tool: 'tool_x' });
+    }],
+    ['equals on an object of n members (arguments in reverse order)', 2000, (n) => {
+      const o = {}, o2 = {};
+      for (let i = 0; i < n; i++) o['k' + String(i).padStart(6, '0')] = 1;
+      for (let i = n - 1; i >= 0; i--) o2['k' + String(i).padStart(6, '0')] = 1;
+      hostile.setPolicy({ version: 1, defaults: ['*'], rules: [
+        { id: 'd', effect: 'deny', tools: ['tool_x'], args: { o: { equals: o } } }, { id: 'all', effect: 'allow', tools: ['*'] }] });
+      const args = JSON.stringify({ o: o2 });
+      return () => hostile.authorize({ tool: 'tool_x', args });
+    }],
+  ];
+  const rows = [];
+  for (const [what, n, make] of cases) {
+    const a = per(make(n)), b = per(make(n * 8));
+    rows.push([`${what}: n = ${n} -> ${n * 8}`, b, `${fmtNs(a)} -> ${fmtNs(b)}: ${(b / a).toFixed(1)}x for 8x the input (linear: ~8x)`]);
+  }
+  table('hostile policy documents: one decision as the document grows (per decision)', rows);
+  hostile.dispose();
+}
 rt.dispose();

@@ -1,84 +1,53 @@
 // policy_decide.test.js - the policy's decision side through the real wasm
-// module: cost that grows linearly with the parts of a document a decision
-// reads (asserted on growth ratios with wide margins, never on absolute
-// time), the rule reported when several deny rules match, dry runs against
-// full state tables, and explain traces of large policies.
+// module: a rule judged once however many of its patterns match (what the
+// trace says it did, not how long it took: the cost is bench/policy.mjs's),
+// limits and large equals decided right, the rule reported when several deny
+// rules match, dry runs against full state tables, and explain traces of
+// large policies.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createToolRuntime } from 'toolgate';
 
 const obj = { type: 'object', properties: {} };
 
-/* The median time of `rounds` batches of `batch` calls of f. */
-function median(f, rounds = 7, batch = 5) {
-  const ts = [];
-  for (let r = 0; r < rounds; r++) {
-    const t0 = performance.now();
-    for (let i = 0; i < batch; i++) f();
-    ts.push(performance.now() - t0);
-  }
-  ts.sort((a, b) => a - b);
-  return ts[rounds >> 1];
-}
-
-/* 8x the input: linear costs ~8x, quadratic ~64x; fail past 24x. */
-const GROWTH = 8, LIMIT = 24;
-
 test('a rule is judged once per decision, however many of its patterns match', async () => {
+  // (judged by what the decision did, as its trace tells, not by time: a
+  // rule's principals and conditions were read again for every pattern)
   const rt = await createToolRuntime({ clock: () => 1e6 });
   rt.registerTool({ name: 'tool_x', inputSchema: obj }, () => 'ran');
-  const cost = (n) => {
-    rt.setPolicy({ version: 1, defaults: ['*'], rules: [
-      { id: 'x', effect: 'allow', tools: Array(n).fill('*'), principals: Array(n).fill('zz') },
-      { id: 'all', effect: 'allow', tools: ['*'] }] });
-    assert.equal(rt.authorize({ tool: 'tool_x', principal: 'p' }).rule, 'rule:all');
-    return median(() => rt.authorize({ tool: 'tool_x', principal: 'p' }));
-  };
-  cost(200);
-  const a = cost(500), b = cost(500 * GROWTH);
+  rt.setPolicy({ version: 1, defaults: ['*'], rules: [
+    { id: 'x', effect: 'allow', tools: Array(600).fill('*'), principals: Array(600).fill('zz') },
+    { id: 'all', effect: 'allow', tools: ['*'] }] });
+  const a = rt.authorize({ tool: 'tool_x', principal: 'p', explain: true });
+  assert.equal(a.rule, 'rule:all');
+  const seen = a.trace.steps.find((s) => s.step === 'rules').considered.filter((c) => c.rule === 'x');
+  assert.deepEqual([seen.filter((c) => c.judged === 'above').length, seen.filter((c) => c.why === 'principal not listed').length], [599, 1]);
   rt.dispose();
-  assert.ok(b / a < LIMIT, `${GROWTH}x patterns and principals: ${a.toFixed(2)} ms -> ${b.toFixed(2)} ms (${(b / a).toFixed(1)}x)`);
 });
 
-test('matching limits are collected in linear time', async () => {
+test('thousands of matching limits each count once a call', async () => {
   const rt = await createToolRuntime({ clock: () => 1e6 });
   rt.registerTool({ name: 'tool_x', inputSchema: obj }, () => 'ran');
-  const cost = (n) => {
-    const session_budgets = [];
-    for (let i = 0; i < n; i++) session_budgets.push({ id: 'b' + i, tools: ['*', 'tool_*'], max_calls: 1e9 });
-    rt.setPolicy({ version: 1, defaults: ['*'], rules: [{ effect: 'allow', tools: ['*'] }], session_budgets });
-    return median(() => rt.authorize({ tool: 'tool_x' }), 7, 2);
-  };
-  cost(1000);
-  const a = cost(2000), b = cost(2000 * GROWTH);
+  const session_budgets = [];
+  for (let i = 0; i < 4000; i++) session_budgets.push({ id: 'b' + i, tools: ['*', 'tool_*'], max_calls: i === 2500 ? 2 : 1e9 });
+  rt.setPolicy({ version: 1, defaults: ['*'], rules: [{ effect: 'allow', tools: ['*'] }], session_budgets });
+  for (let i = 0; i < 2; i++) assert.equal((await rt.callTool('tool_x', {})).content[0].text, 'ran');
+  assert.deepEqual([rt.authorize({ tool: 'tool_x' }).decision, rt.authorize({ tool: 'tool_x' }).rule], ['deny', 'budget:b2500']);
   rt.dispose();
-  assert.ok(b / a < LIMIT, `${GROWTH}x budgets: ${a.toFixed(2)} ms -> ${b.toFixed(2)} ms (${(b / a).toFixed(1)}x)`);
 });
 
-test('equals on large objects is not quadratic in their members', async () => {
+test('equals on large objects compares members, not their order', async () => {
   const rt = await createToolRuntime({ clock: () => 1e6 });
   rt.registerTool({ name: 'tool_x', inputSchema: obj }, () => 'ran');
-  const cost = (n) => {
-    const o = {}, o2 = {};
-    for (let i = 0; i < n; i++) o['k' + String(i).padStart(6, '0')] = 1;
-    for (let i = n - 1; i >= 0; i--) o2['k' + String(i).padStart(6, '0')] = 1;
-    rt.setPolicy({ version: 1, defaults: ['*'], rules: [
-      { id: 'd', effect: 'deny', tools: ['tool_x'], args: { o: { equals: o } } }, { id: 'all', effect: 'allow', tools: ['*'] }] });
-    const args = JSON.stringify({ o: o2 });
-    assert.equal(rt.authorize({ tool: 'tool_x', args }).rule, 'rule:d'); // same members, other order
-    // the rest of the call (parsing the arguments) is linear: measured with
-    // one member fewer, where the comparison stops at the count
-    const o3 = { ...o2 };
-    delete o3.k000000;
-    const other = JSON.stringify({ o: o3 });
-    const eq = median(() => rt.authorize({ tool: 'tool_x', args }), 5, 1);
-    const base = median(() => rt.authorize({ tool: 'tool_x', args: other }), 5, 1);
-    return Math.max(eq - base, 0.05);
-  };
-  cost(500);
-  const a = cost(2000), b = cost(2000 * GROWTH);
+  const o = {}, o2 = {};
+  for (let i = 0; i < 32000; i++) o['k' + String(i).padStart(6, '0')] = i;
+  for (let i = 31999; i >= 0; i--) o2['k' + String(i).padStart(6, '0')] = i;
+  rt.setPolicy({ version: 1, defaults: ['*'], rules: [
+    { id: 'd', effect: 'deny', tools: ['tool_x'], args: { o: { equals: o } } }, { id: 'all', effect: 'allow', tools: ['*'] }] });
+  assert.equal(rt.authorize({ tool: 'tool_x', args: JSON.stringify({ o: o2 }) }).rule, 'rule:d'); // same members, other order
+  o2.k031999 = -1;
+  assert.equal(rt.authorize({ tool: 'tool_x', args: JSON.stringify({ o: o2 }) }).rule, 'rule:all');
   rt.dispose();
-  assert.ok(b / a < LIMIT, `${GROWTH}x members: ${a.toFixed(2)} ms -> ${b.toFixed(2)} ms (${(b / a).toFixed(1)}x)`);
 });
 
 test('several matching deny rules: authorize, explain and the call all report the first', async () => {
