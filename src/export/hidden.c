@@ -817,6 +817,28 @@ static const char *twice_id(const cJSON *s, const char **ids, int *n, int depth)
     return NULL;
 }
 
+/* The first reference in s that can reach the root other than by a "#..."
+ * pointer or anchor (the copies that keep a nested value's own context
+ * parameter cover only those): a $dynamicRef or $recursiveRef, or a $ref by
+ * the root's $id URI (root_id, NULL when none), absolute or relative. */
+static const cJSON *root_by_uri(const cJSON *s, const char *root_id, int depth) {
+    if (!(cJSON_IsObject(s) || cJSON_IsArray(s)) || depth > HW_USES_DEPTH) return NULL;
+    for (const cJSON *kw = s->child; kw; kw = kw->next) {
+        if (cJSON_IsObject(s) && is_value_kw(kw)) continue;
+        if (cJSON_IsObject(s) && (tg_json_key_is(kw, "$dynamicRef") || tg_json_key_is(kw, "$recursiveRef"))) return kw;
+        if (cJSON_IsObject(s) && tg_json_key_is(kw, "$ref") && cJSON_IsString(kw) && root_id && kw->valuestring[0] != '#') {
+            size_t n = strlen(root_id);
+            while (n && root_id[n - 1] == '#') n--;
+            if (n && !strncmp(kw->valuestring, root_id, n) && (!kw->valuestring[n] || kw->valuestring[n] == '#')) return kw;
+            if (!absolute_ref(kw->valuestring)) return kw; /* (relative to the root's $id: may name it) */
+            continue;
+        }
+        const cJSON *r = root_by_uri(kw, root_id, depth + 1);
+        if (r) return r;
+    }
+    return NULL;
+}
+
 int tg_hidden_check(const cJSON *doc, const cJSON *hidden, char *why, size_t n) {
     if (!usable(doc, hidden)) return 0;
     hw w;
@@ -825,6 +847,15 @@ int tg_hidden_check(const cJSON *doc, const cJSON *hidden, char *why, size_t n) 
     w.why_n = n;
     walk(&w, w.doc, 1, 0);
     if (w.refused) return 1;
+    const cJSON *rid = tg_json_getz(doc, "$id");
+    const cJSON *uri = root_by_uri(doc, cJSON_IsString(rid) ? rid->valuestring : NULL, 0);
+    if (uri) {
+        snprintf(why, n,
+                 "%s \"%.80s\" can reach the root from a nested value, whose own context parameter would then be "
+                 "hidden: not supported (use a \"#\" or \"#/...\" $ref)",
+                 uri->string, cJSON_IsString(uri) ? uri->valuestring : "");
+        return 1;
+    }
     const char *ids[256];
     int nids = 0;
     const char *twice = twice_id(doc, ids, &nids, 0);

@@ -50,7 +50,10 @@ int tg_hidden_strip(tg_arena *a, cJSON *doc, const cJSON *hidden);
  * (not "#/pointer" or "#anchor" into doc), any in-place $dynamicRef or
  * $recursiveRef, an in-place subschema that starts its own resource ("$id")
  * below the root, and a walk that passes TG_HIDDEN_MAX_DEPTH or
- * TG_HIDDEN_MAX_TARGETS. Allocates nothing. */
+ * TG_HIDDEN_MAX_TARGETS; also, anywhere in doc, a $dynamicRef or
+ * $recursiveRef, or a $ref by the root's $id URI (a nested value could reach
+ * the root that way and lose its own field of a hidden name), and an "$id"
+ * found twice (a copy that had to keep one). Allocates nothing. */
 int tg_hidden_check(const cJSON *doc, const cJSON *hidden, char *why, size_t n);
 
 /* Takes out of copy (a copy of a subschema added to the document) every

@@ -229,7 +229,28 @@ static void copies_repeat_no_id(void) {
     CHECK_MSG(strstr(why, "second \"$id\" \"https://ex.com/meta\""), "%s", why);
 }
 
+/* A nested value reaching the root through $dynamicRef, $recursiveRef or
+ * the root's $id URI would lose its own context parameter: refused. */
+static void root_by_uri_refused(void) {
+    char text[4096], why[400];
+    CHECK(strip_and_check("{\"$id\":\"https://ex.com/t\",\"properties\":{\"tenant_id\":{},\"children\":{\"items\":"
+                          "{\"$ref\":\"https://ex.com/t\"}}},\"required\":[\"tenant_id\"]}",
+                          text, sizeof text, why, sizeof why));
+    CHECK_MSG(strstr(why, "$ref \"https://ex.com/t\""), "%s", why);
+    CHECK(strip_and_check("{\"$id\":\"https://ex.com/t\",\"properties\":{\"tenant_id\":{},\"children\":{\"items\":"
+                          "{\"$ref\":\"t\"}}}}",
+                          text, sizeof text, why, sizeof why));
+    CHECK(strip_and_check("{\"$dynamicAnchor\":\"n\",\"properties\":{\"tenant_id\":{},\"children\":{\"items\":"
+                          "{\"$dynamicRef\":\"#n\"}}}}",
+                          text, sizeof text, why, sizeof why));
+    CHECK_MSG(strstr(why, "$dynamicRef \"#n\""), "%s", why);
+    CHECK(strip_and_check("{\"$recursiveAnchor\":true,\"properties\":{\"tenant_id\":{},\"children\":{\"items\":"
+                          "{\"$recursiveRef\":\"#\"}}}}",
+                          text, sizeof text, why, sizeof why));
+}
+
 int main(void) {
+    root_by_uri_refused();
     copies_repeat_no_id();
     removed_from_every_in_place_subschema();
     refused_where_removal_is_not_exact();
