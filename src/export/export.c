@@ -55,8 +55,29 @@ typedef struct ex_ctx {
     int oom;
     int fail;
     int deep_noted;
+    int over;          /* past TG_EXPORT_MAX_BYTES (c->oom is set as well) */
+    size_t used0;      /* c->a->used when this tool's rendering started */
+    unsigned long steps; /* schema nodes rendered or merged (TG_EXPORT_MAX_STEPS) */
     unsigned expansions;
 } ex_ctx;
+
+/* The per-tool bound: once this rendering has taken TG_EXPORT_MAX_BYTES of
+ * the arena, every further allocation is refused as if out of memory (the
+ * oom path unwinds everything) and the tool is left out (tg_export_tool). */
+static int over_budget(ex_ctx *c) {
+    if (c->a->used - c->used0 <= TG_EXPORT_MAX_BYTES) return 0;
+    c->over = 1;
+    c->oom = 1;
+    return 1;
+}
+/* One unit of work (a node rendered or merged); past TG_EXPORT_MAX_STEPS
+ * the same as past the memory bound. */
+static int step(ex_ctx *c) {
+    if (++c->steps <= TG_EXPORT_MAX_STEPS) return 0;
+    c->over = 2;
+    c->oom = 1;
+    return 1;
+}
 
 typedef struct ex_refs {
     const cJSON *target;
@@ -66,18 +87,43 @@ typedef struct ex_refs {
 /* ---------------------------------------------------------------- nodes */
 
 static cJSON *jnew(ex_ctx *c, int type) {
+    if (over_budget(c)) return NULL;
     cJSON *n = tg_json_new(c->a, type);
     if (!n) c->oom = 1;
     return n;
 }
 
 static cJSON *jstr(ex_ctx *c, const char *s, size_t n) {
+    if (over_budget(c)) return NULL;
     cJSON *r = tg_json_new_string(c->a, s, n);
     if (!r) c->oom = 1;
     return r;
 }
 
+/* Roughly what cloning x takes, counted only up to `left` (a clone would
+ * pass the bound midway: it is refused before it starts). */
+static size_t clone_size(const cJSON *x, size_t left) {
+    size_t n = 0;
+    for (; x && n <= left; x = x->next) {
+        n += sizeof(cJSON) + 8;
+        if (x->string) n += tg_json_strlen(x->string) + 8;
+        if (cJSON_IsString(x) && x->valuestring) n += tg_json_strlen(x->valuestring) + 8;
+        if (x->child) n += clone_size(x->child, left - (n <= left ? n : left));
+    }
+    return n;
+}
+
 static cJSON *jclone(ex_ctx *c, const cJSON *x) {
+    if (x && over_budget(c)) return NULL;
+    if (x && x->child) {
+        size_t left = TG_EXPORT_MAX_BYTES - (c->a->used - c->used0);
+        size_t need = sizeof(cJSON) + clone_size(x->child, left); /* (x alone, not its siblings) */
+        if (need > left) {
+            c->over = 1;
+            c->oom = 1;
+            return NULL;
+        }
+    }
     cJSON *r = x ? tg_json_clone(c->a, x) : NULL;
     if (x && !r) c->oom = 1;
     return r;
@@ -332,7 +378,7 @@ static int closes_props(const cJSON *s) {
 /* a := a AND b, in place (a is an arena clone). Returns 1 when exact; every
  * inexact step is reported at p. */
 static int merge_schema(ex_ctx *c, cJSON *a, const cJSON *b, const ex_path *p, int depth) {
-    if (c->oom) return 0;
+    if (c->oom || step(c)) return 0;
     if (too_deep(c, p, depth)) return 0;
     if (cJSON_IsTrue(b)) return 1;
     if (cJSON_IsFalse(b)) {
@@ -583,6 +629,7 @@ typedef struct rehome {
     cJSON *made;     /* ref text -> $defs key, for each copy made */
     const cJSON *orig;
     const ex_path *root;
+    int only_dangling; /* (MCP) only the refs that resolve nowhere in the rendering */
 } rehome;
 
 /* The definition name in r after "#/$defs/" or "#/definitions/", or NULL. */
@@ -627,6 +674,20 @@ static cJSON *rehomed(ex_ctx *c, rehome *h, cJSON *s, const cJSON *ref) {
             c->oom = 1;
             return NULL;
         }
+        /* one URI or anchor names one schema, the original: the copy of
+         * the root leaves out what makes it a resource and its definitions
+         * (its $refs name the rendering's own), and every copy its anchors
+         * and nested $ids, unless a nested resource resolves references
+         * against its $id: then the tool is left out (not exact) */
+        if (!r[1]) {
+            static const char *const k_resource[] = {"$id", "$schema", "$vocabulary", "$defs", "definitions", NULL};
+            for (int i = 0; k_resource[i]; i++) jremove(copy, k_resource[i]);
+        }
+        if (tg_hidden_unname_copy(copy)) {
+            c->over = 3;
+            c->oom = 1;
+            return NULL;
+        }
         tg_json_append(h->defs, copy);
         if (!(key = jputn(c, h->made, r, tg_json_strlen(r), k))) return NULL;
     }
@@ -647,22 +708,23 @@ static void rehome_at(ex_ctx *c, rehome *h, cJSON *doc, cJSON *s, const ex_path 
         if (cJSON_IsObject(s) && (tg_json_key_is(m, "enum") || tg_json_key_is(m, "const") || tg_json_key_is(m, "default") ||
                                   tg_json_key_is(m, "examples")))
             continue; /* (values, not schemas) */
-        if (!cJSON_IsObject(s) || !is_local_pointer_ref(m)) {
+        if (!cJSON_IsObject(s) || !is_local_pointer_ref(m) || (h->only_dangling && resolve_ref(doc, m))) {
             rehome_at(c, h, doc, m, p, depth + 1);
             continue;
         }
         cJSON *to = rehomed(c, h, doc, m);
         if (to) jreplace(s, m, to);
         else if (!c->oom) {
-            notek(c, p, "$ref \"%.*s\" resolves to nothing in this rendering; dropped", m);
+            notes(c, p, "$ref \"%.*s\" resolves to nothing in this rendering; dropped", m->valuestring,
+                  tg_json_strlen(m->valuestring));
             tg_json_detach(s, m);
         }
     }
 }
 
-static void rehome_refs(ex_ctx *c, cJSON *s, const cJSON *orig, const ex_path *root) {
+static void rehome_refs(ex_ctx *c, cJSON *s, const cJSON *orig, const ex_path *root, int only_dangling) {
     cJSON *defs = tg_json_getz(s, "$defs");
-    rehome h = {cJSON_IsObject(defs) ? defs : NULL, jnew(c, cJSON_Object), orig, root};
+    rehome h = {cJSON_IsObject(defs) ? defs : NULL, jnew(c, cJSON_Object), orig, root, only_dangling};
     if (!h.made) return;
     rehome_at(c, &h, s, s, root, 0);
     /* the copies made, whose own refs the walk may have passed (a copy made
@@ -961,7 +1023,7 @@ static cJSON *normalize_root(ex_ctx *c, const cJSON *in, const cJSON *hidden, co
             if (keep2) jputclone(c, s, keep2);
         }
     }
-    rehome_refs(c, s, in, root);
+    rehome_refs(c, s, in, root, 0);
     if (!c->oom) drop_unused_added(s, in);
     c->doc = s; /* (what the renderers below resolve against) */
     return c->oom ? NULL : s;
@@ -1131,7 +1193,7 @@ static cJSON *strict_sub(ex_ctx *c, const cJSON *s, ex_spath p, const char *k, s
 }
 
 static cJSON *strict_node(ex_ctx *c, const cJSON *s, ex_spath p, int depth, int is_root, cJSON *nullables) {
-    if (c->oom) return NULL;
+    if (c->oom || step(c)) return NULL;
     if (depth > EX_MAX_DEPTH) {
         strict_fail(c, p.rep, "schema nested deeper than 64 levels", NULL, 0);
         return jnew(c, cJSON_Object);
@@ -1422,7 +1484,7 @@ static void set_bool(ex_ctx *c, cJSON *obj, const char *key) {
 }
 
 static cJSON *gem_node(ex_ctx *c, const cJSON *s, const ex_path *p, int depth, const ex_refs *stack) {
-    if (c->oom) return NULL;
+    if (c->oom || step(c)) return NULL;
     if (too_deep(c, p, depth)) return jnew(c, cJSON_Object);
     if (cJSON_IsFalse(s)) note(c, p, "schema false (nothing is valid) shown as an unconstrained value");
     if (!cJSON_IsObject(s)) return jnew(c, cJSON_Object);
@@ -1754,6 +1816,11 @@ static cJSON *render_mcp(ex_ctx *c, const cJSON *d, const cJSON *hidden) {
     else jprepend(c, out, "name", nm);
     cJSON *is = tg_json_getz(out, "inputSchema");
     if (is && tg_hidden_strip(c->a, is, hidden)) c->oom = 1;
+    /* a nested $ref to a context parameter's own schema
+     * ("#/properties/tenant_id") would dangle: pointed at a copy of its
+     * original target, as in the other formats */
+    ex_path root = {NULL, "/inputSchema", 12, 1};
+    if (cJSON_IsObject(is) && cJSON_IsArray(hidden) && hidden->child && !c->oom) rehome_refs(c, is, c->doc, &root, 1);
     object_properties(c, is);
     object_properties(c, tg_json_getz(out, "outputSchema"));
     return c->oom ? NULL : out;
@@ -1795,72 +1862,66 @@ static void put_openai_description(ex_ctx *c, cJSON *out, const cJSON *d) {
     jput(c, out, "description", jstr(c, cut, i + 3));
 }
 
-cJSON *tg_export_tool(tg_arena *arena, tg_export_format fmt, const char *name, size_t name_len,
-                      const cJSON *descriptor, const cJSON *hidden, cJSON *report, int *strict_ok) {
-    ex_ctx c;
-    memset(&c, 0, sizeof c);
-    c.a = arena;
-    c.name = name ? name : "";
-    c.name_len = name ? name_len : 0;
-    c.report = report;
+static cJSON *render_tool(ex_ctx *c, tg_export_format fmt, const cJSON *descriptor, const cJSON *hidden,
+                          cJSON *report, int *strict_ok) {
     if (strict_ok) *strict_ok = 0;
     if (!cJSON_IsObject(descriptor)) descriptor = NULL;
     const cJSON *in = descriptor ? tg_json_getz(descriptor, "inputSchema") : NULL;
-    c.doc = in;
+    c->doc = in;
     ex_path root = {NULL, "/inputSchema", 12, 1};
 
     if (fmt == TG_EXPORT_MCP) {
         if (!descriptor) {
-            cJSON *o = jnew(&c, cJSON_Object);
-            jput(&c, o, "name", jstr(&c, c.name, c.name_len));
-            cJSON *is = jput(&c, o, "inputSchema", jnew(&c, cJSON_Object));
-            jput(&c, is, "type", jstr(&c, "object", 6));
-            note(&c, &root, "descriptor is not an object: rendered as a tool without arguments");
-            return c.oom ? NULL : o;
+            cJSON *o = jnew(c, cJSON_Object);
+            jput(c, o, "name", jstr(c, c->name, c->name_len));
+            cJSON *is = jput(c, o, "inputSchema", jnew(c, cJSON_Object));
+            jput(c, is, "type", jstr(c, "object", 6));
+            note(c, &root, "descriptor is not an object: rendered as a tool without arguments");
+            return c->oom ? NULL : o;
         }
-        return render_mcp(&c, descriptor, hidden);
+        return render_mcp(c, descriptor, hidden);
     }
 
-    cJSON *schema = normalize_root(&c, in, hidden, &root);
+    cJSON *schema = normalize_root(c, in, hidden, &root);
     if (!schema) return NULL;
-    cJSON *out = jnew(&c, cJSON_Object);
+    cJSON *out = jnew(c, cJSON_Object);
     if (!out) return NULL;
 
     if (fmt == TG_EXPORT_ANTHROPIC || fmt == TG_EXPORT_BEDROCK) {
         /* a key Anthropic refuses would fail every tool of the request: this
          * one is left out (a JSON null), and the report says why */
-        if (refused_name(&c, tg_json_getz(schema, "properties"), &root, anthropic_key_ok,
+        if (refused_name(c, tg_json_getz(schema, "properties"), &root, anthropic_key_ok,
                          "property name is not accepted by Anthropic (^[a-zA-Z0-9_.-]{1,64}$, and one such name fails "
                          "the whole request): the tool is left out of this list"))
-            return c.oom ? NULL : jnew(&c, cJSON_NULL);
+            return c->oom ? NULL : jnew(c, cJSON_NULL);
         if (fmt == TG_EXPORT_BEDROCK) {
-            cJSON *spec = jput(&c, out, "toolSpec", jnew(&c, cJSON_Object));
+            cJSON *spec = jput(c, out, "toolSpec", jnew(c, cJSON_Object));
             if (!spec) return NULL;
-            jput(&c, spec, "name", jstr(&c, c.name, c.name_len));
+            jput(c, spec, "name", jstr(c, c->name, c->name_len));
             const cJSON *desc = tg_json_getz(descriptor, "description");
-            if (cJSON_IsString(desc) && desc->valuestring[0]) jputclone(&c, spec, desc); /* (at least 1 character) */
-            cJSON *is = jput(&c, spec, "inputSchema", jnew(&c, cJSON_Object));
+            if (cJSON_IsString(desc) && desc->valuestring[0]) jputclone(c, spec, desc); /* (at least 1 character) */
+            cJSON *is = jput(c, spec, "inputSchema", jnew(c, cJSON_Object));
             if (!is) return NULL;
-            jput(&c, is, "json", schema);
-            return c.oom ? NULL : out;
+            jput(c, is, "json", schema);
+            return c->oom ? NULL : out;
         }
-        jput(&c, out, "name", jstr(&c, c.name, c.name_len));
-        put_description(&c, out, descriptor);
-        jput(&c, out, "input_schema", schema);
+        jput(c, out, "name", jstr(c, c->name, c->name_len));
+        put_description(c, out, descriptor);
+        jput(c, out, "input_schema", schema);
     } else if (fmt == TG_EXPORT_OPENAI || fmt == TG_EXPORT_OPENAI_STRICT) {
         cJSON *params = schema;
         int strict = 0;
         if (fmt == TG_EXPORT_OPENAI_STRICT) {
-            cJSON *pending = jnew(&c, cJSON_Array), *fails = jnew(&c, cJSON_Array), *nulls = jnew(&c, cJSON_Array);
+            cJSON *pending = jnew(c, cJSON_Array), *fails = jnew(c, cJSON_Array), *nulls = jnew(c, cJSON_Array);
             if (!pending || !fails || !nulls) return NULL;
-            c.report = pending;
-            c.fails = fails;
+            c->report = pending;
+            c->fails = fails;
             ex_spath sp = {&root, NULL};
-            cJSON *st = strict_node(&c, schema, sp, 0, 1, nulls);
-            if (st && c.fail == 0 && !c.oom) strict_limits(&c, st, &root);
-            c.report = report;
-            if (c.oom) return NULL;
-            if (c.fail == 0 && st) {
+            cJSON *st = strict_node(c, schema, sp, 0, 1, nulls);
+            if (st && c->fail == 0 && !c->oom) strict_limits(c, st, &root);
+            c->report = report;
+            if (c->oom) return NULL;
+            if (c->fail == 0 && st) {
                 strict = 1;
                 params = st;
                 move_all(pending, report);
@@ -1870,33 +1931,78 @@ cJSON *tg_export_tool(tg_arena *arena, tg_export_format fmt, const char *name, s
             }
             if (strict_ok) *strict_ok = strict;
         }
-        if (!strict) fill_items(&c, params, 0);
-        jput(&c, out, "type", jstr(&c, "function", 8));
-        cJSON *fn = jput(&c, out, "function", jnew(&c, cJSON_Object));
-        jput(&c, fn, "name", jstr(&c, c.name, c.name_len));
-        put_openai_description(&c, fn, descriptor);
-        jput(&c, fn, "parameters", params);
-        jput(&c, fn, "strict", jnew(&c, strict ? cJSON_True : cJSON_False));
+        if (!strict) fill_items(c, params, 0);
+        jput(c, out, "type", jstr(c, "function", 8));
+        cJSON *fn = jput(c, out, "function", jnew(c, cJSON_Object));
+        jput(c, fn, "name", jstr(c, c->name, c->name_len));
+        put_openai_description(c, fn, descriptor);
+        jput(c, fn, "parameters", params);
+        jput(c, fn, "strict", jnew(c, strict ? cJSON_True : cJSON_False));
     } else if (fmt == TG_EXPORT_GEMINI) {
-        jput(&c, out, "name", jstr(&c, c.name, c.name_len));
-        put_description(&c, out, descriptor);
-        cJSON *g = gem_node(&c, schema, &root, 0, NULL);
+        jput(c, out, "name", jstr(c, c->name, c->name_len));
+        put_description(c, out, descriptor);
+        cJSON *g = gem_node(c, schema, &root, 0, NULL);
         if (!g) return NULL;
-        fill_items(&c, g, 0); /* Gemini refuses an array without items too ("...items: missing field") */
+        fill_items(c, g, 0); /* Gemini refuses an array without items too ("...items: missing field") */
         const cJSON *props = tg_json_getz(g, "properties");
-        if (refused_name(&c, props, &root, gemini_name_ok,
+        if (refused_name(c, props, &root, gemini_name_ok,
                          "parameter name is not accepted by Gemini (letters, digits and underscores, up to 64, not "
                          "starting with a digit): the tool is left out of this list"))
-            return c.oom ? NULL : jnew(&c, cJSON_NULL);
+            return c->oom ? NULL : jnew(c, cJSON_NULL);
         /* no arguments: parameters omitted */
         int empty = !props;
         for (const cJSON *kw = g->child; kw && empty; kw = kw->next)
             if (!tg_json_key_is(kw, "type") && !tg_json_key_is(kw, "description")) empty = 0;
-        if (!empty) jput(&c, out, "parameters", g);
+        if (!empty) jput(c, out, "parameters", g);
     } else {
         return NULL;
     }
-    return c.oom ? NULL : out;
+    return c->oom ? NULL : out;
+}
+
+cJSON *tg_export_tool(tg_arena *arena, tg_export_format fmt, const char *name, size_t name_len,
+                      const cJSON *descriptor, const cJSON *hidden, cJSON *report, int *strict_ok) {
+    ex_ctx c;
+    memset(&c, 0, sizeof c);
+    c.a = arena;
+    c.name = name ? name : "";
+    c.name_len = name ? name_len : 0;
+    c.report = report;
+    c.used0 = arena->used;
+    /* what this rendering adds (to the arena and to the report) can be taken
+     * back when the tool is left out */
+    tg_arena_mark mark = tg_arena_save(arena);
+    cJSON *last = report && report->child ? report->child->prev : NULL;
+    cJSON *out = render_tool(&c, fmt, descriptor, hidden, report, strict_ok);
+    if (out) return out;
+    /* Out of memory or past the per-tool bound: one tool must not fail the
+     * whole list, so it is left out of this format with one entry saying
+     * why (its partial entries go with the rendering's memory). */
+    if (strict_ok) *strict_ok = 0;
+    if (report) {
+        if (last) {
+            last->next = NULL;
+            report->child->prev = last;
+        } else report->child = NULL;
+    }
+    tg_arena_rewind(arena, mark);
+    int over = c.over;
+    memset(&c, 0, sizeof c);
+    c.a = arena;
+    c.name = name ? name : "";
+    c.name_len = name ? name_len : 0;
+    c.report = report;
+    c.used0 = arena->used;
+    ex_path root = {NULL, "/inputSchema", 12, 1};
+    note(&c, &root,
+         over == 1   ? "rendering the tool for this format would take more than " TG_EXPORT_MAX_BYTES_TEXT
+                  " ($ref expansion or allOf merging amplifies it): the tool is left out of this list"
+         : over == 2 ? "rendering the tool for this format would take more than " TG_EXPORT_MAX_STEPS_TEXT
+                  " schema nodes ($ref expansion or allOf merging amplifies it): the tool is left out of this list"
+         : over == 3 ? "a copy of a $ref target this format needs would repeat a nested \"$id\" whose resource "
+                       "resolves references against it: the tool is left out of this list"
+                     : "out of memory rendering the tool for this format: the tool is left out of this list");
+    return c.oom ? NULL : jnew(&c, cJSON_NULL);
 }
 
 int tg_export_list(tg_arena *arena, tg_export_format fmt, const cJSON *const *descriptors,

@@ -39,6 +39,18 @@
 
 #include "../json/json.h"
 
+/* What one tool's rendering may take from the arena (working copies, report
+ * entries and the output: the output's JSON text is smaller still). A tool
+ * whose rendering needs more (a small schema whose $ref expansion or merging
+ * amplifies, e.g. Gemini's inlining or strict mode's allOf merging through a
+ * recursive root) is left out of that format's list, reported; so is one
+ * whose rendering runs out of memory: never the whole list. */
+#define TG_EXPORT_MAX_BYTES ((size_t)8 << 20)
+#define TG_EXPORT_MAX_BYTES_TEXT "8 MiB"
+/* ... and as many schema nodes rendered or merged (the work bound). */
+#define TG_EXPORT_MAX_STEPS 200000ul
+#define TG_EXPORT_MAX_STEPS_TEXT "200,000"
+
 typedef enum tg_export_format {
     /* The descriptor itself with "name" replaced and hidden properties
      * removed; every other field kept (title, outputSchema, annotations,
@@ -102,7 +114,11 @@ typedef enum tg_export_format {
  * strict_ok: may be NULL; for TG_EXPORT_OPENAI_STRICT set to 1 when the
  * output says "strict":true, else 0; for other formats set to 0.
  * Returns the rendered node (owned by arena; a JSON null when the tool is
- * left out of this format, reported) or NULL on out-of-memory. */
+ * left out of this format, reported: a name the provider refuses, a
+ * rendering past TG_EXPORT_MAX_BYTES / TG_EXPORT_MAX_STEPS or out of memory
+ * (what it took from arena is given back), a copy that would repeat a
+ * nested "$id" its resource resolves references against) or NULL when
+ * even that report entry could not be allocated. */
 cJSON *tg_export_tool(tg_arena *arena, tg_export_format fmt, const char *name, size_t name_len,
                       const cJSON *descriptor, const cJSON *hidden, cJSON *report, int *strict_ok);
 

@@ -120,8 +120,10 @@ static void check_strict_node(const cJSON *s, int depth) {
 }
 
 static void check_rules(tg_export_format fmt, const cJSON *out, int strict_ok) {
-    if (cJSON_IsNull(out)) { /* left out of the list: Anthropic, Bedrock and Gemini (names they refuse) */
-        CHECK(fmt == TG_EXPORT_ANTHROPIC || fmt == TG_EXPORT_GEMINI || fmt == TG_EXPORT_BEDROCK);
+    if (cJSON_IsNull(out)) { /* left out of the list: Anthropic, Bedrock and Gemini (names they refuse), any
+                                * format (past the per-tool bound, or not exact) */
+        (void)fmt;
+        CHECK(strstr(rep_text, "left out of this list") != NULL);
         return;
     }
     if (fmt == TG_EXPORT_ANTHROPIC) check_anthropic(out);
@@ -717,9 +719,16 @@ static void out_of_memory(void) {
             tg_arena_init(&a, al);
             cJSON *rep = tg_json_new(&a, cJSON_Array);
             cJSON *out = rep ? tg_export_tool(&a, (tg_export_format)f, "t", 1, desc, NULL, rep, NULL) : NULL;
+            /* NULL (not even the report entry fits), the tool left out with
+             * one entry saying why, or the whole rendering */
+            int left_out = cJSON_IsNull(out);
+            if (left_out) {
+                CHECK(rep->child && rep->child == rep->child->prev);
+                CHECK(rep->child && strstr(tg_json_getz(rep->child, "issue")->valuestring, "out of memory"));
+            }
             tg_arena_free(&a);
             tg_arena_free(&pa);
-            if (out) {
+            if (out && !left_out) {
                 completed++;
                 break;
             }
@@ -755,6 +764,97 @@ static void provider_refusals(void) {
     CHECK(strstr(out_text, "\"a\":{\"type\":\"array\",\"items\":{}}") != NULL);
 }
 
+/* A small schema whose rendering amplifies (strict mode merging allOf
+ * through a recursive root, Gemini inlining) is left out of that format
+ * alone, reported, and quickly: never the whole list out of memory. */
+static void amplification_left_out(void) {
+    /* an ordinary chain of definitions, each merging the next and reaching
+     * back to the root */
+    const char *strict1 =
+        "{\"name\":\"t\",\"inputSchema\":{\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/D0\"}],\"properties\":{\"k"
+        "ids\":{\"type\":\"array\",\"items\":{\"$ref\":\"#\"}}},\"$defs\":{\"D0\":{\"type\":\"object\",\"properties\":{"
+        "\"tenant_id\":{\"type\":\"string\"},\"p0\":{\"type\":\"string\"},\"next\":{\"$ref\":\"#/$defs/D1\"},\"up\":{\""
+        "$ref\":\"#\"}},\"required\":[\"tenant_id\"],\"allOf\":[{\"$ref\":\"#/$defs/D1\"}]},\"D1\":{\"type\":\"object\""
+        ",\"properties\":{\"tenant_id\":{\"type\":\"string\"},\"p1\":{\"type\":\"string\"},\"next\":{\"$ref\":\"#/$defs"
+        "/D2\"},\"up\":{\"$ref\":\"#\"}},\"required\":[\"tenant_id\"],\"allOf\":[{\"$ref\":\"#/$defs/D2\"}]},\"D2\":{\""
+        "type\":\"object\",\"properties\":{\"tenant_id\":{\"type\":\"string\"},\"p2\":{\"type\":\"string\"},\"next\":{\""
+        "$ref\":\"#/$defs/D3\"},\"up\":{\"$ref\":\"#\"}},\"required\":[\"tenant_id\"],\"allOf\":[{\"$ref\":\"#/$defs/D3"
+        "\"}]},\"D3\":{\"type\":\"object\",\"properties\":{\"tenant_id\":{\"type\":\"string\"},\"p3\":{\"type\":\"strin"
+        "g\"},\"next\":{\"$ref\":\"#/$defs/D0\"},\"up\":{\"$ref\":\"#\"}},\"required\":[\"tenant_id\"]}}}}";
+    const char *gem1 = "{\"name\":\"t\",\"inputSchema\":{\"type\":\"object\",\"allOf\":[{\"properties\":{\"d\":{\"items\":{\"allOf\":"
+                       "[{\"$ref\":\"#/$defs/R\"}]}}}}],\"$defs\":{\"R\":{\"properties\":{\"c\":{\"$ref\":\"#\"}},\"allOf\":"
+                       "[{\"properties\":{\"c\":{}},\"allOf\":[{\"$ref\":\"#\"}]}]}}}}";
+    CHECK(render(TG_EXPORT_OPENAI_STRICT, strict1, NULL) == 0);
+    CHECK_STR(out_text, "null");
+    CHECK_STR(rep_text, "[{\"tool\":\"t\",\"path\":\"/inputSchema\",\"issue\":\"rendering the tool for this format would take "
+                        "more than 8 MiB ($ref expansion or allOf merging amplifies it): the tool is left out of this list\"}]");
+    render(TG_EXPORT_GEMINI, gem1, NULL);
+    CHECK_STR(out_text, "null");
+    CHECK(rep_has("the tool is left out of this list") && !rep_has("},{"));
+    /* the list: the other tools stay, the arena memory of the failed
+     * rendering is given back */
+    tg_arena a;
+    tg_arena_init(&a, libc_alloc);
+    const cJSON *ds[3] = {parse(&a, SIMPLE), parse(&a, gem1), parse(&a, gem1)};
+    const char *names[3] = {"a", "b", "c"};
+    size_t lens[3] = {1, 1, 1};
+    for (int f = TG_EXPORT_OPENAI_STRICT; f <= TG_EXPORT_GEMINI; f++) {
+        const char *in = f == TG_EXPORT_GEMINI ? gem1 : strict1;
+        ds[1] = ds[2] = parse(&a, in);
+        cJSON *rep = tg_json_new(&a, cJSON_Array);
+        tg_buf b;
+        tg_buf_init(&b, libc_alloc, 0);
+        CHECK(tg_export_list(&a, (tg_export_format)f, ds, names, lens, 3, &b, rep) == 0);
+        tg_buf_putc(&b, '\0');
+        CHECK(!b.failed && strstr(b.data, "\"name\":\"a\"") && !strstr(b.data, "\"name\":\"b\"") &&
+              !strstr(b.data, "\"name\":\"c\""));
+        tg_buf_free(&b);
+        write_to(rep_text, sizeof rep_text, rep);
+        CHECK(rep_has("\"tool\":\"b\"") && rep_has("\"tool\":\"c\""));
+    }
+    tg_arena_free(&a);
+}
+
+/* The dropped-$ref report names the ref's value. */
+static void dangling_ref_reported(void) {
+    const char *d = "{\"name\":\"t\",\"inputSchema\":{\"allOf\":[{\"properties\":{\"a\":{\"$ref\":\"#/properties/zzz\"}}}]}}";
+    render(TG_EXPORT_OPENAI, d, NULL);
+    CHECK(rep_has("$ref \\\"#/properties/zzz\\\" resolves to nothing in this rendering; dropped"));
+}
+
+/* The copy of "#" a nested recursive $ref needs names nothing the original
+ * names (no second anchor through the root's definitions, no second $id). */
+static void root_copy_repeats_no_name(void) {
+    const char *d = "{\"name\":\"t\",\"inputSchema\":{\"properties\":{\"kids\":{\"items\":{\"$ref\":\"#\"}},\"tag\":{\"$ref\":\"#tag\"},"
+                    "\"meta\":{\"$id\":\"https://ex.com/meta\"}},\"$defs\":{\"Tag\":{\"$anchor\":\"tag\"}},\"anyOf\":[{\"required\":[\"tag\"]},"
+                    "{\"required\":[\"kids\"]}]}}";
+    for (int f = TG_EXPORT_ANTHROPIC; f <= TG_EXPORT_BEDROCK; f++) {
+        if (f == TG_EXPORT_GEMINI) continue;
+        render((tg_export_format)f, d, NULL);
+        CHECK_MSG(strstr(out_text, "\"root\":{") != NULL, "%s", out_text);
+        const char *a = strstr(out_text, "\"$anchor\""), *i = strstr(out_text, "\"$id\"");
+        CHECK_MSG(a && !strstr(a + 1, "\"$anchor\"") && i && !strstr(i + 1, "\"$id\""), "%s", out_text);
+    }
+    /* a nested resource resolving a reference against its $id: left out */
+    const char *rel = "{\"name\":\"t\",\"inputSchema\":{\"properties\":{\"kids\":{\"items\":{\"$ref\":\"#\"}},\"meta\":{\"$id\":"
+                      "\"https://ex.com/meta\",\"$defs\":{\"x\":{}},\"$ref\":\"#/$defs/x\"}},\"anyOf\":[{\"required\":[\"kids\"]},"
+                      "{\"required\":[\"meta\"]}]}}";
+    render(TG_EXPORT_ANTHROPIC, rel, NULL);
+    CHECK_STR(out_text, "null");
+    CHECK(rep_has("would repeat a nested \\\"$id\\\""));
+}
+
+/* MCP: a nested $ref to a context parameter's own schema points at a copy
+ * of its original target (it would dangle after the strip). */
+static void mcp_ref_to_context_param(void) {
+    const char *d = "{\"name\":\"t\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"tenant_id\":{\"type\":\"string\","
+                    "\"minLength\":3},\"other\":{\"$ref\":\"#/properties/tenant_id\"}}}}";
+    render(TG_EXPORT_MCP, d, "[\"tenant_id\"]");
+    CHECK_STR(out_text, "{\"name\":\"t\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"other\":{\"$ref\":"
+                        "\"#/$defs/properties_tenant_id\"}},\"$defs\":{\"properties_tenant_id\":{\"type\":\"string\","
+                        "\"minLength\":3}}}}");
+}
+
 int main(void) {
     provider_refusals();
     simple_tool();
@@ -772,5 +872,9 @@ int main(void) {
     no_arguments();
     list_rendering();
     out_of_memory();
+    amplification_left_out();
+    dangling_ref_reported();
+    root_copy_repeats_no_name();
+    mcp_ref_to_context_param();
     return tg_test_finish("export");
 }

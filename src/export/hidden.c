@@ -388,21 +388,58 @@ static int is_shared(const hw *w, const cJSON *t) {
 
 /* ---------------------------------------------------------------- copies */
 
-/* Takes "$anchor" / "$dynamicAnchor" out of a copy: an anchor names one
- * subschema, the original. */
-static void drop_anchors(cJSON *s, int depth) {
-    if (!(cJSON_IsObject(s) || cJSON_IsArray(s)) || depth > HW_USES_DEPTH) return;
+/* 1 when ref (a $ref, $dynamicRef or $recursiveRef value) is an absolute
+ * URI ("scheme:..."): it means the same whatever the base URI. */
+static int absolute_ref(const char *r) {
+    if (!isalpha((unsigned char)r[0])) return 0;
+    for (const char *p = r; *p; p++) {
+        if (*p == ':') return 1;
+        if (!(isalnum((unsigned char)*p) || *p == '+' || *p == '-' || *p == '.')) return 0;
+    }
+    return 0;
+}
+
+/* 1 when s has a reference that is resolved against its base URI (so
+ * depends on an enclosing "$id"). */
+static int has_relative_ref(const cJSON *s, int depth) {
+    if (!(cJSON_IsObject(s) || cJSON_IsArray(s))) return 0;
+    if (depth > HW_USES_DEPTH) return 1; /* (not looked at: assumed) */
+    for (const cJSON *kw = s->child; kw; kw = kw->next) {
+        if (cJSON_IsObject(s) && is_value_kw(kw)) continue;
+        if (cJSON_IsObject(s) && cJSON_IsString(kw) &&
+            (tg_json_key_is(kw, "$ref") || tg_json_key_is(kw, "$dynamicRef") || tg_json_key_is(kw, "$recursiveRef"))) {
+            if (!absolute_ref(kw->valuestring)) return 1;
+        } else if (has_relative_ref(kw, depth + 1))
+            return 1;
+    }
+    return 0;
+}
+
+/* Takes "$anchor" / "$dynamicAnchor" out of a copy (an anchor names one
+ * subschema, the original), and each nested "$id" (one URI names one
+ * resource, the original) whose resource resolves no reference against it
+ * (else that "$id" stays: a duplicate tg_hidden_check refuses, and the
+ * export leaves out). Returns the number of "$id"s left. */
+static int drop_anchors(cJSON *s, int depth) {
+    if (!(cJSON_IsObject(s) || cJSON_IsArray(s)) || depth > HW_USES_DEPTH) return 0;
+    int kept = 0;
     for (cJSON *kw = s->child, *next; kw; kw = next) {
         next = kw->next;
-        if (cJSON_IsArray(s)) drop_anchors(kw, depth + 1);
+        if (cJSON_IsArray(s)) kept += drop_anchors(kw, depth + 1);
         else if ((tg_json_key_is(kw, "$anchor") || tg_json_key_is(kw, "$dynamicAnchor")) && cJSON_IsString(kw))
             tg_json_detach(s, kw);
-        else if ((is_map_kw(kw) || is_defs_kw(kw)) && cJSON_IsObject(kw))
-            for (cJSON *m = kw->child; m; m = m->next) drop_anchors(m, depth + 1);
+        else if (tg_json_key_is(kw, "$id") && cJSON_IsString(kw)) {
+            if (has_relative_ref(s, depth)) kept++;
+            else tg_json_detach(s, kw);
+        } else if ((is_map_kw(kw) || is_defs_kw(kw)) && cJSON_IsObject(kw))
+            for (cJSON *m = kw->child; m; m = m->next) kept += drop_anchors(m, depth + 1);
         else if (!is_value_kw(kw))
-            drop_anchors(kw, depth + 1);
+            kept += drop_anchors(kw, depth + 1);
     }
+    return kept;
 }
+
+int tg_hidden_unname_copy(cJSON *copy) { return drop_anchors(copy, 0); }
 
 /* The root's definitions (its "$defs", else its "definitions", else new
  * ones under the name its dialect uses), where copies go; NULL when one is
@@ -762,6 +799,46 @@ int tg_hidden_strip(tg_arena *a, cJSON *doc, const cJSON *hidden) {
     return w.oom ? -1 : 0;
 }
 
+/* The first "$id" value found twice in s (a copy that had to keep one, see
+ * drop_anchors), or NULL. ids[0..*n) holds those seen (up to 256). */
+static const char *twice_id(const cJSON *s, const char **ids, int *n, int depth) {
+    if (!(cJSON_IsObject(s) || cJSON_IsArray(s)) || depth > HW_USES_DEPTH) return NULL;
+    for (const cJSON *kw = s->child; kw; kw = kw->next) {
+        if (cJSON_IsObject(s) && is_value_kw(kw)) continue;
+        if (cJSON_IsObject(s) && tg_json_key_is(kw, "$id") && cJSON_IsString(kw)) {
+            for (int i = 0; i < *n; i++)
+                if (!strcmp(ids[i], kw->valuestring)) return kw->valuestring;
+            if (*n < 256) ids[(*n)++] = kw->valuestring;
+        } else {
+            const char *t = twice_id(kw, ids, n, depth + 1);
+            if (t) return t;
+        }
+    }
+    return NULL;
+}
+
+/* The first reference in s that can reach the root other than by a "#..."
+ * pointer or anchor (the copies that keep a nested value's own context
+ * parameter cover only those): a $dynamicRef or $recursiveRef, or a $ref by
+ * the root's $id URI (root_id, NULL when none), absolute or relative. */
+static const cJSON *root_by_uri(const cJSON *s, const char *root_id, int depth) {
+    if (!(cJSON_IsObject(s) || cJSON_IsArray(s)) || depth > HW_USES_DEPTH) return NULL;
+    for (const cJSON *kw = s->child; kw; kw = kw->next) {
+        if (cJSON_IsObject(s) && is_value_kw(kw)) continue;
+        if (cJSON_IsObject(s) && (tg_json_key_is(kw, "$dynamicRef") || tg_json_key_is(kw, "$recursiveRef"))) return kw;
+        if (cJSON_IsObject(s) && tg_json_key_is(kw, "$ref") && cJSON_IsString(kw) && root_id && kw->valuestring[0] != '#') {
+            size_t n = strlen(root_id);
+            while (n && root_id[n - 1] == '#') n--;
+            if (n && !strncmp(kw->valuestring, root_id, n) && (!kw->valuestring[n] || kw->valuestring[n] == '#')) return kw;
+            if (!absolute_ref(kw->valuestring)) return kw; /* (relative to the root's $id: may name it) */
+            continue;
+        }
+        const cJSON *r = root_by_uri(kw, root_id, depth + 1);
+        if (r) return r;
+    }
+    return NULL;
+}
+
 int tg_hidden_check(const cJSON *doc, const cJSON *hidden, char *why, size_t n) {
     if (!usable(doc, hidden)) return 0;
     hw w;
@@ -769,5 +846,25 @@ int tg_hidden_check(const cJSON *doc, const cJSON *hidden, char *why, size_t n) 
     w.why = why;
     w.why_n = n;
     walk(&w, w.doc, 1, 0);
-    return w.refused;
+    if (w.refused) return 1;
+    const cJSON *rid = tg_json_getz(doc, "$id");
+    const cJSON *uri = root_by_uri(doc, cJSON_IsString(rid) ? rid->valuestring : NULL, 0);
+    if (uri) {
+        snprintf(why, n,
+                 "%s \"%.80s\" can reach the root from a nested value, whose own context parameter would then be "
+                 "hidden: not supported (use a \"#\" or \"#/...\" $ref)",
+                 uri->string, cJSON_IsString(uri) ? uri->valuestring : "");
+        return 1;
+    }
+    const char *ids[256];
+    int nids = 0;
+    const char *twice = twice_id(doc, ids, &nids, 0);
+    if (twice) {
+        snprintf(why, n,
+                 "the copy hiding a context parameter needs would hold a second \"$id\" \"%.80s\" (its resource "
+                 "resolves references against it): not supported",
+                 twice);
+        return 1;
+    }
+    return 0;
 }

@@ -32,7 +32,7 @@
  * field of that name stays: the in-place $ref is pointed instead at a
  * stripped copy, added to doc's "$defs" (its "definitions" when it has only
  * those) as "<last token of the $ref>_in_place" ("_2", "_3", ... when that
- * name is taken), without the original's anchors. A target used only in
+ * name is taken), without the original's anchors and nested "$id"s. A target used only in
  * place is stripped where it is. The root and what applies in place with it
  * without a $ref (its branches, then/else, ...) are stripped where they are;
  * a $ref that does not apply in place and names one of them ("#" in a
@@ -50,7 +50,18 @@ int tg_hidden_strip(tg_arena *a, cJSON *doc, const cJSON *hidden);
  * (not "#/pointer" or "#anchor" into doc), any in-place $dynamicRef or
  * $recursiveRef, an in-place subschema that starts its own resource ("$id")
  * below the root, and a walk that passes TG_HIDDEN_MAX_DEPTH or
- * TG_HIDDEN_MAX_TARGETS. Allocates nothing. */
+ * TG_HIDDEN_MAX_TARGETS; also, anywhere in doc, a $dynamicRef or
+ * $recursiveRef, or a $ref by the root's $id URI (a nested value could reach
+ * the root that way and lose its own field of a hidden name), and an "$id"
+ * found twice (a copy that had to keep one). Allocates nothing. */
 int tg_hidden_check(const cJSON *doc, const cJSON *hidden, char *why, size_t n);
+
+/* Takes out of copy (a copy of a subschema added to the document) every
+ * "$anchor" and "$dynamicAnchor", and every "$id" whose resource resolves
+ * no reference against it (one URI, one anchor names one schema: the
+ * original). Returns how many "$id"s had to stay (a copy then duplicates
+ * them: tg_hidden_check refuses such a schema; the export leaves the tool
+ * out). */
+int tg_hidden_unname_copy(cJSON *copy);
 
 #endif

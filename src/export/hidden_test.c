@@ -203,7 +203,55 @@ static void nested_refs_to_the_root_see_it_whole(void) {
     CHECK_MSG(strstr(why, "\"tenant_id\"") && strstr(why, "\"/$defs/root/allOf/0\""), "%s", why);
 }
 
+static int count(const char *text, const char *needle) {
+    int n = 0;
+    for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle)) n++;
+    return n;
+}
+
+/* The copies (the root's, a shared definition's in-place one) name nothing
+ * the original names: no second "$id" or anchor; a nested resource that
+ * resolves references against its "$id" cannot be copied exactly: refused. */
+static void copies_repeat_no_id(void) {
+    char text[4096], why[400];
+    CHECK(!strip_and_check("{\"properties\":{\"tenant_id\":{},\"q\":{},\"meta\":{\"$id\":\"https://ex.com/meta\"},"
+                           "\"kids\":{\"items\":{\"$ref\":\"#\"}}}}",
+                           text, sizeof text, why, sizeof why));
+    CHECK_MSG(count(text, "\"$id\"") == 1 && strstr(text, "\"root\""), "%s", text);
+    CHECK(!strip_and_check("{\"$ref\":\"#/$defs/Base\",\"properties\":{\"child\":{\"$ref\":\"#/$defs/Base\"}},\"$defs\":{\"Base\":"
+                           "{\"properties\":{\"tenant_id\":{},\"q\":{},\"meta\":{\"$id\":\"https://ex.com/meta\","
+                           "\"$anchor\":\"m\"}}}}}",
+                           text, sizeof text, why, sizeof why));
+    CHECK_MSG(count(text, "\"$id\"") == 1 && count(text, "\"$anchor\"") == 1 && strstr(text, "Base_in_place"), "%s", text);
+    CHECK(strip_and_check("{\"properties\":{\"tenant_id\":{},\"meta\":{\"$id\":\"https://ex.com/meta\",\"$defs\":{\"x\":{}},"
+                          "\"$ref\":\"#/$defs/x\"},\"kids\":{\"items\":{\"$ref\":\"#\"}}}}",
+                          text, sizeof text, why, sizeof why));
+    CHECK_MSG(strstr(why, "second \"$id\" \"https://ex.com/meta\""), "%s", why);
+}
+
+/* A nested value reaching the root through $dynamicRef, $recursiveRef or
+ * the root's $id URI would lose its own context parameter: refused. */
+static void root_by_uri_refused(void) {
+    char text[4096], why[400];
+    CHECK(strip_and_check("{\"$id\":\"https://ex.com/t\",\"properties\":{\"tenant_id\":{},\"children\":{\"items\":"
+                          "{\"$ref\":\"https://ex.com/t\"}}},\"required\":[\"tenant_id\"]}",
+                          text, sizeof text, why, sizeof why));
+    CHECK_MSG(strstr(why, "$ref \"https://ex.com/t\""), "%s", why);
+    CHECK(strip_and_check("{\"$id\":\"https://ex.com/t\",\"properties\":{\"tenant_id\":{},\"children\":{\"items\":"
+                          "{\"$ref\":\"t\"}}}}",
+                          text, sizeof text, why, sizeof why));
+    CHECK(strip_and_check("{\"$dynamicAnchor\":\"n\",\"properties\":{\"tenant_id\":{},\"children\":{\"items\":"
+                          "{\"$dynamicRef\":\"#n\"}}}}",
+                          text, sizeof text, why, sizeof why));
+    CHECK_MSG(strstr(why, "$dynamicRef \"#n\""), "%s", why);
+    CHECK(strip_and_check("{\"$recursiveAnchor\":true,\"properties\":{\"tenant_id\":{},\"children\":{\"items\":"
+                          "{\"$recursiveRef\":\"#\"}}}}",
+                          text, sizeof text, why, sizeof why));
+}
+
 int main(void) {
+    root_by_uri_refused();
+    copies_repeat_no_id();
     removed_from_every_in_place_subschema();
     refused_where_removal_is_not_exact();
     names_elsewhere_are_left_alone();

@@ -1076,3 +1076,32 @@ test('gemini: what it cannot say is reported, and it never admits what the origi
   assert.ok(l.report.some((e) => e.path.endsWith('/additionalProperties') && /not supported by Gemini/.test(e.issue)));
   rt.dispose();
 });
+
+test('a tool whose rendering amplifies is left out of that format alone, reported, quickly; copies repeat no $id or anchor', async () => {
+  const rt = await createToolRuntime();
+  rt.registerTool({ name: 'innocent', inputSchema: { type: 'object', properties: { a: { type: 'string' } } } }, () => 'ok');
+  const gem = { type: 'object', allOf: [{ properties: { d: { items: { allOf: [{ $ref: '#/$defs/R' }] } } } }],
+    $defs: { R: { properties: { c: { $ref: '#' } }, allOf: [{ properties: { c: {} }, allOf: [{ $ref: '#' }] }] } } };
+  const defs = {};
+  for (let i = 0; i < 4; i++) defs['D' + i] = { type: 'object', properties: { tenant_id: { type: 'string' }, ['p' + i]: { type: 'string' },
+    next: { $ref: '#/$defs/D' + ((i + 1) % 4) }, up: { $ref: '#' } }, required: ['tenant_id'], ...(i < 3 ? { allOf: [{ $ref: '#/$defs/D' + (i + 1) }] } : {}) };
+  const chain = { type: 'object', allOf: [{ $ref: '#/$defs/D0' }], properties: { kids: { type: 'array', items: { $ref: '#' } } }, $defs: defs };
+  rt.registerTool({ name: 'gem1', inputSchema: gem }, () => 'ok');
+  rt.registerTool({ name: 'gem2', inputSchema: gem }, () => 'ok');
+  rt.registerTool({ name: 'chain', inputSchema: chain }, () => 'ok');
+  rt.registerTool({ name: 'tagged', inputSchema: { type: 'object', properties: { kids: { items: { $ref: '#' } }, tag: { $ref: '#tag' } }, $defs: { Tag: { $anchor: 'tag' } } } }, () => 'ok');
+  for (const [format, gone] of [['gemini', ['gem1', 'gem2']], ['openai-strict', ['chain']]]) {
+    const t0 = Date.now();
+    const l = rt.listTools({ format });
+    assert.ok(Date.now() - t0 < 3000, format);
+    const names = JSON.stringify(l.tools);
+    assert.ok(names.includes('"innocent"'), format);
+    for (const g of gone) {
+      assert.ok(!names.includes(`"${g}"`), `${format} ${g}`);
+      assert.ok(l.report.some((r) => r.tool === g && /more than 8 MiB|schema nodes/.test(r.issue) && /left out/.test(r.issue)), `${format} ${g}`);
+    }
+  }
+  const anth = JSON.stringify(rt.listTools({ format: 'anthropic' }).tools.find((t) => t.name === 'tagged'));
+  assert.equal(anth.split('"$anchor"').length, 2, anth); // once: the root's copy leaves the definitions out
+  rt.dispose();
+});
