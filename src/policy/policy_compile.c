@@ -685,6 +685,12 @@ static int compile_rules(cc *c, const cJSON *arr) {
         }
     }
     p->n_rules = n;
+    p->rule_mark = tg_arena_calloc(&p->arena, n ? n : 1, sizeof *p->rule_mark);
+    p->rule_verdict = tg_arena_calloc(&p->arena, n ? n : 1, 1);
+    if (!p->rule_mark || !p->rule_verdict) {
+        oom(c);
+        return -1;
+    }
     for (uint32_t k = 0; k < n; k++)
         if (p->rules[k].n_conds) p->uses_args = 1;
     /* allow rules' patterns exact, deny and ask rules' folded (build_restrictive_set) */
@@ -860,7 +866,8 @@ static int compile_rates(cc *c, const cJSON *arr) {
     if (unique_ids(c, "/rate_limits", &p->rates[0].id, sizeof *p->rates, n)) return -1;
     p->rate_hits = tg_arena_alloc(&p->arena, (n ? n : 1) * sizeof *p->rate_hits);
     p->rate_ents = tg_arena_alloc(&p->arena, (n ? n : 1) * sizeof *p->rate_ents);
-    if (!p->rate_hits || !p->rate_ents) return -1;
+    p->rate_mark = tg_arena_calloc(&p->arena, n ? n : 1, sizeof *p->rate_mark);
+    if (!p->rate_hits || !p->rate_ents || !p->rate_mark) return -1;
     if (build_restrictive_set(c, &p->arena, tools.v, tools.n, &p->rate_tools)) return -1;
     return 0;
 }
@@ -890,7 +897,8 @@ static int compile_budgets(cc *c, const cJSON *arr) {
     if (unique_ids(c, "/session_budgets", &p->budgets[0].id, sizeof *p->budgets, n)) return -1;
     p->budget_hits = tg_arena_alloc(&p->arena, (n ? n : 1) * sizeof *p->budget_hits);
     p->budget_ents = tg_arena_alloc(&p->arena, (n ? n : 1) * sizeof *p->budget_ents);
-    if (!p->budget_hits || !p->budget_ents) return -1;
+    p->budget_mark = tg_arena_calloc(&p->arena, n ? n : 1, sizeof *p->budget_mark);
+    if (!p->budget_hits || !p->budget_ents || !p->budget_mark) return -1;
     if (build_restrictive_set(c, &p->arena, tools.v, tools.n, &p->budget_tools)) return -1;
     return 0;
 }

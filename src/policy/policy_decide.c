@@ -27,87 +27,16 @@ typedef struct dctx {
     uint32_t ex_omitted;      /* rules considered left out of the trace */
 } dctx;
 
-/* ---- a decision's set of indices (rules judged, limits collected) ----
- * The first few in place (most decisions: no allocation), then open
- * addressing in the decision's scratch, grown by doubling: an insert or a
- * look-up costs O(1) on average, so a decision stays linear in the
- * patterns it visits however many of them share an owner. */
-enum { U32SET_INLINE = 8 };
-
-typedef struct u32set {
-    uint32_t few[U32SET_INLINE];
-    uint8_t few_val[U32SET_INLINE];
-    uint32_t *key;   /* index + 1; 0: empty (NULL: still in few) */
-    uint8_t *val;
-    uint32_t cap, n;
-    int failed;      /* out of memory: callers fall back to their slow path */
-} u32set;
-
-static size_t u32set_slot(const uint32_t *key, uint32_t cap, uint32_t k) {
-    size_t i = (size_t)((k * 2654435761u) & (cap - 1));
-    while (key[i] && key[i] != k + 1) i = (i + 1) & (cap - 1);
-    return i;
-}
-
-/* The value stored for k: -1 when absent. */
-static int u32set_get(const u32set *s, uint32_t k) {
-    if (!s->key) {
-        for (uint32_t i = 0; i < s->n; i++)
-            if (s->few[i] == k) return s->few_val[i];
-        return -1;
+/* A new stamp for a decision's marks (tg_policy.stamp): when the counter
+ * wraps, every mark is cleared so no old one can equal it. */
+static uint32_t next_stamp(tg_policy *p) {
+    if (++p->stamp == 0) {
+        if (p->rule_mark) memset(p->rule_mark, 0, (p->n_rules ? p->n_rules : 1) * sizeof *p->rule_mark);
+        if (p->rate_mark) memset(p->rate_mark, 0, (p->n_rates ? p->n_rates : 1) * sizeof *p->rate_mark);
+        if (p->budget_mark) memset(p->budget_mark, 0, (p->n_budgets ? p->n_budgets : 1) * sizeof *p->budget_mark);
+        p->stamp = 1;
     }
-    size_t at = u32set_slot(s->key, s->cap, k);
-    return s->key[at] ? s->val[at] : -1;
-}
-
-/* Stores k -> v (replacing). 0, or -1 out of memory (s->failed set). */
-static int u32set_put(tg_arena *a, u32set *s, uint32_t k, uint8_t v) {
-    if (s->failed) return -1;
-    if (!s->key) {
-        for (uint32_t i = 0; i < s->n; i++)
-            if (s->few[i] == k) {
-                s->few_val[i] = v;
-                return 0;
-            }
-        if (s->n < U32SET_INLINE) {
-            s->few[s->n] = k;
-            s->few_val[s->n++] = v;
-            return 0;
-        }
-    }
-    if (!s->key || (s->n + 1) * 2 > s->cap) {
-        uint32_t ncap = s->cap ? s->cap * 2 : 64;
-        uint32_t *nk = ncap > s->cap ? tg_arena_calloc(a, ncap, sizeof *nk) : NULL;
-        uint8_t *nv = nk ? tg_arena_alloc(a, ncap) : NULL;
-        if (!nv) {
-            s->failed = 1;
-            return -1;
-        }
-        if (!s->key) {
-            for (uint32_t i = 0; i < s->n; i++) {
-                size_t at = u32set_slot(nk, ncap, s->few[i]);
-                nk[at] = s->few[i] + 1;
-                nv[at] = s->few_val[i];
-            }
-        } else {
-            for (uint32_t i = 0; i < s->cap; i++)
-                if (s->key[i]) {
-                    size_t at = u32set_slot(nk, ncap, s->key[i] - 1);
-                    nk[at] = s->key[i];
-                    nv[at] = s->val[i];
-                }
-        }
-        s->key = nk; /* (the old table stays in the arena until the decision ends) */
-        s->val = nv;
-        s->cap = ncap;
-    }
-    size_t at = u32set_slot(s->key, s->cap, k);
-    if (!s->key[at]) {
-        s->key[at] = k + 1;
-        s->n++;
-    }
-    s->val[at] = v;
-    return 0;
+    return p->stamp;
 }
 
 static void ex_str(tg_buf *b, const char *s) {
@@ -333,7 +262,7 @@ typedef struct rule_scan {
     uint32_t best[3];
     int cond_ask_possible;
     int nconsidered;
-    u32set seen;        /* rules evaluated in this decision -> matched (0/1) */
+    uint32_t stamp;     /* this decision's (tg_policy.rule_mark: the rules judged) */
 } rule_scan;
 
 static int list_has(const tg_strlist *l, const char *s) {
@@ -372,7 +301,7 @@ static int rule_cb(void *ud, const tg_pat *pat) {
     if (!ex && (pat->owner >= s->best[rule->effect] || (s->best[TG_DENY] != TG_NONE && rule->effect != TG_DENY)))
         return 0;
     if (ex && d->ex_room && ex->len > d->ex_room) ex = NULL, d->ex_omitted++; /* (the cap: judged, not listed) */
-    int prior = u32set_get(&s->seen, pat->owner);
+    int prior = d->p->rule_mark[pat->owner] == s->stamp ? d->p->rule_verdict[pat->owner] : -1;
     if (prior >= 0) {
         if (ex) {
             if (s->nconsidered++) tg_buf_putc(ex, ',');
@@ -444,8 +373,8 @@ static int rule_cb(void *ud, const tg_pat *pat) {
         tg_buf_putc(ex, '}');
     }
     if (matched && pat->owner < s->best[rule->effect]) s->best[rule->effect] = pat->owner;
-    /* (out of memory: the rule is judged again at its next pattern, to the same verdict) */
-    u32set_put(&d->scratch, &s->seen, pat->owner, (uint8_t)matched);
+    d->p->rule_mark[pat->owner] = s->stamp;
+    d->p->rule_verdict[pat->owner] = (uint8_t)matched;
     return 0;
 }
 
@@ -455,6 +384,7 @@ static tg_decision decide_rules(dctx *d) {
     memset(&s, 0, sizeof s);
     s.d = d;
     s.best[0] = s.best[1] = s.best[2] = TG_NONE;
+    s.stamp = next_stamp(d->p);
     if (d->ex) {
         if (d->nsteps++) tg_buf_putc(d->ex, ',');
         tg_buf_puts(d->ex, "{\"step\":\"rules\",\"considered\":[");
@@ -612,24 +542,16 @@ static int decide_grants(dctx *d) {
 /* ---- limits ---- */
 
 typedef struct hits {
-    uint32_t *idx; /* room for every limit of the policy: each one matching is kept */
+    uint32_t *idx;  /* room for every limit of the policy: each one matching is kept */
     int n;
-    tg_arena *scratch;
-    u32set seen;   /* limits in idx: a limit with several matching patterns is kept once */
+    uint32_t *mark; /* the policy's marks of these limits: a limit with several matching patterns is kept once */
+    uint32_t stamp;
 } hits;
 
 static int hits_cb(void *ud, const tg_pat *pat) {
     hits *h = ud;
-    if (!h->seen.failed) {
-        if (u32set_get(&h->seen, pat->owner) >= 0) return 0;
-        if (u32set_put(h->scratch, &h->seen, pat->owner, 1) == 0) {
-            h->idx[h->n++] = pat->owner;
-            return 0;
-        }
-        /* out of memory: idx holds every hit so far; scan it from now on */
-    }
-    for (int i = 0; i < h->n; i++)
-        if (h->idx[i] == pat->owner) return 0;
+    if (h->mark[pat->owner] == h->stamp) return 0;
+    h->mark[pat->owner] = h->stamp;
     h->idx[h->n++] = pat->owner;
     return 0;
 }
@@ -651,7 +573,9 @@ static int decide_limits(dctx *d) {
     memset(&bh, 0, sizeof bh);
     rh.idx = p->rate_hits;
     bh.idx = p->budget_hits;
-    rh.scratch = bh.scratch = &d->scratch;
+    rh.mark = p->rate_mark;
+    bh.mark = p->budget_mark;
+    rh.stamp = bh.stamp = next_stamp(p);
     tg_rpatset_each(&p->rate_tools, &d->key, hits_cb, &rh);
     tg_rpatset_each(&p->budget_tools, &d->key, hits_cb, &bh);
     if (!rh.n && !bh.n) return 1;

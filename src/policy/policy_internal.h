@@ -252,6 +252,13 @@ struct tg_policy {
      * per limit: every matching bucket is checked and charged, none dropped) */
     uint32_t *rate_hits, *budget_hits;
     struct tg_sent **rate_ents, **budget_ents;
+    /* a decision's marks: a rule or limit is judged, or collected, once a
+     * decision however many of its patterns match (mark == the decision's
+     * stamp; the rule's verdict beside it), with no allocation and no
+     * look-up cost: one slot each, stamped anew by every decision */
+    uint32_t *rule_mark, *rate_mark, *budget_mark;
+    uint8_t *rule_verdict;
+    uint32_t stamp;
     tg_rpatset budget_tools;    /* owner: budget index */
     tg_plimits limits;
     int uses_args;              /* some rule has argument conditions */
