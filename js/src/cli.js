@@ -341,9 +341,8 @@ async function gateway(args, log) {
       if (stopped) return;
       const transport = new StdioClientTransport({
         command: up.command, args: up.args ?? [], cwd: up.cwd,
-        env: { ...getDefaultEnvironment(), ...up.env }, stderr: 'pipe',
+        env: { ...getDefaultEnvironment(), ...up.env }, stderr: 'inherit',
       });
-      relayStderr(transport.stderr, name, log);
       const client = new Client({ name: 'toolgate-gateway', version: ver });
       let exited;
       const upstream = { client, transport, exited: new Promise((resolve) => { exited = resolve; }) };
@@ -441,35 +440,6 @@ function logText(s) {
     out += piece;
   }
   return out;
-}
-
-/** An upstream's stderr, line by line, into the gateway's log: each line
- * marked with the upstream's name and escaped as upstream text is, so an
- * upstream cannot write lines that pass for the gateway's (or terminal
- * escapes); a line past LOG_TEXT_MAX is cut, and what follows it until its
- * newline dropped. */
-function relayStderr(stream, name, log) {
-  if (!stream) return;
-  let line = '', cut = false;
-  const flush = () => {
-    const text = logText(line); // (which marks a cut of its own)
-    log(`[${logText(name)}] ${text}${cut && !text.endsWith('... (cut)') ? '... (cut)' : ''}`);
-    line = '';
-    cut = false;
-  };
-  stream.setEncoding('utf8');
-  stream.on('data', (chunk) => {
-    let at = 0;
-    for (let nl = chunk.indexOf('\n'); nl >= 0; at = nl + 1, nl = chunk.indexOf('\n', at)) {
-      if (!cut) line += chunk.slice(at, nl);
-      if (line.length > LOG_TEXT_MAX) { line = line.slice(0, LOG_TEXT_MAX); cut = true; }
-      flush();
-    }
-    if (!cut) line += chunk.slice(at);
-    if (line.length > LOG_TEXT_MAX) { line = line.slice(0, LOG_TEXT_MAX); cut = true; }
-  });
-  stream.on('end', () => { if (line || cut) flush(); });
-  stream.on('error', () => {});
 }
 
 /** Host-only facts per tool from the config: "options" for all, "tools": {
