@@ -127,7 +127,7 @@ export class ToolRuntime {
     // one that throws reads as NaN (the policy denies on a clock it cannot
     // read, and a deadline that cannot be judged has passed)
     const clock = options.clock;
-    if (clock !== undefined && typeof clock !== 'function') throw new TypeError('options.clock must be a function returning milliseconds');
+    if (clock !== undefined && clock !== null && typeof clock !== 'function') throw new TypeError('options.clock must be a function returning milliseconds');
     this.#clock = clock ? () => { try { return clock(); } catch { return NaN; } } : Date.now;
     this.#argsLimit = options.limits?.argsBytes ?? 1 << 20;
     this.#resultLimit = options.limits?.resultBytes ?? 4 << 20;

@@ -68,6 +68,7 @@ typedef struct hw {
     size_t why_n;
     int refused;
     int oom;
+    int lost_copy; /* a copy was needed and could not be placed (tg_hidden_strip: 1) */
     char path[256]; /* JSON Pointer of the subschema walked (cut when longer) */
     size_t plen;
 } hw;
@@ -229,8 +230,10 @@ static cJSON *find_anchor(cJSON *s, const char *name, int depth) {
 
 /* The target of a "#/pointer" or "#anchor" ref in w->doc, or NULL. */
 static cJSON *ref_target(hw *w, const cJSON *ref) {
-    if (!cJSON_IsString(ref) || ref->valuestring[0] != '#') return NULL;
+    if (!cJSON_IsString(ref)) return NULL;
     const char *r = ref->valuestring;
+    if (!r[0]) return w->doc; /* ("" is the document itself, as "#" is) */
+    if (r[0] != '#') return NULL;
     if (!r[1] || r[1] == '/') return (cJSON *)tg_json_pointer_ref(w->doc, r, tg_json_strlen(r));
     for (int i = 0; i < w->nanchors; i++)
         if (strcmp(w->anchor[i], r + 1) == 0) return w->anchor_at[i];
@@ -478,10 +481,13 @@ static cJSON *in_place_copy(hw *w, cJSON *ref, cJSON *target) {
         ref->valuestring = (char *)w->copy_ref[i];
         return w->copy[i];
     }
-    if (!is_shared(w, target) || w->ncopies == TG_HIDDEN_MAX_TARGETS) return target;
+    if (!is_shared(w, target)) return target;
     const char *kwname;
-    cJSON *home = copies_home(w, &kwname);
-    if (!home) return target;
+    cJSON *home = w->ncopies < TG_HIDDEN_MAX_TARGETS ? copies_home(w, &kwname) : NULL;
+    if (!home) {
+        if (!w->oom) w->lost_copy = 1; /* (stripped in place: the other uses would lose the name too) */
+        return target;
+    }
     char base[48], key[80], text[96];
     const char *r = ref->valuestring, *tok = strrchr(r, '/');
     tok = tok ? tok + 1 : r + 1;
@@ -529,7 +535,10 @@ static void copy_samples(hw *w, cJSON *s, int depth) {
 static void make_root_copy(hw *w) {
     const char *kwname;
     cJSON *home = copies_home(w, &kwname);
-    if (!home) return;
+    if (!home) {
+        if (!w->oom) w->lost_copy = 1;
+        return;
+    }
     char key[32], text[64];
     snprintf(key, sizeof key, "root");
     for (int i = 2; name_taken(w, key); i++) snprintf(key, sizeof key, "root_%d", i);
@@ -594,6 +603,7 @@ static int put_token(char *buf, size_t cap, size_t *len, const char *k, size_t n
 static void retarget(hw *w, cJSON *ref, int in_copy) {
     const char *r = ref->valuestring;
     size_t rn = tg_json_strlen(r);
+    if (!rn) r = "#", rn = 1; /* ("" names the root, as "#" does) */
     if (r[0] != '#' || !strncmp(r, "#/$defs/", 8) || !strncmp(r, "#/definitions/", 14)) return; /* (no region there) */
     const cJSON *t = ref_target(w, ref), *chain[HW_CHAIN];
     int n = 0;
@@ -706,7 +716,7 @@ static void walk_ref(hw *w, cJSON *s, int strip_here, int depth) {
     size_t saved_len = w->plen;
     memcpy(saved, w->path, saved_len + 1);
     const char *r = ref->valuestring; /* (a string: ref_target resolved it) */
-    int len = snprintf(w->path, sizeof w->path, "%s", r[1] == '/' ? r + 1 : r);
+    int len = snprintf(w->path, sizeof w->path, "%s", r[0] && r[1] == '/' ? r + 1 : r);
     w->plen = len < 0 || (size_t)len >= sizeof w->path ? sizeof w->path - 1 : (size_t)len;
     walk(w, target, strip_here, depth + 1);
     memcpy(w->path, saved, saved_len + 1);
@@ -796,7 +806,7 @@ int tg_hidden_strip(tg_arena *a, cJSON *doc, const cJSON *hidden) {
     again(&w, HW_STRIP);
     walk(&w, doc, 1, 0);
     if (w.root_copy && !w.oom) point_into_copy(&w);
-    return w.oom ? -1 : 0;
+    return w.oom ? -1 : w.lost_copy ? 1 : 0;
 }
 
 /* The first "$id" value found twice in s (a copy that had to keep one, see

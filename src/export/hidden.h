@@ -40,7 +40,10 @@
  * into an unstripped copy of the root, added as "root" ("root_2", ...) with
  * neither definitions, $id, $schema, anchors nor the hidden names' sample
  * values, where the copy's own such refs point as well. Copies are allocated
- * from a. 0, or -1 when the allocator refused (doc then half done). */
+ * from a. 0; 1 when a copy was needed and could not be placed (the root's
+ * "$defs" / "definitions" is no object, or more shared targets than
+ * TG_HIDDEN_MAX_TARGETS): doc is then not a faithful rendering and the tool
+ * must be refused; -1 when the allocator refused (doc then half done). */
 int tg_hidden_strip(tg_arena *a, cJSON *doc, const cJSON *hidden);
 
 /* After tg_hidden_strip(a, doc, hidden): 0 when no hidden name can apply to the

@@ -342,11 +342,16 @@ static int check_context(tg_arena *a, const cJSON *in, const cJSON *hidden, tg_t
         return fail(e, "out_of_memory", "out of memory");
     }
     char why[sizeof e->message - 40];
-    if (tg_hidden_strip(a, copy, hidden)) {
+    int sr = tg_hidden_strip(a, copy, hidden);
+    if (sr < 0) {
         tg_arena_rewind(a, m);
         return fail(e, "out_of_memory", "out of memory");
     }
-    int refused = tg_hidden_check(copy, hidden, why, sizeof why);
+    int refused = sr > 0 ? 1 : tg_hidden_check(copy, hidden, why, sizeof why);
+    if (sr > 0)
+        snprintf(why, sizeof why, "a definition the root uses in place is used elsewhere too, and the copy that would hide "
+                 "the context parameter only where it applies cannot be placed (the root's \"$defs\" or "
+                 "\"definitions\" is not an object, or too many shared definitions)");
     tg_arena_rewind(a, m);
     if (!refused) return 0;
     char msg[sizeof e->message];

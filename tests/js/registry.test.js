@@ -1105,3 +1105,22 @@ test('a tool whose rendering amplifies is left out of that format alone, reporte
   assert.equal(anth.split('"$anchor"').length, 2, anth); // once: the root's copy leaves the definitions out
   rt.dispose();
 });
+
+test('context parameters: a nested $ref "" names the root as "#" does; a copy that cannot be placed refuses the tool', async () => {
+  const rt = await createToolRuntime();
+  const schema = { type: 'object', properties: { tenant_id: { type: 'string' }, q: { type: 'string' }, child: { $ref: '' } }, required: ['tenant_id'] };
+  rt.registerTool({ name: 'x', inputSchema: schema }, () => 'ran', { context: { tenant_id: 'tenant' } });
+  for (const format of ['mcp', 'anthropic', 'openai', 'gemini']) {
+    const text = JSON.stringify(rt.listTools({ format }));
+    assert.match(text, /tenant_id/, `${format}: the nested child keeps its own tenant_id`);
+  }
+  const shown = rt.listTools().tools[0].inputSchema;
+  assert.deepEqual([shown.properties.tenant_id, shown.properties.child.$ref], [undefined, '#/$defs/root']);
+  assert.deepEqual(shown.$defs.root.required, ['tenant_id']);
+  // draft-07 knows no "$defs": one that is no object leaves no place for the copy
+  const d7 = { $schema: 'http://json-schema.org/draft-07/schema#', $defs: 5, type: 'object',
+    properties: { tenant_id: { type: 'string' }, child: { $ref: '#' } }, required: ['tenant_id'] };
+  assert.throws(() => rt.registerTool({ name: 'y', inputSchema: d7 }, () => 'ran', { context: { tenant_id: 'tenant' } }),
+    (e) => e.code === 'invalid_descriptor' && /cannot be placed/.test(e.message));
+  rt.dispose();
+});
