@@ -1960,15 +1960,20 @@ static cJSON *render_tool(ex_ctx *c, tg_export_format fmt, const cJSON *descript
     return c->oom ? NULL : out;
 }
 
+/* A rendering's context, fresh: the tool name its report entries carry. */
+static void ctx_init(ex_ctx *c, tg_arena *arena, const char *name, size_t name_len, cJSON *report) {
+    memset(c, 0, sizeof *c);
+    c->a = arena;
+    c->name = name ? name : "";
+    c->name_len = name ? name_len : 0;
+    c->report = report;
+    c->used0 = arena->used;
+}
+
 cJSON *tg_export_tool(tg_arena *arena, tg_export_format fmt, const char *name, size_t name_len,
                       const cJSON *descriptor, const cJSON *hidden, cJSON *report, int *strict_ok) {
     ex_ctx c;
-    memset(&c, 0, sizeof c);
-    c.a = arena;
-    c.name = name ? name : "";
-    c.name_len = name ? name_len : 0;
-    c.report = report;
-    c.used0 = arena->used;
+    ctx_init(&c, arena, name, name_len, report);
     /* what this rendering adds (to the arena and to the report) can be taken
      * back when the tool is left out */
     tg_arena_mark mark = tg_arena_save(arena);
@@ -1987,12 +1992,7 @@ cJSON *tg_export_tool(tg_arena *arena, tg_export_format fmt, const char *name, s
     }
     tg_arena_rewind(arena, mark);
     int over = c.over;
-    memset(&c, 0, sizeof c);
-    c.a = arena;
-    c.name = name ? name : "";
-    c.name_len = name ? name_len : 0;
-    c.report = report;
-    c.used0 = arena->used;
+    ctx_init(&c, arena, name, name_len, report);
     ex_path root = {NULL, "/inputSchema", 12, 1};
     note(&c, &root,
          over == 1   ? "rendering the tool for this format would take more than " TG_EXPORT_MAX_BYTES_TEXT

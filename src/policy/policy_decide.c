@@ -564,6 +564,17 @@ static double bucket_level(const tg_rate_limit *rl, const tg_bucket *b, double n
     return lv > rl->capacity ? rl->capacity : lv;
 }
 
+/* A limit whose state table has no room for the call's entry: refused,
+ * failing closed (rule "rate:<id>" or "budget:<id>"). 0, as decide_limits. */
+static int state_full(dctx *d, char *rule, size_t n, const char *kind, const char *id) {
+    snprintf(rule, n, "%s:%s", kind, id);
+    finish(d, TG_DENY, rule,
+           kind[0] == 'r' ? "rate-limit state is full (max_rate_buckets); failing closed"
+                          : "session-budget state is full (max_budget_entries); failing closed");
+    step_simple(d, "limits", "deny", d->res->reason);
+    return 0;
+}
+
 static int decide_limits(dctx *d) {
     tg_policy *p = d->p;
     const tg_tool_facts *t = d->t;
@@ -604,10 +615,7 @@ static int decide_limits(dctx *d) {
             /* a dry run answers what the call would get: refused when the
              * call could not insert the buckets it lacks */
             if (!kl || !tg_smap_room(&p->state->rates, (size_t)++rnew, r->now_ms)) {
-                snprintf(rule, sizeof rule, "rate:%s", rl->id);
-                finish(d, TG_DENY, rule, "rate-limit state is full (max_rate_buckets); failing closed");
-                step_simple(d, "limits", "deny", d->res->reason);
-                return 0;
+                return state_full(d, rule, sizeof rule, "rate", rl->id);
             }
         } else if (!rent[i]) {
             /* a fresh bucket is full, so dropping it later loses nothing;
@@ -616,10 +624,7 @@ static int decide_limits(dctx *d) {
             rent[i] = kl ? tg_smap_insert(&p->state->rates, key, kl, sizeof(tg_bucket), r->now_ms + 1, r->now_ms)
                          : NULL;
             if (!rent[i]) {
-                snprintf(rule, sizeof rule, "rate:%s", rl->id);
-                finish(d, TG_DENY, rule, "rate-limit state is full (max_rate_buckets); failing closed");
-                step_simple(d, "limits", "deny", d->res->reason);
-                return 0;
+                return state_full(d, rule, sizeof rule, "rate", rl->id);
             }
             tg_bucket *b = tg_sent_val(rent[i]);
             b->tokens = rl->capacity;
@@ -633,18 +638,12 @@ static int decide_limits(dctx *d) {
         bent[i] = kl ? tg_smap_find(&p->state->budgets, key, kl) : NULL;
         if (!bent[i] && r->dry_run) {
             if (!kl || !tg_smap_room(&p->state->budgets, (size_t)++bnew, r->now_ms)) {
-                snprintf(rule, sizeof rule, "budget:%s", bu->id);
-                finish(d, TG_DENY, rule, "session-budget state is full (max_budget_entries); failing closed");
-                step_simple(d, "limits", "deny", d->res->reason);
-                return 0;
+                return state_full(d, rule, sizeof rule, "budget", bu->id);
             }
         } else if (!bent[i]) {
             bent[i] = kl ? tg_smap_insert(&p->state->budgets, key, kl, sizeof(double), 1e300, r->now_ms) : NULL;
             if (!bent[i]) {
-                snprintf(rule, sizeof rule, "budget:%s", bu->id);
-                finish(d, TG_DENY, rule, "session-budget state is full (max_budget_entries); failing closed");
-                step_simple(d, "limits", "deny", d->res->reason);
-                return 0;
+                return state_full(d, rule, sizeof rule, "budget", bu->id);
             }
         }
     }
