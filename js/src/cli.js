@@ -46,7 +46,13 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
     const help = (a) => a === '--help' || a === '-h';
     if (help(rest[0]) || (cmd === 'lint' && rest.some(help))) { out(HELP); return 0; } // a gateway upstream may take --help
     if (cmd === 'lint') return await lint(rest, out);
-    if (cmd === 'gateway') return await gateway(rest, err);
+    if (cmd === 'gateway') {
+      // a log nobody reads any more (the host closed our stderr: EPIPE) is
+      // no reason to die with the upstreams left running: logging stops
+      let logging = true;
+      stderr.on?.('error', () => { logging = false; });
+      return await gateway(rest, (s) => { if (logging) err(s); });
+    }
     throw new UsageError(`unknown command "${cmd}"`);
   } catch (e) {
     if (e instanceof UsageError) { err(`toolgate: ${e.message}\n(try toolgate --help)`); return 2; }

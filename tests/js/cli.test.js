@@ -561,3 +561,49 @@ test('gateway and lint: upstream text in the log is escaped and bounded: no forg
   clean(lint.stdout, 'lint');
   await rm(dir, { recursive: true });
 });
+
+test('gateway: a host that stops reading its stderr (EPIPE) does not crash it: it serves on and closes its upstreams at the end', { timeout: 60000 }, async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'tg-stderr-'));
+  await writeFile(path.join(dir, 'policy.json'), JSON.stringify({ version: 1, defaults: ['*'], rules: [{ id: 'all', effect: 'allow', tools: ['*'] }] }));
+  // an upstream that logs on every call and does not exit when its stdin closes
+  await writeFile(path.join(dir, 'up.mjs'), `
+    import { writeFileSync } from 'node:fs';
+    import { Server } from '${sdkURL('server/index.js')}';
+    import { StdioServerTransport } from '${sdkURL('server/stdio.js')}';
+    import { ListToolsRequestSchema, CallToolRequestSchema } from '${sdkURL('types.js')}';
+    writeFileSync(${JSON.stringify(dir)} + '/pid', String(process.pid));
+    setInterval(() => {}, 1000);
+    setTimeout(() => process.exit(0), 30000);
+    const server = new Server({ name: 'up', version: '1' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 't', inputSchema: { type: 'object' } }] }));
+    server.setRequestHandler(CallToolRequestSchema, async () => { process.stderr.write('upstream: a call\\n'); return { content: [{ type: 'text', text: 'ok' }] }; });
+    await server.connect(new StdioServerTransport());
+  `);
+  const gw = spawn(process.execPath, [bin, 'gateway', '--policy', path.join(dir, 'policy.json'), '--source', `up=${process.execPath}`, path.join(dir, 'up.mjs')], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let answered = '';
+  gw.stdout.on('data', (b) => { answered += b; });
+  const exited = new Promise((r) => gw.on('exit', (code, signal) => r({ code, signal })));
+  const send = (m) => gw.stdin.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\n');
+  let pid;
+  try {
+    send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+    for (let i = 0; i < 250 && pid === undefined; i++) { try { pid = Number(await readFile(path.join(dir, 'pid'), 'utf8')); } catch { await sleep(20); } }
+    send({ method: 'notifications/initialized' });
+    await sleep(200);
+    gw.stderr.destroy(); // the host's end of the gateway's log is gone
+    await sleep(100);
+    for (let i = 0; i < 3; i++) { send({ id: 10 + i, method: 'tools/call', params: { name: 'mcp__up__t', arguments: {} } }); await sleep(200); }
+    for (let i = 0; i < 50 && !answered.includes('"id":12'); i++) await sleep(20);
+    // (an answer: a result, or unknown_tool once the upstream died of its own EPIPE)
+    assert.match(answered, /"jsonrpc":"2.0","id":12\}/, 'the gateway still serves');
+    gw.stdin.end(); // the client goes away, as usual
+    const end = await Promise.race([exited, sleep(5000).then(() => null)]);
+    assert.deepEqual(end, { code: 0, signal: null });
+    await sleep(300);
+    assert.equal(isAlive(pid), false, 'its upstream is closed');
+  } finally {
+    gw.kill('SIGKILL');
+    if (pid !== undefined && isAlive(pid)) process.kill(pid, 'SIGKILL');
+    await rm(dir, { recursive: true, force: true });
+  }
+});
