@@ -302,19 +302,6 @@ static int rule_cb(void *ud, const tg_pat *pat) {
         return 0;
     if (ex && d->ex_room && ex->len > d->ex_room) ex = NULL, d->ex_omitted++; /* (the cap: judged, not listed) */
     int prior = d->p->rule_mark[pat->owner] == s->stamp ? d->p->rule_verdict[pat->owner] : -1;
-    if (prior >= 0) {
-        if (ex) {
-            if (s->nconsidered++) tg_buf_putc(ex, ',');
-            tg_buf_puts(ex, "{\"rule\":");
-            ex_str(ex, rule->id);
-            tg_buf_puts(ex, ",\"effect\":");
-            ex_str(ex, tg_decision_name(rule->effect));
-            tg_buf_puts(ex, ",\"pattern\":");
-            ex_strn(ex, pat->s, pat->len);
-            tg_buf_puts(ex, prior ? ",\"judged\":\"above\",\"matched\":true}" : ",\"judged\":\"above\",\"matched\":false}");
-        }
-        return 0;
-    }
     if (ex) {
         if (s->nconsidered++) tg_buf_putc(ex, ',');
         tg_buf_puts(ex, "{\"rule\":");
@@ -323,7 +310,9 @@ static int rule_cb(void *ud, const tg_pat *pat) {
         ex_str(ex, tg_decision_name(rule->effect));
         tg_buf_puts(ex, ",\"pattern\":");
         ex_strn(ex, pat->s, pat->len);
+        if (prior >= 0) tg_buf_puts(ex, prior ? ",\"judged\":\"above\",\"matched\":true}" : ",\"judged\":\"above\",\"matched\":false}");
     }
+    if (prior >= 0) return 0; /* (judged at an earlier pattern: the same verdict) */
     const char *skip = rule_filter(d, rule);
     int matched = 0;
     if (skip) {
