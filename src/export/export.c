@@ -754,11 +754,9 @@ typedef struct reach {
     int lost; /* more than this follows: nothing is dropped */
 } reach;
 
-static const char *const k_values[] = {"enum", "const", "default", "examples", "example", NULL};
 static const char *const k_schema_one[] = {"items", "additionalItems", "additionalProperties", "contains", "propertyNames",
                                            "if", "then", "else", "not", "unevaluatedItems", "unevaluatedProperties",
                                            "contentSchema", "allOf", "anyOf", "oneOf", "prefixItems", NULL};
-static const char *const k_schema_map[] = {"properties", "patternProperties", "dependentSchemas", "dependencies", NULL};
 
 /* 1 when ref text r[0..rn) names definition def of home (key kw) or a place in it. */
 static int names_def(const char *r, size_t rn, const char *kw, const cJSON *def) {
@@ -814,10 +812,10 @@ static void reach_schema(reach *h, const cJSON *s, int depth) {
         return;
     }
     for (const cJSON *kw = s->child; kw; kw = kw->next) {
-        if (in_list(kw, k_values) || tg_json_key_is(kw, "$defs") || tg_json_key_is(kw, "definitions")) continue;
+        if (tg_kw_is_value(kw) || tg_kw_is_defs(kw)) continue;
         if (tg_json_key_is(kw, "$ref") && cJSON_IsString(kw)) reach_ref(h, kw, depth);
         else if (in_list(kw, k_schema_one)) reach_schema(h, kw, depth + 1);
-        else if (in_list(kw, k_schema_map) && cJSON_IsObject(kw))
+        else if (tg_kw_is_map(kw) && cJSON_IsObject(kw))
             for (const cJSON *m = kw->child; m; m = m->next) reach_schema(h, m, depth + 1);
         else reach_any(h, kw, depth + 1);
     }

@@ -302,20 +302,17 @@ static int in_region(const cJSON *r, const cJSON *t) {
 
 /* ---------------------------------------------------------------- other uses */
 
-/* Keywords whose values are values, not schemas; those whose members (by
- * any name) are schemas; and the definitions, which apply only through a
- * $ref. */
-static int is_value_kw(const cJSON *kw) {
+int tg_kw_is_value(const cJSON *kw) {
     return tg_json_key_is(kw, "enum") || tg_json_key_is(kw, "const") || tg_json_key_is(kw, "default") ||
            tg_json_key_is(kw, "examples") || tg_json_key_is(kw, "example");
 }
 
-static int is_map_kw(const cJSON *kw) {
+int tg_kw_is_map(const cJSON *kw) {
     return tg_json_key_is(kw, "properties") || tg_json_key_is(kw, "patternProperties") ||
            tg_json_key_is(kw, "dependentSchemas") || tg_json_key_is(kw, "dependencies");
 }
 
-static int is_defs_kw(const cJSON *kw) {
+int tg_kw_is_defs(const cJSON *kw) {
     return tg_json_key_is(kw, "$defs") || tg_json_key_is(kw, "definitions");
 }
 
@@ -324,8 +321,8 @@ static void use_schema(hw *w, const cJSON *s, int depth);
 /* One keyword of a schema read as a use: its schemas (anything unknown is
  * read as schemas too: a target reached for nothing is only copied). */
 static void use_member(hw *w, const cJSON *kw, int depth) {
-    if (is_value_kw(kw) || is_defs_kw(kw)) return;
-    if (is_map_kw(kw) && cJSON_IsObject(kw)) {
+    if (tg_kw_is_value(kw) || tg_kw_is_defs(kw)) return;
+    if (tg_kw_is_map(kw) && cJSON_IsObject(kw)) {
         for (const cJSON *m = kw->child; m; m = m->next) use_schema(w, m, depth + 1);
         return;
     }
@@ -408,7 +405,7 @@ static int has_relative_ref(const cJSON *s, int depth) {
     if (!(cJSON_IsObject(s) || cJSON_IsArray(s))) return 0;
     if (depth > HW_USES_DEPTH) return 1; /* (not looked at: assumed) */
     for (const cJSON *kw = s->child; kw; kw = kw->next) {
-        if (cJSON_IsObject(s) && is_value_kw(kw)) continue;
+        if (cJSON_IsObject(s) && tg_kw_is_value(kw)) continue;
         if (cJSON_IsObject(s) && cJSON_IsString(kw) &&
             (tg_json_key_is(kw, "$ref") || tg_json_key_is(kw, "$dynamicRef") || tg_json_key_is(kw, "$recursiveRef"))) {
             if (!absolute_ref(kw->valuestring)) return 1;
@@ -434,9 +431,9 @@ static int drop_anchors(cJSON *s, int depth) {
         else if (tg_json_key_is(kw, "$id") && cJSON_IsString(kw)) {
             if (has_relative_ref(s, depth)) kept++;
             else tg_json_detach(s, kw);
-        } else if ((is_map_kw(kw) || is_defs_kw(kw)) && cJSON_IsObject(kw))
+        } else if ((tg_kw_is_map(kw) || tg_kw_is_defs(kw)) && cJSON_IsObject(kw))
             for (cJSON *m = kw->child; m; m = m->next) kept += drop_anchors(m, depth + 1);
-        else if (!is_value_kw(kw))
+        else if (!tg_kw_is_value(kw))
             kept += drop_anchors(kw, depth + 1);
     }
     return kept;
@@ -551,7 +548,7 @@ static void make_root_copy(hw *w) {
         return;
     }
     for (const cJSON *m = w->doc->child; m; m = m->next) {
-        if (is_defs_kw(m) || tg_json_key_is(m, "$id") || tg_json_key_is(m, "$schema") || tg_json_key_is(m, "$vocabulary") ||
+        if (tg_kw_is_defs(m) || tg_json_key_is(m, "$id") || tg_json_key_is(m, "$schema") || tg_json_key_is(m, "$vocabulary") ||
             (d4 && tg_json_key_is(m, "id")))
             continue;
         cJSON *x = tg_json_clone(w->a, m);
@@ -664,10 +661,10 @@ static void rewrite(hw *w, cJSON *s, int in_place, int in_copy, int depth) {
     if (s != w->doc && tg_json_getz(s, "$id")) return;
     for (int i = 0; i < w->nseen && !in_place; i++) in_place = w->seen[i] == s;
     for (cJSON *kw = s->child; kw; kw = kw->next) {
-        if (is_value_kw(kw)) continue;
+        if (tg_kw_is_value(kw)) continue;
         if (tg_json_key_is(kw, "$ref") && cJSON_IsString(kw)) {
             if (!in_place) retarget(w, kw, in_copy);
-        } else if ((is_map_kw(kw) || is_defs_kw(kw)) && cJSON_IsObject(kw)) {
+        } else if ((tg_kw_is_map(kw) || tg_kw_is_defs(kw)) && cJSON_IsObject(kw)) {
             for (cJSON *m = kw->child; m; m = m->next) rewrite(w, m, in_place && in_place_kw(kw), in_copy, depth + 1);
         } else {
             rewrite(w, kw, in_place && in_place_kw(kw), in_copy, depth + 1);
@@ -814,7 +811,7 @@ int tg_hidden_strip(tg_arena *a, cJSON *doc, const cJSON *hidden) {
 static const char *twice_id(const cJSON *s, const char **ids, int *n, int depth) {
     if (!(cJSON_IsObject(s) || cJSON_IsArray(s)) || depth > HW_USES_DEPTH) return NULL;
     for (const cJSON *kw = s->child; kw; kw = kw->next) {
-        if (cJSON_IsObject(s) && is_value_kw(kw)) continue;
+        if (cJSON_IsObject(s) && tg_kw_is_value(kw)) continue;
         if (cJSON_IsObject(s) && tg_json_key_is(kw, "$id") && cJSON_IsString(kw)) {
             for (int i = 0; i < *n; i++)
                 if (!strcmp(ids[i], kw->valuestring)) return kw->valuestring;
@@ -834,7 +831,7 @@ static const char *twice_id(const cJSON *s, const char **ids, int *n, int depth)
 static const cJSON *root_by_uri(const cJSON *s, const char *root_id, int depth) {
     if (!(cJSON_IsObject(s) || cJSON_IsArray(s)) || depth > HW_USES_DEPTH) return NULL;
     for (const cJSON *kw = s->child; kw; kw = kw->next) {
-        if (cJSON_IsObject(s) && is_value_kw(kw)) continue;
+        if (cJSON_IsObject(s) && tg_kw_is_value(kw)) continue;
         if (cJSON_IsObject(s) && (tg_json_key_is(kw, "$dynamicRef") || tg_json_key_is(kw, "$recursiveRef"))) return kw;
         if (cJSON_IsObject(s) && tg_json_key_is(kw, "$ref") && cJSON_IsString(kw) && root_id && kw->valuestring[0] != '#') {
             size_t n = strlen(root_id);

@@ -67,4 +67,13 @@ int tg_hidden_check(const cJSON *doc, const cJSON *hidden, char *why, size_t n);
  * out). */
 int tg_hidden_unname_copy(cJSON *copy);
 
+/* Keyword classes the strip and the export's walks share: a keyword whose
+ * value is data, not schemas (enum, const, default, examples, example);
+ * one whose members, by any name, are schemas (properties,
+ * patternProperties, dependentSchemas, dependencies); the definitions
+ * ($defs, definitions), which apply only through a $ref. */
+int tg_kw_is_value(const cJSON *kw);
+int tg_kw_is_map(const cJSON *kw);
+int tg_kw_is_defs(const cJSON *kw);
+
 #endif

@@ -94,9 +94,10 @@ int tg_sc_smap_find(const smap *m, const void *k, size_t klen, uint32_t *v);
 int tg_sc_smap_put(sc *c, smap *m, const void *k, size_t klen, uint32_t v);
 int tg_sc_ent_of(const sc *c, const cJSON *n, uint32_t *e);
 char *tg_sc_loc_join(sc *c, const char *base, const char *tok, size_t toklen);
-/* tg_sc_loc_join with a literal keyword (inline: its length folds). */
-static inline char *tg_sc_loc_kw(sc *c, const char *base, const char *kw) {
-    return tg_sc_loc_join(c, base, kw, strlen(kw));
+/* base + "/" + a keyword literal, in the program (nothing to escape: the
+ * join errors are told with, tg_sloc_kw). */
+static inline const char *tg_sc_loc_kw(sc *c, const char *base, const char *kw) {
+    return tg_sloc_kw(c->s->arena, base, kw);
 }
 char *tg_sc_loc_idx(sc *c, const char *base, size_t i);
 tg_dialect tg_sc_dialect_of_uri(const char *u, size_t n);
