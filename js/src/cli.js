@@ -220,6 +220,7 @@ const GATEWAY_CONFIG = {
           args: { type: 'array', items: { type: 'string' } },
           env: { type: 'object', additionalProperties: { type: 'string' } },
           cwd: { type: 'string' },
+          startupTimeoutMs: { type: 'integer', minimum: 1 },
           options: FACTS,
           tools: { type: 'object', additionalProperties: FACTS },
         },
@@ -342,32 +343,46 @@ async function gateway(args, log) {
     await Promise.all(started.splice(0).map(closeUpstream));
   };
 
+  // every upstream is spawned and initialized at once (an npx install, a
+  // slow start, each costs its own time, not the sum of all), then imported
+  // one after another in the config's order, so that which of two colliding
+  // names is refused never depends on which upstream answered first
+  const connect = (name, up) => {
+    const transport = new StdioClientTransport({
+      command: up.command, args: up.args ?? [], cwd: up.cwd,
+      env: { ...getDefaultEnvironment(), ...up.env }, stderr: 'inherit',
+    });
+    const client = new Client({ name: 'toolgate-gateway', version: ver });
+    let exited;
+    const upstream = { client, transport, exited: new Promise((resolve) => { exited = resolve; }) };
+    client.setNotificationHandler(types.ToolListChangedNotificationSchema, () => reimport(name));
+    client.onclose = () => {
+      exited();
+      if (!clients.delete(name)) return;
+      log(`toolgate: upstream ${name} closed; its tools are removed`);
+      rt.removeSource(name);
+      if (serving) server.sendToolListChanged().catch(() => {});
+    };
+    started.push(upstream);
+    const timeout = up.startupTimeoutMs ?? STARTUP_TIMEOUT_MS;
+    return client.connect(transport, { timeout: Math.min(MAX_TIMER_MS, timeout) }).then(() => client, (e) => {
+      throw new Error(`${name}: ${e.message}`);
+    });
+  };
   const startAll = async () => {
-    for (const [name, up] of Object.entries(cfg.upstreams)) {
+    const ups = Object.entries(cfg.upstreams);
+    const connecting = ups.map(([name, up]) => connect(name, up));
+    for (const c of connecting) c.catch(() => {}); // (the first failure is the one told)
+    for (let i = 0; i < ups.length; i++) {
+      const [name, up] = ups[i];
+      const client = await connecting[i];
       if (stopped) return;
-      const transport = new StdioClientTransport({
-        command: up.command, args: up.args ?? [], cwd: up.cwd,
-        env: { ...getDefaultEnvironment(), ...up.env }, stderr: 'inherit',
-      });
-      const client = new Client({ name: 'toolgate-gateway', version: ver });
-      let exited;
-      const upstream = { client, transport, exited: new Promise((resolve) => { exited = resolve; }) };
-      client.setNotificationHandler(types.ToolListChangedNotificationSchema, () => reimport(name));
-      client.onclose = () => {
-        exited();
-        if (!clients.delete(name)) return;
-        log(`toolgate: upstream ${name} closed; its tools are removed`);
-        rt.removeSource(name);
-        if (serving) server.sendToolListChanged().catch(() => {});
-      };
-      started.push(upstream);
-      await client.connect(transport);
       clients.set(name, client);
       // on the chain: a list_changed sent while this first import runs
       // re-imports after it, with the newer list applied last
-      const first = importFromClient(rt, name, client, { options: toolOptions(rt, name, up) });
+      const first = importFromClient(rt, name, client, { options: toolOptions(rt, name, up), timeoutMs: up.startupTimeoutMs ?? STARTUP_TIMEOUT_MS });
       imports.set(name, first.catch(() => {}));
-      report(name, await first);
+      report(name, await first.catch((e) => { throw new Error(`${name}: ${e.message}`); }));
     }
   };
 
@@ -413,6 +428,11 @@ async function gateway(args, log) {
  * SDK's own close gives each upstream up to 4 s. So each gets its stdin
  * closed, then SIGTERM, then SIGKILL, CLOSE_STEP_MS apart. */
 const CLOSE_STEP_MS = 400;
+
+/** How long an upstream may take to answer initialize, and then to list its
+ * tools, unless its config says (startupTimeoutMs): the SDK's own default. */
+const STARTUP_TIMEOUT_MS = 60_000;
+const MAX_TIMER_MS = 2 ** 31 - 1; // (a longer setTimeout fires at once)
 
 async function closeUpstream({ client, transport, exited }) {
   const pid = transport.pid; // (read first: the SDK's close forgets its process)

@@ -449,6 +449,75 @@ test('gateway: SIGTERM while the upstreams start closes those already running', 
   }
 });
 
+test('gateway: upstreams start together (one waiting for another does not stall), each within its startupTimeoutMs', { timeout: 60000 }, async () => {
+  // "a" answers initialize only once "b" has started, and "b" only once "a"
+  // has: started one after the other, the first would wait for ever
+  const meeting = (me, other) => `
+    import { existsSync, writeFileSync } from 'node:fs';
+    import { Server } from '${sdkURL('server/index.js')}';
+    import { StdioServerTransport } from '${sdkURL('server/stdio.js')}';
+    import { ListToolsRequestSchema } from '${sdkURL('types.js')}';
+    writeFileSync(process.argv[2] + '/started-${me}', '');
+    while (!existsSync(process.argv[2] + '/started-${other}')) await new Promise((r) => setTimeout(r, 20));
+    const server = new Server({ name: '${me}', version: '1' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'from_${me}', inputSchema: { type: 'object' } }] }));
+    await server.connect(new StdioServerTransport());`;
+  const dir = await tmp({ 'policy.json': allowAllPolicy, 'a.mjs': meeting('a', 'b'), 'b.mjs': meeting('b', 'a') });
+  await writeFile(path.join(dir, 'gateway.json'), JSON.stringify({
+    policy: 'policy.json',
+    upstreams: {
+      a: { command: process.execPath, args: [path.join(dir, 'a.mjs'), dir], startupTimeoutMs: 20000 },
+      b: { command: process.execPath, args: [path.join(dir, 'b.mjs'), dir], startupTimeoutMs: 20000 },
+    },
+  }));
+  await withGateway(['--config', path.join(dir, 'gateway.json')], dir, [dir], async (client) => {
+    assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ['mcp__a__from_a', 'mcp__b__from_b']);
+  });
+
+  // an upstream that never answers initialize fails the start once its own
+  // startupTimeoutMs has passed (not the SDK's 60 s): exit 1, naming it, and
+  // the other upstream, started beside it, is closed
+  const dir2 = await tmp({ 'policy.json': allowAllPolicy });
+  await writeFile(path.join(dir2, 'mute.mjs'), `
+    import { writeFileSync } from 'node:fs';
+    writeFileSync(process.argv[2] + '/pid-mute', String(process.pid));
+    setInterval(() => {}, 1000);
+    setTimeout(() => process.exit(0), 30000);`);
+  await writeFile(path.join(dir2, 'up.mjs'), stubbornUpstream(dir2, `
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [] }));`));
+  await writeFile(path.join(dir2, 'gateway.json'), JSON.stringify({
+    policy: 'policy.json',
+    upstreams: {
+      up: { command: process.execPath, args: [path.join(dir2, 'up.mjs'), 'up'] },
+      mute: { command: process.execPath, args: [path.join(dir2, 'mute.mjs'), dir2], startupTimeoutMs: 300 },
+    },
+  }));
+  try {
+    const r = await run(['gateway', '--config', path.join(dir2, 'gateway.json')]);
+    assert.ok(!r.killed, 'it gave up on its own');
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /cannot start the upstreams: mute: .*time/i);
+    const pid = await readPid(dir2, 'up');
+    for (let i = 0; i < 100 && isAlive(pid); i++) await sleep(20);
+    assert.equal(isAlive(pid), false, 'the upstream started beside it was closed');
+    const mute = await readPid(dir2, 'mute');
+    assert.equal(isAlive(mute), false, 'the mute one was closed too');
+  } finally {
+    for (const name of ['up', 'mute']) {
+      const pid = await readFile(path.join(dir2, `pid-${name}`), 'utf8').then(Number, () => 0);
+      if (pid && isAlive(pid)) process.kill(pid, 'SIGKILL');
+    }
+    await rm(dir2, { recursive: true });
+  }
+
+  const bad = await tmp({ 'policy.json': allowAllPolicy });
+  await writeFile(path.join(bad, 'gateway.json'), JSON.stringify({ policy: 'policy.json', upstreams: { up: { command: 'x', startupTimeoutMs: 0 } } }));
+  const r = await run(['gateway', '--config', path.join(bad, 'gateway.json')]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /startupTimeoutMs/);
+  await rm(bad, { recursive: true });
+});
+
 test('gateway: a client gone mid-call (EPIPE on stdout) is a disconnect: upstreams closed, exit 0', { timeout: 60000 }, async () => {
   const dir = await tmp({ 'policy.json': allowAllPolicy });
   // "work" streams progress every 5 ms for 2 s
