@@ -1637,20 +1637,30 @@ static cJSON *gem_node(ex_ctx *c, const cJSON *s, const ex_path *p, int depth, c
             }
             if (req && req->child) jput(c, out, "required", req);
         } else if (tg_json_key_is(kw, "items") || tg_json_key_is(kw, "prefixItems")) {
-            if (cJSON_IsArray(kw)) {
-                if (!kw->child) continue;
-                notek(c, &rk, "tuple \"%.*s\" shown as one item schema (anyOf of the positions)", kw);
+            /* one item schema: a tuple's positions and the items after them
+             * (2020-12 "items" beside "prefixItems") become one anyOf, all
+             * at the first of the two keywords; "items": false after a
+             * tuple adds nothing (no further items), and true or {} makes
+             * any item possible */
+            const cJSON *tuple = tg_json_getz(s, "prefixItems"), *rest = tg_json_getz(s, "items");
+            if (cJSON_IsArray(rest)) tuple = rest, rest = NULL; /* (draft-07 tuple items left as written) */
+            if (!cJSON_IsArray(tuple) || !tuple->child) tuple = NULL;
+            if (tg_json_getz(out, "items")) continue;
+            if (tuple) {
+                int open = rest && (cJSON_IsTrue(rest) || (cJSON_IsObject(rest) && !rest->child));
+                int more = rest && !cJSON_IsFalse(rest) && !open;
+                ex_path tk = {p, tuple->string, tg_json_strlen(tuple->string), 0};
+                if (open) notek(c, &tk, "tuple \"%.*s\" followed by any items: shown as an array of any items", tuple);
+                else if (more) notek(c, &tk, "tuple \"%.*s\" shown as one item schema (anyOf of the positions and of \"items\")", tuple);
+                else notek(c, &tk, "tuple \"%.*s\" shown as one item schema (anyOf of the positions)", tuple);
                 cJSON *fake = jnew(c, cJSON_Object);
-                cJSON *arr = jput(c, fake, "anyOf", jnew(c, cJSON_Array));
-                for (const cJSON *b = kw->child; b && arr; b = b->next)
+                cJSON *arr = open ? NULL : jput(c, fake, "anyOf", jnew(c, cJSON_Array));
+                for (const cJSON *b = tuple->child; b && arr; b = b->next)
                     if (!arr_has(arr, b)) tg_json_append(arr, jclone(c, b));
-                if (tg_json_getz(out, "items")) continue;
-                jput(c, out, "items", gem_node(c, fake, &rk, depth + 1, stack));
+                if (more && arr && !arr_has(arr, rest)) tg_json_append(arr, jclone(c, rest));
+                jput(c, out, "items", gem_node(c, fake, &tk, depth + 1, stack));
             } else if (tg_json_key_is(kw, "items")) {
-                cJSON *x = gem_sub(c, kw, p, "items", 5, depth, stack);
-                cJSON *old = tg_json_getz(out, "items");
-                if (old) tg_json_detach(out, old);
-                jput(c, out, "items", x);
+                jput(c, out, "items", gem_sub(c, kw, p, "items", 5, depth, stack));
             }
             if (!type && !tg_json_getz(out, "type")) jprepend(c, out, "type", jstr(c, "array", 5));
         } else if (tg_json_key_is(kw, "anyOf") || tg_json_key_is(kw, "oneOf")) {

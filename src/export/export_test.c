@@ -586,6 +586,32 @@ static void gemini(void) {
     /* parameter names Gemini refuses are reported */
     render(TG_EXPORT_GEMINI, "{\"name\":\"x\",\"inputSchema\":{\"properties\":{\"user-id\":{\"type\":\"string\"}}}}", NULL);
     CHECK(rep_has("/inputSchema/properties/user-id"));
+    /* a tuple and the items after it: one anyOf of the positions and the
+     * items schema, whichever keyword comes first; items false adds
+     * nothing; items true or {} leaves any item possible (all reported) */
+    render(TG_EXPORT_GEMINI, "{\"name\":\"x\",\"inputSchema\":{\"properties\":{\"t\":{\"type\":\"array\","
+                             "\"prefixItems\":[{\"type\":\"string\"},{\"type\":\"integer\"}],\"items\":{\"type\":\"boolean\"}}}}}", NULL);
+    CHECK_STR(out_text, "{\"name\":\"t\",\"parameters\":{\"type\":\"object\",\"properties\":{\"t\":{\"type\":\"array\",\"items\":"
+                        "{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"integer\"},{\"type\":\"boolean\"}]}}}}}");
+    CHECK(rep_has("/inputSchema/properties/t/prefixItems") && rep_has("positions and of"));
+    render(TG_EXPORT_GEMINI, "{\"name\":\"x\",\"inputSchema\":{\"properties\":{\"t\":{\"type\":\"array\","
+                             "\"items\":{\"type\":\"boolean\"},\"prefixItems\":[{\"type\":\"string\"}]}}}}", NULL);
+    CHECK_STR(out_text, "{\"name\":\"t\",\"parameters\":{\"type\":\"object\",\"properties\":{\"t\":{\"type\":\"array\",\"items\":"
+                        "{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"boolean\"}]}}}}}");
+    render(TG_EXPORT_GEMINI, "{\"name\":\"x\",\"inputSchema\":{\"properties\":{\"t\":{\"type\":\"array\","
+                             "\"prefixItems\":[{\"type\":\"string\"},{\"type\":\"integer\"}],\"items\":false}}}}", NULL);
+    CHECK_STR(out_text, "{\"name\":\"t\",\"parameters\":{\"type\":\"object\",\"properties\":{\"t\":{\"type\":\"array\",\"items\":"
+                        "{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"integer\"}]}}}}}");
+    CHECK(!rep_has("unconstrained")); /* (items false is not shown as a schema of its own) */
+    render(TG_EXPORT_GEMINI, "{\"name\":\"x\",\"inputSchema\":{\"properties\":{\"t\":{\"type\":\"array\","
+                             "\"prefixItems\":[{\"type\":\"string\"}],\"items\":true}}}}", NULL);
+    CHECK_STR(out_text, "{\"name\":\"t\",\"parameters\":{\"type\":\"object\",\"properties\":{\"t\":{\"type\":\"array\",\"items\":{}}}}}");
+    CHECK(rep_has("followed by any items"));
+    /* draft-07 tuple items and additionalItems, the same */
+    render(TG_EXPORT_GEMINI, "{\"name\":\"x\",\"inputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"properties\":{\"t\":"
+                             "{\"type\":\"array\",\"items\":[{\"type\":\"string\"}],\"additionalItems\":{\"type\":\"number\"}}}}}", NULL);
+    CHECK_STR(out_text, "{\"name\":\"t\",\"parameters\":{\"type\":\"object\",\"properties\":{\"t\":{\"type\":\"array\",\"items\":"
+                        "{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"number\"}]}}}}}");
 }
 
 static void zod_draft07(void) {
