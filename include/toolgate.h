@@ -279,8 +279,9 @@ tg_status tg_list_tools(tg_runtime *rt, const char *request, size_t len);
 /* Replaces the policy (JSON document; see docs/policy.md). The new policy
  * takes over the old one's state (rate buckets, budgets, session rules,
  * approvals). TG_ERR_INVALID_POLICY with diagnostics pointing into the
- * document; the old policy then stays. Without a policy every registered
- * tool is allowed. */
+ * document (a tool-name pattern that can match no model-visible name, e.g.
+ * one over 64 bytes or starting with a digit, among them); the old policy
+ * then stays. Without a policy every registered tool is allowed. */
 tg_status tg_set_policy(tg_runtime *rt, const char *policy, size_t len);
 
 /* Sets the HMAC-SHA256 key for self-contained approval tokens (16-1024

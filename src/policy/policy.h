@@ -89,7 +89,8 @@ typedef struct tg_authz_result {
 
 /* Compiles doc (any cJSON from json.h; nothing is kept pointing into it).
  * The document is first checked against the policy JSON Schema with the
- * schema module, then structurally (references to bundles, patterns).
+ * schema module, then structurally (references to bundles, patterns; a
+ * tool-name pattern that can match no model-visible name is refused).
  * Returns 0 with *out owned by the caller (tg_policy_free), or -1 with one
  * line per problem appended to diag (may be NULL): "<JSON Pointer>: message",
  * e.g. "/rules/2/effect: must be one of \"allow\", \"ask\", \"deny\"" (at most

@@ -548,7 +548,7 @@ test('policy edges: a clock that gives no time, unknown modes without a policy, 
   bare.dispose();
 });
 
-test('policy documents: a condition that could never match, and limits sharing an id, are refused', async () => {
+test('policy documents: a condition or a tool pattern that could never match, and limits sharing an id, are refused', async () => {
   const rt = await createToolRuntime();
   const base = { version: 1, defaults: ['*'] };
   for (const [doc, message] of [
@@ -556,6 +556,10 @@ test('policy documents: a condition that could never match, and limits sharing a
     [{ ...base, rules: [{ id: 'r', effect: 'deny', tools: ['*'], args: { [`/${'k'.repeat(300)}`]: { equals: 1 } } }] }, /longer than 255 bytes/],
     [{ ...base, rate_limits: [{ id: 'r', tools: ['a'], capacity: 1, refill_per_second: 1 }, { id: 'r', tools: ['b'], capacity: 1, refill_per_second: 1 }] }, /duplicate id "r" \(also \/rate_limits\/0\)/],
     [{ ...base, session_budgets: [{ id: 'b', tools: ['*'], max_calls: 1 }, { id: 'b', tools: ['*'], max_calls: 2 }] }, /duplicate id "b"/],
+    // model-visible names start with a letter or '_' and are at most 64 bytes: a deny or limit that matches none holds nothing
+    [{ ...base, rules: [{ id: 'no-2fa', effect: 'deny', tools: ['2fa_reset'] }] }, /\/rules\/0\/tools\/0: "2fa_reset" in rule "no-2fa" can never match: .*; write "_2fa_reset"/],
+    [{ ...base, rate_limits: [{ id: 'gh', tools: [`mcp__github__${'x'.repeat(60)}*`], capacity: 1, refill_per_second: 1 }] },
+      /\/rate_limits\/0\/tools\/0: .* in rate limit "gh" can never match: its characters other than '\*' alone are 73 bytes/],
   ]) {
     assert.throws(() => rt.setPolicy(doc), (e) => e.code === 'invalid_policy' && message.test(e.message), message.source);
   }
