@@ -222,7 +222,11 @@ tg_status tg_snapshot_release(tg_runtime *rt, uint32_t id);
  * injects them from the context, checks the arguments against the tool's
  * compiled inputSchema, turns an "ask" into a pending approval (valid
  * arguments only), checks the limits of calls in flight, spends an approval
- * the context redeems, and hands the validated arguments to host.invoke. When no step needs the
+ * the context redeems or charges the policy's rate limits and session
+ * budgets (judged when the policy decides, where a spent one refuses the
+ * call, but charged only here: a call refused for its arguments or its
+ * calls in flight spends none), and hands the validated arguments to
+ * host.invoke. When no step needs the
  * parsed tree (no argument conditions in the policy, no context parameters,
  * no approval to redeem, no strict-mode nulls, arguments not audited), the
  * text is parsed and validated in one pass and handed on as given; anything

@@ -566,6 +566,24 @@ test('policy documents: a condition or a tool pattern that could never match, an
   rt.dispose();
 });
 
+test('rate limits and budgets are spent by calls that run, not by arguments refused', async () => {
+  const { rt, ran } = await policyRuntime({ policy: { ...policy, session_budgets: [{ id: 'all', tools: ['*'], max_calls: 3 }] } });
+  const ctx = { principal: 'intern', session: 's' };
+  for (let i = 0; i < 5; i++) { // a model retrying bad arguments: each told why, none charged
+    assert.equal(gateCode(await rt.callTool('search', { q: 1 }, ctx)), 'invalid_arguments');
+    assert.equal(gateCode(await rt.callTool('search', '{"q":', ctx)), 'invalid_json');
+  }
+  assert.equal(rt.authorize({ tool: 'search', ...ctx }).decision, 'allow'); // (a dry run: nothing charged either)
+  assert.equal((await rt.callTool('search', { q: 'a' }, ctx)).content[0].text, 'search ran');
+  assert.equal((await rt.callTool('search', { q: 'b' }, ctx)).content[0].text, 'search ran');
+  // both tokens taken: refused before the arguments are looked at, as before
+  assert.equal(gateCode(await rt.callTool('search', { q: 1 }, ctx)), 'rate_limited');
+  assert.equal((await rt.callTool('read_file', { path: '/work/a' }, ctx)).content[0].text, 'read_file ran'); // the budget's third
+  assert.match((await rt.callTool('read_file', { path: '/work/b' }, ctx)).content[0].text, /budget 'all' used up/);
+  assert.equal(ran.length, 3);
+  rt.dispose();
+});
+
 test('rate limits run on the host clock: exhausted, then refilled', async () => {
   const { rt, tick } = await policyRuntime();
   const ctx = { principal: 'intern' };
