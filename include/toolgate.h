@@ -222,7 +222,11 @@ tg_status tg_snapshot_release(tg_runtime *rt, uint32_t id);
  * injects them from the context, checks the arguments against the tool's
  * compiled inputSchema, turns an "ask" into a pending approval (valid
  * arguments only), checks the limits of calls in flight, spends an approval
- * the context redeems, and hands the validated arguments to host.invoke. When no step needs the
+ * the context redeems or charges the policy's rate limits and session
+ * budgets (judged when the policy decides, where a spent one refuses the
+ * call, but charged only here: a call refused for its arguments or its
+ * calls in flight spends none), and hands the validated arguments to
+ * host.invoke. When no step needs the
  * parsed tree (no argument conditions in the policy, no context parameters,
  * no approval to redeem, no strict-mode nulls, arguments not audited), the
  * text is parsed and validated in one pass and handed on as given; anything
@@ -279,8 +283,9 @@ tg_status tg_list_tools(tg_runtime *rt, const char *request, size_t len);
 /* Replaces the policy (JSON document; see docs/policy.md). The new policy
  * takes over the old one's state (rate buckets, budgets, session rules,
  * approvals). TG_ERR_INVALID_POLICY with diagnostics pointing into the
- * document; the old policy then stays. Without a policy every registered
- * tool is allowed. */
+ * document (a tool-name pattern that can match no model-visible name, e.g.
+ * one over 64 bytes or starting with a digit, among them); the old policy
+ * then stays. Without a policy every registered tool is allowed. */
 tg_status tg_set_policy(tg_runtime *rt, const char *policy, size_t len);
 
 /* Sets the HMAC-SHA256 key for self-contained approval tokens (16-1024

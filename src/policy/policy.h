@@ -26,6 +26,8 @@
  *   8 mode       acceptEdits (edit tools) / bypassPermissions turn ask into
  *                allow; scheduler sessions turn every remaining ask into deny
  *   9 limits     rate buckets and session budgets, charged on allow only
+ *                (unless dry_run: the router charges a call with
+ *                tg_policy_limits once it is dispatched)
  *
  * Only host-set facts about a tool enter a decision (tg_tool_facts); nothing
  * an upstream server says about its own tools (annotations such as
@@ -89,7 +91,8 @@ typedef struct tg_authz_result {
 
 /* Compiles doc (any cJSON from json.h; nothing is kept pointing into it).
  * The document is first checked against the policy JSON Schema with the
- * schema module, then structurally (references to bundles, patterns).
+ * schema module, then structurally (references to bundles, patterns; a
+ * tool-name pattern that can match no model-visible name is refused).
  * Returns 0 with *out owned by the caller (tg_policy_free), or -1 with one
  * line per problem appended to diag (may be NULL): "<JSON Pointer>: message",
  * e.g. "/rules/2/effect: must be one of \"allow\", \"ask\", \"deny\"" (at most
@@ -126,9 +129,12 @@ int tg_policy_state_load(tg_policy *p, const void *data, size_t len, double now)
 tg_decision tg_policy_authorize(tg_policy *p, const tg_tool_facts *tool, const tg_authz_request *req,
                                 tg_authz_result *res, tg_buf *explain);
 
-/* The rate limits and session budgets alone, for a call a person approved
- * (the rules asked, so tg_policy_authorize neither checked nor charged
- * them): TG_ALLOW when every matching bucket has a token and every budget
+/* The rate limits and session budgets alone, for a call about to run: one
+ * a person approved (the rules asked, so tg_policy_authorize neither
+ * checked nor charged them), or one a dry-run decision allowed (the router
+ * decides so and charges here once the call is dispatched, so that a call
+ * refused after the decision, for its arguments say, spends nothing):
+ * TG_ALLOW when every matching bucket has a token and every budget
  * room, charging them unless req->dry_run; else TG_DENY with res telling
  * which (rule "rate:<id>" / "budget:<id>"), or a full state map (fails
  * closed). */
@@ -157,6 +163,10 @@ void tg_policy_end_session(tg_policy *p, const char *session, double now_ms);
 /* 1 when some rule looks at a call's arguments (conditions): only then
  * does a decision need them parsed. */
 int tg_policy_uses_args(const tg_policy *p);
+
+/* 1 when the policy has rate limits or session budgets: only then has an
+ * allowed call anything for tg_policy_limits to charge. */
+int tg_policy_has_limits(const tg_policy *p);
 
 /* SHA-256 of tg_json_write(args) (args NULL: of "{}"). 0, or -1 out of memory. */
 int tg_policy_args_digest(const tg_allocator *a, const cJSON *args, unsigned char out[32]);

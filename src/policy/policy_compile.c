@@ -29,7 +29,7 @@ static void diag_line(cc *c, const char *ptr, const char *fmt, ...) __attribute_
 static void diag_line(cc *c, const char *ptr, const char *fmt, ...) {
     c->errors++;
     if (!c->diag || c->oom || c->errors > MAX_DIAG_LINES) return;
-    char msg[512];
+    char msg[768];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
@@ -158,15 +158,72 @@ static int tool_pattern_ok(const char *s, size_t len) {
     return 1;
 }
 
+static size_t stars(const char *s, size_t n) {
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) k += s[i] == '*';
+    return k;
+}
+
+/* 1 when pattern s[0..len) (a tool_pattern_ok one, with no '.' if exact)
+ * can match some model-visible tool name; else 0 with why in msg (cap
+ * bytes) and the pattern shown in it. Those names are 1-64 bytes of
+ * [A-Za-z0-9_-] starting with a letter or '_': the registry writes no
+ * other (src/registry/names.c: a '_' goes before any other first
+ * character, and a longer name is cut to 55 characters, '_' and 8 hex
+ * digits of a hash), so a pattern spelled as the host or an upstream
+ * spelled the tool can miss it. Only what the pattern's own characters
+ * settle is judged, since '*' can stand for anything: those other than
+ * '*' must fit in 64 bytes, and a first one that is not '*' must be able
+ * to start a name. exact: matched as exact bytes (grants, bundles,
+ * defaults, allow rules). Else the pattern restricts and matches folded
+ * (build_restrictive_set): '0' and '1' start a name as 'o' and 'l', '-'
+ * and '.' as '_', so only '2'-'9' cannot; and the pair fold (rn as m, vv
+ * as w) can make a pattern match a shorter name, so its length is the
+ * shorter of its two folds. whose follows the pattern in msg. */
+static int can_match_a_name(const char *s, size_t len, int exact, const char *whose, char *msg, size_t cap) {
+    size_t raw = len - stars(s, len), fixed = raw;
+    if (!exact) {
+        char pairs[257]; /* (patterns are at most 256 bytes) */
+        size_t n = tg_name_fold(s, len, pairs, len, 1);
+        if (n - stars(pairs, n) < fixed) fixed = n - stars(pairs, n);
+    }
+    /* a long pattern is shown by its start: the pointer says which it is */
+    int shown = len > 80 ? 60 : (int)len;
+    const char *more = len > 80 ? "..." : "";
+    if (fixed > TG_NAME_MAX) {
+        snprintf(msg, cap,
+                 "\"%.*s%s\"%s can never match: %s %zu bytes, and model-visible tool names are at most %d (the "
+                 "registry cuts a longer name to 55 characters, '_' and 8 hex digits of a hash: list the tools to "
+                 "see the name it got)",
+                 shown, s, more, whose, memchr(s, '*', len) ? "its characters other than '*' alone are" : "it is",
+                 raw, TG_NAME_MAX);
+        return 0;
+    }
+    char c0 = s[0];
+    if (c0 == '*' || (c0 >= 'a' && c0 <= 'z') || (c0 >= 'A' && c0 <= 'Z') || c0 == '_' ||
+        (!exact && (c0 == '0' || c0 == '1' || c0 == '-' || c0 == '.')))
+        return 1;
+    int n = snprintf(msg, cap,
+                     "\"%.*s%s\"%s can never match: model-visible tool names start with a letter or '_' (the "
+                     "registry puts a '_' before any other first character)%s",
+                     shown, s, more, whose, exact ? ", and grants, defaults and allow rules match exact bytes" : "");
+    if (fixed < TG_NAME_MAX && !*more && n > 0 && (size_t)n < cap)
+        snprintf(msg + n, cap - (size_t)n, "; write \"_%s\"", s);
+    return 0;
+}
+
 /* An array of tool patterns; each kept in the policy arena and pushed to v
- * with owner. exact: the patterns let calls through (grants, bundles,
- * defaults, allow rules) and match exact bytes, so one with a '.' could never
- * match: a model-visible tool name never holds one (the registry maps '.'
- * to '_', src/registry/names.c), and it is refused rather than left to do
- * nothing. (Restricting patterns fold '.' as '_', as the registry's
- * collision key does: tg_policy_fold.) Returns the count or -1. */
+ * with owner. A pattern that could never match a model-visible tool name is
+ * refused rather than left to do nothing (can_match_a_name): a deny, or a
+ * limit, that holds nothing looks the same as one that holds. exact: the
+ * patterns let calls through (grants, bundles, defaults, allow rules) and
+ * match exact bytes, so one with a '.' could never match either: a
+ * model-visible tool name never holds one (the registry maps '.' to '_').
+ * (Restricting patterns fold '.' as '_', as the registry's collision key
+ * does: tg_policy_fold.) whose: "" or what the patterns belong to, for the
+ * diagnostics (" in rule \"x\""). Returns the count or -1. */
 static long tool_patterns(cc *c, const cJSON *arr, const char *ptr, pvec *v, uint32_t owner, int min_items,
-                          int exact) {
+                          int exact, const char *whose) {
     if (!expect_type(c, arr, cJSON_Array, ptr, "an array of tool-name patterns")) return -1;
     long n = 0;
     int bad = 0;
@@ -193,9 +250,15 @@ static long tool_patterns(cc *c, const cJSON *arr, const char *ptr, pvec *v, uin
             for (size_t q = 0; q < len; q++)
                 if (fixed[q] == '.') fixed[q] = '_';
             diag_line(c, p,
-                      "\"%s\" can never match: model-visible tool names have no '.' (the registry maps it to "
+                      "\"%s\"%s can never match: model-visible tool names have no '.' (the registry maps it to "
                       "'_'), and grants, defaults and allow rules match exact bytes; write \"%s\"",
-                      it->valuestring, fixed);
+                      it->valuestring, whose, fixed);
+            bad = 1;
+            continue;
+        }
+        char why[640];
+        if (!can_match_a_name(it->valuestring, len, exact, whose, why, sizeof why)) {
+            diag_line(c, p, "%s", why);
             bad = 1;
             continue;
         }
@@ -345,7 +408,7 @@ static int compile_bundles(cc *c, const cJSON *obj, const char *ptr, const char 
         bundle *b = &out->b[out->n];
         b->name = keep(c, k->string, keylen(k));
         if (!b->name) return -1;
-        if (tool_patterns(c, k, p, &b->pats, 0, 0, 1) < 0) continue;
+        if (tool_patterns(c, k, p, &b->pats, 0, 0, 1, "") < 0) continue;
         char label[200];
         snprintf(label, sizeof label, "%s:%s", kind, b->name);
         b->gs = tg_arena_calloc(&c->p->arena, 1, sizeof *b->gs);
@@ -432,7 +495,7 @@ static int compile_principals(cc *c, const cJSON *obj, const bundles *skills, co
             char gp[512];
             ptr_key(gp, sizeof gp, ptr, "grants", 6);
             pvec grants = {0};
-            if (tool_patterns(c, g, gp, &grants, 0, 0, 1) >= 0 && grants.n) {
+            if (tool_patterns(c, g, gp, &grants, 0, 0, 1, "") >= 0 && grants.n) {
                 tg_grantset *own = tg_arena_calloc(&p->arena, 1, sizeof *own);
                 if (!own) {
                     oom(c);
@@ -545,18 +608,23 @@ static int compile_condition(cc *c, const cJSON *arg, const char *ptr, tg_cond *
 
 static const char *const mode_names[TG_MODE_COUNT] = {"default", "acceptEdits", "bypassPermissions", "plan"};
 
-/* A required "tools" member: patterns owned by entry i. */
-static void required_tools(cc *c, const cJSON *r, const char *ptr, pvec *tools, uint32_t i, int exact) {
-    char p2[512];
+/* A required "tools" member: patterns owned by entry i, which diagnostics
+ * name as `kind "id"` when it has an id of its own (id NULL: its pointer
+ * says which it is). */
+static void required_tools(cc *c, const cJSON *r, const char *ptr, pvec *tools, uint32_t i, int exact,
+                           const char *kind, const char *id) {
+    char p2[512], whose[200] = "";
     const cJSON *v = tg_json_getz(r, "tools");
     ptr_key(p2, sizeof p2, ptr, "tools", 5);
+    if (id) snprintf(whose, sizeof whose, " in %s \"%s\"", kind, id);
     if (!v) diag_line(c, ptr, "missing required member \"tools\"");
-    else tool_patterns(c, v, p2, tools, i, 1, exact);
+    else tool_patterns(c, v, p2, tools, i, 1, exact, whose);
 }
 
-/* What rate limits and budgets share: a required "id" (a name, kept in
- * *id) and "tools". -1 out of memory. */
-static int id_and_tools(cc *c, const cJSON *r, const char *ptr, uint32_t i, const char **id, pvec *tools) {
+/* What rate limits and budgets (kind) share: a required "id" (a name, kept
+ * in *id) and "tools". -1 out of memory. */
+static int id_and_tools(cc *c, const cJSON *r, const char *ptr, uint32_t i, const char *kind, const char **id,
+                        pvec *tools) {
     char p2[512];
     const cJSON *v = tg_json_getz(r, "id");
     if (!v || !cJSON_IsString(v) || !name_ok(v->valuestring, tg_json_strlen(v->valuestring))) {
@@ -565,7 +633,7 @@ static int id_and_tools(cc *c, const cJSON *r, const char *ptr, uint32_t i, cons
     } else if (!(*id = keep(c, v->valuestring, tg_json_strlen(v->valuestring)))) {
         return -1;
     }
-    required_tools(c, r, ptr, tools, i, 0);
+    required_tools(c, r, ptr, tools, i, 0, kind, *id);
     return 0;
 }
 
@@ -611,6 +679,7 @@ static int compile_rules(cc *c, const cJSON *arr) {
                 if (!rule->id || pvec_push(c, &ids, rule->id, strlen(rule->id), i) != 0) return -1;
             }
         }
+        const char *own_id = rule->id; /* (NULL: its default id is ptr) */
         if (!rule->id) {
             rule->id = keep(c, ptr, strlen(ptr));
             if (!rule->id) return -1;
@@ -622,7 +691,7 @@ static int compile_rules(cc *c, const cJSON *arr) {
         else if (cJSON_IsString(v) && strcmp(v->valuestring, "ask") == 0) rule->effect = TG_ASK;
         else if (cJSON_IsString(v) && strcmp(v->valuestring, "deny") == 0) rule->effect = TG_DENY;
         else diag_line(c, p2, "must be one of \"allow\", \"ask\", \"deny\"");
-        required_tools(c, r, ptr, &tools, i, rule->effect == TG_ALLOW && v && cJSON_IsString(v));
+        required_tools(c, r, ptr, &tools, i, rule->effect == TG_ALLOW && v && cJSON_IsString(v), "rule", own_id);
         static const char *const lists[3] = {"principals", "sources", "tenants"};
         tg_strlist *dst[3] = {&rule->principals, &rule->sources, &rule->tenants};
         for (int l = 0; l < 3; l++) {
@@ -761,7 +830,7 @@ static int compile_named_patterns(cc *c, const cJSON *obj, const char *ptr, cons
         }
         (*names)[*count] = keep(c, k->string, keylen(k));
         if (!(*names)[*count]) return -1;
-        tool_patterns(c, k, p, &v, *count, 0, 0);
+        tool_patterns(c, k, p, &v, *count, 0, 0, "");
         (*count)++;
     }
     if (build_restrictive_set(c, &c->p->arena, v.v, v.n, set)) return -1; /* (tenants) */
@@ -849,7 +918,7 @@ static int compile_rates(cc *c, const cJSON *arr) {
         if (!expect_type(c, r, cJSON_Object, ptr, "a rate limit object")) continue;
         only_keys(c, r, ptr, allowed);
         tg_rate_limit *rl = &p->rates[i];
-        if (id_and_tools(c, r, ptr, i, &rl->id, &tools)) return -1;
+        if (id_and_tools(c, r, ptr, i, "rate limit", &rl->id, &tools)) return -1;
         const cJSON *v = tg_json_getz(r, "principals");
         if (v) {
             ptr_key(p2, sizeof p2, ptr, "principals", 10);
@@ -889,7 +958,7 @@ static int compile_budgets(cc *c, const cJSON *arr) {
         if (!expect_type(c, r, cJSON_Object, ptr, "a session budget object")) continue;
         only_keys(c, r, ptr, allowed);
         tg_budget *b = &p->budgets[i];
-        if (id_and_tools(c, r, ptr, i, &b->id, &tools)) return -1;
+        if (id_and_tools(c, r, ptr, i, "session budget", &b->id, &tools)) return -1;
         if (get_number(c, r, "max_calls", ptr, 0, 1e9, 1, &b->max_calls) == 0)
             diag_line(c, ptr, "missing required member \"max_calls\"");
     }
@@ -908,7 +977,7 @@ static int compile_plain_patterns(cc *c, const cJSON *arr, const char *ptr, tg_p
                                   tg_rpatset *rset) {
     if (!arr) return 0;
     pvec v = {0};
-    if (tool_patterns(c, arr, ptr, &v, 0, 0, set != NULL) < 0) return -1;
+    if (tool_patterns(c, arr, ptr, &v, 0, 0, set != NULL, "") < 0) return -1;
     for (uint32_t i = 0; i < v.n; i++) v.v[i].owner = i;
     if (list) {
         *list = tg_arena_calloc(&c->p->arena, v.n ? v.n : 1, sizeof **list);

@@ -904,6 +904,8 @@ int tg_policy_visible(tg_policy *p, const tg_tool_facts *tool, const tg_authz_re
 
 int tg_policy_uses_args(const tg_policy *p) { return p && p->uses_args; }
 
+int tg_policy_has_limits(const tg_policy *p) { return p && (p->n_rates || p->n_budgets); }
+
 tg_decision tg_policy_limits(tg_policy *p, const tg_tool_facts *tool, const tg_authz_request *req,
                              tg_authz_result *res) {
     tg_authz_result local;

@@ -11,6 +11,7 @@
 #include "policy.h"
 #include "../crypto/sha256.h"
 #include "../json/json.h"
+#include "../registry/names.h"
 #include "../../tests/tg_test.h"
 
 /* ---- a counting allocator that can fail the n-th allocation ---- */
@@ -1450,6 +1451,98 @@ static void dotted_patterns_fold_or_are_refused(void) {
     }
 }
 
+/* Model-visible tool names are 1-64 bytes starting with a letter or '_'
+ * (the registry puts '_' before a digit and cuts a longer name to 55
+ * characters and a hash): a pattern whose own characters rule every such
+ * name out can never match, and is refused naming the rule, the pattern
+ * and why, instead of a deny or limit that silently holds nothing.
+ * Restricting patterns match folded, so what a fold can still match
+ * ('0pen' as 'open', a 66-byte run of "rn" as 33 'm's) is kept. */
+static void patterns_that_can_never_match_are_refused(void) {
+    char a65[66], a64[65], lit[200], rn[67], m33[34], doc[1200];
+    memset(a65, 'a', 65), a65[65] = '\0';
+    memset(a64, 'a', 64), a64[64] = '\0';
+    snprintf(lit, sizeof lit, "mcp__%.60s*", a65); /* a literal prefix of 65 bytes */
+    for (int i = 0; i < 33; i++) rn[2 * i] = 'r', rn[2 * i + 1] = 'n';
+    rn[66] = '\0';
+    memset(m33, 'm', 33), m33[33] = '\0';
+    /* (the registry's own mapping: what the suggestion below rests on) */
+    char mapped[TG_NAME_MAX + 1];
+    tg_name_map("{tool}", "", 0, "2fa_reset", 9, mapped);
+    CHECK_STR(mapped, "_2fa_reset");
+    tg_name_map("{tool}", "", 0, a65, 65, mapped);
+    CHECK(strlen(mapped) == TG_NAME_MAX && strcmp(mapped, a65) != 0);
+
+    struct {
+        const char *fmt, *arg, *diag;
+    } refused[] = {
+        {"{'version':1,'defaults':['*'],'rules':[{'id':'no-long','effect':'deny','tools':['x','%s']},"
+         "{'effect':'allow','tools':['*']}]}",
+         a65, "/rules/0/tools/1: \"aaaaa"},
+        {"{'version':1,'defaults':['*'],'rules':[{'id':'no-2fa','effect':'deny','tools':['%s']},"
+         "{'effect':'allow','tools':['*']}]}",
+         "2fa_reset",
+         "/rules/0/tools/0: \"2fa_reset\" in rule \"no-2fa\" can never match: model-visible tool names start with "
+         "a letter or '_' (the registry puts a '_' before any other first character); write \"_2fa_reset\""},
+        {"{'version':1,'defaults':['*'],'rules':[{'effect':'ask','tools':['%s']},{'effect':'allow','tools':['*']}]}",
+         "9*", "/rules/0/tools/0: \"9*\" can never match: model-visible tool names start with a letter or '_'"},
+        /* exact bytes: '0', '1' and '-' fold for nothing */
+        {"{'version':1,'principals':{'a':{'grants':['%s']}},'rules':[]}", "0day",
+         "/principals/a/grants/0: \"0day\" can never match: model-visible tool names start with a letter or '_' "
+         "(the registry puts a '_' before any other first character), and grants, defaults and allow rules match "
+         "exact bytes; write \"_0day\""},
+        {"{'version':1,'defaults':['*'],'rules':[{'id':'ok','effect':'allow','tools':['%s']}]}", "-x",
+         "/rules/0/tools/0: \"-x\" in rule \"ok\" can never match"},
+        {"{'version':1,'skills':{'s':['%s']},'rules':[]}", a65,
+         "/skills/s/0: \"aaaaa"},
+        /* globs: what their fixed characters settle */
+        {"{'version':1,'defaults':['*'],'scheduler':{'blocked':['%s']},'rules':[]}", lit,
+         "/scheduler/blocked/0: \"mcp__aaaa"},
+        {"{'version':1,'defaults':['*'],'privileged':['%s'],'rules':[]}", "3*x",
+         "/privileged/0: \"3*x\" can never match"},
+        {"{'version':1,'tenants':{'acme':['%s']},'rules':[]}", "4acme_*", "/tenants/acme/0: \"4acme_*\" can never match"},
+        {"{'version':1,'rate_limits':[{'id':'gh','tools':['%s'],'capacity':1,'refill_per_second':1}],'rules':[]}",
+         "5*", "/rate_limits/0/tools/0: \"5*\" in rate limit \"gh\" can never match"},
+        {"{'version':1,'session_budgets':[{'id':'all','tools':['%s'],'max_calls':1}],'rules':[]}",
+         "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa*bbbbbbbbbbbbbbbbbbbbbbbbbbbbb",
+         "in session budget \"all\" can never match: its characters other than '*' alone are 70 bytes, and "
+         "model-visible tool names are at most 64"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        snprintf(doc, sizeof doc, refused[i].fmt, refused[i].arg);
+        char *d = rejected(doc);
+        CHECK_MSG(strstr(d, refused[i].diag) != NULL, "%s\n-> %s", doc, d);
+        free(d);
+    }
+    char *d = rejected("{'version':1,'defaults':['*'],'rules':[{'id':'r','effect':'deny','tools':['" /* both lengths */
+                       "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+                       "']},{'effect':'allow','tools':['*']}]}");
+    CHECK_MSG(strstr(d, "\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...\" in rule \"r\" can never "
+                        "match: it is 98 bytes, and model-visible tool names are at most 64") != NULL,
+              "%s", d);
+    free(d);
+
+    /* what some name can match is kept, and matches it */
+    snprintf(doc, sizeof doc,
+             "{'version':1,'defaults':['*'],'rules':["
+             "{'id':'fold0','effect':'deny','tools':['0pen_file','1ist_dir','-hidden','.dot']},"
+             "{'id':'pairs','effect':'deny','tools':['%s']},"
+             "{'id':'edge','effect':'ask','tools':['%s','*2fa','_2fa_*']},"
+             "{'id':'all','effect':'allow','tools':['%.32s*%.32s']}]}",
+             rn, a64, a64, a64);
+    tg_policy *p = compile(doc);
+    if (!p) return;
+    EXPECT(p, "agent", "open_file", TG_DENY, "rule:fold0");
+    EXPECT(p, "agent", "list_dir", TG_DENY, "rule:fold0");
+    EXPECT(p, "agent", "_hidden", TG_DENY, "rule:fold0");
+    EXPECT(p, "agent", "_dot", TG_DENY, "rule:fold0");
+    EXPECT(p, "agent", m33, TG_DENY, "rule:pairs");
+    EXPECT(p, "agent", a64, TG_ASK, "rule:edge");
+    EXPECT(p, "agent", "x_2fa", TG_ASK, "rule:edge");
+    EXPECT(p, "agent", "_2fa_reset", TG_ASK, "rule:edge");
+    tg_policy_free(p);
+}
+
 /* "C://Windows/x" is a drive letter and a doubled separator, not a URL: the
  * path checks hold (one letter is never a URL scheme here). */
 static void drive_letter_is_not_a_url_scheme(void) {
@@ -1795,6 +1888,7 @@ int main(void) {
     CHECK_MSG(counter.live == 0, "%zu bytes still allocated", counter.live);
     decision_cost_does_not_grow_with_rules();
     dotted_patterns_fold_or_are_refused();
+    patterns_that_can_never_match_are_refused();
     drive_letter_is_not_a_url_scheme();
     explicit_id_cannot_shadow_a_default_id();
     bundles_are_shared_not_copied();

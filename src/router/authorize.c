@@ -1,7 +1,8 @@
 /* authorize.c - the host's call context and the policy's part in a call:
  * the decision (step 3 of call.c), an ask turned into a pending approval
- * once the arguments are valid (step 5), an approval spent once nothing else
- * refuses its call (step 6). */
+ * once the arguments are valid (step 5), an approval spent, or an allowed
+ * call's rate limits and budgets charged, once nothing else refuses the
+ * call (step 6). */
 #include "../runtime/runtime_internal.h"
 
 #include <stdio.h>
@@ -162,7 +163,7 @@ tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJ
     out->decision = "allow";
     out->rule[0] = '\0';
     out->reason[0] = '\0';
-    out->ask = out->redeem = 0;
+    out->ask = out->redeem = out->charge = 0;
     /* tenant scope holds with or without a policy */
     if (tool->opts.tenant && !(req->tenant && strcmp(req->tenant, tool->opts.tenant) == 0)) {
         out->decision = "deny";
@@ -202,12 +203,21 @@ tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJ
         return TG_OK;
     }
 
+    /* decided with the rate limits and budgets as they stand (a call over
+     * one is refused here, before its arguments are looked at) but charged
+     * only by tg_call_charge, once the call is dispatched: a call refused
+     * for its arguments, or told to try again later, spends nothing (a
+     * model fixing its arguments does not use up its limit) */
     tg_authz_request ar = request_of(req, judged, now_ms);
+    ar.dry_run = 1;
     tg_authz_result res;
     tg_decision d = tg_policy_authorize(rt->policy, &facts, &ar, &res, NULL);
     out->decision = tg_decision_name(d);
     snprintf(out->rule, sizeof out->rule, "%s", res.rule);
-    if (d == TG_ALLOW) return TG_OK;
+    if (d == TG_ALLOW) {
+        out->charge = tg_policy_has_limits(rt->policy);
+        return TG_OK;
+    }
     if (d == TG_DENY) return refuse_denied(rt, out, tool, &res);
     /* ask: a person is asked only once the arguments are known to be valid
      * (tg_call_ask, after they are prepared) */
@@ -216,12 +226,19 @@ tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJ
     return TG_OK;
 }
 
-tg_status tg_call_redeem(struct tg_runtime *rt, const tg_tool *tool, const cJSON *shown, const cJSON *judged,
-                         const tg_call_request *req, double now_ms, tg_authz_outcome *out) {
-    char why[300];
+tg_status tg_call_charge(struct tg_runtime *rt, const tg_tool *tool, const tg_call_request *req, double now_ms,
+                         tg_authz_outcome *out) {
     tg_tool_facts facts = tg_tool_facts_of(tool);
-    tg_authz_request now_req = request_of(req, judged, now_ms);
-    tg_authz_result now_res;
+    tg_authz_request ar = request_of(req, NULL, now_ms);
+    tg_authz_result res;
+    if (tg_policy_limits(rt->policy, &facts, &ar, &res) == TG_DENY) /* (a full state map) */
+        return refuse_denied(rt, out, tool, &res);
+    return TG_OK;
+}
+
+tg_status tg_call_redeem(struct tg_runtime *rt, const tg_tool *tool, const cJSON *shown, const tg_call_request *req,
+                         double now_ms, tg_authz_outcome *out) {
+    char why[300];
     tg_buf canon;
     tg_buf_init(&canon, rt->alloc, 0);
     if (shown) bound_bytes(&canon, tool, shown); /* (always a tree: an approval turns the one pass off) */
@@ -244,11 +261,9 @@ tg_status tg_call_redeem(struct tg_runtime *rt, const tg_tool *tool, const cJSON
         return refuse(rt, TG_ERR_APPROVAL, tool, why);
     }
     if (req->approval_token) rt->token_spent = 1; /* (its nonce is in the used set now) */
-    if (tg_policy_limits(rt->policy, &facts, &now_req, &now_res) == TG_DENY) /* (a full state map) */
-        return refuse_denied(rt, out, tool, &now_res);
     /* a person approved it; deny rules decided before the ask, and an
      * approval is bound to this tool, these arguments, this principal */
-    return TG_OK;
+    return tg_call_charge(rt, tool, req, now_ms, out);
 }
 
 tg_status tg_call_ask(struct tg_runtime *rt, const tg_tool *tool, const cJSON *shown, const char *text,

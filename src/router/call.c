@@ -9,7 +9,8 @@
  *   4 prepare    router/args: context parameters refused/injected, then the
  *                compiled inputSchema (schema module)
  *   5 ask        an ask becomes a pending approval, for valid arguments only
- *   6 dispatch   the limits of calls in flight, an approval spent, then
+ *   6 dispatch   the limits of calls in flight, then an approval spent or
+ *                an allowed call's rate limits and budgets charged, then
  *                host.invoke(handler, call id, canonical arguments, deadline)
  *   7 complete   deadline, outputSchema vs structuredContent,
  *                CallToolResult shape, size caps
@@ -163,7 +164,8 @@ tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const
     }
 
     /* 3 authorize: a deny comes first (a denied call learns nothing of its
-     * arguments' errors); an ask waits for step 5, and an approval is spent
+     * arguments' errors), a spent rate limit or budget among them; an ask
+     * waits for step 5, and an approval is spent, or the limits charged,
      * only at step 6, once nothing else can refuse the call */
     tg_authz_outcome az;
     /* argument conditions judge what the handler will get: context
@@ -194,7 +196,7 @@ tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const
 
     /* 6 dispatch: the handler sees exactly the validated object, written
      * canonically; the limits of calls in flight refuse before an approval
-     * is spent ("Try again later" holds for an approved call too) */
+     * is spent or a rate limit charged ("Try again later" costs nothing) */
     if (tool->opts.concurrency && tool->flight->n >= tool->opts.concurrency) {
         char lim[32];
         snprintf(lim, sizeof lim, "%zu", tool->opts.concurrency);
@@ -213,7 +215,10 @@ tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const
         tg_buf_free(&canon);
         return refused(rt, &ev, call_fail(rt, TG_ERR_NOMEM, "out of memory", 13, -1));
     }
-    if (az.redeem && (st = tg_call_redeem(rt, tool, shown, judged, &req, started, &az)) != TG_OK) {
+    st = az.redeem ? tg_call_redeem(rt, tool, shown, &req, started, &az)
+         : az.charge ? tg_call_charge(rt, tool, &req, started, &az)
+                     : TG_OK;
+    if (st != TG_OK) {
         tg_buf_free(&canon);
         ev.decision = az.decision;
         return refused(rt, &ev, st);

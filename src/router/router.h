@@ -103,6 +103,7 @@ typedef struct tg_authz_outcome {
     char reason[320]; /* an ask's reason, for the pending approval */
     int ask;          /* the policy asks: tg_call_ask once the arguments are valid */
     int redeem;       /* an approval to spend: tg_call_redeem once nothing else refuses */
+    int charge;       /* an allowed call's rate limits and budgets: tg_call_charge once nothing else refuses */
 } tg_authz_outcome;
 
 /* The host-set facts about a tool that the policy may judge (never
@@ -120,10 +121,13 @@ int tg_call_request_read(struct tg_runtime *rt, const cJSON *ctx, tg_call_reques
 const char *tg_no_policy_refusal(const tg_tool *tool, const tg_call_request *req, const char **rule);
 
 /* Step 2 of the pipeline: the policy's decision, with no side effect
- * that a later refusal would have to undo. TG_OK to go on (allowed; or
- * out->ask: the policy asks a person; or out->redeem: an approved call
- * that the policy in force now does not deny and whose rate limits and
- * budgets have room); otherwise rt's output holds the error result.
+ * that a later refusal would have to undo: rate limits and budgets are
+ * judged as they stand (a call over one is refused here) and charged by
+ * neither. TG_OK to go on (allowed, with out->charge when the policy has
+ * limits to charge; or out->ask: the policy asks a person; or out->redeem:
+ * an approved call that the policy in force now does not deny and whose
+ * rate limits and budgets have room); otherwise rt's output holds the
+ * error result.
  * judged: what the policy's argument conditions see (tg_args_judged: the
  * arguments as the handler will get them). */
 tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJSON *judged,
@@ -139,9 +143,16 @@ tg_status tg_call_ask(struct tg_runtime *rt, const tg_tool *tool, const cJSON *s
 /* out->redeem, once nothing but the approval can refuse the call (the
  * arguments valid, a concurrency and a pending-call slot free): spends the
  * approval id or token bound to `shown` (as tg_call_ask bound it) and
- * charges the rate limits and budgets. TG_OK, or a refusal. */
-tg_status tg_call_redeem(struct tg_runtime *rt, const tg_tool *tool, const cJSON *shown, const cJSON *judged,
-                         const tg_call_request *req, double now_ms, tg_authz_outcome *out);
+ * charges the rate limits and budgets (tg_call_charge). TG_OK, or a
+ * refusal. */
+tg_status tg_call_redeem(struct tg_runtime *rt, const tg_tool *tool, const cJSON *shown, const tg_call_request *req,
+                         double now_ms, tg_authz_outcome *out);
+/* out->charge, at the same point for an allowed call: takes a token from
+ * each of its rate buckets and counts it against its session budgets,
+ * which tg_call_authorize found with room (so it refuses, rate_limited,
+ * only when a state table is full: failing closed). TG_OK, or a refusal. */
+tg_status tg_call_charge(struct tg_runtime *rt, const tg_tool *tool, const tg_call_request *req, double now_ms,
+                         tg_authz_outcome *out);
 
 /* ---- results ---- */
 /* Writes {"content":[{"type":"text","text":text}],"isError":true,

@@ -108,6 +108,80 @@ static void limits(void) {
     tg_runtime_free(rt);
 }
 
+static double fixed_clock(void *ud) {
+    (void)ud;
+    return 1000.0; /* (no refill is ever due: the limits below refill at 0) */
+}
+
+static tg_status call_ctx(tg_runtime *rt, const char *name, const char *args, const char *ctx, uint32_t *id) {
+    return tg_call_begin(rt, name, strlen(name), args, strlen(args), ctx, strlen(ctx), id);
+}
+
+/* The policy's limits as saved (rate buckets, budget counts), to compare. */
+static size_t saved_limits(tg_runtime *rt, char *buf, size_t cap) {
+    size_t n = 0;
+    CHECK(tg_save_policy_state(rt) == TG_OK);
+    const char *o = tg_output(rt, &n);
+    CHECK(n <= cap);
+    if (n > cap) n = cap;
+    memcpy(buf, o, n);
+    return n;
+}
+
+/* A call's rate-limit token and session-budget count are taken when it is
+ * dispatched, not when the policy allows it: a call refused for its
+ * arguments (not JSON, invalid, a context value missing) or told to try
+ * again later leaves every bucket and budget as it was, and so do dry-run
+ * decisions; a call over a limit is still refused first, as rate_limited,
+ * before its arguments are looked at. */
+static void limits_are_charged_only_for_calls_that_run(void) {
+    host_log h = {0};
+    tg_host host = {&h, host_invoke, fixed_clock, NULL, NULL};
+    tg_runtime *rt = tg_runtime_new(NULL, &host, NULL, NULL);
+    const char *one = "{\"concurrency\":1}";
+    CHECK(tg_register_tool(rt, WEATHER, strlen(WEATHER), one, strlen(one), 1) == TG_OK);
+    const char *lookup = "{\"name\":\"lookup\",\"inputSchema\":{\"type\":\"object\","
+                         "\"properties\":{\"tenant_id\":{\"type\":\"string\"}},\"required\":[\"tenant_id\"]}}";
+    const char *ctxp = "{\"context\":{\"tenant_id\":\"tenant\"}}";
+    CHECK(tg_register_tool(rt, lookup, strlen(lookup), ctxp, strlen(ctxp), 2) == TG_OK);
+    const char *policy =
+        "{\"version\":1,\"defaults\":[\"*\"],\"rules\":[{\"id\":\"all\",\"effect\":\"allow\",\"tools\":[\"*\"]}],"
+        "\"rate_limits\":[{\"id\":\"w\",\"tools\":[\"get_weather\"],\"capacity\":2,\"refill_per_second\":0}],"
+        "\"session_budgets\":[{\"id\":\"calls\",\"tools\":[\"*\"],\"max_calls\":3}]}";
+    CHECK(tg_set_policy(rt, policy, strlen(policy)) == TG_OK);
+    char before[4096], after[4096];
+    size_t nb = saved_limits(rt, before, sizeof before);
+    uint32_t id = 0, first = 0;
+    for (int i = 0; i < 4; i++) {
+        CHECK(call(rt, "get_weather", "{}", &id) == TG_ERR_INVALID_ARGUMENTS);
+        CHECK(call(rt, "get_weather", "{\"city\":", &id) == TG_ERR_JSON);
+        CHECK(call(rt, "lookup", "{}", &id) == TG_ERR_MISSING_CONTEXT);
+        const char *q = "{\"tool\":\"get_weather\",\"explain\":true}";
+        CHECK(tg_authorize(rt, q, strlen(q)) == TG_OK && strstr(out(rt), "\"decision\":\"allow\""));
+    }
+    size_t na = saved_limits(rt, after, sizeof after);
+    CHECK(na == nb && memcmp(before, after, nb) == 0); /* not a bucket made, not a token or call counted */
+    CHECK(h.invoked == 0);
+
+    CHECK(call(rt, "get_weather", "{\"city\":\"a\"}", &first) == TG_PENDING);
+    CHECK(call(rt, "get_weather", "{\"city\":\"b\"}", &id) == TG_ERR_LIMIT); /* concurrency 1: try again later */
+    CHECK(tg_call_complete(rt, first, "\"ok\"", 4, 0) == TG_OK);
+    CHECK(call(rt, "get_weather", "{\"city\":\"c\"}", &id) == TG_PENDING); /* the second token */
+    CHECK(tg_call_complete(rt, id, "\"ok\"", 4, 0) == TG_OK);
+    /* both tokens taken: refused before the arguments are looked at */
+    CHECK(call(rt, "get_weather", "{\"city\":\"d\"}", &id) == TG_ERR_RATE_LIMITED);
+    CHECK(call(rt, "get_weather", "{}", &id) == TG_ERR_RATE_LIMITED);
+    CHECK(strstr(out(rt), "\"code\":\"rate_limited\"") && strstr(out(rt), "rate limit 'w' exhausted"));
+    /* two calls of three counted: one more runs, then the budget refuses */
+    const char *t1 = "{\"context\":{\"tenant\":\"t1\"}}";
+    CHECK(call_ctx(rt, "lookup", "{\"x\":1}", t1, &id) == TG_PENDING);
+    CHECK(tg_call_complete(rt, id, "\"ok\"", 4, 0) == TG_OK);
+    CHECK(call_ctx(rt, "lookup", "{}", t1, &id) == TG_ERR_RATE_LIMITED);
+    CHECK(strstr(out(rt), "session budget 'calls' used up (3 of 3 calls)") != NULL);
+    CHECK(h.invoked == 3);
+    tg_runtime_free(rt);
+}
+
 typedef struct failing {
     long countdown;
     size_t live;
@@ -413,6 +487,7 @@ int main(void) {
     happy_path();
     error_values();
     limits();
+    limits_are_charged_only_for_calls_that_run();
     allocation_failures();
     memory_budget();
     text_results();

@@ -548,7 +548,7 @@ test('policy edges: a clock that gives no time, unknown modes without a policy, 
   bare.dispose();
 });
 
-test('policy documents: a condition that could never match, and limits sharing an id, are refused', async () => {
+test('policy documents: a condition or a tool pattern that could never match, and limits sharing an id, are refused', async () => {
   const rt = await createToolRuntime();
   const base = { version: 1, defaults: ['*'] };
   for (const [doc, message] of [
@@ -556,9 +556,31 @@ test('policy documents: a condition that could never match, and limits sharing a
     [{ ...base, rules: [{ id: 'r', effect: 'deny', tools: ['*'], args: { [`/${'k'.repeat(300)}`]: { equals: 1 } } }] }, /longer than 255 bytes/],
     [{ ...base, rate_limits: [{ id: 'r', tools: ['a'], capacity: 1, refill_per_second: 1 }, { id: 'r', tools: ['b'], capacity: 1, refill_per_second: 1 }] }, /duplicate id "r" \(also \/rate_limits\/0\)/],
     [{ ...base, session_budgets: [{ id: 'b', tools: ['*'], max_calls: 1 }, { id: 'b', tools: ['*'], max_calls: 2 }] }, /duplicate id "b"/],
+    // model-visible names start with a letter or '_' and are at most 64 bytes: a deny or limit that matches none holds nothing
+    [{ ...base, rules: [{ id: 'no-2fa', effect: 'deny', tools: ['2fa_reset'] }] }, /\/rules\/0\/tools\/0: "2fa_reset" in rule "no-2fa" can never match: .*; write "_2fa_reset"/],
+    [{ ...base, rate_limits: [{ id: 'gh', tools: [`mcp__github__${'x'.repeat(60)}*`], capacity: 1, refill_per_second: 1 }] },
+      /\/rate_limits\/0\/tools\/0: .* in rate limit "gh" can never match: its characters other than '\*' alone are 73 bytes/],
   ]) {
     assert.throws(() => rt.setPolicy(doc), (e) => e.code === 'invalid_policy' && message.test(e.message), message.source);
   }
+  rt.dispose();
+});
+
+test('rate limits and budgets are spent by calls that run, not by arguments refused', async () => {
+  const { rt, ran } = await policyRuntime({ policy: { ...policy, session_budgets: [{ id: 'all', tools: ['*'], max_calls: 3 }] } });
+  const ctx = { principal: 'intern', session: 's' };
+  for (let i = 0; i < 5; i++) { // a model retrying bad arguments: each told why, none charged
+    assert.equal(gateCode(await rt.callTool('search', { q: 1 }, ctx)), 'invalid_arguments');
+    assert.equal(gateCode(await rt.callTool('search', '{"q":', ctx)), 'invalid_json');
+  }
+  assert.equal(rt.authorize({ tool: 'search', ...ctx }).decision, 'allow'); // (a dry run: nothing charged either)
+  assert.equal((await rt.callTool('search', { q: 'a' }, ctx)).content[0].text, 'search ran');
+  assert.equal((await rt.callTool('search', { q: 'b' }, ctx)).content[0].text, 'search ran');
+  // both tokens taken: refused before the arguments are looked at, as before
+  assert.equal(gateCode(await rt.callTool('search', { q: 1 }, ctx)), 'rate_limited');
+  assert.equal((await rt.callTool('read_file', { path: '/work/a' }, ctx)).content[0].text, 'read_file ran'); // the budget's third
+  assert.match((await rt.callTool('read_file', { path: '/work/b' }, ctx)).content[0].text, /budget 'all' used up/);
+  assert.equal(ran.length, 3);
   rt.dispose();
 });
 
