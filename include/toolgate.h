@@ -248,7 +248,10 @@ tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const
  * is_error is set, the error text the handler threw (any bytes; cut to
  * limits.error_text_bytes). On TG_OK tg_output holds the normalized
  * CallToolResult. TG_ERR_UNKNOWN_CALL when call_id is not pending. A result
- * that is not JSON or over limits.result_bytes becomes an error result. */
+ * that is not JSON or over limits.result_bytes becomes an error result; so
+ * does a CallToolResult with a content block MCP would refuse (a member its
+ * type needs, or its "annotations": audience, priority 0..1, lastModified),
+ * as "invalid_result" naming the block and the field. */
 tg_status tg_call_complete(tg_runtime *rt, uint32_t call_id, const char *result, size_t len, int is_error);
 
 /* Finishes a pending call whose handler returned plain text (UTF-8 bytes,

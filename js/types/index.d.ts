@@ -23,11 +23,21 @@ export interface ToolDescriptor {
 /** JSON text as UTF-8 bytes: any buffer or view of one (read as text, never written as a JS value). */
 export type JSONBytes = ArrayBuffer | SharedArrayBuffer | ArrayBufferView;
 
+/** A content block's MCP annotations. A handler's result whose block carries malformed ones (audience other than
+ * these roles, priority outside 0..1, lastModified not an ISO 8601 date-time such as '2025-01-12T15:00:58Z') is
+ * refused as invalid_result; other members are kept. */
+export interface ContentAnnotations {
+  audience?: ('user' | 'assistant')[];
+  priority?: number;
+  lastModified?: string;
+  [k: string]: unknown;
+}
+
 export type ContentBlock =
-  | { type: 'text'; text: string; [k: string]: unknown }
-  | { type: 'image' | 'audio'; data: string; mimeType: string; [k: string]: unknown }
-  | { type: 'resource_link'; uri: string; name: string; [k: string]: unknown }
-  | { type: 'resource'; resource: Record<string, unknown>; [k: string]: unknown };
+  | { type: 'text'; text: string; annotations?: ContentAnnotations; [k: string]: unknown }
+  | { type: 'image' | 'audio'; data: string; mimeType: string; annotations?: ContentAnnotations; [k: string]: unknown }
+  | { type: 'resource_link'; uri: string; name: string; annotations?: ContentAnnotations; [k: string]: unknown }
+  | { type: 'resource'; resource: Record<string, unknown>; annotations?: ContentAnnotations; [k: string]: unknown };
 
 /** An MCP CallToolResult. Gate errors carry _meta['dev.toolgate/error'].code. */
 export interface CallToolResult {

@@ -62,10 +62,52 @@ static const char *check_resource_contents(const cJSON *r) {
                 : "an embedded resource needs a string \"text\" or a base64 \"blob\"";
 }
 
+/* 1 when v is the string z exactly (a value may hold U+0000). */
+static int string_is(const cJSON *v, const char *z) {
+    size_t n = strlen(z);
+    return cJSON_IsString(v) && tg_json_strlen(v->valuestring) == n && memcmp(v->valuestring, z, n) == 0;
+}
+
+/* 1 when v is a date-time as MCP SDKs read "lastModified": the TypeScript
+ * SDK checks it as an RFC 3339 date-time but refuses a lower-case "t"/"z"
+ * and a leap second (":60"), which RFC 3339 allows; a client refuses the
+ * whole result for one it cannot read, so those are refused here too. */
+static int last_modified_ok(const cJSON *v) {
+    if (!cJSON_IsString(v)) return 0;
+    const char *s = v->valuestring;
+    size_t n = tg_json_strlen(s);
+    if (tg_schema_check_format("date-time", s, n) != 1) return 0;
+    /* (a checked date-time is at least "YYYY-MM-DDTHH:MM:SSZ": s[17..18] are the seconds) */
+    return s[10] == 'T' && s[n - 1] != 'z' && s[17] != '6';
+}
+
+/* A content block's "annotations" (MCP Annotations, every member
+ * optional): "audience" an array of roles ("user", "assistant"),
+ * "priority" a number from 0 to 1, "lastModified" a date-time. Other
+ * members are kept as they are, like unknown members elsewhere in a
+ * block. */
+static const char *check_annotations(const cJSON *an) {
+    if (!cJSON_IsObject(an)) return "\"annotations\" must be an object";
+    const cJSON *aud = tg_json_getz(an, "audience");
+    if (aud) {
+        int ok = cJSON_IsArray(aud);
+        for (const cJSON *r = ok ? aud->child : NULL; r && ok; r = r->next)
+            ok = string_is(r, "user") || string_is(r, "assistant");
+        if (!ok) return "\"annotations.audience\" must be an array of \"user\" and \"assistant\"";
+    }
+    const cJSON *pri = tg_json_getz(an, "priority");
+    if (pri && !(cJSON_IsNumber(pri) && pri->valuedouble >= 0 && pri->valuedouble <= 1))
+        return "\"annotations.priority\" must be a number from 0 to 1";
+    const cJSON *lm = tg_json_getz(an, "lastModified");
+    if (lm && !last_modified_ok(lm))
+        return "\"annotations.lastModified\" must be an ISO 8601 date-time such as 2025-01-12T15:00:58Z";
+    return NULL;
+}
+
 /* MCP content blocks: text, image, audio, resource_link, resource, each
  * with the members MCP requires of it (a client's SDK refuses the whole
  * result for one malformed block). */
-static const char *check_content_block(const cJSON *b) {
+static const char *check_block_members(const cJSON *b) {
     if (!cJSON_IsObject(b)) return "each content block must be an object";
     const cJSON *type = tg_json_getz(b, "type");
     if (!cJSON_IsString(type)) return "each content block needs a string \"type\"";
@@ -86,6 +128,14 @@ static const char *check_content_block(const cJSON *b) {
     return "unknown content block type";
 }
 
+/* ... and the "annotations" any of them may carry (on the block itself: an
+ * embedded resource's contents have none in MCP). */
+static const char *check_content_block(const cJSON *b) {
+    const char *bad = check_block_members(b);
+    const cJSON *an = bad ? NULL : tg_json_getz(b, "annotations");
+    return an ? check_annotations(an) : bad;
+}
+
 const cJSON *tg_result_content(const cJSON *v) {
     const cJSON *c = cJSON_IsObject(v) ? tg_json_getz(v, "content") : NULL;
     return cJSON_IsArray(c) ? c : NULL;
@@ -100,8 +150,13 @@ int tg_result_normalize(tg_buf *out, const cJSON *v, int any_structured, char *w
     const cJSON *content = tg_result_content(v);
     if (content) {
         const char *bad = NULL;
-        for (const cJSON *b = content->child; b && !bad; b = b->next)
+        size_t at = 0; /* (the bad block's index, which the message names) */
+        for (const cJSON *b = content->child; b && !bad; b = b->next, at++)
             bad = check_content_block(b);
+        if (bad) {
+            snprintf(why, why_len, "content[%zu]: %s", at - 1, bad);
+            return -1;
+        }
         const cJSON *is_error = tg_json_getz(v, "isError");
         if (!bad && is_error && !cJSON_IsBool(is_error)) bad = "\"isError\" must be a boolean";
         const cJSON *sc = tg_json_getz(v, "structuredContent");

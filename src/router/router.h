@@ -168,7 +168,9 @@ const cJSON *tg_result_content(const cJSON *value);
  * tool that declares an outputSchema, so does every value but a string;
  * structuredContent may then be any JSON value, as outputSchema may have any
  * root type since MCP 2026-07-28). Returns 0, or -1 with a reason in why
- * when the value claims to be a CallToolResult but is malformed. */
+ * when the value claims to be a CallToolResult but is malformed (a bad
+ * content block's reason starts "content[i]: " and names the field, e.g.
+ * "annotations.priority"; 120 bytes of why hold any reason). */
 int tg_result_normalize(tg_buf *out, const cJSON *value, int any_structured, char *why, size_t why_len);
 
 #endif

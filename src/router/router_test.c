@@ -2,7 +2,8 @@
  * before the arguments' errors, an ask only for arguments that can run, an
  * approval spent only once nothing else refuses its call, what a pending
  * approval shows and binds for a tool with context parameters, and the
- * content blocks a handler's CallToolResult may hold. */
+ * content blocks (and their annotations) a handler's CallToolResult may
+ * hold. */
 #include <stdio.h>
 #include <string.h>
 
@@ -232,10 +233,97 @@ static void content_blocks_checked(void) {
     tg_runtime_free(rt);
 }
 
+/* A content block's "annotations" are checked as MCP says (audience an
+ * array of "user"/"assistant", priority a number from 0 to 1, lastModified
+ * a date-time a client's SDK reads), on every block type; a bad one makes
+ * the result invalid_result naming the block and the field. Unknown
+ * members stay as data, as elsewhere in a block. */
+static void content_annotations_checked(void) {
+    host_log h = {0};
+    tg_runtime *rt = runtime(&h, NULL, NULL);
+    const char *t = "{\"name\":\"t\",\"inputSchema\":{\"type\":\"object\"}}";
+    CHECK(tg_register_tool(rt, t, strlen(t), NULL, 0, 1) == TG_OK);
+    /* each bad annotations value, on each block type, as the second block */
+    static const char *const BLOCKS[] = {
+        "{\"type\":\"text\",\"text\":\"x\",\"annotations\":%s}",
+        "{\"type\":\"image\",\"data\":\"QUJD\",\"mimeType\":\"image/png\",\"annotations\":%s}",
+        "{\"type\":\"audio\",\"data\":\"QUJD\",\"mimeType\":\"audio/wav\",\"annotations\":%s}",
+        "{\"type\":\"resource_link\",\"uri\":\"file:///a\",\"name\":\"a\",\"annotations\":%s}",
+        "{\"type\":\"resource\",\"resource\":{\"uri\":\"file:///a\",\"text\":\"hi\"},\"annotations\":%s}",
+    };
+    static const struct { const char *value, *field; } BAD[] = {
+        {"[]", "\"annotations\" must be an object"},
+        {"null", "\"annotations\" must be an object"},
+        {"\"user\"", "\"annotations\" must be an object"},
+        {"{\"audience\":\"user\"}", "\"annotations.audience\""},
+        {"{\"audience\":[\"user\",\"system\"]}", "\"annotations.audience\""},
+        {"{\"audience\":[\"user\\u0000\"]}", "\"annotations.audience\""},
+        {"{\"audience\":[null]}", "\"annotations.audience\""},
+        {"{\"priority\":1.5}", "\"annotations.priority\""},
+        {"{\"priority\":-0.1}", "\"annotations.priority\""},
+        {"{\"priority\":\"0.5\"}", "\"annotations.priority\""},
+        {"{\"priority\":1e400}", "\"annotations.priority\""},
+        {"{\"lastModified\":\"yesterday\"}", "\"annotations.lastModified\""},
+        {"{\"lastModified\":1736694058}", "\"annotations.lastModified\""},
+        {"{\"lastModified\":\"2025-01-12\"}", "\"annotations.lastModified\""},
+        {"{\"lastModified\":\"2025-01-12T15:00Z\"}", "\"annotations.lastModified\""},
+        {"{\"lastModified\":\"2025-01-12T15:00:58\"}", "\"annotations.lastModified\""},
+        {"{\"lastModified\":\"2025-02-30T15:00:58Z\"}", "\"annotations.lastModified\""},
+        /* RFC 3339 allows these; the TypeScript SDK's check does not */
+        {"{\"lastModified\":\"2025-01-12t15:00:58Z\"}", "\"annotations.lastModified\""},
+        {"{\"lastModified\":\"2025-01-12T15:00:58z\"}", "\"annotations.lastModified\""},
+        {"{\"lastModified\":\"2016-12-31T23:59:60Z\"}", "\"annotations.lastModified\""},
+    };
+    char res[512], want[160];
+    uint32_t c = 0;
+    for (size_t b = 0; b < sizeof BLOCKS / sizeof *BLOCKS; b++)
+        for (size_t i = 0; i < sizeof BAD / sizeof *BAD; i++) {
+            char block[256];
+            snprintf(block, sizeof block, BLOCKS[b], BAD[i].value);
+            snprintf(res, sizeof res, "{\"content\":[{\"type\":\"text\",\"text\":\"ok\"},%s]}", block);
+            snprintf(want, sizeof want, "malformed CallToolResult: content[1]: %s", BAD[i].field);
+            for (char *q = want; *q; q++) /* (as the result's JSON text writes it) */
+                if (*q == '"') memmove(q + 1, q, strlen(q) + 1), *q++ = '\\';
+            CHECK(tg_call_begin(rt, "t", 1, "{}", 2, NULL, 0, &c) == TG_PENDING);
+            CHECK(tg_call_complete(rt, c, res, strlen(res), 0) == TG_OK);
+            CHECK_MSG(strstr(out(rt), "\"code\":\"invalid_result\"") != NULL && strstr(out(rt), want) != NULL,
+                      "%s -> %s", res, out(rt));
+        }
+    /* good ones come back as they were, unknown members and all */
+    static const char *const GOOD[] = {
+        "{}",
+        "{\"audience\":[]}",
+        "{\"audience\":[\"user\",\"assistant\",\"user\"]}",
+        "{\"priority\":0}",
+        "{\"priority\":1}",
+        "{\"priority\":0.25,\"audience\":[\"assistant\"]}",
+        "{\"lastModified\":\"2025-01-12T15:00:58Z\"}",
+        "{\"lastModified\":\"2024-02-29T23:59:59.123456+05:30\"}",
+        "{\"priority\":1.0,\"x-rank\":{\"by\":[1,2]},\"title\":7}",
+    };
+    for (size_t b = 0; b < sizeof BLOCKS / sizeof *BLOCKS; b++)
+        for (size_t i = 0; i < sizeof GOOD / sizeof *GOOD; i++) {
+            char block[256];
+            snprintf(block, sizeof block, BLOCKS[b], GOOD[i]);
+            snprintf(res, sizeof res, "{\"content\":[%s]}", block);
+            CHECK(tg_call_begin(rt, "t", 1, "{}", 2, NULL, 0, &c) == TG_PENDING);
+            CHECK(tg_call_complete(rt, c, res, strlen(res), 0) == TG_OK);
+            CHECK_MSG(strcmp(out(rt), res) == 0, "%s -> %s", res, out(rt));
+        }
+    /* an embedded resource's contents carry no annotations in MCP: such a
+     * member there is data like any other unknown one */
+    const char *inner = "{\"content\":[{\"type\":\"resource\",\"resource\":{\"uri\":\"u\",\"text\":\"x\",\"annotations\":7}}]}";
+    CHECK(tg_call_begin(rt, "t", 1, "{}", 2, NULL, 0, &c) == TG_PENDING);
+    CHECK(tg_call_complete(rt, c, inner, strlen(inner), 0) == TG_OK);
+    CHECK_MSG(strcmp(out(rt), inner) == 0, "%s", out(rt));
+    tg_runtime_free(rt);
+}
+
 int main(void) {
     approval_outlives_flight_limits();
     ask_only_for_valid_arguments();
     approval_shows_what_runs();
     content_blocks_checked();
+    content_annotations_checked();
     return tg_test_finish("router");
 }

@@ -133,6 +133,50 @@ test('content blocks must have the members MCP requires (an embedded resource it
   rt.dispose();
 });
 
+test('content block annotations are checked as MCP says, as a client SDK reads them; unknown members are kept', async () => {
+  const { CallToolResultSchema } = await import('@modelcontextprotocol/sdk/types.js');
+  const rt = await createToolRuntime();
+  let next;
+  rt.registerTool({ name: 't', inputSchema: { type: 'object' } }, () => next);
+  const blocks = [
+    { type: 'text', text: 'x' },
+    { type: 'image', data: 'QUJD', mimeType: 'image/png' },
+    { type: 'audio', data: 'QUJD', mimeType: 'audio/wav' },
+    { type: 'resource_link', uri: 'file:///a', name: 'a' },
+    { type: 'resource', resource: { uri: 'file:///a', text: 'hi' } },
+  ];
+  const bad = [
+    [[], /"annotations" must be an object/], [null, /"annotations" must be an object/],
+    [{ audience: 'user' }, /"annotations\.audience"/], [{ audience: ['user', 'system'] }, /"annotations\.audience"/],
+    [{ priority: 1.5 }, /"annotations\.priority"/], [{ priority: -0.01 }, /"annotations\.priority"/],
+    [{ priority: '1' }, /"annotations\.priority"/],
+    [{ lastModified: 'yesterday' }, /"annotations\.lastModified"/], [{ lastModified: 1736694058 }, /"annotations\.lastModified"/],
+    [{ lastModified: '2025-01-12T15:00' }, /"annotations\.lastModified"/],
+    [{ lastModified: '2025-01-12t15:00:58z' }, /"annotations\.lastModified"/],
+    [{ lastModified: '2016-12-31T23:59:60Z' }, /"annotations\.lastModified"/],
+  ];
+  const good = [{}, { audience: [] }, { audience: ['assistant', 'user'], priority: 0 }, { priority: 1 },
+    { lastModified: '2025-01-12T15:00:58Z' }, { lastModified: '2025-01-12T15:00:58.5-08:00', priority: 0.3 },
+    { priority: 0.5, 'x-rank': [1, 2], title: 7 }];
+  for (const block of blocks) {
+    for (const [annotations, field] of bad) {
+      next = { content: [{ type: 'text', text: 'fine' }, { ...block, annotations }] };
+      // what a client's SDK would do with it: refuse the whole result
+      assert.equal(CallToolResultSchema.safeParse(next).success, false, JSON.stringify(next));
+      const r = await rt.callTool('t', {});
+      assert.equal(gateCode(r), 'invalid_result', JSON.stringify(next));
+      assert.match(r.content[0].text, /malformed CallToolResult: content\[1\]: /);
+      assert.match(r.content[0].text, field);
+    }
+    for (const annotations of good) {
+      next = { content: [{ ...block, annotations }] };
+      assert.equal(CallToolResultSchema.safeParse(next).success, true, JSON.stringify(next));
+      assert.deepEqual(await rt.callTool('t', {}), next); // (kept as they were, unknown members too)
+    }
+  }
+  rt.dispose();
+});
+
 test('a handler that throws or rejects yields isError and the runtime keeps working', async () => {
   const rt = await createToolRuntime();
   rt.registerTool({ name: 'boom', inputSchema: { type: 'object' } }, () => { throw new Error('disk full'); });

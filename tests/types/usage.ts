@@ -35,6 +35,11 @@ export async function usage(client: Parameters<typeof importFromClient>[2]): Pro
   try { rt.registerTool({ name: 'add', inputSchema: { type: 'object' } }, () => 0); } catch (e) {
     if (e instanceof ToolgateError && e.code === 'duplicate_tool') console.log(e.diagnostics);
   }
+  // a result's content blocks may carry MCP annotations (checked when a handler returns them)
+  const noted: CallToolResult = { content: [{ type: 'text', text: 'x', annotations: { audience: ['user'], priority: 0.5, lastModified: '2025-01-12T15:00:58Z' } }] };
+  // @ts-expect-error an audience holds roles only
+  const misnoted: CallToolResult = { content: [{ type: 'text', text: 'x', annotations: { audience: ['system'] } }] };
+  console.log(noted, misnoted);
   stop();
   snap.release();
   rt.dispose();
