@@ -489,14 +489,17 @@ static int merge_schema(ex_ctx *c, cJSON *a, const cJSON *b, const ex_path *p, i
     return exact;
 }
 
-/* Follows a chain of root-only $refs; returns the target or s. */
-static const cJSON *deref(ex_ctx *c, const cJSON *s) {
+/* Follows a chain of root-only $refs; returns the target or s. *via (may
+ * be NULL) gets the last $ref followed, NULL when none. */
+static const cJSON *deref(ex_ctx *c, const cJSON *s, const cJSON **via) {
+    if (via) *via = NULL;
     for (int hops = 0; hops < EX_MAX_REF_HOPS && cJSON_IsObject(s); hops++) {
         const cJSON *ref = tg_json_getz(s, "$ref");
         if (!ref || arr_len(s) != 1) break;
         const cJSON *t = resolve_ref(c->doc, ref);
         if (!t) break;
         s = t;
+        if (via) *via = ref;
     }
     return s;
 }
@@ -856,50 +859,94 @@ static void drop_unused_added(cJSON *s, const cJSON *in) {
 
 /* ---------------------------------------------------------------- root */
 
-/* Multi-branch anyOf/oneOf at the root: union of properties, intersection
- * of required. */
+/* A branch of a root anyOf/oneOf as the merge below reads it: the target
+ * of its root-only $refs, and whether it lets any value through for a
+ * property it does not declare in its own "properties" (it is not false
+ * and does not close its members with additionalProperties: false and no
+ * patternProperties). A definition it keeps elsewhere (an allOf, a $ref
+ * beside other keywords) counts as none: that can only show more than the
+ * branch allows, never less. */
+typedef struct ex_branch {
+    const cJSON *s;   /* the branch, through root-only $refs */
+    const cJSON *via; /* the last such $ref, or NULL */
+    int open;
+} ex_branch;
+
+/* One branch's definition of one property; decls of a name are linked in
+ * branch order. */
+typedef struct ex_decl {
+    const cJSON *def;
+    int branch, next;
+} ex_decl;
+
+/* Reports a loss at name[0..n) in branch i's properties (or, through its
+ * $ref, in the target's). */
+static void note_branch_prop(ex_ctx *c, const ex_path *p, const ex_branch *br, int i, const char *name, size_t n,
+                             const char *msg) {
+    char ib[24];
+    int ibn = snprintf(ib, sizeof ib, "%d", i);
+    const char *rs = br->via ? br->via->valuestring : NULL;
+    ex_path at = {p, ib, (size_t)ibn, 0}, via = {p->up, rs ? rs + 1 : "", rs ? tg_json_strlen(rs) - 1 : 0, 1};
+    ex_path props = {rs ? &via : &at, "properties", 10, 0}, prop = {&props, name, n, 0};
+    note(c, &prop, msg);
+}
+
+/* Multi-branch anyOf/oneOf at the root: the root lists every property a
+ * branch declares, each with what the branches together allow for it: the
+ * one definition they share; an anyOf of theirs when they differ; no
+ * constraint when a branch allows any value there (declares it true/{}, or
+ * is open and does not declare it); a branch that declares it false or is
+ * closed takes no part. Only what every branch requires is required. Each
+ * property shown looser than a branch defines it is reported there; the
+ * root's own definitions stay (they apply whatever the branch), reported
+ * when a branch narrows them. Work: one pass over the branches'
+ * declarations (each name looked up among those found so far), then per
+ * name its own declarations and the open branches up to the first that
+ * does not declare it: never names x branches. */
 static void loosen_root_union(ex_ctx *c, cJSON *s, const cJSON *arr, const ex_path *p, const char *kw) {
     cJSON *props = tg_json_getz(s, "properties");
-    cJSON *own = jclone(c, props); /* root's own properties win */
-    cJSON *added = jnew(c, cJSON_Object);
+    cJSON *added = jnew(c, cJSON_Object); /* name -> a slot: null, valueint = the name's first declaration */
     cJSON *req_all = NULL;
-    int first = 1;
-    if (!added) return;
-    for (const cJSON *b0 = arr->child; b0; b0 = b0->next) {
-        const cJSON *b = deref(c, b0);
+    int nb = arr_len(arr), nd = 0, n_open = 0;
+    ex_branch *brs = added ? tg_arena_alloc(c->a, (size_t)nb * sizeof *brs) : NULL;
+    int *opens = brs ? tg_arena_alloc(c->a, (size_t)nb * sizeof *opens) : NULL;
+    if (!opens) {
+        c->oom = 1;
+        return;
+    }
+    int i = 0;
+    for (const cJSON *b0 = arr->child; b0; b0 = b0->next, i++) {
+        const cJSON *b = brs[i].s = deref(c, b0, &brs[i].via);
+        brs[i].open = !cJSON_IsFalse(b) && !(cJSON_IsObject(b) && cJSON_IsFalse(tg_json_getz(b, "additionalProperties")) &&
+                                             !tg_json_getz(b, "patternProperties"));
+        if (brs[i].open) opens[n_open++] = i;
         const cJSON *bp = cJSON_IsObject(b) ? tg_json_getz(b, "properties") : NULL;
-        for (const cJSON *pr = cJSON_IsObject(bp) ? bp->child : NULL; pr && !c->oom; pr = pr->next) {
+        nd += cJSON_IsObject(bp) ? arr_len(bp) : 0;
+    }
+    ex_decl *decls = tg_arena_alloc(c->a, ((size_t)nd + 1) * sizeof *decls);
+    int *tails = tg_arena_alloc(c->a, ((size_t)nd + 1) * sizeof *tails); /* per first declaration: the name's last */
+    if (!decls || !tails) {
+        c->oom = 1;
+        return;
+    }
+    /* every declaration, linked to the first of its name */
+    int k = 0;
+    for (i = 0; i < nb && !c->oom; i++) {
+        const cJSON *b = brs[i].s;
+        const cJSON *bp = cJSON_IsObject(b) ? tg_json_getz(b, "properties") : NULL;
+        for (const cJSON *pr = cJSON_IsObject(bp) ? bp->child : NULL; pr && !c->oom && !step(c); pr = pr->next, k++) {
+            decls[k] = (ex_decl){pr, i, -1};
             size_t kn = tg_json_strlen(pr->string);
-            if (own && tg_json_get(own, pr->string, kn)) continue;
-            cJSON *have = tg_json_get(added, pr->string, kn);
-            if (!have) {
-                jputclone(c, added, pr);
-                continue;
-            }
-            if (tg_json_equal(have, pr)) continue;
-            if (have->valueint == 1) { /* a variant list made here */
-                cJSON *alts = tg_json_getz(have, "anyOf");
-                if (alts && !arr_has(alts, pr)) {
-                    cJSON *x = jclone(c, pr);
-                    if (x) {
-                        x->string = NULL;
-                        tg_json_append(alts, x);
-                    }
-                }
-            } else {
-                cJSON *w = jnew(c, cJSON_Object);
-                cJSON *wa = jput(c, w, "anyOf", jnew(c, cJSON_Array));
-                cJSON *x = jclone(c, have), *y = jclone(c, pr);
-                if (!wa || !x || !y) return;
-                x->string = y->string = NULL;
-                tg_json_append(wa, x);
-                tg_json_append(wa, y);
-                w->valueint = 1;
-                jreplace(added, have, w);
+            cJSON *slot = tg_json_get(added, pr->string, kn);
+            if (slot) {
+                decls[tails[slot->valueint]].next = k;
+                tails[slot->valueint] = k;
+            } else if ((slot = jputn(c, added, pr->string, kn, jnew(c, cJSON_NULL))) != NULL) {
+                slot->valueint = tails[k] = k;
             }
         }
         const cJSON *br = cJSON_IsObject(b) ? tg_json_getz(b, "required") : NULL;
-        if (first) req_all = cJSON_IsArray(br) ? jclone(c, br) : jnew(c, cJSON_Array);
+        if (i == 0) req_all = cJSON_IsArray(br) ? jclone(c, br) : jnew(c, cJSON_Array);
         else if (req_all) {
             for (cJSON *r = req_all->child; r;) {
                 cJSON *next = r->next;
@@ -907,10 +954,78 @@ static void loosen_root_union(ex_ctx *c, cJSON *s, const cJSON *arr, const ex_pa
                 r = next;
             }
         }
-        first = 0;
     }
     if (c->oom) return;
-    for (cJSON *x = added->child; x; x = x->next) x->valueint = 0;
+    char msg[300];
+    for (cJSON *x = added->child; x && !c->oom;) {
+        cJSON *next = x->next;
+        size_t kn = tg_json_strlen(x->string);
+        const cJSON *own = tg_json_get(props, x->string, kn);
+        if (own) { /* the root's definition stays: reported where a branch narrows it */
+            for (k = x->valueint; k >= 0; k = decls[k].next) {
+                const cJSON *def = decls[k].def;
+                if (cJSON_IsFalse(def) || is_true_schema(def) || tg_json_equal(def, own)) continue;
+                snprintf(msg, sizeof msg, "the top-level %s's branch %d defines this property too: only the root's own "
+                         "definition is shown", kw, decls[k].branch);
+                note_branch_prop(c, p, &brs[decls[k].branch], decls[k].branch, x->string, kn, msg);
+                break;
+            }
+            tg_json_detach(added, x);
+            x = next;
+            continue;
+        }
+        /* the definitions (distinct), and the first branch that allows any value */
+        cJSON *defs = jnew(c, cJSON_Array);
+        int any_at = nb, first_at = -1;
+        for (k = x->valueint; k >= 0 && defs; k = decls[k].next) {
+            const cJSON *def = decls[k].def;
+            if (cJSON_IsFalse(def)) continue;
+            if (is_true_schema(def)) {
+                if (decls[k].branch < any_at) any_at = decls[k].branch;
+                continue;
+            }
+            if (first_at < 0) first_at = decls[k].branch;
+            if (arr_has(defs, def)) continue;
+            cJSON *d = jclone(c, def);
+            if (!d) break;
+            d->string = NULL;
+            tg_json_append(defs, d);
+        }
+        k = x->valueint;
+        for (int o = 0; o < n_open && opens[o] < any_at; o++) { /* (declarations come in branch order) */
+            while (k >= 0 && decls[k].branch < opens[o]) k = decls[k].next;
+            if (k >= 0 && decls[k].branch == opens[o]) continue;
+            any_at = opens[o];
+        }
+        if (c->oom) return;
+        cJSON *shown;
+        int looser = 0; /* shown looser than a branch's definition */
+        if (any_at < nb) { /* no constraint, the first definition's words kept */
+            shown = jnew(c, cJSON_Object);
+            static const char *const words[] = {"title", "description", NULL};
+            for (int w = 0; words[w] && shown && defs->child; w++) {
+                const cJSON *t = cJSON_IsObject(defs->child) ? tg_json_getz(defs->child, words[w]) : NULL;
+                if (t) jputclone(c, shown, t);
+            }
+            snprintf(msg, sizeof msg, "shown without constraints: the top-level %s's branch %d allows any value for this "
+                     "property", kw, any_at);
+            looser = first_at >= 0; /* (no branch defines it: {} is exact) */
+        } else if (arr_len(defs) > 1) {
+            shown = jnew(c, cJSON_Object);
+            jput(c, shown, "anyOf", defs);
+            snprintf(msg, sizeof msg, "the top-level %s's branches define this property differently: shown as an anyOf of "
+                     "their %d definitions (which one goes with which other properties is not shown)", kw, arr_len(defs));
+            looser = 1;
+        } else if (defs->child) { /* one definition, the same in every branch that allows the property: exact */
+            shown = defs->child;
+            tg_json_detach(defs, shown);
+        } else shown = jnew(c, cJSON_False); /* (every branch refuses it) */
+        if (!shown || c->oom) return;
+        if (looser) note_branch_prop(c, p, &brs[first_at], first_at, x->string, kn, msg);
+        jreplace(added, x, shown);
+        x = next;
+    }
+    if (c->oom) return;
     if (added->child) {
         if (!props) props = jput(c, s, "properties", jnew(c, cJSON_Object));
         for (cJSON *x = added->child; x && props;) {
@@ -928,11 +1043,10 @@ static void loosen_root_union(ex_ctx *c, cJSON *s, const cJSON *arr, const ex_pa
             r = next;
         }
     }
-    char msg[300];
     snprintf(msg, sizeof msg,
              "top-level %s with %d branches is not accepted by this provider: the root shows the union of the "
              "branches' properties and requires only what every branch requires%s",
-             kw, arr_len(arr), !strcmp(kw, "oneOf") ? " (that exactly one branch must match is not shown)" : "");
+             kw, nb, !strcmp(kw, "oneOf") ? " (that exactly one branch must match is not shown)" : "");
     note(c, p, msg);
 }
 

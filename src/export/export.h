@@ -92,10 +92,19 @@ typedef enum tg_export_format {
  *     required, types and bounds combine; a property defined differently in
  *     two branches becomes {"allOf":[a,b]} inside the property, exact);
  *   - a single-branch anyOf/oneOf is merged the same way (exact);
- *   - a multi-branch anyOf/oneOf is loosened (reported): the root lists the
- *     union of the branches' properties (a property that differs between
- *     branches becomes an anyOf of its variants) and requires only what
- *     every branch requires;
+ *   - a multi-branch anyOf/oneOf is loosened (reported), never narrower than
+ *     a branch: the root lists every property a branch declares, each with
+ *     what the branches together allow for it (the definition they share
+ *     when every branch that allows it defines it identically; an anyOf of
+ *     their definitions when they differ; no constraint, title/description
+ *     kept, when a branch lets any value through: it declares the property
+ *     true/{} or leaves it open, i.e. not in its own "properties" and no
+ *     additionalProperties false; a branch that declares it false, or has
+ *     additionalProperties false and no patternProperties, takes no part),
+ *     and requires only what every branch requires; a root property keeps
+ *     the root's own definition. Each property shown looser than a branch
+ *     defines it is reported at that definition
+ *     ("/inputSchema/anyOf/0/properties/p", or the $ref target's);
  *   - missing root type becomes "object"; a non-object root becomes
  *     {"type":"object"} (reported); root not/enum/const are dropped
  *     (reported);

@@ -340,8 +340,8 @@ static void refs_into_the_root_rehomed(void) {
     /* a oneOf branch's, the root itself ("#"), and a chain between copies */
     render(TG_EXPORT_BEDROCK,
            "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"oneOf\":[{\"properties\":{\"o\":{\"type\":\"object\"},"
-           "\"p\":{\"$ref\":\"#/oneOf/1/properties/q\"}}},{\"properties\":{\"q\":{\"$ref\":\"#/oneOf/0/properties/o\"},"
-           "\"r\":{\"$ref\":\"#\"}}}]}}",
+           "\"p\":{\"$ref\":\"#/oneOf/1/properties/q\"}},\"additionalProperties\":false},{\"properties\":{\"q\":{\"$ref\":\"#/oneOf/0/properties/o\"},"
+           "\"r\":{\"$ref\":\"#\"}},\"additionalProperties\":false}]}}",
            NULL);
     CHECK_MSG(strstr(out_text, "\"p\":{\"$ref\":\"#/$defs/oneOf_1_properties_q\"}") &&
                   strstr(out_text, "\"oneOf_1_properties_q\":{\"$ref\":\"#/$defs/oneOf_0_properties_o\"}") &&
@@ -406,11 +406,12 @@ static void anthropic_root(void) {
            NULL,
            "{\"name\":\"t\",\"input_schema\":{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"}},\"required\":[\"q\"]}}",
            "[]");
-    /* top-level oneOf loosened and reported */
+    /* top-level oneOf loosened and reported (a property one branch leaves
+     * open takes any value there: root_union_never_narrower) */
     expect(TG_EXPORT_ANTHROPIC,
            "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"mode\":{\"type\":\"string\"}},\"oneOf\":["
-           "{\"properties\":{\"url\":{\"type\":\"string\"},\"n\":{\"type\":\"integer\"}},\"required\":[\"url\",\"n\"]},"
-           "{\"properties\":{\"file\":{\"type\":\"string\"},\"n\":{\"type\":\"number\"}},\"required\":[\"file\",\"n\"]}]}}",
+           "{\"properties\":{\"url\":{\"type\":\"string\"},\"n\":{\"type\":\"integer\"}},\"required\":[\"url\",\"n\"],\"additionalProperties\":false},"
+           "{\"properties\":{\"file\":{\"type\":\"string\"},\"n\":{\"type\":\"number\"}},\"required\":[\"file\",\"n\"],\"additionalProperties\":false}]}}",
            NULL,
            "{\"name\":\"t\",\"input_schema\":{\"type\":\"object\",\"properties\":{\"mode\":{\"type\":\"string\"},\"url\":{\"type\":\"string\"},"
            "\"n\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"number\"}]},\"file\":{\"type\":\"string\"}},\"required\":[\"n\"]}}",
@@ -881,6 +882,112 @@ static void mcp_ref_to_context_param(void) {
                         "\"minLength\":3}}}}");
 }
 
+/* A root anyOf/oneOf merged into one object's properties (Anthropic and
+ * Gemini refuse it at the top level) never shows a property narrower than
+ * some branch allows it: definitions the branches share stay; ones that
+ * differ become an anyOf of them; a property one branch leaves open (or
+ * defines where the merge does not look, as in an allOf) takes any value.
+ * Each looser property is reported at its definition. */
+static void root_union_never_narrower(void) {
+    static const tg_export_format FMTS[] = {TG_EXPORT_ANTHROPIC, TG_EXPORT_GEMINI};
+    /* conflicting definitions in both branches */
+    const char *conflict =
+        "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"anyOf\":["
+        "{\"properties\":{\"mode\":{\"type\":\"string\",\"enum\":[\"a\",\"b\"]},\"n\":{\"type\":\"integer\",\"maximum\":5}},"
+        "\"required\":[\"mode\"],\"additionalProperties\":false},"
+        "{\"properties\":{\"mode\":{\"type\":\"string\",\"enum\":[\"c\"]},\"n\":{\"type\":\"integer\",\"minimum\":10}},"
+        "\"required\":[\"mode\",\"n\"],\"additionalProperties\":false}]}}";
+    /* identical definitions in both, each branch with one of its own */
+    const char *same =
+        "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"oneOf\":["
+        "{\"properties\":{\"q\":{\"type\":\"string\",\"maxLength\":9},\"a\":{\"type\":\"integer\"}},\"required\":[\"q\",\"a\"],"
+        "\"additionalProperties\":false},"
+        "{\"properties\":{\"q\":{\"type\":\"string\",\"maxLength\":9},\"b\":{\"type\":\"boolean\"}},\"required\":[\"q\",\"b\"],"
+        "\"additionalProperties\":false}]}}";
+    /* a property only one branch declares while the other is open; one
+     * another branch defines inside an allOf; one through a $ref */
+    const char *open =
+        "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"$defs\":{\"B\":{\"properties\":{\"v\":{\"type\":\"integer\"}}}},"
+        "\"anyOf\":[{\"properties\":{\"url\":{\"type\":\"string\",\"description\":\"where\"},\"v\":{\"type\":\"string\"}}},"
+        "{\"$ref\":\"#/$defs/B\"},{\"allOf\":[{\"properties\":{\"v\":{\"type\":\"boolean\"}}}]}]}}";
+    /* (Anthropic and Gemini render these the same but for the wrapper) */
+    static const char *const HEAD[] = {"{\"name\":\"t\",\"input_schema\":", "{\"name\":\"t\",\"parameters\":"};
+    char want[2048];
+    for (int f = 0; f < 2; f++) {
+        snprintf(want, sizeof want, "%s%s}", HEAD[f],
+                 "{\"type\":\"object\",\"properties\":{\"mode\":{\"anyOf\":[{\"type\":\"string\",\"enum\":[\"a\",\"b\"]},"
+                 "{\"type\":\"string\",\"enum\":[\"c\"]}]},\"n\":{\"anyOf\":[{\"type\":\"integer\",\"maximum\":5},"
+                 "{\"type\":\"integer\",\"minimum\":10}]}},\"required\":[\"mode\"]}");
+        expect(FMTS[f], conflict, NULL, want, NULL);
+        CHECK_MSG(rep_has("{\"tool\":\"t\",\"path\":\"/inputSchema/anyOf/0/properties/mode\",\"issue\":\"the top-level anyOf's "
+                          "branches define this property differently: shown as an anyOf of their 2 definitions") &&
+                      rep_has("\"path\":\"/inputSchema/anyOf/0/properties/n\",\"issue\":\"the top-level anyOf's branches define "
+                              "this property differently") &&
+                      rep_has("\"path\":\"/inputSchema/anyOf\",\"issue\":\"top-level anyOf with 2 branches"),
+                  "%s", rep_text);
+
+        snprintf(want, sizeof want, "%s%s}", HEAD[f],
+                 "{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\",\"maxLength\":9},\"a\":{\"type\":\"integer\"},"
+                 "\"b\":{\"type\":\"boolean\"}},\"required\":[\"q\"]}");
+        expect(FMTS[f], same, NULL, want,
+               "[{\"tool\":\"t\",\"path\":\"/inputSchema/oneOf\",\"issue\":\"top-level oneOf with 2 branches is not accepted by "
+               "this provider: the root shows the union of the branches' properties and requires only what every branch "
+               "requires (that exactly one branch must match is not shown)\"}]");
+
+        const char *open_out = f == 0 ? "{\"type\":\"object\",\"$defs\":{\"B\":{\"properties\":{\"v\":{\"type\":\"integer\"}}}},"
+                                        "\"properties\":{\"url\":{\"description\":\"where\"},\"v\":{}}}"
+                                      : "{\"type\":\"object\",\"properties\":{\"url\":{\"description\":\"where\"},\"v\":{}}}";
+        snprintf(want, sizeof want, "%s%s}", HEAD[f], open_out);
+        expect(FMTS[f], open, NULL, want, NULL);
+        CHECK_MSG(rep_has("{\"tool\":\"t\",\"path\":\"/inputSchema/anyOf/0/properties/url\",\"issue\":\"shown without "
+                          "constraints: the top-level anyOf's branch 1 allows any value for this property\"}") &&
+                      rep_has("{\"tool\":\"t\",\"path\":\"/inputSchema/anyOf/0/properties/v\",\"issue\":\"shown without "
+                              "constraints: the top-level anyOf's branch 2 allows any value for this property\"}"),
+                  "%s", rep_text);
+    }
+    /* a report through a $ref branch names the target; a branch that
+     * declares the property true allows any value; one that declares it
+     * false, or closes its members, takes no part; a root property a branch
+     * constrains further keeps the root's definition, reported */
+    expect(TG_EXPORT_ANTHROPIC,
+           "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"k\":{\"type\":\"string\"}},"
+           "\"$defs\":{\"A\":{\"properties\":{\"p\":{\"type\":\"integer\"},\"k\":{\"maxLength\":2},\"z\":false,\"w\":{\"type\":\"null\"}}}},"
+           "\"oneOf\":[{\"$ref\":\"#/$defs/A\"},{\"properties\":{\"p\":true,\"z\":{\"type\":\"string\"},\"w\":{\"type\":\"null\"}}},"
+           "{\"properties\":{\"w\":{\"type\":\"null\"}},\"additionalProperties\":false}]}}",
+           NULL,
+           "{\"name\":\"t\",\"input_schema\":{\"type\":\"object\",\"properties\":{\"k\":{\"type\":\"string\"},\"p\":{},"
+           "\"z\":{\"type\":\"string\"},\"w\":{\"type\":\"null\"}},\"$defs\":{\"A\":{\"properties\":{\"p\":{\"type\":\"integer\"},"
+           "\"k\":{\"maxLength\":2},\"z\":false,\"w\":{\"type\":\"null\"}}}}}}",
+           "[{\"tool\":\"t\",\"path\":\"/inputSchema/$defs/A/properties/p\",\"issue\":\"shown without constraints: the top-level "
+           "oneOf's branch 1 allows any value for this property\"},"
+           "{\"tool\":\"t\",\"path\":\"/inputSchema/$defs/A/properties/k\",\"issue\":\"the top-level oneOf's branch 0 defines "
+           "this property too: only the root's own definition is shown\"},"
+           "{\"tool\":\"t\",\"path\":\"/inputSchema/oneOf\",\"issue\":\"top-level oneOf with 3 branches is not accepted by this "
+           "provider: the root shows the union of the branches' properties and requires only what every branch requires (that "
+           "exactly one branch must match is not shown)\"}]");
+    /* the work is per declaration, not per property and branch: 300 closed
+     * branches of 20 properties each render, exact (no property looser) */
+    size_t cap = 300 * 20 * 40 + 256, len = 0;
+    char *big = malloc(cap);
+    CHECK(big != NULL);
+    if (!big) return;
+    len += (size_t)snprintf(big + len, cap - len, "{\"name\":\"x\",\"inputSchema\":{\"type\":\"object\",\"anyOf\":[");
+    for (int b = 0; b < 300; b++) {
+        len += (size_t)snprintf(big + len, cap - len, "%s{\"additionalProperties\":false,\"properties\":{", b ? "," : "");
+        for (int q = 0; q < 20; q++)
+            len += (size_t)snprintf(big + len, cap - len, "%s\"p%d_%d\":{\"type\":\"integer\"}", q ? "," : "", b, q);
+        len += (size_t)snprintf(big + len, cap - len, "}}");
+    }
+    snprintf(big + len, cap - len, "]}}");
+    for (int f = 0; f < 2; f++) {
+        render(FMTS[f], big, NULL);
+        CHECK_MSG(strncmp(out_text, HEAD[f], strlen(HEAD[f])) == 0 && strstr(out_text, "\"p0_0\":{\"type\":\"integer\"}"),
+                  "%.300s", out_text);
+        CHECK_MSG(!rep_has("properties/") && rep_has("top-level anyOf with 300 branches"), "%.300s", rep_text);
+    }
+    free(big);
+}
+
 int main(void) {
     provider_refusals();
     simple_tool();
@@ -902,5 +1009,6 @@ int main(void) {
     dangling_ref_reported();
     root_copy_repeats_no_name();
     mcp_ref_to_context_param();
+    root_union_never_narrower();
     return tg_test_finish("export");
 }

@@ -1077,6 +1077,58 @@ test('gemini: what it cannot say is reported, and it never admits what the origi
   rt.dispose();
 });
 
+test('anthropic, gemini: a root anyOf/oneOf merged into one object never shows a property narrower than a branch allows it', async () => {
+  const rt = await createToolRuntime();
+  const closed = (properties, required) => ({ properties, required, additionalProperties: false }); // (zod's objects)
+  const schemas = {
+    // two branches define the same properties differently: each is shown as an anyOf of the definitions
+    conflict: { type: 'object', anyOf: [
+      closed({ mode: { type: 'string', enum: ['a', 'b'] }, n: { type: 'integer', maximum: 5 } }, ['mode']),
+      closed({ mode: { type: 'string', enum: ['c'] }, n: { type: 'integer', minimum: 10 } }, ['mode', 'n'])] },
+    // identical definitions stay as they are, unreported
+    same: { type: 'object', oneOf: [
+      closed({ q: { type: 'string', maxLength: 9 }, a: { type: 'integer' } }, ['q', 'a']),
+      closed({ q: { type: 'string', maxLength: 9 }, b: { type: 'boolean' } }, ['q', 'b'])] },
+    // a branch that leaves a property open (or defines it in an allOf) lets any value through there
+    open: { type: 'object', $defs: { B: { properties: { v: { type: 'integer' } } } }, anyOf: [
+      { properties: { url: { type: 'string', description: 'where' }, v: { type: 'string' } }, required: ['url'] },
+      { $ref: '#/$defs/B' }, { allOf: [{ properties: { v: { type: 'boolean' } } }] }] },
+  };
+  for (const [name, inputSchema] of Object.entries(schemas)) rt.registerTool({ name, inputSchema }, () => 'x');
+  const samples = [{}, { mode: 'a' }, { mode: 'c', n: 12 }, { mode: 'b', n: 5 }, { mode: 'a', n: 12 }, { mode: 'd' },
+    { q: 'x', a: 1 }, { q: 'x', b: true }, { q: 'x'.repeat(10), a: 1 }, { url: 'u', v: 's' }, { v: 3 }, { v: true }, { url: 7, v: null }];
+  for (const format of ['anthropic', 'gemini']) {
+    const l = rt.listTools({ format });
+    const decls = format === 'anthropic' ? l.tools : l.tools[0].functionDeclarations;
+    const shown = Object.fromEntries(decls.map((t) => [t.name, t.input_schema ?? t.parameters]));
+    assert.deepEqual(shown.conflict.properties, {
+      mode: { anyOf: [{ type: 'string', enum: ['a', 'b'] }, { type: 'string', enum: ['c'] }] },
+      n: { anyOf: [{ type: 'integer', maximum: 5 }, { type: 'integer', minimum: 10 }] } }, format);
+    assert.deepEqual(shown.conflict.required, ['mode']);
+    assert.deepEqual(shown.same.properties, { q: { type: 'string', maxLength: 9 }, a: { type: 'integer' }, b: { type: 'boolean' } }, format);
+    assert.deepEqual(shown.same.required, ['q']);
+    assert.deepEqual(shown.open.properties, { url: { description: 'where' }, v: {} }, format);
+    const entries = (tool) => l.report.filter((r) => r.tool === tool).map((r) => `${r.path}: ${r.issue}`);
+    assert.deepEqual(entries('conflict').slice(0, 2), [
+      "/inputSchema/anyOf/0/properties/mode: the top-level anyOf's branches define this property differently: shown as an anyOf of their 2 definitions (which one goes with which other properties is not shown)",
+      "/inputSchema/anyOf/0/properties/n: the top-level anyOf's branches define this property differently: shown as an anyOf of their 2 definitions (which one goes with which other properties is not shown)"], format);
+    assert.deepEqual(entries('same').map((e) => e.split(':')[0]), ['/inputSchema/oneOf'], format); // (the root's own entry only)
+    assert.deepEqual(entries('open').slice(0, 2), [
+      "/inputSchema/anyOf/0/properties/url: shown without constraints: the top-level anyOf's branch 1 allows any value for this property",
+      "/inputSchema/anyOf/0/properties/v: shown without constraints: the top-level anyOf's branch 2 allows any value for this property"], format);
+    // what the tool accepts, the rendering shows as accepted (read as JSON Schema: Gemini's subset is one here)
+    for (const [name, inputSchema] of Object.entries(schemas)) {
+      const real = rt.compileSchema(inputSchema), told = rt.compileSchema(shown[name]);
+      for (const args of samples) {
+        if (real.validate(args).valid) assert.equal(told.validate(args).valid, true, `${format} ${name} ${JSON.stringify(args)}`);
+      }
+      real.dispose();
+      told.dispose();
+    }
+  }
+  rt.dispose();
+});
+
 test('a tool whose rendering amplifies is left out of that format alone, reported, quickly; copies repeat no $id or anchor', async () => {
   const rt = await createToolRuntime();
   rt.registerTool({ name: 'innocent', inputSchema: { type: 'object', properties: { a: { type: 'string' } } } }, () => 'ok');
