@@ -235,8 +235,11 @@ tg_status tg_snapshot_release(tg_runtime *rt, uint32_t id);
  * {"snapshot":id,"context":{"tenant_id":"t1",...},"principal","mode",
  *  "scheduler","source","tenant","session","format","approval","approvalToken"}.
  * TG_PENDING_APPROVAL: the policy asks first; tg_output holds
- * {"status":"pending_approval","approvalId","tool","args","reason","expiresAt"[,"token"]}
- * ("args": the arguments without the tool's context parameters, as bound). TG_PENDING: *call_id is set and the call waits for
+ * {"status":"pending_approval","approvalId","tool","args","argsText","definition"[,"contextDigest"],"reason","rule",
+ * "expiresAt"} ("args": the arguments without the tool's context parameters; "argsText" their exact bytes,
+ * "definition" the tool's definition digest and, for a tool with context parameters, "contextDigest" the SHA-256 of
+ * the context values they take: what the approval is bound to, and what tg_restore_approval takes back; the context
+ * values themselves are never written). TG_PENDING: *call_id is set and the call waits for
  * tg_call_complete. Any other status: tg_output holds the CallToolResult to
  * give the model ({"content":[...],"isError":true,"_meta":{...}}) and
  * tg_last_error the same failure for the host. */
@@ -306,7 +309,9 @@ tg_status tg_authorize(tg_runtime *rt, const char *request, size_t len);
 /* A person's answer to a pending approval: "approve", "approve_session"
  * (also allow this tool for the rest of the session) or "deny". After an
  * approve, begin the call again with {"approval":"<id>"} in its context: it
- * runs once, with exactly the approved arguments, principal and session.
+ * runs once, with exactly the approved arguments, principal and session, and
+ * the same values for the tool's context parameters (other context keys may
+ * differ); anything else is refused (TG_ERR_APPROVAL) and leaves it unspent.
  * "approve_token" (an approval key set) approves it to run elsewhere: the id
  * is spent and tg_output holds {"token","expiresAt"}, redeemable once (its
  * "approvalToken" in a call's context) on any instance with the key. A
@@ -321,7 +326,9 @@ int tg_approval_unspent(tg_runtime *rt, const char *id, size_t len);
 
 /* Re-creates a pending (or approved, not yet used) approval in this runtime,
  * e.g. in a replacement instance after a trap: {"id","tool","argsText","definition",
- * "principal"?,"session"?,"expiresAt","approved"?,"forSession"?}. The id is
+ * "contextDigest"?,"principal"?,"session"?,"expiresAt","approved"?,"forSession"?}
+ * (the pending approval's own fields; without "contextDigest" it is bound to
+ * no context values, so a tool that takes some is refused it). The id is
  * kept, so the host's references stay valid. */
 tg_status tg_restore_approval(tg_runtime *rt, const char *record, size_t len);
 

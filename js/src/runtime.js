@@ -1010,7 +1010,8 @@ export class ToolRuntime {
     if (ctx.approval !== undefined && this.#approvals.get(ctx.approval)?.record.approved && !this.#approvalUnspent(ctx.approval)) this.#approvals.delete(ctx.approval);
     if (status === TG_PENDING_APPROVAL) {
       const out = this.#hotOutput();
-      const record = { id: out.approvalId, tool: out.tool, argsText: out.argsText, definition: out.definition, principal: ctx.principal, session: ctx.session, expiresAt: out.expiresAt };
+      const record = { id: out.approvalId, tool: out.tool, argsText: out.argsText, definition: out.definition,
+        contextDigest: out.contextDigest, principal: ctx.principal, session: ctx.session, expiresAt: out.expiresAt };
       // kept to run the call once approved (and to restore it after a trap):
       // the expired ones go once there are many, so approvals nobody answers
       // (each holding its arguments) cannot pile up in the host
@@ -1018,6 +1019,7 @@ export class ToolRuntime {
       this.#approvals.set(out.approvalId, { record, name: out.tool, argsText: out.argsText, ctx: { ...ctx, signal: undefined, onProgress: undefined } });
       delete out.argsText;
       delete out.definition;
+      delete out.contextDigest;
       return out;
     }
     if (status !== TG_PENDING) {

@@ -170,7 +170,9 @@ int tg_approval_consume(tg_policy *p, const char *id, const char *tool, size_t t
     unsigned char d[32];
     tg_sha256(args_canonical, args_len, d);
     if (!tg_ct_equal(d, ap->digest, 32)) {
-        say(why, why_len, "arguments differ from the approved ones (or the tool was redefined since); a new approval is needed");
+        say(why, why_len,
+            "arguments differ from the approved ones (or their context values, or the tool was redefined since); a new "
+            "approval is needed");
         return 0;
     }
     /* (absent is "", as when the approval was asked for) */
@@ -373,7 +375,7 @@ int tg_approval_token_verify(tg_policy *p, const unsigned char *key, size_t key_
     unsigned char d[32];
     tg_sha256(args_canonical, args_len, d);
     if (!tg_ct_equal(d, digest, 32)) {
-        say(why, why_len, "arguments differ from the approved ones (or the tool was redefined since)");
+        say(why, why_len, "arguments differ from the approved ones (or their context values, or the tool was redefined since)");
         return 0;
     }
     if (principal && !str_eq(pr, pl, principal)) {

@@ -2,6 +2,7 @@
  * parameters refused or dropped, then injected from the trusted context,
  * then the whole object checked against the tool's compiled inputSchema. */
 #include "router.h"
+#include "../crypto/sha256.h"
 
 #include <string.h>
 
@@ -112,6 +113,40 @@ const cJSON *tg_args_shown(tg_arena *arena, const tg_tool *tool, const cJSON *ar
         if (given) tg_json_detach(j, given);
     }
     return j;
+}
+
+int tg_args_context_digest(const tg_tool *tool, const cJSON *context, const tg_allocator *alloc, char hex[65]) {
+    static const char x[] = "0123456789abcdef";
+    const cJSON *ctxmap = tool->opts.context;
+    hex[0] = '\0';
+    if (!ctxmap) return 0;
+    /* {"parameter":value,...} in the tool's order of its context parameters,
+     * each value with its members sorted: the same values, however the host
+     * ordered them, are the same call */
+    tg_buf b;
+    tg_buf_init(&b, *alloc, 0);
+    tg_buf_putc(&b, '{');
+    int first = 1;
+    for (const cJSON *p = ctxmap->child; p; p = p->next) {
+        const cJSON *val = context ? tg_json_get(context, p->valuestring, tg_json_strlen(p->valuestring)) : NULL;
+        if (!val) continue; /* (refused before an approval is asked or redeemed: tg_args_prepare) */
+        if (!first) tg_buf_putc(&b, ',');
+        first = 0;
+        tg_json_write_string(&b, p->string, tg_json_strlen(p->string));
+        tg_buf_putc(&b, ':');
+        tg_json_write_sorted(&b, val);
+    }
+    tg_buf_putc(&b, '}');
+    if (b.failed) {
+        tg_buf_free(&b);
+        return -1;
+    }
+    unsigned char h[TG_SHA256_SIZE];
+    tg_sha256(b.data, b.len, h);
+    tg_buf_free(&b);
+    for (int i = 0; i < TG_SHA256_SIZE; i++) hex[2 * i] = x[h[i] >> 4], hex[2 * i + 1] = x[h[i] & 15];
+    hex[64] = '\0';
+    return 1;
 }
 
 tg_args_status tg_args_prepare(tg_arena *arena, const tg_tool *tool, cJSON *args, const cJSON *context,

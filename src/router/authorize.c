@@ -141,11 +141,18 @@ static tg_status refuse(tg_runtime *rt, tg_status st, const tg_tool *tool, const
 
 /* What an approval is bound to: the digest of the tool's definition (a
  * tool redefined since the ask is not the call a person approved), a line
- * feed, the arguments' canonical JSON. */
-static void bound_bytes(tg_buf *b, const tg_tool *tool, const cJSON *args) {
+ * feed, the arguments' canonical JSON (which holds no line feed), and for a
+ * tool with context parameters a line feed and the digest of the context
+ * values they take (ctx_hex, tg_args_context_digest): arguments a person
+ * approved for tenant A are not a call for tenant B. */
+static void bound_bytes(tg_buf *b, const tg_tool *tool, const cJSON *args, const char *ctx_hex) {
     tg_buf_append(b, tool->digest, sizeof tool->digest - 1);
     tg_buf_putc(b, '\n');
     tg_json_write(b, args);
+    if (ctx_hex[0]) {
+        tg_buf_putc(b, '\n');
+        tg_buf_append(b, ctx_hex, 64);
+    }
 }
 
 /* The policy denied (res): outcome recorded, refused as rate_limited when a
@@ -241,9 +248,11 @@ tg_status tg_call_redeem(struct tg_runtime *rt, const tg_tool *tool, const cJSON
     char why[300];
     tg_buf canon;
     tg_buf_init(&canon, rt->alloc, 0);
-    if (shown) bound_bytes(&canon, tool, shown); /* (always a tree: an approval turns the one pass off) */
+    char ctx_hex[65];
+    int ctx_ok = tg_args_context_digest(tool, req->context, &rt->alloc, ctx_hex) >= 0;
+    if (shown && ctx_ok) bound_bytes(&canon, tool, shown, ctx_hex); /* (always a tree: an approval turns the one pass off) */
     int ok;
-    if (canon.failed || !shown) ok = 0, snprintf(why, sizeof why, "out of memory");
+    if (canon.failed || !shown || !ctx_ok) ok = 0, snprintf(why, sizeof why, "out of memory");
     else if (req->approval)
         ok = tg_approval_consume(rt->policy, req->approval, tool->name, tool->name_len, canon.data, canon.len,
                                  req->principal, req->session, now_ms, why, sizeof why);
@@ -262,7 +271,7 @@ tg_status tg_call_redeem(struct tg_runtime *rt, const tg_tool *tool, const cJSON
     }
     if (req->approval_token) rt->token_spent = 1; /* (its nonce is in the used set now) */
     /* a person approved it; deny rules decided before the ask, and an
-     * approval is bound to this tool, these arguments, this principal */
+     * approval is bound to this tool, these arguments (and context values), this principal */
     return tg_call_charge(rt, tool, req, now_ms, out);
 }
 
@@ -280,12 +289,14 @@ tg_status tg_call_ask(struct tg_runtime *rt, const tg_tool *tool, const cJSON *s
     }
     tg_buf canon;
     tg_buf_init(&canon, rt->alloc, 0);
-    bound_bytes(&canon, tool, shown);
+    char ctx_hex[65];
+    int ctx_ok = tg_args_context_digest(tool, req->context, &rt->alloc, ctx_hex) >= 0;
+    if (ctx_ok) bound_bytes(&canon, tool, shown, ctx_hex);
     unsigned char nonce[16] = {0};
     if (rt->host.random) rt->host.random(rt->host.ud, nonce, sizeof nonce);
     char id[40];
     double expires = now_ms + rt->approval_ttl_ms;
-    if (canon.failed ||
+    if (!ctx_ok || canon.failed ||
         tg_approval_create(rt->policy, &facts, &ar, canon.data, canon.len, expires, rt->host.random ? nonce : NULL, id)) {
         tg_buf_free(&canon);
         return refuse(rt, TG_ERR_DENIED, tool, "approval needed, but no approval could be recorded (too many pending: this principal's share, max_approvals_per_principal, or the whole table)");
@@ -296,9 +307,11 @@ tg_status tg_call_ask(struct tg_runtime *rt, const tg_tool *tool, const cJSON *s
     tg_buf_puts(o, id);
     tg_buf_puts(o, "\",\"tool\":");
     tg_json_write_string(o, tool->name, tool->name_len);
-    /* canon: the definition's digest, '\n', the arguments' canonical text */
+    /* canon: the definition's digest, '\n', the arguments' canonical text
+     * (then '\n' and the context digest, for a tool with context parameters) */
+    size_t ctx_len = ctx_hex[0] ? 65 : 0;
     const char *argtext = canon.data ? canon.data + sizeof tool->digest : "";
-    size_t arglen = canon.len > sizeof tool->digest ? canon.len - sizeof tool->digest : 0;
+    size_t arglen = canon.len > sizeof tool->digest + ctx_len ? canon.len - sizeof tool->digest - ctx_len : 0;
     tg_buf_puts(o, ",\"args\":");
     tg_buf_append(o, argtext, arglen);
     tg_buf_puts(o, ",\"argsText\":"); /* the exact argument bytes the approval is bound to */
@@ -306,6 +319,11 @@ tg_status tg_call_ask(struct tg_runtime *rt, const tg_tool *tool, const cJSON *s
     tg_buf_puts(o, ",\"definition\":\""); /* and the definition the person was shown */
     tg_buf_puts(o, tool->digest);
     tg_buf_putc(o, '"');
+    if (ctx_hex[0]) { /* and the context values it runs with (their digest: the values stay the host's) */
+        tg_buf_puts(o, ",\"contextDigest\":\"");
+        tg_buf_puts(o, ctx_hex);
+        tg_buf_putc(o, '"');
+    }
     tg_buf_puts(o, ",\"reason\":");
     tg_json_write_string(o, out->reason, strlen(out->reason));
     tg_buf_puts(o, ",\"rule\":");

@@ -65,6 +65,12 @@ const cJSON *tg_args_judged(tg_arena *arena, const tg_tool *tool, const cJSON *a
  * when the tool has no context parameters or args is not an object; NULL
  * out of memory. */
 const cJSON *tg_args_shown(tg_arena *arena, const tg_tool *tool, const cJSON *args);
+/* The SHA-256 (64 lowercase hex digits and a NUL, in hex) of the context
+ * values the tool's context parameters take from context: what an approval
+ * is bound to beside the arguments it shows, so the same arguments for
+ * another tenant are another call. 1 when written, 0 when the tool has no
+ * context parameters (hex ""), -1 out of memory. */
+int tg_args_context_digest(const tg_tool *tool, const cJSON *context, const tg_allocator *alloc, char hex[65]);
 tg_args_status tg_args_prepare(tg_arena *arena, const tg_tool *tool, cJSON *args, const cJSON *context,
                                int known_invalid, size_t max_errors, tg_buf *msg);
 

@@ -1,9 +1,9 @@
 /* router_test.c - the call pipeline's order through the C API: a deny
  * before the arguments' errors, an ask only for arguments that can run, an
  * approval spent only once nothing else refuses its call, what a pending
- * approval shows and binds for a tool with context parameters, and the
- * content blocks (and their annotations) a handler's CallToolResult may
- * hold. */
+ * approval shows and binds for a tool with context parameters (the
+ * arguments, and the context values they run with), and the content blocks
+ * (and their annotations) a handler's CallToolResult may hold. */
 #include <stdio.h>
 #include <string.h>
 
@@ -185,6 +185,88 @@ static void approval_shows_what_runs(void) {
     tg_runtime_free(rt);
 }
 
+/* The "contextDigest" member of rt's output ("" if none). */
+static void context_digest(tg_runtime *rt, char hex[65]) {
+    const char *p = strstr(out(rt), "\"contextDigest\":\"");
+    hex[0] = '\0';
+    if (p) snprintf(hex, 65, "%.64s", p + 17);
+}
+
+/* An approval is bound to the context values the tool's context parameters
+ * take, beside the arguments it shows: approved for tenant A, the call is
+ * refused for tenant B (by id, by token, and restored after a trap), while
+ * context keys the tool does not take may differ. */
+static void approval_bound_to_context(void) {
+    host_log h = {0};
+    const char *policy =
+        "{\"version\":1,\"defaults\":[\"*\"],\"rules\":[{\"id\":\"ask\",\"effect\":\"ask\",\"tools\":[\"wipe\"]}]}";
+    const char *wipe = "{\"name\":\"wipe\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"t\":{\"type\":\"string\"},"
+                       "\"what\":{\"type\":\"string\"}}}}";
+    const char *opts = "{\"context\":{\"t\":\"tenant\"}}";
+    const char *key = "0123456789abcdef0123456789abcdef";
+    tg_runtime *rt = runtime(&h, NULL, policy);
+    CHECK(tg_register_tool(rt, wipe, strlen(wipe), opts, strlen(opts), 1) == TG_OK);
+    CHECK(tg_set_approval_key(rt, (const unsigned char *)key, 32) == TG_OK);
+    const char *args = "{\"what\":\"all\"}";
+    uint32_t c = 0;
+    char id[40], hex[65], ctx[240], record[600];
+    CHECK(call_ctx(rt, "wipe", args, "{\"principal\":\"p\",\"context\":{\"tenant\":\"A\"}}", &c) == TG_PENDING_APPROVAL);
+    CHECK(strstr(out(rt), "\"A\"") == NULL); /* (a digest: the value is the host's) */
+    approval_id(rt, id);
+    context_digest(rt, hex);
+    CHECK(strlen(hex) == 64);
+    CHECK(tg_resolve_approval(rt, id, strlen(id), "approve") == TG_OK);
+    snprintf(ctx, sizeof ctx, "{\"principal\":\"p\",\"context\":{\"tenant\":\"B\"},\"approval\":\"%s\"}", id);
+    CHECK(call_ctx(rt, "wipe", args, ctx, &c) == TG_ERR_APPROVAL);
+    CHECK_MSG(strstr(out(rt), "context values") != NULL, "%s", out(rt));
+    CHECK(h.invoked == 0 && tg_approval_unspent(rt, id, strlen(id)) == 1);
+    /* other keys of the context are not the tool's: they may differ */
+    snprintf(ctx, sizeof ctx, "{\"principal\":\"p\",\"context\":{\"request\":\"r2\",\"tenant\":\"A\"},\"approval\":\"%s\"}", id);
+    CHECK(call_ctx(rt, "wipe", args, ctx, &c) == TG_PENDING);
+    CHECK_STR(h.args, "{\"what\":\"all\",\"t\":\"A\"}");
+    CHECK(tg_call_complete(rt, c, "\"ok\"", 4, 0) == TG_OK);
+
+    /* a token carries the binding to any instance holding the key */
+    CHECK(call_ctx(rt, "wipe", args, "{\"principal\":\"p\",\"context\":{\"tenant\":\"A\"}}", &c) == TG_PENDING_APPROVAL);
+    approval_id(rt, id);
+    CHECK(tg_resolve_approval(rt, id, strlen(id), "approve_token") == TG_OK);
+    char token[400];
+    const char *t = strstr(out(rt), "\"token\":\"");
+    CHECK(t != NULL);
+    snprintf(token, sizeof token, "%.*s", (int)(strchr(t + 9, '"') - (t + 9)), t + 9);
+    snprintf(ctx, sizeof ctx, "{\"principal\":\"p\",\"context\":{\"tenant\":\"B\"},\"approvalToken\":\"%s\"}", token);
+    CHECK(call_ctx(rt, "wipe", args, ctx, &c) == TG_ERR_APPROVAL);
+    snprintf(ctx, sizeof ctx, "{\"principal\":\"p\",\"context\":{\"tenant\":\"A\"},\"approvalToken\":\"%s\"}", token);
+    CHECK(call_ctx(rt, "wipe", args, ctx, &c) == TG_PENDING);
+    CHECK(tg_call_complete(rt, c, "\"ok\"", 4, 0) == TG_OK);
+
+    /* a record restored in another runtime (a trap's replacement) keeps it */
+    CHECK(call_ctx(rt, "wipe", args, "{\"principal\":\"p\",\"context\":{\"tenant\":\"A\"}}", &c) == TG_PENDING_APPROVAL);
+    approval_id(rt, id);
+    context_digest(rt, hex);
+    const char *d = strstr(out(rt), "\"definition\":\"");
+    CHECK(d != NULL);
+    tg_runtime *rt2 = runtime(&h, NULL, policy);
+    CHECK(tg_register_tool(rt2, wipe, strlen(wipe), opts, strlen(opts), 1) == TG_OK);
+    snprintf(record, sizeof record,
+             "{\"id\":\"%s\",\"tool\":\"wipe\",\"argsText\":\"{\\\"what\\\":\\\"all\\\"}\",\"definition\":\"%.64s\","
+             "\"contextDigest\":\"%s\",\"principal\":\"p\",\"expiresAt\":1e12,\"approved\":true}",
+             id, d + 14, hex);
+    CHECK_MSG(tg_restore_approval(rt2, record, strlen(record)) == TG_OK, "%s", record);
+    snprintf(ctx, sizeof ctx, "{\"principal\":\"p\",\"context\":{\"tenant\":\"B\"},\"approval\":\"%s\"}", id);
+    CHECK(call_ctx(rt2, "wipe", args, ctx, &c) == TG_ERR_APPROVAL);
+    snprintf(ctx, sizeof ctx, "{\"principal\":\"p\",\"context\":{\"tenant\":\"A\"},\"approval\":\"%s\"}", id);
+    CHECK(call_ctx(rt2, "wipe", args, ctx, &c) == TG_PENDING);
+    CHECK(tg_call_complete(rt2, c, "\"ok\"", 4, 0) == TG_OK);
+    /* a digest that is not one is refused, never read as "no context" */
+    const char *bad = "{\"id\":\"ap_00000000000000000000000000000001\",\"tool\":\"wipe\",\"argsText\":\"{}\","
+                      "\"definition\":\"0000000000000000000000000000000000000000000000000000000000000000\","
+                      "\"contextDigest\":\"A\",\"expiresAt\":1e12}";
+    CHECK(tg_restore_approval(rt2, bad, strlen(bad)) == TG_ERR_INVALID_REQUEST);
+    tg_runtime_free(rt2);
+    tg_runtime_free(rt);
+}
+
 /* Each content block has the members MCP requires of its type; a malformed
  * one makes the result invalid_result, as other garbage results are. */
 static void content_blocks_checked(void) {
@@ -323,6 +405,7 @@ int main(void) {
     approval_outlives_flight_limits();
     ask_only_for_valid_arguments();
     approval_shows_what_runs();
+    approval_bound_to_context();
     content_blocks_checked();
     content_annotations_checked();
     return tg_test_finish("router");

@@ -165,17 +165,27 @@ tg_status tg_restore_approval(tg_runtime *rt, const char *record, size_t len) {
         return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "an approval record needs id, tool, argsText, definition and expiresAt", -1);
     unsigned char nonce[16];
     if (tg_approval_id_nonce(id->valuestring, nonce)) return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "malformed approval id", -1);
+    /* the digest of the context values it runs with, when its tool takes any
+     * (64 lowercase hex digits, as tg_call_ask wrote it) */
+    const cJSON *cd = tg_json_getz(q, "contextDigest");
+    size_t cdl = cJSON_IsString(cd) ? tg_json_strlen(cd->valuestring) : 0;
+    if (cd && !(cdl == 64 && strspn(cd->valuestring, "0123456789abcdef") == 64))
+        return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "an approval record's contextDigest must be 64 lowercase hex digits", -1);
     const cJSON *pr = tg_json_getz(q, "principal"), *se = tg_json_getz(q, "session");
     /* (the definition too: a session rule this record adds holds for it alone) */
     tg_tool_facts f = {tool->valuestring, tg_json_strlen(tool->valuestring), NULL, 0, 0, 0, 0, NULL, def->valuestring};
     tg_authz_request ar = {cJSON_IsString(pr) ? pr->valuestring : NULL, NULL, 0, NULL, NULL,
                            cJSON_IsString(se) ? se->valuestring : NULL, NULL, now(rt), 1};
     char out_id[40], why[200];
-    tg_buf bound; /* as the router binds it: definition digest, '\n', arguments */
+    tg_buf bound; /* as the router binds it: definition digest, '\n', arguments[, '\n', context digest] */
     tg_buf_init(&bound, rt->alloc, 0);
     tg_buf_append(&bound, def->valuestring, 64);
     tg_buf_putc(&bound, '\n');
     tg_buf_append(&bound, args->valuestring, tg_json_strlen(args->valuestring));
+    if (cd) {
+        tg_buf_putc(&bound, '\n');
+        tg_buf_append(&bound, cd->valuestring, 64);
+    }
     int bad = bound.failed || tg_approval_create(rt->policy, &f, &ar, bound.data, bound.len, exp->valuedouble, nonce, out_id);
     tg_buf_free(&bound);
     if (bad) return tg_rt_fail(rt, TG_ERR_APPROVAL, "the approval could not be restored (expired, or the table is full)", -1);

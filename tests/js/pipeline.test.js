@@ -487,6 +487,35 @@ test('an approval id runs only for the principal and session it was asked for', 
   rt.dispose();
 });
 
+test('an approval is bound to the context values its tool takes: approved for one tenant, it is refused for another', async () => {
+  const ask = { version: 1, defaults: ['*'], rules: [{ id: 'ask-wipe', effect: 'ask', tools: ['wipe'] }] };
+  const rt = await createToolRuntime({ policy: ask, approvalKey: 'k'.repeat(32) });
+  const ran = [];
+  rt.registerTool({ name: 'wipe', inputSchema: obj({ tenant_id: { type: 'string' }, what: { type: 'string' } }) },
+    ({ tenant_id, what }) => { ran.push(tenant_id); return `wiped ${what} of ${tenant_id}`; }, { context: { tenant_id: 'tenant' } });
+  const as = (tenant, extra) => ({ principal: 'ops', session: 's', context: { tenant, request: Math.random() }, ...extra });
+  // approved while a deny was set: its run was refused and the approval kept, for the host to redeem by id
+  const p = await rt.callTool('wipe', { what: 'all' }, as('A'));
+  assert.deepEqual(Object.keys(p).sort(), ['approvalId', 'args', 'expiresAt', 'reason', 'rule', 'status', 'tool']);
+  rt.setPolicy({ ...ask, rules: [{ id: 'stop', effect: 'deny', tools: ['wipe'] }] });
+  assert.equal(gateCode(await rt.resolveApproval(p.approvalId, 'approve')), 'denied');
+  rt.setPolicy(ask);
+  const other = await rt.callTool('wipe', { what: 'all' }, as('B', { approval: p.approvalId }));
+  assert.equal(gateCode(other), 'approval_refused');
+  assert.match(other.content[0].text, /context values/);
+  assert.throws(() => rt._selftestTrap(), (e) => e.code === 'module_trap'); // (the kept approval is restored with its binding)
+  assert.equal(gateCode(await rt.callTool('wipe', { what: 'all' }, as('B', { approval: p.approvalId }))), 'approval_refused');
+  // the tenant it was asked for (other context keys are not the tool's: they may differ)
+  assert.equal((await rt.callTool('wipe', { what: 'all' }, as('A', { approval: p.approvalId }))).content[0].text, 'wiped all of A');
+  // a token carries the binding too
+  const q = await rt.callTool('wipe', { what: 'all' }, as('A'));
+  const { token } = await rt.resolveApproval(q.approvalId, 'approve_token');
+  assert.equal(gateCode(await rt.callTool('wipe', { what: 'all' }, as('B', { approvalToken: token }))), 'approval_refused');
+  assert.equal((await rt.callTool('wipe', { what: 'all' }, as('A', { approvalToken: token }))).content[0].text, 'wiped all of A');
+  assert.deepEqual(ran, ['A', 'A']);
+  rt.dispose();
+});
+
 test('every rate limit and budget that matches a tool holds, however many match', async () => {
   const rate_limits = Array.from({ length: 40 }, (_, i) => ({ id: `agent${i}`, tools: ['*'], principals: [`agent${i}`], capacity: 1, refill_per_second: 0 }));
   const rt = await createToolRuntime({ policy: { version: 1, defaults: ['*'], rules: [{ id: 'all', effect: 'allow', tools: ['*'] }], rate_limits } });
