@@ -328,8 +328,11 @@ int tg_approval_unspent(tg_runtime *rt, const char *id, size_t len);
  * e.g. in a replacement instance after a trap: {"id","tool","argsText","definition",
  * "contextDigest"?,"principal"?,"session"?,"expiresAt","approved"?,"forSession"?}
  * (the pending approval's own fields; without "contextDigest" it is bound to
- * no context values, so a tool that takes some is refused it). The id is
- * kept, so the host's references stay valid. */
+ * no context values, so a tool that takes some is refused it). "answered":
+ * "denied" | "used" | "token" restores one already answered (denied, its
+ * call run, issued as a token; "argsText" may then be ""), so that it is
+ * refused with the reason the old instance gave, not as an unknown id. The
+ * id is kept, so the host's references stay valid. */
 tg_status tg_restore_approval(tg_runtime *rt, const char *record, size_t len);
 
 /* Records an approval token redeemed on an earlier instance as used here (a

@@ -6,9 +6,9 @@
 // there replaces the instance with a fresh one and gives it what the old one
 // held: the configuration, policy and approval key (a small journal), every
 // source's tools as they were (the module's change log, #takeChanges), the
-// epoch, snapshot and call id counters, pending approvals, spent tokens and policy
-// state, so the host keeps working; the operation that trapped fails with
-// code 'module_trap'.
+// epoch, snapshot and call id counters, pending approvals (and answered ones,
+// refused as they were), spent tokens and policy state, so the host keeps
+// working; the operation that trapped fails with code 'module_trap'.
 import { STATUS, ToolgateError } from './errors.js';
 
 const TG_OK = 0;
@@ -91,6 +91,7 @@ export class ToolRuntime {
   #invoked = null; // set by the invoke import during tga_call_begin
   #journal = [];
   #approvals = new Map(); // approvalId -> { record, name, argsText, ctx }
+  #answered = new Map(); // approvalId -> the record of one answered (#answer), for a replaced instance
   #auditSubscribers = new Set();
   #auditQueue = []; // events of module calls still on the stack (#onAudit)
   #inModule = 0; // 1 while a module call runs: a call from inside it (a clock option) is refused
@@ -254,6 +255,9 @@ export class ToolRuntime {
       const len = this.#write(JSON.stringify(a.record))[0];
       this.#exports.tga_restore_approval(this.#handle, len);
     }
+    // and the answered ones, refused as they were (after those still to run:
+    // they matter more where the table is short)
+    for (const r of this.#answered.values()) this.#exports.tga_restore_approval(this.#handle, this.#write(JSON.stringify(r))[0]);
     // single use survives too: tokens redeemed before are used here as well
     for (const token of this.#spentTokens.keys()) this.#exports.tga_restore_spent_token(this.#handle, this.#write(token)[0]);
   }
@@ -833,26 +837,46 @@ export class ToolRuntime {
       return gateError(e.code, `The approval cannot be used: ${e.message}`);
     }
     if (code === 3) { // approved to run elsewhere: the token is the approval now
-      this.#approvals.delete(approvalId);
+      this.#answer(approvalId, 'token');
       const { token, expiresAt } = this.#output();
       this.#minted(token, pending?.record.session ?? '');
       return { status: 'approved', approvalId, token, expiresAt };
     }
     if (!pending) return code ? { status: 'approved', approvalId } : { status: 'denied', approvalId };
     if (!code) {
-      this.#approvals.delete(approvalId);
+      this.#answer(approvalId, 'denied');
       return gateError('denied', `A person denied the call to tool "${pending.name}".`);
     }
     pending.record.approved = true;
     pending.record.forSession = code === 2;
     if (code === 2) this.#listCache.clear(); // (the session may now be shown the tool)
     // spent as it starts: a trap while it runs must not give a new instance the approval again
-    this.#approvals.delete(approvalId);
+    this.#answer(approvalId, 'used');
     const result = await this.callTool(pending.name, pending.argsText, { ...pending.ctx, approval: approvalId });
     // refused before it ran (a deny or a limit in force now): the module keeps
     // the approval for another try, and a replaced instance must be given it
-    if (this.#approvalUnspent(approvalId)) this.#approvals.set(approvalId, pending);
+    if (this.#approvalUnspent(approvalId)) {
+      this.#answered.delete(approvalId);
+      this.#approvals.set(approvalId, pending);
+    }
     return result;
+  }
+
+  /** An approval answered for good (denied, issued as a token) or whose
+   * call runs: out of the approvals still to run, and kept without its
+   * arguments until it expires, so that a replaced instance is given it
+   * answered and refuses it with the reason this one gives (not as an
+   * unknown id). */
+  #answer(id, answered) {
+    const pending = this.#approvals.get(id);
+    this.#approvals.delete(id);
+    if (!pending) return;
+    if (this.#answered.size >= APPROVALS_SWEEP_AT) {
+      const now = this.#clock();
+      for (const [k, r] of this.#answered) if (!(r.expiresAt > now)) this.#answered.delete(k);
+    }
+    const { tool, definition, principal, session, expiresAt } = pending.record;
+    this.#answered.set(id, { id, tool, argsText: '', definition, principal, session, expiresAt, answered });
   }
 
   /** Remembers a token the module may have spent (its expiry read from its
@@ -900,6 +924,9 @@ export class ToolRuntime {
   /** @internal how many pending approvals the host side holds (tests of their bound). */
   _pendingApprovals() { return this.#approvals.size; }
 
+  /** @internal how many answered approvals the host side keeps for a replaced instance (tests of their bound). */
+  _answeredApprovals() { return this.#answered.size; }
+
   /** Ends a session: its budgets, session rules and approval ids not yet
    * used are forgotten (a later resolveApproval of one is refused), and the
    * tokens this runtime issued for it are spent. (A token is self-contained:
@@ -916,6 +943,7 @@ export class ToolRuntime {
       this.#spent(token);
     }
     for (const [id, a] of this.#approvals) if ((a.record.session ?? '') === String(session)) this.#approvals.delete(id);
+    for (const [id, r] of this.#answered) if ((r.session ?? '') === String(session)) this.#answered.delete(id);
     this.#listCache.clear(); // (what the session was shown may change)
   }
 
@@ -1007,7 +1035,7 @@ export class ToolRuntime {
     if (ctx.approvalToken !== undefined && this.#exports.tga_call_spent_token(this.#handle)) this.#spent(ctx.approvalToken);
     // an approval kept for another try is forgotten here once it ran
     // (only an approved one: a pending id named too early is still the person's to answer)
-    if (ctx.approval !== undefined && this.#approvals.get(ctx.approval)?.record.approved && !this.#approvalUnspent(ctx.approval)) this.#approvals.delete(ctx.approval);
+    if (ctx.approval !== undefined && this.#approvals.get(ctx.approval)?.record.approved && !this.#approvalUnspent(ctx.approval)) this.#answer(ctx.approval, 'used');
     if (status === TG_PENDING_APPROVAL) {
       const out = this.#hotOutput();
       const record = { id: out.approvalId, tool: out.tool, argsText: out.argsText, definition: out.definition,

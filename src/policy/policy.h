@@ -194,6 +194,13 @@ int tg_approval_open(tg_policy *p, const char *id, double now_ms);
 int tg_approval_resolve(tg_policy *p, const char *id, int approve, int for_session, double now_ms, char *why,
                         size_t why_len);
 
+/* A restored approval (tg_approval_create, in an instance replacing the one
+ * that held it) answered as it was there: answer "denied", "used" (its call
+ * ran) or "token" (issued as a token), so it is refused with the same reason
+ * as there, never read as unknown. 0, or -1 (unknown, expired or answered
+ * id, or another answer). */
+int tg_approval_restore_answer(tg_policy *p, const char *id, const char *answer, double now_ms);
+
 /* The approved call is about to run. Returns 1 when id is approved, not
  * expired, not used, and tool name, argument bytes, principal and session
  * (NULL is "") are exactly those approved: the approval is used up (a

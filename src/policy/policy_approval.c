@@ -151,6 +151,17 @@ int tg_approval_resolve(tg_policy *p, const char *id, int approve, int for_sessi
     return 0;
 }
 
+int tg_approval_restore_answer(tg_policy *p, const char *id, const char *answer, double now_ms) {
+    int state = strcmp(answer, "denied") == 0 ? AP_DENIED
+                : strcmp(answer, "used") == 0 ? AP_USED
+                : strcmp(answer, "token") == 0 ? AP_MINTED
+                                               : -1;
+    tg_approval *ap = state < 0 ? NULL : unanswered(p, id, now_ms, NULL, 0);
+    if (!ap) return -1;
+    ap->state = state;
+    return 0;
+}
+
 int tg_approval_consume(tg_policy *p, const char *id, const char *tool, size_t tool_len,
                         const char *args_canonical, size_t args_len, const char *principal, const char *session,
                         double now_ms, char *why, size_t why_len) {

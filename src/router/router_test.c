@@ -2,8 +2,9 @@
  * before the arguments' errors, an ask only for arguments that can run, an
  * approval spent only once nothing else refuses its call, what a pending
  * approval shows and binds for a tool with context parameters (the
- * arguments, and the context values they run with), and the content blocks
- * (and their annotations) a handler's CallToolResult may hold. */
+ * arguments, and the context values they run with), approvals restored
+ * as they were answered, and the content blocks (and their annotations) a
+ * handler's CallToolResult may hold. */
 #include <stdio.h>
 #include <string.h>
 
@@ -267,6 +268,62 @@ static void approval_bound_to_context(void) {
     tg_runtime_free(rt);
 }
 
+/* What answering and redeeming approval id say in rt: the last error of
+ * answering it again, and the result of a call that names it. */
+static void refusals(tg_runtime *rt, const char *id, char *answer, char *call, size_t n) {
+    char ctx[160];
+    uint32_t c = 0;
+    CHECK(tg_resolve_approval(rt, id, strlen(id), "approve") == TG_ERR_APPROVAL);
+    snprintf(answer, n, "%s", tg_last_error(rt, NULL));
+    snprintf(ctx, sizeof ctx, "{\"principal\":\"u\",\"session\":\"s\",\"approval\":\"%s\"}", id);
+    CHECK(call_ctx(rt, "deploy", "{\"env\":\"x\"}", ctx, &c) == TG_ERR_APPROVAL);
+    snprintf(call, n, "%s", out(rt));
+}
+
+/* An approval answered already (denied, its call run, issued as a token)
+ * is restored answered: the replacing runtime refuses it with the reason
+ * the old one gave, never as an unknown id. */
+static void answered_approvals_restored(void) {
+    host_log h = {0};
+    tg_runtime *rt = runtime(&h, NULL, ASK_DEPLOY), *rt2 = runtime(&h, NULL, ASK_DEPLOY);
+    CHECK(tg_register_tool(rt, DEPLOY, strlen(DEPLOY), NULL, 0, 1) == TG_OK);
+    CHECK(tg_register_tool(rt2, DEPLOY, strlen(DEPLOY), NULL, 0, 1) == TG_OK);
+    CHECK(tg_set_approval_key(rt, (const unsigned char *)"0123456789abcdef", 16) == TG_OK);
+    const char *ctx = "{\"principal\":\"u\",\"session\":\"s\"}";
+    static const char *const ANSWERS[] = {"deny", "approve", "approve_token"}, *const STATES[] = {"denied", "used", "token"};
+    for (int i = 0; i < 3; i++) {
+        char id[40], def[65], ctx2[160], record[400], a1[400], c1[800], a2[400], c2[800];
+        uint32_t c = 0;
+        CHECK(call_ctx(rt, "deploy", "{\"env\":\"x\"}", ctx, &c) == TG_PENDING_APPROVAL);
+        approval_id(rt, id);
+        snprintf(def, sizeof def, "%.64s", strstr(out(rt), "\"definition\":\"") + 14);
+        CHECK(tg_resolve_approval(rt, id, strlen(id), ANSWERS[i]) == TG_OK);
+        if (i == 1) { /* its call runs */
+            snprintf(ctx2, sizeof ctx2, "{\"principal\":\"u\",\"session\":\"s\",\"approval\":\"%s\"}", id);
+            CHECK(call_ctx(rt, "deploy", "{\"env\":\"x\"}", ctx2, &c) == TG_PENDING);
+            CHECK(tg_call_complete(rt, c, "\"ok\"", 4, 0) == TG_OK);
+        }
+        refusals(rt, id, a1, c1, 400);
+        snprintf(record, sizeof record,
+                 "{\"id\":\"%s\",\"tool\":\"deploy\",\"argsText\":\"\",\"definition\":\"%s\",\"principal\":\"u\","
+                 "\"session\":\"s\",\"expiresAt\":1e12,\"answered\":\"%s\"}",
+                 id, def, STATES[i]);
+        CHECK_MSG(tg_restore_approval(rt2, record, strlen(record)) == TG_OK, "%s", record);
+        refusals(rt2, id, a2, c2, 400);
+        CHECK_MSG(strstr(a1, "unknown") == NULL && strcmp(a1, a2) == 0, "%s: %s / %s", STATES[i], a1, a2);
+        CHECK_MSG(strcmp(c1, c2) == 0, "%s: %s / %s", STATES[i], c1, c2);
+    }
+    CHECK(h.invoked == 1);
+    const char *bad = "{\"id\":\"ap_00000000000000000000000000000009\",\"tool\":\"deploy\",\"argsText\":\"\","
+                      "\"definition\":\"0000000000000000000000000000000000000000000000000000000000000000\","
+                      "\"expiresAt\":1e12,\"answered\":\"approved\"}";
+    CHECK(tg_restore_approval(rt2, bad, strlen(bad)) == TG_ERR_INVALID_REQUEST);
+    CHECK(tg_resolve_approval(rt2, "ap_00000000000000000000000000000009", 35, "approve") == TG_ERR_APPROVAL);
+    CHECK(strstr(tg_last_error(rt2, NULL), "unknown approval id") != NULL); /* (refused before it was made) */
+    tg_runtime_free(rt2);
+    tg_runtime_free(rt);
+}
+
 /* Each content block has the members MCP requires of its type; a malformed
  * one makes the result invalid_result, as other garbage results are. */
 static void content_blocks_checked(void) {
@@ -406,6 +463,7 @@ int main(void) {
     ask_only_for_valid_arguments();
     approval_shows_what_runs();
     approval_bound_to_context();
+    answered_approvals_restored();
     content_blocks_checked();
     content_annotations_checked();
     return tg_test_finish("router");

@@ -171,6 +171,11 @@ tg_status tg_restore_approval(tg_runtime *rt, const char *record, size_t len) {
     size_t cdl = cJSON_IsString(cd) ? tg_json_strlen(cd->valuestring) : 0;
     if (cd && !(cdl == 64 && strspn(cd->valuestring, "0123456789abcdef") == 64))
         return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "an approval record's contextDigest must be 64 lowercase hex digits", -1);
+    const cJSON *answered = tg_json_getz(q, "answered");
+    if (answered && !(cJSON_IsString(answered) && (strcmp(answered->valuestring, "denied") == 0 ||
+                                                   strcmp(answered->valuestring, "used") == 0 ||
+                                                   strcmp(answered->valuestring, "token") == 0)))
+        return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "\"answered\" must be \"denied\", \"used\" or \"token\"", -1);
     const cJSON *pr = tg_json_getz(q, "principal"), *se = tg_json_getz(q, "session");
     /* (the definition too: a session rule this record adds holds for it alone) */
     tg_tool_facts f = {tool->valuestring, tg_json_strlen(tool->valuestring), NULL, 0, 0, 0, 0, NULL, def->valuestring};
@@ -189,6 +194,10 @@ tg_status tg_restore_approval(tg_runtime *rt, const char *record, size_t len) {
     int bad = bound.failed || tg_approval_create(rt->policy, &f, &ar, bound.data, bound.len, exp->valuedouble, nonce, out_id);
     tg_buf_free(&bound);
     if (bad) return tg_rt_fail(rt, TG_ERR_APPROVAL, "the approval could not be restored (expired, or the table is full)", -1);
+    /* answered already: refused as it was (its digest no longer matters) */
+    if (answered && tg_approval_restore_answer(rt->policy, out_id, answered->valuestring, now(rt)))
+        return tg_rt_fail(rt, TG_ERR_APPROVAL, "the approval could not be restored as answered", -1);
+    if (answered) return TG_OK;
     if (cJSON_IsTrue(tg_json_getz(q, "approved")) &&
         tg_approval_resolve(rt->policy, out_id, 1, cJSON_IsTrue(tg_json_getz(q, "forSession")), now(rt), why, sizeof why))
         return tg_rt_fail(rt, TG_ERR_APPROVAL, why, -1);

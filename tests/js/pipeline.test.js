@@ -251,6 +251,19 @@ test('approvals nobody answers do not pile up in the host: expired ones are drop
   rt.dispose();
 });
 
+test('answered approvals the host keeps for a replaced instance do not pile up: expired ones are dropped', async () => {
+  let now = 1_000_000;
+  const rt = await createToolRuntime({ clock: () => now, policy: { version: 1, defaults: ['*'], limits: { max_approvals: 4096, max_approvals_per_principal: 4096 }, rules: [{ id: 'ask', effect: 'ask', tools: ['*'] }] } });
+  rt.registerTool({ name: 'send', inputSchema: obj({ body: { type: 'string' } }) }, () => 'sent');
+  const body = 'x'.repeat(10_000);
+  for (let i = 0; i < 1100; i++) await rt.resolveApproval((await rt.callTool('send', { body: `${i}${body}` })).approvalId, 'deny');
+  assert.deepEqual([rt._pendingApprovals(), rt._answeredApprovals()], [0, 1100]);
+  now += 24 * 3600 * 1000; // long past any approval's expiry
+  await rt.resolveApproval((await rt.callTool('send', { body: 'new' })).approvalId, 'deny');
+  assert.equal(rt._answeredApprovals(), 1);
+  rt.dispose();
+});
+
 test('approvals: ask pauses the call; approving runs exactly that call once; denied or changed cannot run', async () => {
   const { rt, ran } = await policyRuntime();
   const p = await rt.callTool('send_email', { to: 'ceo@corp.com', q: 'hi' }, { principal: 'intern', session: 's1' });

@@ -153,6 +153,44 @@ test('an approved call refused by a limit keeps its approval for another try, ac
   assert.deepEqual(end, { refused: 'rate_limited', retry: 'sent to b@corp.com', again: 'approval_refused' });
 });
 
+test('an approval answered before a trap is refused after it as it was, never as an unknown id', async () => {
+  const policy = { version: 1, defaults: ['*'], rules: [{ id: 'ask-mail', effect: 'ask', tools: ['send_email'] }] };
+  const end = await alike(async (trap) => {
+    const rt = await createToolRuntime({ policy, approvalKey: 'k'.repeat(32) });
+    rt.registerTool({ name: 'send_email', inputSchema: obj({ to: { type: 'string' } }) }, ({ to }) => `sent to ${to}`);
+    const ctx = { principal: 'p', session: 's' };
+    const ask = async (to, session = 's') => ({ to, id: (await rt.callTool('send_email', { to }, { ...ctx, session })).approvalId });
+    const denied = await ask('a@corp.com'), ran = await ask('b@corp.com'), token = await ask('c@corp.com');
+    const redeemed = await ask('d@corp.com'), ended = await ask('e@corp.com', 't');
+    await rt.resolveApproval(denied.id, 'deny');
+    await rt.resolveApproval(ran.id, 'approve');
+    await rt.resolveApproval(token.id, 'approve_token');
+    // approved while a deny was set (kept), then run by the host naming its id
+    rt.setPolicy({ ...policy, rules: [{ id: 'stop', effect: 'deny', tools: ['send_email'] }] });
+    await rt.resolveApproval(redeemed.id, 'approve');
+    rt.setPolicy(policy);
+    const first = (await rt.callTool('send_email', { to: redeemed.to }, { ...ctx, approval: redeemed.id })).content[0].text;
+    await rt.resolveApproval(ended.id, 'deny');
+    rt.endSession('t'); // (its approvals are forgotten: unknown from then on, trap or not)
+    trap(rt);
+    const out = { first };
+    for (const [k, a] of Object.entries({ denied, ran, token, redeemed, ended })) {
+      out[k] = [(await rt.resolveApproval(a.id, 'approve')).content[0].text,
+        (await rt.callTool('send_email', { to: a.to }, { ...ctx, approval: a.id })).content[0].text];
+    }
+    rt.dispose();
+    return out;
+  });
+  assert.equal(end.first, 'sent to d@corp.com');
+  assert.deepEqual(end.denied, ['The approval cannot be used: approval was denied; ask again for a new one',
+    'The approval does not allow this call to tool "send_email": approval was denied']);
+  assert.match(end.ran[0], /already resolved/);
+  assert.match(end.ran[1], /already used/);
+  assert.match(end.redeemed[1], /already used/);
+  assert.match(end.token[1], /issued as a token/);
+  assert.match(end.ended[0], /unknown approval id/);
+});
+
 test('a source that re-lists with a change nobody reviews costs the host nothing per listing', async () => {
   const rt = await createToolRuntime();
   const tools = Array.from({ length: 50 }, (_, i) => ({ name: `t${i}`, description: `tool ${i}`, inputSchema: obj() }));
