@@ -95,6 +95,7 @@ export class ToolRuntime {
   #auditSubscribers = new Set();
   #auditQueue = []; // events of module calls still on the stack (#onAudit)
   #inModule = 0; // 1 while a module call runs: a call from inside it (a clock option) is refused
+  #recovering = false; // while #recover gives a new instance what the old one held
   #inFlight = new Map(); // callId -> { timer, settle }: calls whose handler is awaited
   #restarts = 0;
   #argsLimit;
@@ -228,6 +229,15 @@ export class ToolRuntime {
   }
 
   #recover() {
+    this.#recovering = true;
+    try {
+      this.#restore();
+    } finally {
+      this.#recovering = false;
+    }
+  }
+
+  #restore() {
     this.#restarts++;
     this.#listCache.clear();
     this.#pinned.clear(); // (snapshots do not survive a trap: what only they could reach goes)
@@ -416,7 +426,11 @@ export class ToolRuntime {
     const n = c !== undefined ? 3 : b !== undefined ? 2 : 1;
     const max = size(a) + (n > 1 ? size(b) : 0) + (n > 2 ? size(c) : 0);
     if (max > this.#inCap) {
-      const ptr = this.#exports.tga_input(this.#handle, max);
+      // through #hot, as every call into the module: a trap while it allocates
+      // replaces the instance and throws module_trap, which every caller that
+      // promises typed results turns into one. (While a new instance is given
+      // what the old one held, a trap is not recovered from again.)
+      const ptr = this.#recovering ? this.#exports.tga_input(this.#handle, max) : this.#hot(this.#exports.tga_input, max);
       if (!ptr) throw new ToolgateError('out_of_memory', 'the module has no room for this input');
       this.#inPtr = ptr;
       this.#inCap = Math.max(max, 4096); // tga_input allocates at least 4 KiB

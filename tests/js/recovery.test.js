@@ -11,6 +11,16 @@ import { createToolRuntime } from 'toolgate';
 const code = (r) => r._meta?.['dev.toolgate/error']?.code;
 const obj = (properties = {}) => ({ type: 'object', properties });
 const trapped = (rt) => assert.throws(() => rt._selftestTrap(), (e) => e.code === 'module_trap');
+/** Makes the next growth of the module's input area trap, as a damaged heap
+ * would: the allocator's size word just before the area (found by the text
+ * last written there) is made to reach past the end of memory, so the free()
+ * of the old area in tga_input reads out of bounds. */
+function breakInputArea(rt, written) {
+  const mem = rt._memory().buffer;
+  const at = Buffer.from(mem).indexOf(Buffer.from(written));
+  assert.ok(at > 4, 'the input area holds what was written last');
+  new DataView(mem).setUint32(at - 4, 0x7ffffff3, true);
+}
 /** Runs scenario(trap) without and with the trap; both must end alike. */
 async function alike(scenario) {
   const without = await scenario(() => {});
@@ -126,6 +136,36 @@ test('a dispatched call a trap ends has its outcome audited, and call ids go on 
     dispatched.map((e, i) => [e.callId, e.tool, ['module_trap', 'module_trap', 'ok'][i]]));
   assert.deepEqual([outcomes[0].source, outcomes[0].principal, outcomes[1].source], ['', 'ops', 'bank']);
   assert.equal(typeof outcomes[0].durationMs, 'number');
+  rt.dispose();
+});
+
+test('a trap while the module makes room for an input is recovered from like any other: typed results, never a rejection', async () => {
+  const rt = await createToolRuntime();
+  const events = [];
+  rt.onAudit((e) => events.push(e));
+  const big = 'y'.repeat(20_000); // (more than the input area holds: it grows)
+  rt.registerTool({ name: 'echo', inputSchema: obj() }, ({ m }) => `got ${m.length}`);
+  // a call's arguments
+  rt.checkJSON('"first-marker"');
+  breakInputArea(rt, '"first-marker"');
+  const r = await rt.callTool('echo', { m: big });
+  assert.equal(code(r), 'module_trap');
+  assert.equal(rt.restarts, 1);
+  assert.equal((await rt.callTool('echo', { m: big })).content[0].text, 'got 20000'); // (the new instance runs it)
+  // a handler's result, once the call was dispatched: its outcome is audited
+  rt.registerTool({ name: 'spill', inputSchema: obj() }, ({ m }) => { breakInputArea(rt, `{"m":"${m}"}`); return big.repeat(5); });
+  events.length = 0;
+  assert.equal(code(await rt.callTool('spill', { m: 'second-marker' })), 'module_trap');
+  assert.equal(rt.restarts, 2);
+  await new Promise((r) => setTimeout(r, 0));
+  assert.deepEqual(events.map((e) => [e.phase, e.outcome]), [['decision', 'dispatched'], ['outcome', 'module_trap']]);
+  // an instance given to a validator: a ToolgateError, as its other failures
+  const v = rt.compileSchema({ type: 'string' });
+  assert.equal(v.validate('"third-marker"').valid, true);
+  breakInputArea(rt, '"third-marker"');
+  assert.throws(() => v.validate(`"${big}"`), (e) => e.code === 'module_trap');
+  assert.equal(rt.restarts, 3);
+  assert.equal(v.validate(`"${big}"`).valid, true);
   rt.dispose();
 });
 
