@@ -96,7 +96,7 @@ export class ToolRuntime {
   #auditQueue = []; // events of module calls still on the stack (#onAudit)
   #inModule = 0; // 1 while a module call runs: a call from inside it (a clock option) is refused
   #recovering = false; // while #recover gives a new instance what the old one held
-  #inFlight = new Map(); // callId -> { timer, settle }: calls whose handler is awaited
+  #inFlight = new Map(); // callId -> { timer, settle, job, name, ctx }: calls whose handler is awaited
   #restarts = 0;
   #argsLimit;
   #resultLimit;
@@ -964,12 +964,14 @@ export class ToolRuntime {
   /** Subscribes to audit events (one per decision and outcome), delivered in
    * order once the module call that made them has returned (a microtask, before
    * the call's promise settles), so a listener may call back into the runtime.
-   * @returns {() => void} unsubscribe */
+   * Calls that dispose() ends have their outcome ('disposed') delivered after
+   * it returned: calling back then throws 'disposed'.
+   * @returns {() => void} unsubscribe (a no-op for the module once disposed) */
   onAudit(fn) {
     this.#auditSubscribers.add(fn);
     if (this.#auditSubscribers.size === 1) this.#call('tga_set_audit', 1);
-    return () => {
-      if (this.#auditSubscribers.delete(fn) && this.#auditSubscribers.size === 0) this.#call('tga_set_audit', 0);
+    return () => { // (after dispose() too: there is no module to tell then)
+      if (this.#auditSubscribers.delete(fn) && this.#auditSubscribers.size === 0 && this.#handle) this.#call('tga_set_audit', 0);
     };
   }
 
@@ -1104,11 +1106,13 @@ export class ToolRuntime {
   async #await(job, name, ctx, promise, info, generation) {
     let settle;
     const early = new Promise((resolve) => { settle = resolve; });
-    const flight = { timer: undefined, settle };
+    const flight = { timer: undefined, settle, job, name, ctx };
     // disposed, or the module replaced, while the handler's synchronous part
     // ran: #endInFlight came before the call was listed, so it ends here
-    if (!this.#handle) settle('disposed');
-    else if (generation !== this.#generation) settle('trap');
+    if (!this.#handle) {
+      this.#hostOutcome(job, name, ctx, 'disposed');
+      settle('disposed');
+    } else if (generation !== this.#generation) settle('trap');
     else {
       armDeadline(flight, Math.max(0, job.deadline - this.#clock()));
       this.#inFlight.set(job.callId, flight);
@@ -1158,12 +1162,16 @@ export class ToolRuntime {
 
   /** Ends every awaited call at once (a trap replaced the module, or the
    * runtime was disposed): its caller gets a result and its handler's
-   * signal aborts, rather than a promise that never settles. */
+   * signal aborts, rather than a promise that never settles. A disposed
+   * call's outcome event is queued here, while dispose() runs (delivered in
+   * a microtask after it, as every event); a trapped call's once its caller
+   * is told (#trappedCall). */
   #endInFlight(why) {
     const calls = [...this.#inFlight.values()];
     this.#inFlight.clear();
-    for (const { timer, settle } of calls) {
+    for (const { timer, settle, job, name, ctx } of calls) {
       clearTimeout(timer);
+      if (why === 'disposed') this.#hostOutcome(job, name, ctx, 'disposed');
       settle(why);
     }
   }
@@ -1228,16 +1236,21 @@ export class ToolRuntime {
    * outcome; the host sends the audit event the module would have, so no
    * "dispatched" decision is left without its end. Returns the result. */
   #trappedCall(job, name, ctx, message) {
-    if (this.#auditSubscribers.size) {
-      const event = { phase: 'outcome', callId: job.callId, tool: name };
-      const source = this.#sourceOf(job.handlerId);
-      if (source !== undefined) event.source = source;
-      if (typeof ctx.principal === 'string' && ctx.principal) event.principal = ctx.principal;
-      event.outcome = 'module_trap';
-      event.durationMs = this.#clock() - job.started;
-      this.#queueAudit(event);
-    }
+    this.#hostOutcome(job, name, ctx, 'module_trap');
     return gateError('module_trap', message);
+  }
+
+  /** Queues the outcome event of a dispatched call that the module cannot
+   * end (a trap took it, or the runtime was disposed), as the module writes one. */
+  #hostOutcome(job, name, ctx, outcome) {
+    if (!this.#auditSubscribers.size) return;
+    const event = { phase: 'outcome', callId: job.callId, tool: name };
+    const source = this.#sourceOf(job.handlerId);
+    if (source !== undefined) event.source = source;
+    if (typeof ctx.principal === 'string' && ctx.principal) event.principal = ctx.principal;
+    event.outcome = outcome;
+    event.durationMs = this.#clock() - job.started;
+    this.#queueAudit(event);
   }
 
   /** The source whose tool runs handler `id` (a scan: for the rare trapped call). */

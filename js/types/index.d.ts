@@ -290,7 +290,10 @@ export declare class ToolRuntime {
   /** Subscribes to audit events (one per decision and outcome). Events are
    * delivered in order once the module call that made them has returned (in a
    * microtask, before the call's own promise settles), so a listener may call
-   * back into the runtime. Returns the unsubscribe function. */
+   * back into the runtime. The calls dispose() ends while their handlers are
+   * awaited get their outcome event ('disposed') in a microtask after it
+   * returned (calling back then throws 'disposed'). Returns the unsubscribe
+   * function (safe after dispose() too). */
   onAudit(listener: (event: AuditEvent) => void): () => void;
   /** Calls a tool through the gate. Never rejects for the call's own failures. */
   callTool(name: string, args?: string | JSONBytes | Record<string, unknown>, ctx?: CallContext): Promise<CallToolResult | PendingApproval>;

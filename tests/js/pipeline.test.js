@@ -874,6 +874,35 @@ test('an audit subscriber may call back into the runtime; the call it watches is
   rt.dispose();
 });
 
+test('calls dispose() ends while their handlers are awaited have their outcome audited, as disposed', async () => {
+  const rt = await createToolRuntime();
+  const events = [];
+  let callBack;
+  const off = rt.onAudit((e) => {
+    events.push(e);
+    try { rt.listTools(); } catch (err) { callBack = err.code; } // (delivered after dispose() returned)
+  });
+  rt.registerTool({ name: 'slow', inputSchema: obj() }, () => new Promise(() => {}));
+  rt.registerBatch('up', [{ descriptor: { name: 'hang', inputSchema: obj() }, handler: () => new Promise(() => {}) }]);
+  const calls = [rt.callTool('slow', {}, { principal: 'ops' }), rt.callTool('mcp__up__hang', {})]; // (both awaited now)
+  rt.dispose();
+  assert.equal(events.length, 0); // (queued: delivered in a microtask, after dispose() returned)
+  assert.deepEqual((await Promise.all(calls)).map(gateCode), ['disposed', 'disposed']);
+  const dispatched = events.filter((e) => e.outcome === 'dispatched'), outcomes = events.filter((e) => e.phase === 'outcome');
+  assert.deepEqual(outcomes.map((e) => [e.callId, e.tool, e.outcome]), dispatched.map((e) => [e.callId, e.tool, 'disposed']));
+  assert.deepEqual([outcomes[0].principal, outcomes[0].source, outcomes[1].source], ['ops', '', 'up']);
+  assert.equal(typeof outcomes[0].durationMs, 'number');
+  assert.equal(callBack, 'disposed');
+  off(); // (after dispose() too: no throw)
+  // disposed while the handler's synchronous part runs
+  const rt2 = await createToolRuntime();
+  const seen = [];
+  rt2.onAudit((e) => seen.push([e.phase, e.outcome]));
+  rt2.registerTool({ name: 'quits', inputSchema: obj() }, () => { rt2.dispose(); return new Promise(() => {}); });
+  assert.equal(gateCode(await rt2.callTool('quits', {})), 'disposed');
+  assert.deepEqual(seen, [['decision', 'dispatched'], ['outcome', 'disposed']]);
+});
+
 test('a clock that calls back into the runtime is refused (the module is not re-entrant)', async () => {
   let armed = false;
   let inner = null;
