@@ -158,12 +158,13 @@ tg_status tg_register_batch(tg_runtime *rt, const char *request, size_t len);
 tg_status tg_model_name(tg_runtime *rt, const char *source, size_t source_len, const char *tool, size_t tool_len,
                         const char *tmpl);
 
-/* The collision key of that name under the default template, written to
- * tg_output as text: names with the same key (case, '-' for '_', look-alike
- * letters and digits, rn for m) are one tool to the registry, so host
- * settings per tool must be matched by it (a "deploy" entry must meet an
- * upstream's "dep1oy" or "Deploy"). TG_OK. */
-tg_status tg_model_name_key(tg_runtime *rt, const char *source, size_t source_len, const char *tool, size_t tool_len);
+/* The collision key of that name (under tmpl, NULL: the default template),
+ * written to tg_output as text: names with the same key (case, '-' for '_',
+ * look-alike letters and digits, rn for m) are one tool to the registry, so
+ * host settings per tool must be matched by it (a "deploy" entry must meet
+ * an upstream's "dep1oy" or "Deploy"). TG_OK. */
+tg_status tg_model_name_key(tg_runtime *rt, const char *source, size_t source_len, const char *tool, size_t tool_len,
+                            const char *tmpl);
 
 /* Lets a held (changed) definition into new snapshots. digest (digest_len
  * 0: any) is the one the host reviewed (from "changed"): a definition held

@@ -143,12 +143,17 @@ int tga_accept_change(tga_handle *h, uint32_t len, uint32_t digest_len) {
     return tg_accept_change(h->rt, h->input, len, h->input + len, digest_len);
 }
 
-/* Input: a source name (source_len bytes), then a tool name (tool_len
- * bytes). key: its collision key instead (tg_model_name_key). */
+/* Input: a source name (source_len bytes), a tool name (tool_len bytes),
+ * then a name template and a NUL byte (tmpl_len bytes, the NUL counted; 0:
+ * the default template). key: its collision key instead
+ * (tg_model_name_key). TG_ERR_INVALID_REQUEST when the template's last byte
+ * is not the NUL. */
 TG_EXPORT(tga_model_name)
-int tga_model_name(tga_handle *h, uint32_t source_len, uint32_t tool_len, uint32_t key) {
-    if (key) return tg_model_name_key(h->rt, h->input, source_len, h->input + source_len, tool_len);
-    return tg_model_name(h->rt, h->input, source_len, h->input + source_len, tool_len, NULL);
+int tga_model_name(tga_handle *h, uint32_t source_len, uint32_t tool_len, uint32_t key, uint32_t tmpl_len) {
+    const char *tmpl = tmpl_len ? h->input + source_len + tool_len : NULL;
+    if (tmpl && tmpl[tmpl_len - 1] != '\0') return TG_ERR_INVALID_REQUEST;
+    if (key) return tg_model_name_key(h->rt, h->input, source_len, h->input + source_len, tool_len, tmpl);
+    return tg_model_name(h->rt, h->input, source_len, h->input + source_len, tool_len, tmpl);
 }
 
 /* Input: a source name. */

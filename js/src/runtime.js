@@ -86,6 +86,7 @@ export class ToolRuntime {
   #retired = new Set(); // handler ids no tool holds any more, kept while a snapshot is pinned (#retire)
   #pinned = new Set(); // ids of this instance's snapshots not released
   #sourceNames = new Map(); // source -> (tool name as listed -> model-visible name)
+  #sourceTemplates = new Map(); // source -> the nameTemplate of its last applied batch (modelName)
   #sourceHandlers = new Map();
   #nextHandler = 1;
   #invoked = null; // set by the invoke import during tga_call_begin
@@ -594,6 +595,9 @@ export class ToolRuntime {
         if (states[i] === 'changed') names.set(key, result.changed[ci++].name);
         else if (states[i] === 'registered') names.set(key, result.registered[ri++].name);
       });
+      // (what the source's next tool would be named: modelName)
+      if (nameTemplate) this.#sourceTemplates.set(source, nameTemplate);
+      else this.#sourceTemplates.delete(source);
       if (replace) {
         // a tool the list no longer names loses its handler once the registry
         // removed it: one renamed to a look-alike is held as a change of it,
@@ -686,20 +690,29 @@ export class ToolRuntime {
     return this.#registerBatch(source, entries, { atomic: false, replace: true, nameTemplate }, true);
   }
 
-  /** The model-visible name a tool of `source` gets ("mcp__{source}__{tool}";
-   * the bare name for the host's own, source ''): the name to match host
-   * settings against, since an upstream may spell its tool "Deploy" or with
-   * look-alike letters. */
-  modelName(source, tool) { return this.#modelName(source, tool, 0); }
+  /** The model-visible name a tool of `source` gets: the name the registry
+   * gave it when it holds it, else the name a listing of the source would
+   * give it: under nameTemplate when given, else under the template the
+   * source was last registered or imported with, else the default
+   * ("mcp__{source}__{tool}"; the bare name for the host's own, source '').
+   * The name to match host settings against, since an upstream may spell its
+   * tool "Deploy" or with look-alike letters. */
+  modelName(source, tool, nameTemplate) { return this.#modelName(source, tool, nameTemplate, 0); }
 
   /** The collision key of that model-visible name: names with the same key
    * (case, '-' for '_', look-alike letters and digits) are one tool to the
    * registry, so per-tool host settings are matched by it. */
-  modelNameKey(source, tool) { return this.#modelName(source, tool, 1); }
+  modelNameKey(source, tool, nameTemplate) { return this.#modelName(source, tool, nameTemplate, 1); }
 
-  #modelName(source, tool, key) {
-    const [sl, tl] = this.#write(String(source), String(tool));
-    this.#check(this.#call('tga_model_name', sl, tl, key));
+  #modelName(source, tool, nameTemplate, key) {
+    if (nameTemplate !== undefined && typeof nameTemplate !== 'string') throw new TypeError('nameTemplate must be a string');
+    const named = nameTemplate === undefined ? this.#sourceNames.get(source)?.get(String(tool)) : undefined;
+    if (named !== undefined && !key) return named;
+    // (a name the registry gave is a template that maps to itself: it is
+    // provider-safe, with no "{"; '' is the default, as in a batch)
+    const tmpl = named ?? nameTemplate ?? this.#sourceTemplates.get(source) ?? '';
+    const [sl, tl, ml] = this.#write(String(source), String(tool), tmpl ? `${checkedText(tmpl)}\0` : '');
+    this.#check(this.#call('tga_model_name', sl, tl, key, ml));
     return this.#text('tga_output_ptr', 'tga_output_len');
   }
 
@@ -726,6 +739,7 @@ export class ToolRuntime {
     if (ids) for (const id of ids.values()) { this.#handlers.delete(id); this.#heldHandlers.delete(id); }
     this.#sourceHandlers.delete(source);
     this.#sourceNames.delete(source);
+    this.#sourceTemplates.delete(source);
     return removed;
   }
 

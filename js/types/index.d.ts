@@ -266,11 +266,14 @@ export declare class ToolRuntime {
   /** An upstream server's tools/list (all pages); call forwards a call upstream. */
   importTools(source: string, tools: ToolDescriptor[], opts: { call: (toolName: string, args: any, info: HandlerInfo) => unknown;
     options?: ToolOptions | ((tool: ToolDescriptor) => ToolOptions); nameTemplate?: string }): BatchResult;
-  /** The model-visible name a tool of source gets: what host settings per tool should be matched against. */
-  modelName(source: string, tool: string): string;
+  /** The model-visible name a tool of source gets: what host settings per tool should be matched against.
+   * The name the registry gave it when it holds it; else the name a listing would give it: under
+   * nameTemplate when given, else under the template the source was last registered or imported with,
+   * else the default ("mcp__{source}__{tool}", the bare name for source ''). */
+  modelName(source: string, tool: string, nameTemplate?: string): string;
   /** Its collision key: names with the same key (case, '-' for '_', look-alike letters and digits) are one tool
    * to the registry; match per-tool host settings by it. */
-  modelNameKey(source: string, tool: string): string;
+  modelNameKey(source: string, tool: string, nameTemplate?: string): string;
   /** Lets a held change live. digest: the one reviewed (from BatchResult.changed); a change held since is refused (digest_mismatch). */
   acceptChange(name: string, digest?: string): void;
   removeSource(source: string): number;

@@ -301,8 +301,9 @@ tg_status tg_model_name(tg_runtime *rt, const char *source, size_t source_len, c
     return model_name(rt, source, source_len, tool, tool_len, tmpl, 0);
 }
 
-tg_status tg_model_name_key(tg_runtime *rt, const char *source, size_t source_len, const char *tool, size_t tool_len) {
-    return model_name(rt, source, source_len, tool, tool_len, NULL, 1);
+tg_status tg_model_name_key(tg_runtime *rt, const char *source, size_t source_len, const char *tool, size_t tool_len,
+                            const char *tmpl) {
+    return model_name(rt, source, source_len, tool, tool_len, tmpl, 1);
 }
 
 tg_status tg_accept_change(tg_runtime *rt, const char *name, size_t len, const char *digest, size_t digest_len) {

@@ -483,6 +483,25 @@ static void validation_errors(void) {
     tg_runtime_free(rt);
 }
 
+/* A source registered under a template of its own: tg_model_name and
+ * tg_model_name_key answer under that template when given it (the host
+ * passes the template the source was listed with), under the default when
+ * not, and the name is the one the registry gave. */
+static void model_names_under_templates(void) {
+    tg_runtime *rt = tg_runtime_new(NULL, NULL, NULL, NULL);
+    static const char B[] = "{\"source\":\"github\",\"nameTemplate\":\"gh_{tool}\",\"tools\":[{\"tool\":"
+                            "{\"name\":\"Delete-Repo\",\"inputSchema\":{\"type\":\"object\"}},\"handler\":1}]}";
+    CHECK(tg_register_batch(rt, B, strlen(B)) == TG_OK && strstr(out(rt), "\"name\":\"gh_Delete-Repo\""));
+    CHECK(tg_model_name(rt, "github", 6, "Delete-Repo", 11, "gh_{tool}") == TG_OK && strcmp(out(rt), "gh_Delete-Repo") == 0);
+    CHECK(tg_model_name(rt, "github", 6, "Delete-Repo", 11, NULL) == TG_OK &&
+          strcmp(out(rt), "mcp__github__Delete-Repo") == 0);
+    CHECK(tg_model_name_key(rt, "github", 6, "Delete-Repo", 11, "gh_{tool}") == TG_OK);
+    CHECK_STR(out(rt), "gh_delete_repo");
+    CHECK(tg_model_name_key(rt, "github", 6, "Delete-Repo", 11, NULL) == TG_OK);
+    CHECK_STR(out(rt), "mcp__glthub__delete_repo"); /* ("i" and "l" are one letter to the key) */
+    tg_runtime_free(rt);
+}
+
 int main(void) {
     happy_path();
     error_values();
@@ -497,5 +516,6 @@ int main(void) {
     keys_with_nul_are_members();
     metaschemas_on_first_use();
     validation_errors();
+    model_names_under_templates();
     return tg_test_finish("runtime");
 }

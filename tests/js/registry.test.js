@@ -958,6 +958,36 @@ test('modelNameKey: the registry\'s collision key, which per-tool host settings 
   rt.dispose();
 });
 
+test('modelName answers what the registry names the tool: a source\'s nameTemplate, each batch\'s own, or one asked about', async () => {
+  const rt = await createToolRuntime();
+  const reg = rt.importTools('github', [{ name: 'delete_repo', inputSchema: { type: 'object' } }], { call: () => 'repo deleted', nameTemplate: 'gh_{tool}' });
+  assert.equal(reg.registered[0].name, 'gh_delete_repo');
+  assert.equal(rt.modelName('github', 'delete_repo'), 'gh_delete_repo');
+  // a tool the source does not list yet: the name its template gives (an upstream's next listing)
+  assert.equal(rt.modelName('github', 'Create-Issue'), 'gh_Create-Issue');
+  assert.equal(rt.modelNameKey('github', 'Create-Issue'), rt.modelNameKey('github', 'create_issue'));
+  assert.equal(rt.modelNameKey('github', 'delete_repo'), 'gh_delete_repo');
+  // asked under a template, the answer is that template's; '' is the default
+  assert.equal(rt.modelName('github', 'x', 'git_{source}_{tool}'), 'git_github_x');
+  assert.equal(rt.modelName('github', 'x', ''), 'mcp__github__x');
+  assert.throws(() => rt.modelName('github', 'x', 7), TypeError);
+  // a deny written from modelName holds the real tool
+  rt.setPolicy({ version: 1, defaults: ['*'], rules: [{ id: 'no', effect: 'deny', tools: [rt.modelName('github', 'delete_repo')] }, { id: 'all', effect: 'allow', tools: ['*'] }] });
+  assert.equal((await rt.callTool('gh_delete_repo', {}))._meta?.['dev.toolgate/error']?.code, 'denied');
+  // batches of one source under two templates: each tool keeps the name it was given
+  rt.registerBatch('plug', [{ descriptor: { name: 'a', inputSchema: { type: 'object' } }, handler: () => 1 }], { nameTemplate: 'one_{tool}' });
+  rt.registerBatch('plug', [{ descriptor: { name: 'b', inputSchema: { type: 'object' } }, handler: () => 1 }], { nameTemplate: 'two_{tool}' });
+  assert.deepEqual([rt.modelName('plug', 'a'), rt.modelName('plug', 'b'), rt.modelName('plug', 'c')], ['one_a', 'two_b', 'two_c']);
+  assert.equal(rt.modelNameKey('plug', 'a'), 'one_a');
+  // the source removed: its template goes with it
+  rt.removeSource('github');
+  assert.equal(rt.modelName('github', 'delete_repo'), 'mcp__github__delete_repo');
+  // survives a replaced instance
+  assert.throws(() => rt._selftestTrap(), (e) => e.code === 'module_trap');
+  assert.deepEqual([rt.modelName('plug', 'a'), rt.modelName('plug', 'c')], ['one_a', 'two_c']);
+  rt.dispose();
+});
+
 test('a plugin batch that brings a new handler for the same definition reports it updated, not unchanged', async () => {
   const rt = await createToolRuntime();
   const d = { name: 'read', description: 'Reads a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } };
