@@ -18,7 +18,6 @@ const TG_OK_TEXT = 3;
 const NO_CONTEXT = Object.freeze({});
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: false });
-const VALID = Object.freeze({ valid: true, errors: Object.freeze([]) });
 const MAX_TIMER_MS = 2 ** 31 - 1;
 const APPROVALS_SWEEP_AT = 1024; // pending approvals held before the expired ones are dropped
 const RESTORE_CHUNK = 64; // tools given back to a replaced instance in one call
@@ -819,7 +818,7 @@ export class ToolRuntime {
     // arguments as a call takes them: JSON text (or its UTF-8 bytes) is the
     // arguments, not a string argument; a JS value is written as JSON
     if (args !== undefined) {
-      const bytes = typeof args === 'string' ? null : bytesOf(args);
+      const bytes = typeof args === 'string' ? null : bytesOf(args); // (detached: throws invalid_json)
       const given = typeof args === 'string' || bytes !== null;
       const argsText = typeof args === 'string' ? checkedText(args)
         : given ? decoder.decode(bytes) : jsonText(args, 'invalid_request', 'the arguments');
@@ -1031,11 +1030,16 @@ export class ToolRuntime {
       // (JSON.stringify never makes a lone surrogate; a caller's string may)
       if (!wellFormed(args)) return this.#refusedHere(name, ctx, 'invalid_json', `Arguments for tool "${name}" are not valid JSON: ${LONE_SURROGATE}`);
       argBytes = args;
-    } else if ((argBytes = bytesOf(args)) !== null) {
-      // (UTF-8 bytes: an ArrayBuffer, a DataView or a typed array over one)
     } else {
-      try { argBytes = JSON.stringify(args) ?? 'null'; } catch (e) {
-        return this.#refusedHere(name, ctx, 'invalid_json', `Arguments cannot be written as JSON: ${e.message}`);
+      // UTF-8 bytes (an ArrayBuffer, a DataView or a typed array over one),
+      // else a JS value written as JSON; bytes detached (transferred away)
+      // are arguments that cannot be read: invalid_json, as a value JSON
+      // cannot hold
+      try {
+        argBytes = bytesOf(args) ?? JSON.stringify(args) ?? 'null';
+      } catch (e) {
+        return this.#refusedHere(name, ctx, 'invalid_json', e instanceof ToolgateError
+          ? `Arguments for tool "${name}" are not valid JSON: ${e.message}` : `Arguments cannot be written as JSON: ${safeMessage(e)}`);
       }
     }
     if (cancelled) return this.#refusedHere(name, ctx, 'cancelled', `The call to tool "${name}" was cancelled.`);
@@ -1294,9 +1298,13 @@ export class ToolRuntime {
    * @returns {Validator}
    */
   compileSchema(schema, options = {}) {
-    const text = typeof schema === 'string' ? checkedText(schema) : jsonText(schema, 'invalid_schema', 'the schema');
+    // JSON text, its UTF-8 bytes (read as text, as validate and callTool
+    // read them: written as a JS value, a Uint8Array is an object of unknown
+    // keywords that accepts everything) or a JS value
+    const text = typeof schema === 'string' ? checkedText(schema) : schemaBytes(schema) ?? jsonText(schema, 'invalid_schema', 'the schema');
     const opts = pick({ dialect: options.dialect, formats: options.formats, resources: options.resources });
-    const optText = Object.keys(opts).length ? JSON.stringify(opts) : '';
+    let optText = Object.keys(opts).length ? jsonText(opts, 'invalid_request', 'the options') : '';
+    if (opts.resources !== null && typeof opts.resources === 'object') optText = resourcesText(opts, optText);
     const id = this.#compileSchema(text, optText);
     return new Validator(this, id, text, optText, this.#generation);
   }
@@ -1311,7 +1319,13 @@ export class ToolRuntime {
   /** @internal validates through compiled schema `v`. */
   _validate(v, instance, maxErrors) {
     if (v.generation !== this.#generation) { v.id = this.#compileSchema(v.text, v.optText); v.generation = this.#generation; }
-    let input = typeof instance === 'string' ? instance : bytesOf(instance) ?? instance;
+    let input;
+    try {
+      input = typeof instance === 'string' ? instance : bytesOf(instance) ?? instance;
+    } catch (e) { // (bytes whose buffer was detached: nothing to judge)
+      if (!(e instanceof ToolgateError)) throw e;
+      return { valid: false, errors: [], jsonError: { code: e.code, message: e.message, offset: 0 } };
+    }
     if (typeof input !== 'string' && !(input instanceof Uint8Array)) {
       try {
         input = jsonText(input, 'invalid_json', 'the value');
@@ -1325,7 +1339,7 @@ export class ToolRuntime {
     if (!wellFormed(input)) return { valid: false, errors: [], jsonError: { code: 'invalid_json', message: LONE_SURROGATE, offset: loneSurrogateOffset(input) } };
     const len = this.#write(input)[0];
     const r = this.#hot(this.#validateFn, v.id, len, maxErrors);
-    if (r === 1) return VALID;
+    if (r === 1) return { valid: true, errors: [] }; // (the caller's to change: a fresh object costs nothing next to the call)
     if (r === 0) return { valid: false, errors: maxErrors ? this.#errorRecords() : [] };
     const e = this.#lastError(r);
     if (e.code === 'invalid_json' || e.code === 'too_large') {
@@ -1342,9 +1356,22 @@ export class ToolRuntime {
    * @returns {{ ok: true } | { ok: false, code: string, message: string, offset?: number }}
    */
   checkJSON(text, { allowDuplicateKeys = false } = {}) {
-    if (typeof text !== 'string') text = bytesOf(text) ?? text;
+    if (typeof text !== 'string') {
+      try {
+        text = bytesOf(text) ?? text;
+      } catch (e) { // (bytes whose buffer was detached)
+        if (!(e instanceof ToolgateError)) throw e;
+        return { ok: false, code: e.code, message: e.message };
+      }
+    }
     if (typeof text !== 'string' && !(text instanceof Uint8Array)) {
       return { ok: false, code: 'invalid_request', message: 'checkJSON takes JSON text or its UTF-8 bytes' };
+    }
+    // refused before any copy into the module (every character is at least
+    // one byte), as _validate does: a copy of a text past the limit would
+    // grow the memory for good, or find no room (out_of_memory)
+    if (text.length > this.#argsLimit) {
+      return { ok: false, code: 'too_large', message: `input of at least ${text.length} bytes is over the limit of ${this.#argsLimit}`, offset: this.#argsLimit };
     }
     if (!wellFormed(text)) return { ok: false, code: 'invalid_json', message: LONE_SURROGATE, offset: loneSurrogateOffset(text) };
     const len = this.#write(text)[0];
@@ -1492,14 +1519,77 @@ function safeMessage(e) {
 
 /** Bytes given as an ArrayBuffer (or a shared one) or any view of one (a
  * DataView, a typed array), as a Uint8Array over the same memory; null
- * for anything else (a JS value, to be written as JSON). */
+ * for anything else (a JS value, to be written as JSON). Bytes whose buffer
+ * was detached (transferred away) cannot be read: a ToolgateError
+ * 'invalid_json' (DETACHED), which each caller answers as its own result. */
 function bytesOf(x) {
-  if (x instanceof Uint8Array) return x;
+  if (x instanceof Uint8Array) {
+    // (a detached view reads as empty; only an empty one can be detached)
+    if (x.length === 0 && detached(x.buffer)) throw new ToolgateError('invalid_json', DETACHED);
+    return x;
+  }
   if (x === null || typeof x !== 'object') return null;
-  if (ArrayBuffer.isView(x)) return new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
+  if (ArrayBuffer.isView(x)) {
+    if (detached(x.buffer)) throw new ToolgateError('invalid_json', DETACHED); // (a DataView's byteOffset would throw)
+    return new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
+  }
   const tag = Object.prototype.toString.call(x); // (another realm's buffers too)
-  return tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]' ? new Uint8Array(x) : null;
+  if (tag !== '[object ArrayBuffer]' && tag !== '[object SharedArrayBuffer]') return null;
+  if (detached(x)) throw new ToolgateError('invalid_json', DETACHED);
+  return new Uint8Array(x);
 }
+
+const DETACHED = 'the bytes cannot be read: their ArrayBuffer was detached (transferred away)';
+
+/** Whether an ArrayBuffer was detached (a view over it cannot be made). */
+function detached(buffer) {
+  try {
+    new Uint8Array(buffer, 0, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** A schema given as UTF-8 bytes: a copy (a Validator keeps it, to compile
+ * again in a replaced instance), or null for a JS value. Detached bytes
+ * throw ToolgateError('invalid_json'). */
+function schemaBytes(x) {
+  return bytesOf(x)?.slice() ?? null;
+}
+
+/** compileSchema's options as JSON when a resource is given as UTF-8 bytes:
+ * each such one spliced in as the JSON text it holds (checked to be one
+ * JSON value, so it cannot add members of its own; the module then reads it
+ * strictly). optText (the options written as JSON) is returned as it is when
+ * none is. */
+function resourcesText(opts, optText) {
+  const entries = Object.entries(opts.resources);
+  if (!entries.some(([, v]) => bytesOf(v) !== null)) return optText;
+  const parts = [];
+  for (const [uri, v] of entries) {
+    const bytes = bytesOf(v);
+    if (bytes === null) {
+      let value;
+      try { value = JSON.stringify(v); } catch (e) { throw new ToolgateError('invalid_request', `resource "${uri}" cannot be written as JSON: ${safeMessage(e)}`); }
+      if (value !== undefined) parts.push(`${JSON.stringify(uri)}:${value}`); // (left out, as JSON.stringify leaves it)
+      continue;
+    }
+    let text;
+    try {
+      text = strictDecoder.decode(bytes);
+      JSON.parse(text);
+    } catch (e) {
+      throw new ToolgateError('invalid_json', `resource "${uri}" is not one JSON value: ${e.message}`);
+    }
+    parts.push(`${JSON.stringify(uri)}:${text}`);
+  }
+  const { resources, ...rest } = opts;
+  const head = JSON.stringify(rest);
+  return `${head.slice(0, -1)}${head.length > 2 ? ',' : ''}"resources":{${parts.join(',')}}}`;
+}
+
+const strictDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }); // (a BOM is not JSON: kept, and refused)
 
 /** Most bytes a part of an input takes in UTF-8. */
 function size(p) { return typeof p === 'string' ? p.length * 3 : p.length; }

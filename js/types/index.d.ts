@@ -190,11 +190,12 @@ export interface AuditEvent {
 }
 
 export interface ValidationError { instanceLocation: string; keywordLocation: string; message: string }
+/** A fresh object each call (valid or not): the caller's to annotate or change. */
 export interface ValidationResult {
   valid: boolean;
   errors: ValidationError[];
-  /** Set when the text is not strict JSON (then valid is false). */
-  /** The instance was not judged: not strict JSON (invalid_json), or over a limit (too_large: size, nesting, evaluation steps). */
+  /** The instance was not judged (then valid is false): not strict JSON, or bytes whose buffer was
+   * detached (invalid_json), or over a limit (too_large: size, nesting, evaluation steps). */
   jsonError?: { code: 'invalid_json' | 'too_large'; message: string; offset: number };
 }
 
@@ -298,11 +299,15 @@ export declare class ToolRuntime {
    * returned (calling back then throws 'disposed'). Returns the unsubscribe
    * function (safe after dispose() too). */
   onAudit(listener: (event: AuditEvent) => void): () => void;
-  /** Calls a tool through the gate. Never rejects for the call's own failures. */
+  /** Calls a tool through the gate. Never rejects for the call's own failures (argument bytes whose
+   * buffer was detached are an invalid_json result). */
   callTool(name: string, args?: string | JSONBytes | Record<string, unknown>, ctx?: CallContext): Promise<CallToolResult | PendingApproval>;
-  compileSchema(schema: object | string | boolean, options?: { dialect?: '2020-12' | '2019-09' | 'draft-07' | 'draft-06' | 'draft-04';
+  /** schema: a JS value, JSON text or its UTF-8 bytes (read as text, as validate reads them); each
+   * resources value likewise a JS value or UTF-8 bytes. */
+  compileSchema(schema: object | string | boolean | JSONBytes, options?: { dialect?: '2020-12' | '2019-09' | 'draft-07' | 'draft-06' | 'draft-04';
     formats?: 'annotate' | 'assert'; resources?: Record<string, unknown> }): Validator;
-  /** Checks JSON with the module's strict reader. */
+  /** Checks JSON with the module's strict reader. A text over limits.argsBytes is too_large (refused
+   * before it is copied in); bytes whose buffer was detached are invalid_json. */
   checkJSON(text: string | JSONBytes, options?: { allowDuplicateKeys?: boolean }): JSONCheck;
   memoryUsed(): number;
   memorySize(): number;

@@ -502,6 +502,18 @@ static void model_names_under_templates(void) {
     tg_runtime_free(rt);
 }
 
+/* Schema options that are not strict JSON (resources the host gave as
+ * text) are a JSON error that says why, not "must be an object". */
+static void schema_options_read_strictly(void) {
+    tg_runtime *rt = tg_runtime_new(NULL, NULL, NULL, NULL);
+    uint32_t id;
+    static const char O[] = "{\"resources\":{\"urn:s\":{\"type\":\"string\",\"type\":\"integer\"}}}";
+    CHECK(tg_compile_schema(rt, "{\"$ref\":\"urn:s\"}", strlen("{\"$ref\":\"urn:s\"}"), O, strlen(O), &id) == TG_ERR_JSON);
+    CHECK_MSG(strstr(err(rt), "schema options:") != NULL, "%s", err(rt));
+    CHECK(tg_compile_schema(rt, "{}", 2, "[]", 2, &id) == TG_ERR_INVALID_REQUEST);
+    tg_runtime_free(rt);
+}
+
 int main(void) {
     happy_path();
     error_values();
@@ -517,5 +529,6 @@ int main(void) {
     metaschemas_on_first_use();
     validation_errors();
     model_names_under_templates();
+    schema_options_read_strictly();
     return tg_test_finish("runtime");
 }

@@ -34,6 +34,11 @@ tg_status tg_compile_schema(tg_runtime *rt, const char *schema, size_t len, cons
     so.format_assert = 0;
     if (options_len) {
         cJSON *o = tg_json_parse(&rt->call_arena, options, options_len, &jl, &jerr);
+        if (!o) { /* (resources the host gave as JSON text are read here, strictly) */
+            char msg[220];
+            snprintf(msg, sizeof msg, "schema options: %s", jerr.message);
+            return tg_rt_fail(rt, tg_rt_json_status(jerr.status), msg, -1);
+        }
         if (!cJSON_IsObject(o)) return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "schema options must be an object", -1);
         const cJSON *v;
         if ((v = tg_json_getz(o, "dialect")) && (!cJSON_IsString(v) || dialect_of(v->valuestring, &so.dialect)))

@@ -334,3 +334,26 @@ test('concurrent async calls complete independently', async () => {
   assert.deepEqual(results.map((r) => r.content[0].text), ['slept 30', 'slept 5', 'slept 15']);
   rt.dispose();
 });
+
+test('argument bytes whose buffer was detached: callTool answers invalid_json, authorize throws it; nothing runs', async () => {
+  const rt = await createToolRuntime();
+  let ran = 0;
+  rt.registerTool(weather, () => { ran++; return 'ran'; });
+  const detach = (buffer) => structuredClone(buffer, { transfer: [buffer] });
+  const forms = {
+    Uint8Array: () => { const u = new TextEncoder().encode('{"city":"x"}'); detach(u.buffer); return u; },
+    DataView: () => { const u = new TextEncoder().encode('{"city":"x"}'); const d = new DataView(u.buffer); detach(u.buffer); return d; },
+    Int16Array: () => { const a = new Int16Array(6); detach(a.buffer); return a; },
+    ArrayBuffer: () => { const b = new TextEncoder().encode('{"city":"x"}').buffer; detach(b); return b; },
+  };
+  for (const [kind, make] of Object.entries(forms)) {
+    const r = await rt.callTool('get_weather', make());
+    assert.equal(gateCode(r), 'invalid_json', kind);
+    assert.match(r.content[0].text, /detached/);
+    assert.throws(() => rt.authorize({ tool: 'get_weather', args: make() }), (e) => e instanceof ToolgateError && e.code === 'invalid_json', kind);
+  }
+  assert.equal(ran, 0);
+  // and the runtime goes on
+  assert.equal((await rt.callTool('get_weather', new TextEncoder().encode('{"city":"y"}'))).content[0].text, 'ran');
+  rt.dispose();
+});

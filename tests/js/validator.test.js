@@ -202,3 +202,84 @@ test('literal patterns cost one step a search: a long string is checked, however
     assert.equal(v.validate(s).valid, true, pattern);
   }
 });
+
+/** UTF-8 bytes whose ArrayBuffer was transferred away (detached), in each form. */
+function detachedForms(text = '{}') {
+  const detach = (buffer) => structuredClone(buffer, { transfer: [buffer] });
+  const u = new TextEncoder().encode(text), d = new TextEncoder().encode(text), b = new TextEncoder().encode(text).buffer;
+  const view = new DataView(d.buffer);
+  detach(u.buffer);
+  detach(d.buffer);
+  detach(b);
+  return { Uint8Array: u, DataView: view, ArrayBuffer: b };
+}
+
+test('a schema (and a resource) given as UTF-8 bytes is read as its JSON text, never as an object of byte keys', () => {
+  const text = '{"type":"string","maxLength":3}';
+  const u8 = new TextEncoder().encode(text);
+  for (const schema of [u8, u8.slice().buffer, new DataView(u8.slice().buffer), new Uint16Array(u8.slice(0, 30).buffer)]) {
+    const v = rt.compileSchema(schema instanceof Uint16Array ? new TextEncoder().encode(text.slice(0, 29) + '3}') : schema);
+    assert.deepEqual([v.validate('42').valid, v.validate('"abc"').valid, v.validate('"abcd"').valid], [false, true, false]);
+    v.dispose();
+  }
+  // the caller's bytes may change afterwards: the validator keeps its own copy (to compile again after a trap)
+  const own = new TextEncoder().encode('{"type":"integer"}');
+  const v = rt.compileSchema(own);
+  own.fill(32);
+  assert.equal(v.validate('"x"').valid, false);
+  // a resource $ref reaches, as bytes too; its text is one JSON value, read strictly by the module
+  const res = (bytes) => rt.compileSchema({ $ref: 'urn:s' }, { resources: { 'urn:s': bytes } });
+  const r = res(new TextEncoder().encode('{"type":"string"}'));
+  assert.deepEqual([r.validate('"a"').valid, r.validate('1').valid], [true, false]);
+  // beside resources given as values (one JSON leaves out, left out as before)
+  const mixed = rt.compileSchema({ $ref: 'urn:s', allOf: [{ $ref: 'urn:t' }] },
+    { dialect: '2020-12', resources: { 'urn:s': new TextEncoder().encode('{"type":"string"}').buffer, 'urn:t': { maxLength: 2 }, 'urn:u': undefined } });
+  assert.deepEqual([mixed.validate('"ab"').valid, mixed.validate('"abc"').valid, mixed.validate('1').valid], [true, false, false]);
+  assert.throws(() => res(new TextEncoder().encode('{"type":"string"}, "urn:t": {}')), (e) => e.code === 'invalid_json');
+  assert.throws(() => res(new TextEncoder().encode('{"type":"string","type":"integer"}')), (e) => e.code === 'invalid_schema' || e.code === 'invalid_json');
+  assert.throws(() => res(new Uint8Array([0xef, 0xbb, 0xbf, 0x7b, 0x7d])), (e) => e.code === 'invalid_json'); // (a BOM)
+  // bytes that are not strict JSON are refused as the text would be
+  assert.throws(() => rt.compileSchema(new TextEncoder().encode('{"type":')), (e) => e.code === 'invalid_json');
+  // bytes whose buffer was detached cannot be read: a typed error
+  for (const [kind, bytes] of Object.entries(detachedForms('{"type":"string"}'))) {
+    assert.throws(() => rt.compileSchema(bytes), (e) => e.code === 'invalid_json' && /detached/.test(e.message), kind);
+  }
+});
+
+test('bytes whose buffer was detached: validate and checkJSON answer with their results, never a TypeError', () => {
+  for (const [kind, bytes] of Object.entries(detachedForms())) {
+    const r = tool.validate(bytes);
+    assert.deepEqual([r.valid, r.jsonError?.code], [false, 'invalid_json'], kind);
+    assert.match(r.jsonError.message, /detached/);
+    const c = rt.checkJSON(bytes);
+    assert.deepEqual([c.ok, c.code], [false, 'invalid_json'], kind);
+  }
+  // an empty view that is not detached is empty JSON text, as before
+  assert.equal(tool.validate(new Uint8Array(0)).jsonError.code, 'invalid_json');
+  assert.equal(rt.checkJSON(new DataView(new ArrayBuffer(0))).code, 'invalid_json');
+});
+
+test('checkJSON refuses a text over the size limit before copying it in: too_large, the memory not grown', async () => {
+  const own = await createToolRuntime({ limits: { argsBytes: 1024 } });
+  own.checkJSON('"warm"');
+  const before = own.memorySize();
+  const text = `"${'a'.repeat(8 << 20)}"`;
+  const r = own.checkJSON(text);
+  assert.deepEqual([r.ok, r.code, r.offset], [false, 'too_large', 1024]);
+  assert.match(r.message, /over the limit of 1024/);
+  assert.equal(own.checkJSON(new TextEncoder().encode(text.slice(0, 2000))).code, 'too_large');
+  assert.equal(own.memorySize(), before, 'a refused text is not copied into the module');
+  assert.deepEqual(own.checkJSON(`"${'a'.repeat(1000)}"`), { ok: true });
+  own.dispose();
+});
+
+test('every result of validate is the caller\'s own: a valid one too is fresh and may be changed', () => {
+  const v = rt.compileSchema({ type: 'integer' });
+  const a = v.validate('1'), b = v.validate(2);
+  assert.notEqual(a, b);
+  assert.notEqual(a.errors, b.errors);
+  a.checkedAt = 1;
+  a.errors.push({ instanceLocation: '', keywordLocation: '', message: 'note' });
+  assert.deepEqual(v.validate('3'), { valid: true, errors: [] });
+  assert.deepEqual(b, { valid: true, errors: [] });
+});
