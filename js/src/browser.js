@@ -1,7 +1,7 @@
 // browser.js - the browser entry: the core plus a default of fetching
 // dist/toolgate.wasm next to the package (streaming compile when served as
 // application/wasm).
-import { createToolRuntime as createCore } from './index.js';
+import { createToolRuntime as createCore, compileWasm as compileCore } from './index.js';
 
 export * from './index.js';
 
@@ -9,4 +9,9 @@ export const defaultWasmURL = new URL('../../dist/toolgate.wasm', import.meta.ur
 
 export function createToolRuntime(options = {}) {
   return createCore({ ...options, wasm: options.wasm ?? defaultWasmURL });
+}
+
+/** The core's compileWasm, with the same default as createToolRuntime. */
+export function compileWasm(source = defaultWasmURL) {
+  return compileCore(source);
 }

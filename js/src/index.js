@@ -22,7 +22,9 @@ export function isPendingApproval(result) {
  * @param {() => number} [options.clock] the host clock in ms (default Date.now)
  * @param {string[]} [options.capabilities] capabilities tools may require
  * @param {object} [options.policy] a policy document (see docs/policy.md)
- * @param {Uint8Array|string} [options.approvalKey] HMAC key for approval tokens
+ * @param {ArrayBuffer|ArrayBufferView|string} [options.approvalKey] HMAC key for approval tokens (16-1024 bytes)
+ * (and capabilities, descriptionBytes, schemaBytes, toolsPerSource, formats:
+ * each option is applied or refused, as the ToolRuntime constructor does)
  */
 export async function createToolRuntime(options = {}) {
   if (!options.wasm) throw new TypeError('createToolRuntime: options.wasm is required by the core entry');
@@ -32,20 +34,8 @@ export async function createToolRuntime(options = {}) {
   } catch (e) {
     throw new ToolgateError('invalid_module', `the wasm could not be loaded or compiled: ${e?.message ?? e}`);
   }
-  const rt = new ToolRuntime(module, options);
-  const config = {};
-  for (const k of ['capabilities', 'descriptionBytes', 'schemaBytes', 'toolsPerSource', 'formats']) {
-    if (options[k] !== undefined) config[k] = options[k];
-  }
-  try {
-    if (Object.keys(config).length) rt.configure(config);
-    // (an empty text is a bad policy, refused as setPolicy refuses it: only
-    // an absent one means none)
-    if (options.policy !== undefined && options.policy !== null) rt.setPolicy(options.policy);
-    if (options.approvalKey !== undefined && options.approvalKey !== null) rt.setApprovalKey(options.approvalKey);
-  } catch (e) {
-    rt.dispose(); // (the instance and its memory go back)
-    throw e;
-  }
-  return rt;
+  // (the constructor applies every other option: one that took a Module
+  // alone would run without the policy, key and configuration)
+  const { wasm, ...rest } = options;
+  return new ToolRuntime(module, rest);
 }

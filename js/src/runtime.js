@@ -59,10 +59,21 @@ function giveMemory(m) {
   if (m && memoryPool.length < POOL_MAX && m.buffer.byteLength <= POOL_BYTES_MAX) memoryPool.push(m);
 }
 
-function limitArgs(limits = {}, audit) {
-  const n = (v) => (v === undefined ? 0 : Math.max(0, Math.min(0xffffffff, Math.floor(v))));
-  return [n(limits.memoryBytes), n(limits.jsonDepth), n(limits.argsBytes), n(limits.descriptorBytes),
-    n(limits.resultBytes), n(limits.tools), n(limits.pendingCalls), n(limits.timeoutMs), audit ? 1 : 0];
+/** tga_new's limit arguments: each a whole number of at most 2^32-1, 0 (or
+ * omitted, or null) for its default (include/toolgate.h). A limit that is
+ * not a number of at least 0 (a negative, NaN, a string) is refused: read as
+ * the default it would be dropped unnoticed. */
+function limitArgs(limits) {
+  limits ??= {};
+  const n = (k) => {
+    const v = limits[k];
+    if (v === undefined || v === null) return 0;
+    if (typeof v !== 'number') throw new TypeError(`limits.${k} must be a number (0: the default), not a ${typeof v}`);
+    if (!(v >= 0)) throw new RangeError(`limits.${k} must be at least 0 (0: the default), not ${v}`);
+    return Math.min(0xffffffff, Math.floor(v));
+  };
+  return [n('memoryBytes'), n('jsonDepth'), n('argsBytes'), n('descriptorBytes'),
+    n('resultBytes'), n('tools'), n('pendingCalls'), n('timeoutMs')];
 }
 
 function gateError(code, text) {
@@ -72,6 +83,7 @@ function gateError(code, text) {
 export class ToolRuntime {
   #module;
   #options;
+  #limits; // tga_new's limit arguments, read once (limitArgs): every instance gets the same
   #clock;
   #exports;
   #memory;
@@ -121,19 +133,51 @@ export class ToolRuntime {
   #inCap = 0;
   #inView = null; // a view of it, kept: encodeInto into a fresh subarray costs twice as much
 
-  /** Use createToolRuntime(); this constructor takes a compiled module. */
+  /** Use createToolRuntime(); this constructor takes a compiled module and
+   * applies every option createToolRuntime does (all but wasm, which the
+   * module is): a policy or key given here and dropped would leave the
+   * runtime open. Throws what configure, setPolicy and setApprovalKey throw
+   * (the instance is freed first). */
   constructor(module, options) {
+    options ??= {};
+    if (options.wasm !== undefined && options.wasm !== module) {
+      throw new TypeError('options.wasm is for createToolRuntime; this constructor takes the compiled module as its first argument');
+    }
     this.#module = module;
     this.#options = options;
     // the host's clock, read where a throw must not strand a dispatched call:
-    // one that throws reads as NaN (the policy denies on a clock it cannot
-    // read, and a deadline that cannot be judged has passed)
+    // one that throws, or answers with what is not a number (a BigInt of
+    // hrtime), reads as NaN (the policy denies on a clock it cannot read, and
+    // a deadline that cannot be judged has passed)
     const clock = options.clock;
     if (clock !== undefined && clock !== null && typeof clock !== 'function') throw new TypeError('options.clock must be a function returning milliseconds');
-    this.#clock = clock ? () => { try { return clock(); } catch { return NaN; } } : Date.now;
-    this.#argsLimit = options.limits?.argsBytes ?? 1 << 20;
-    this.#resultLimit = options.limits?.resultBytes ?? 4 << 20;
+    this.#clock = clock ? () => { try { const t = clock(); return typeof t === 'number' ? t : NaN; } catch { return NaN; } } : Date.now;
+    // read as the module reads them (limitArgs: 0 is the default), so both
+    // sides bound a call alike
+    const limits = this.#limits = limitArgs(options.limits);
+    this.#argsLimit = limits[2] || 1 << 20;
+    this.#resultLimit = limits[4] || 4 << 20;
     this.#instantiate();
+    this.#applyOptions(options);
+  }
+
+  /** The options applied through the runtime's own methods (journaled, so a
+   * replaced instance has them too). */
+  #applyOptions(options) {
+    const config = {};
+    for (const k of ['capabilities', 'descriptionBytes', 'schemaBytes', 'toolsPerSource', 'formats']) {
+      if (options[k] !== undefined) config[k] = options[k];
+    }
+    try {
+      if (Object.keys(config).length) this.configure(config);
+      // (an empty text is a bad policy, refused as setPolicy refuses it: only
+      // an absent one means none)
+      if (options.policy !== undefined && options.policy !== null) this.setPolicy(options.policy);
+      if (options.approvalKey !== undefined && options.approvalKey !== null) this.setApprovalKey(options.approvalKey);
+    } catch (e) {
+      this.dispose(); // (the instance and its memory go back)
+      throw e;
+    }
   }
 
   #instantiate() {
@@ -167,7 +211,7 @@ export class ToolRuntime {
     this.#inCap = 0;
     this.#inView = null;
     if (typeof this.#exports._initialize === 'function') this.#exports._initialize();
-    this.#handle = this.#exports.tga_new(...limitArgs(this.#options.limits, this.#auditSubscribers.size > 0));
+    this.#handle = this.#exports.tga_new(...this.#limits, this.#auditSubscribers.size > 0 ? 1 : 0);
     if (!this.#handle) throw new ToolgateError('out_of_memory', 'the module could not create a runtime');
     this.#place = this.#exports.tga_out_place(this.#handle) >>> 2;
     this.#exports.tga_track_sources(this.#handle, 1); // (#takeChanges)
@@ -758,7 +802,9 @@ export class ToolRuntime {
     return {
       id, epoch: info.epoch, tools: info.tools,
       release: () => {
-        if (generation !== this.#generation) return;
+        // (after a trap the id is gone with its instance; after dispose, all
+        // is: quiet, as dispose() is when called again)
+        if (generation !== this.#generation || !this.#handle) return;
         this.#call('tga_snapshot_release', id);
         this.#listCache.clear();
         if (this.#pinned.delete(id) && !this.#pinned.size) this.#releaseRetired();
@@ -800,9 +846,20 @@ export class ToolRuntime {
     this.#check(this.#journaled('tga_set_policy', [typeof policy === 'string' ? checkedText(policy) : jsonText(policy, 'invalid_policy', 'the policy')], [], 'policy'));
   }
 
-  /** Sets the HMAC key for self-contained approval tokens (16-1024 bytes). */
+  /** Sets the HMAC key for self-contained approval tokens (16-1024 bytes):
+   * a string (its UTF-8 bytes) or bytes (any buffer or view, read as its
+   * bytes). Anything else is refused (invalid_request): a number read as
+   * that many zero bytes, or an array cut to bytes, is a key anyone holds. */
   setApprovalKey(key) {
-    const bytes = typeof key === 'string' ? encoder.encode(key) : new Uint8Array(key);
+    let bytes;
+    try {
+      bytes = typeof key === 'string' ? null : bytesOf(key)?.slice(); // (a copy: the journal replays it)
+    } catch {
+      throw new ToolgateError('invalid_request', 'the approval key cannot be read: its ArrayBuffer was detached (transferred away)');
+    }
+    // (a string holding a lone surrogate is refused, not encoded as U+FFFD: two such keys would be one)
+    if (typeof key === 'string') bytes = encoder.encode(checkedText(key));
+    if (!bytes) throw new ToolgateError('invalid_request', 'the approval key must be a string or bytes (an ArrayBuffer or a view of one)');
     this.#check(this.#journaled('tga_set_approval_key', [bytes], [], 'key'));
   }
 

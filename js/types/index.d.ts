@@ -209,9 +209,11 @@ export declare class Validator {
  * error result. */
 export type ToolHandler = (args: any, info: HandlerInfo) => unknown | Promise<unknown>;
 
-/** Every limit of a runtime; omitted fields take the defaults shown. */
+/** Every limit of a runtime; omitted fields (or 0) take the defaults shown, a number above 2^32-1
+ * reads as 2^32-1 and a fraction is cut to a whole number. A limit that is not a number (TypeError) or
+ * is below 0 or NaN (RangeError) is refused when the runtime is created. */
 export interface Limits {
-  /** 64 MiB: the runtime's allocation budget inside the module. */
+  /** 192 MiB: the runtime's allocation budget inside the module (past it, out_of_memory). */
   memoryBytes?: number;
   /** 256: arrays/objects open at once in any input. */
   jsonDepth?: number;
@@ -239,7 +241,8 @@ export interface RuntimeOptions {
   limits?: Limits;
   /** Put handler stack traces into error results (default false). */
   exposeStack?: boolean;
-  /** The host clock in ms (default Date.now). */
+  /** The host clock in ms (default Date.now). One that throws or returns what is not a number (a
+   * BigInt) reads as NaN: the policy denies on a clock it cannot read, and a call's deadline has passed. */
   clock?: () => number;
   /** Capabilities tools may require. */
   capabilities?: string[];
@@ -250,13 +253,23 @@ export interface RuntimeOptions {
   formats?: 'annotate' | 'assert';
   /** A policy document (docs/policy.md). */
   policy?: object | string;
-  /** HMAC key for approval tokens (16-1024 bytes). */
-  approvalKey?: Uint8Array | string;
+  /** HMAC key for approval tokens (16-1024 bytes), as setApprovalKey takes it. */
+  approvalKey?: ApprovalKey;
 }
+
+/** An approval token key: a string (its UTF-8 bytes) or bytes (any buffer or view, read as its
+ * bytes, copied); anything else is refused (invalid_request), as is a key of fewer than 16 or more
+ * than 1024 bytes. */
+export type ApprovalKey = string | ArrayBuffer | SharedArrayBuffer | ArrayBufferView;
 
 export type JSONCheck = { ok: true } | { ok: false; code: ErrorCode; message: string; offset?: number };
 
 export declare class ToolRuntime {
+  /** A runtime of a compiled module (compileWasm: compile once, one runtime per tenant). Applies every
+   * option createToolRuntime does (a policy, key or configuration is applied, or the constructor
+   * throws as setPolicy / setApprovalKey / configure would), so each runtime is the same either way;
+   * options.wasm, if given, must be that module. */
+  constructor(module: WebAssembly.Module, options?: RuntimeOptions);
   /** Runtime-wide options; only while the registry holds no tool (none live, held or remembered: before registering, or once every source is removed). */
   configure(config: { capabilities?: string[]; descriptionBytes?: number; schemaBytes?: number; toolsPerSource?: number; formats?: 'annotate' | 'assert' }): void;
   /** Registers a host tool; throws ToolgateError when refused (the registry is then unchanged). */
@@ -284,7 +297,8 @@ export declare class ToolRuntime {
     { readonly tools: readonly ListedTool[]; readonly nextCursor?: string;
       readonly report: readonly { readonly tool: string; readonly path: string; readonly issue?: string; readonly nullable?: boolean }[]; readonly epoch: number };
   setPolicy(policy: object | string): void;
-  setApprovalKey(key: Uint8Array | string): void;
+  /** Throws ToolgateError('invalid_request') for a key that is not a string or bytes, or not 16-1024 bytes. */
+  setApprovalKey(key: ApprovalKey): void;
   /** args are judged as a call's would be: with `context`, each context parameter holds the context's value. */
   authorize(request: { tool: string; args?: unknown; context?: Record<string, unknown>; explain?: boolean; snapshot?: Snapshot | number } & Principal): Decision;
   resolveApproval(approvalId: string, answer: 'approve_token'): Promise<ApprovalToken | CallToolResult>;
@@ -328,7 +342,11 @@ export declare class ToolgateError extends Error {
 }
 
 export declare const STATUS: Readonly<Record<number, string>>;
-export declare function compileWasm(source: WasmSource): Promise<WebAssembly.Module>;
+/** Compiles the module once (to share it between runtimes: new ToolRuntime(module, options) or
+ * createToolRuntime({ wasm: module })). The node entry also takes a file path or a file: URL (an
+ * unreadable file is ToolgateError('invalid_module')); the node and browser entries take no source
+ * for the package's own module (defaultWasmURL). */
+export declare function compileWasm(source?: WasmSource): Promise<WebAssembly.Module>;
 export declare function createToolRuntime(options?: RuntimeOptions): Promise<ToolRuntime>;
 /** Node and browser entries: the default location of the module. */
 export declare const defaultWasmURL: URL;

@@ -357,3 +357,32 @@ test('argument bytes whose buffer was detached: callTool answers invalid_json, a
   assert.equal((await rt.callTool('get_weather', new TextEncoder().encode('{"city":"y"}'))).content[0].text, 'ran');
   rt.dispose();
 });
+
+test('limits: 0 (or omitted) is the default on both sides of the module; a negative or non-number is refused up front', async () => {
+  for (const limits of [{ argsBytes: 0 }, { resultBytes: 0 }, { argsBytes: 0, resultBytes: 0, timeoutMs: 0, memoryBytes: 0 }, { argsBytes: null }]) {
+    const rt = await createToolRuntime({ limits });
+    rt.registerTool(weather, ({ city }) => city.repeat(1000));
+    const r = await rt.callTool('get_weather', { city: 'Oslo' });
+    assert.equal(r.isError, undefined, `${JSON.stringify(limits)}: ${r.content[0].text}`);
+    // the defaults hold: 1 MiB of arguments
+    assert.equal(gateCode(await rt.callTool('get_weather', { city: 'x'.repeat(1 << 20) })), 'too_large');
+    rt.dispose();
+  }
+  for (const limits of [{ argsBytes: -1 }, { resultBytes: -4096 }, { tools: NaN }]) {
+    await assert.rejects(createToolRuntime({ limits }), RangeError, JSON.stringify(limits));
+  }
+  for (const limits of [{ argsBytes: '1024' }, { timeoutMs: 10n }, { jsonDepth: {} }]) {
+    await assert.rejects(createToolRuntime({ limits }), TypeError, String(Object.values(limits)[0]));
+  }
+});
+
+test('a clock that answers with what is not a number (a BigInt) reads as NaN: callTool still answers', async () => {
+  for (const clock of [() => process.hrtime.bigint() / 1_000_000n, () => '1000', () => undefined]) {
+    const rt = await createToolRuntime({ clock });
+    rt.registerTool(weather, ({ city }) => city);
+    const r = await rt.callTool('get_weather', { city: 'Oslo' });
+    assert.equal(typeof r, 'object');
+    assert.ok(Array.isArray(r.content), JSON.stringify(r));
+    rt.dispose();
+  }
+});

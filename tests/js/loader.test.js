@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
-import { createToolRuntime } from 'toolgate';
+import path from 'node:path';
+import { createToolRuntime, compileWasm, defaultWasmURL, ToolRuntime } from 'toolgate';
 import * as core from 'toolgate/core';
 import { wasmPath } from './helpers.js';
 
@@ -86,4 +87,56 @@ test('a disposed runtime refuses every use, and its memory serves the next runti
   next.registerTool({ name: 'other', inputSchema: { type: 'object' } }, () => 'ok');
   assert.equal((await next.callTool('other', '{}')).content[0].text, 'ok');
   next.dispose();
+});
+
+test('a wasm path or file: URL that cannot be read is a typed error (invalid_module), as every other unusable source', async () => {
+  const missing = path.join(path.dirname(wasmPath), 'no-such-toolgate.wasm');
+  for (const wasm of [missing, pathToFileURL(missing), pathToFileURL(missing).href, path.dirname(wasmPath)]) {
+    await assert.rejects(createToolRuntime({ wasm }), (e) => e instanceof core.ToolgateError && e.code === 'invalid_module', String(wasm));
+    await assert.rejects(compileWasm(wasm), (e) => e instanceof core.ToolgateError && e.code === 'invalid_module', String(wasm));
+  }
+});
+
+test('the node entry\'s compileWasm takes what its createToolRuntime takes: a path, a file: URL, or nothing', async () => {
+  for (const source of [undefined, defaultWasmURL, wasmPath, pathToFileURL(wasmPath).href]) {
+    const mod = await compileWasm(source);
+    assert.ok(mod instanceof WebAssembly.Module, String(source));
+    await roundTrip(await createToolRuntime({ wasm: mod }));
+    await roundTrip(new ToolRuntime(mod));
+  }
+});
+
+test('new ToolRuntime(module, options) applies every option createToolRuntime does, or refuses it', async () => {
+  const mod = await compileWasm();
+  // a policy that grants nothing: the tool is denied, not run
+  const strict = new ToolRuntime(mod, { policy: { version: 1, defaults: [], rules: [] } });
+  strict.registerTool(echo, () => 'ran');
+  const r = await strict.callTool('echo', '{"x":1}');
+  assert.equal(r._meta?.['dev.toolgate/error']?.code, 'denied');
+  strict.dispose();
+  // configuration (capabilities, formats) and the approval key
+  const configured = new ToolRuntime(mod, { capabilities: ['db'], formats: 'assert', approvalKey: 'k'.repeat(32), wasm: mod });
+  configured.registerTool({ name: 'q', inputSchema: { type: 'object', properties: { d: { type: 'string', format: 'date' } } } }, () => 'ran', { requires: ['db'] });
+  assert.equal((await configured.callTool('q', '{"d":"not a date"}'))._meta?.['dev.toolgate/error']?.code, 'invalid_arguments');
+  configured.dispose();
+  // what cannot be applied is refused, never dropped
+  assert.throws(() => new ToolRuntime(mod, { policy: { version: 99 } }), (e) => e.code === 'invalid_policy');
+  assert.throws(() => new ToolRuntime(mod, { approvalKey: 'short' }), (e) => e.code === 'invalid_request');
+  assert.throws(() => new ToolRuntime(mod, { formats: 'sometimes' }), (e) => e.code === 'invalid_request');
+  assert.throws(() => new ToolRuntime(mod, { wasm: wasmPath }), TypeError);
+});
+
+test('after dispose, the cleanup handles the runtime gave out are quiet, as dispose() is', async () => {
+  const rt = await createToolRuntime();
+  rt.registerTool(echo, () => 1);
+  const snap = rt.snapshot();
+  const stop = rt.onAudit(() => {});
+  const v = rt.compileSchema({});
+  rt.dispose();
+  snap.release();
+  stop();
+  stop();
+  v.dispose();
+  rt.dispose();
+  assert.throws(() => rt.snapshot(), (e) => e.code === 'disposed'); // (use is still refused)
 });

@@ -462,6 +462,41 @@ test('approval tokens resume on another instance; forged, altered or replayed to
   for (const r of [a, b, c]) r.rt.dispose();
 });
 
+test('an approval key is a string or bytes (any view, read as its bytes); a number, an array or a short key is refused', async () => {
+  const bytes = new Uint8Array(Array.from({ length: 32 }, (_, i) => i * 7 + 1));
+  const rt = await createToolRuntime();
+  for (const key of [32, 0, [1, 2, 3], Array.from({ length: 32 }, () => 9), {}, true, new Uint8Array(15), '', 'short key']) {
+    assert.throws(() => rt.setApprovalKey(key), (e) => e.code === 'invalid_request', String(key));
+    await assert.rejects(createToolRuntime({ approvalKey: key }), (e) => e.code === 'invalid_request', String(key));
+  }
+  rt.dispose();
+  // the same 32 bytes given as a Uint8Array, a Uint16Array, a DataView or an ArrayBuffer are one key:
+  // a token minted under one is taken under the others, and not under 32 zero bytes
+  const forms = [bytes, new Uint16Array(bytes.slice().buffer), new DataView(bytes.slice().buffer), bytes.slice().buffer];
+  const minter = await policyRuntime({ approvalKey: bytes });
+  const p = await minter.rt.callTool('send_email', { to: 'ceo@corp.com' }, { principal: 'intern', session: 's' });
+  const { token } = await minter.rt.resolveApproval(p.approvalId, 'approve_token');
+  const ctx = { principal: 'intern', session: 's', approvalToken: token };
+  const zeros = await policyRuntime({ approvalKey: new Uint8Array(32) });
+  assert.equal(gateCode(await zeros.rt.callTool('send_email', { to: 'ceo@corp.com' }, ctx)), 'approval_refused');
+  for (const key of forms.slice(1)) {
+    const other = await policyRuntime({ approvalKey: key });
+    const r = await other.rt.callTool('send_email', { to: 'ceo@corp.com' }, ctx);
+    assert.equal(r.content[0].text, 'send_email ran', Object.prototype.toString.call(key));
+    other.rt.dispose();
+  }
+  // the key is copied: the caller's bytes changed afterwards (and a trap's replay) keep it
+  const held = bytes.slice();
+  const keeper = await policyRuntime({ approvalKey: held });
+  held.fill(0);
+  assert.throws(() => keeper.rt._selftestTrap(), (e) => e.code === 'module_trap'); // (the new instance is given the key again)
+  const q = await keeper.rt.callTool('send_email', { to: 'cfo@corp.com' }, { principal: 'intern', session: 's' });
+  const later = (await keeper.rt.resolveApproval(q.approvalId, 'approve_token')).token;
+  const r = await minter.rt.callTool('send_email', { to: 'cfo@corp.com' }, { ...ctx, approvalToken: later });
+  assert.equal(r.content[0].text, 'send_email ran');
+  for (const x of [minter, zeros, keeper]) x.rt.dispose();
+});
+
 test('ending a session spends the tokens issued for it, in a replaced instance too', async () => {
   const key = 'k'.repeat(32);
   const { rt } = await policyRuntime({ approvalKey: key });
