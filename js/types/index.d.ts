@@ -54,7 +54,11 @@ export type ErrorCode =
   | 'unknown_tool' | 'invalid_arguments' | 'unknown_call' | 'host_refused' | 'limit_reached'
   | 'invalid_schema' | 'invalid_result' | 'name_collision' | 'missing_capability' | 'invalid_request'
   | 'missing_context' | 'unknown_snapshot' | 'denied' | 'approval_refused' | 'rate_limited'
-  | 'invalid_policy' | 'digest_mismatch' | 'timeout' | 'cancelled' | 'module_trap' | 'disposed' | 'reentrant' | 'invalid_module';
+  | 'invalid_policy' | 'digest_mismatch' | 'timeout' | 'cancelled' | 'module_trap' | 'disposed' | 'reentrant' | 'invalid_module'
+  /** A batch or import entry with a misspelled tool option (BatchResult.rejected). */
+  | 'invalid_options'
+  /** toolgate/mcp's approvalRequired(): a call that waits for a person, told to an MCP client. */
+  | 'pending_approval';
 
 export interface HandlerInfo {
   /** The module's id for this call. */

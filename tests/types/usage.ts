@@ -1,6 +1,7 @@
 // usage.ts - type-checked (never run) by tests/js/types.test.js: the public
 // surface as a host writes it must compile against js/types.
-import { createToolRuntime, isPendingApproval, ToolgateError, type CallToolResult, type PendingApproval } from 'toolgate';
+import { createToolRuntime, compileWasm, isPendingApproval, ToolgateError, ToolRuntime, type CallToolResult, type ErrorCode,
+  type PendingApproval } from 'toolgate';
 import { importFromClient, serveTools } from 'toolgate/mcp';
 
 export async function usage(client: Parameters<typeof importFromClient>[2]): Promise<string> {
@@ -44,4 +45,29 @@ export async function usage(client: Parameters<typeof importFromClient>[2]): Pro
   snap.release();
   rt.dispose();
   return `${reg.name} ${imported.registered.length} ${batch.applied} ${list.tools.length} ${decision.decision} ${bad}`;
+}
+
+/** An exhaustive switch over every code the package emits (a batch entry's misspelled option, an MCP approval). */
+export function describe(code: ErrorCode): string {
+  switch (code) {
+    case 'invalid_options': return 'a misspelled tool option';
+    case 'pending_approval': return 'waits for a person';
+    default: return code;
+  }
+}
+
+/** One compiled module, a runtime per tenant, each built with the options createToolRuntime takes. */
+export async function perTenant(policy: object): Promise<string> {
+  const mod = await compileWasm();
+  const fromPath = await compileWasm('./dist/toolgate.wasm');
+  const rt = new ToolRuntime(mod, { policy, approvalKey: new DataView(new ArrayBuffer(32)), limits: { argsBytes: 0 } });
+  const other = new ToolRuntime(fromPath);
+  other.setApprovalKey(new Uint16Array(16));
+  const v = rt.compileSchema(new TextEncoder().encode('{"type":"string"}'), { resources: { 'urn:x': new Uint8Array(2) } });
+  const res = v.validate('"x"');
+  res.errors.push({ instanceLocation: '', keywordLocation: '', message: 'a note of the host' }); // (fresh: the caller's)
+  const name = rt.modelName('github', 'delete_repo', 'gh_{tool}') + rt.modelNameKey('github', 'delete_repo', 'gh_{tool}');
+  rt.dispose();
+  other.dispose();
+  return `${name} ${res.errors.length}`;
 }
