@@ -63,8 +63,21 @@ function giveMemory(m) {
  * omitted, or null) for its default (include/toolgate.h). A limit that is
  * not a number of at least 0 (a negative, NaN, a string) is refused: read as
  * the default it would be dropped unnoticed. */
+/** The options a runtime takes (RuntimeOptions) and the limits (Limits): a
+ * misspelled one ("argBytes", "polcy") is refused, never ignored, since an
+ * ignored limit or policy leaves the runtime wider open than its host wrote. */
+const RUNTIME_OPTIONS = new Set(['wasm', 'limits', 'exposeStack', 'clock', 'capabilities', 'descriptionBytes',
+  'schemaBytes', 'toolsPerSource', 'formats', 'policy', 'approvalKey']);
+const LIMITS = ['memoryBytes', 'jsonDepth', 'argsBytes', 'descriptorBytes', 'resultBytes', 'tools', 'pendingCalls', 'timeoutMs'];
+
+function unknownKey(what, obj, known) {
+  for (const k of Object.keys(obj)) if (!known.has(k)) throw new TypeError(`unknown ${what} "${k}" (known: ${[...known].join(', ')})`);
+}
+
 function limitArgs(limits) {
   limits ??= {};
+  if (typeof limits !== 'object') throw new TypeError(`limits must be an object, not a ${typeof limits}`);
+  unknownKey('limit', limits, new Set(LIMITS));
   const n = (k) => {
     const v = limits[k];
     if (v === undefined || v === null) return 0;
@@ -72,8 +85,7 @@ function limitArgs(limits) {
     if (!(v >= 0)) throw new RangeError(`limits.${k} must be at least 0 (0: the default), not ${v}`);
     return Math.min(0xffffffff, Math.floor(v));
   };
-  return [n('memoryBytes'), n('jsonDepth'), n('argsBytes'), n('descriptorBytes'),
-    n('resultBytes'), n('tools'), n('pendingCalls'), n('timeoutMs')];
+  return LIMITS.map(n); // (tga_new's order)
 }
 
 function gateError(code, text) {
@@ -140,6 +152,8 @@ export class ToolRuntime {
    * (the instance is freed first). */
   constructor(module, options) {
     options ??= {};
+    if (typeof options !== 'object') throw new TypeError(`options must be an object, not a ${typeof options}`);
+    unknownKey('option', options, RUNTIME_OPTIONS);
     if (options.wasm !== undefined && options.wasm !== module) {
       throw new TypeError('options.wasm is for createToolRuntime; this constructor takes the compiled module as its first argument');
     }

@@ -376,6 +376,22 @@ test('limits: 0 (or omitted) is the default on both sides of the module; a negat
   }
 });
 
+test('a misspelled runtime option or limit is refused, never ignored (an ignored policy or limit leaves the runtime open)', async () => {
+  for (const options of [{ polcy: { version: 1 } }, { limit: { argsBytes: 10 } }, { approvalkey: 'k'.repeat(32) }]) {
+    await assert.rejects(createToolRuntime(options), (e) => e instanceof TypeError && e.message.includes(`"${Object.keys(options)[0]}"`), JSON.stringify(options));
+  }
+  for (const limits of [{ argBytes: 10 }, { maxTools: 5 }]) {
+    await assert.rejects(createToolRuntime({ limits }), (e) => e instanceof TypeError && e.message.includes(`"${Object.keys(limits)[0]}"`), JSON.stringify(limits));
+  }
+  await assert.rejects(createToolRuntime({ limits: 5 }), TypeError);
+  // every documented one is taken
+  const rt = await createToolRuntime({
+    exposeStack: false, clock: Date.now, capabilities: ['x'], descriptionBytes: 2048, schemaBytes: 1 << 16, toolsPerSource: 10, formats: 'assert',
+    limits: { memoryBytes: 0, jsonDepth: 64, argsBytes: 1 << 16, descriptorBytes: 1 << 16, resultBytes: 1 << 16, tools: 100, pendingCalls: 10, timeoutMs: 1000 },
+  });
+  rt.dispose();
+});
+
 test('a clock that answers with what is not a number (a BigInt) reads as NaN: callTool still answers', async () => {
   for (const clock of [() => process.hrtime.bigint() / 1_000_000n, () => '1000', () => undefined]) {
     const rt = await createToolRuntime({ clock });
