@@ -579,15 +579,15 @@ export class ToolRuntime {
       if (replace) {
         // a tool the list no longer names loses its handler once the registry
         // removed it: one renamed to a look-alike is held as a change of it,
-        // and sessions pinned to it still run it
+        // and sessions pinned to it still run it (a snapshot pinned before
+        // still lists a removed tool, so its handler is kept while one is: #retire)
         const listed = new Set(staged.filter((_, i) => states[i] !== 'rejected').map(([k]) => k));
         const removed = new Set(result.removed);
         for (const [key, id] of ids) {
           if (listed.has(key) || (names.has(key) && !removed.has(names.get(key)))) continue;
           ids.delete(key);
           names.delete(key);
-          this.#handlers.delete(id);
-          this.#heldHandlers.delete(id);
+          this.#retire(id);
         }
       }
       staged.forEach(([key, id, fn], i) => {
@@ -703,9 +703,10 @@ export class ToolRuntime {
     this.#settled(this.#changing('tga_remove_source', [String(source)]));
     const removed = this.#output().removed;
     this.#takeChanges();
-    // the source's handlers go with its tools (as a re-listing drops those it no longer lists)
+    // the source's handlers go with its tools (as a re-listing drops those it
+    // no longer lists), once no snapshot pinned before can still call them (#retire)
     const ids = this.#sourceHandlers.get(source);
-    if (ids) for (const id of ids.values()) { this.#handlers.delete(id); this.#heldHandlers.delete(id); }
+    if (ids) for (const id of ids.values()) this.#retire(id);
     this.#sourceHandlers.delete(source);
     this.#sourceNames.delete(source);
     return removed;

@@ -1124,3 +1124,21 @@ test('context parameters: a nested $ref "" names the root as "#" does; a copy th
     (e) => e.code === 'invalid_descriptor' && /cannot be placed/.test(e.message));
   rt.dispose();
 });
+
+test('a tool a re-listing or removeSource drops still runs in a snapshot pinned before, until it is released', async () => {
+  const rt = await createToolRuntime();
+  const call = (n) => `ran ${n}`;
+  rt.importTools('s', [{ name: 'a', inputSchema: obj() }, { name: 'b', inputSchema: obj() }], { call });
+  rt.importTools('t', [{ name: 'c', inputSchema: obj() }], { call });
+  const snap = rt.snapshot();
+  assert.deepEqual(rt.importTools('s', [{ name: 'b', inputSchema: obj() }], { call }).removed, ['mcp__s__a']); // list_changed
+  assert.equal(rt.removeSource('t'), 1);
+  assert.deepEqual(rt.listTools({ snapshot: snap }).tools.map((t) => t.name), ['mcp__s__a', 'mcp__s__b', 'mcp__t__c']);
+  for (const name of ['mcp__s__a', 'mcp__t__c'])
+    assert.deepEqual(await rt.callTool(name, {}, { snapshot: snap }), { content: [{ type: 'text', text: `ran ${name.slice(8)}` }] }, name);
+  assert.equal(gateCode(await rt.callTool('mcp__s__a', {})), 'unknown_tool');
+  assert.equal(rt._handlerCount(), 3);
+  snap.release(); // (no snapshot can reach them now: their handlers go)
+  assert.equal(rt._handlerCount(), 1);
+  rt.dispose();
+});
