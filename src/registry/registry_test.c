@@ -226,6 +226,51 @@ static void batches(void) {
     fixture_close(&f);
 }
 
+/* limits.tools counts what the registry will hold after a batch: a whole
+ * list re-listing its tools plus new ones removes only the tools it does not
+ * name again; toolsPerSource counts a plugin's batches with what its source
+ * holds already. */
+static void limits_count_what_is_held(void) {
+    tg_registry_config cfg;
+    tg_registry_default_config(&cfg);
+    cfg.max_tools = 5;
+    fixture f;
+    fixture_open(&f, A, &cfg);
+    const char *two[] = {TOOL("a", "a"), TOOL("b", "b")};
+    CHECK(count(apply(&f, "s", 0, 1, two, 2), "registered") == 2);
+    const char *more[] = {TOOL("a", "a"), TOOL("b", "b"), TOOL("c", "c")};
+    cJSON *res = apply(&f, "s", 0, 1, more, 3); /* list_changed: a and b kept, c added: 3 tools */
+    CHECK(count(res, "registered") == 1 && count(res, "rejected") == 0 && tg_registry_count(f.r) == 3);
+    const char *other[] = {TOOL("x", "x"), TOOL("y", "y")};
+    CHECK(count(apply(&f, "t", 0, 1, other, 2), "registered") == 2 && tg_registry_count(f.r) == 5);
+    /* full: a re-listing that keeps its 3 and adds one is refused the one */
+    const char *four[] = {TOOL("a", "a"), TOOL("b", "b"), TOOL("c", "c"), TOOL("d", "d")};
+    res = apply(&f, "s", 0, 1, four, 4);
+    CHECK(tg_registry_count(f.r) == 5 && count(res, "registered") == 0 && count(res, "rejected") == 1);
+    CHECK(strstr(f.out.data, "holds its limit of 5"));
+    /* one that drops two and adds one fits (5 - 2 + 1) */
+    const char *swap[] = {TOOL("a", "a"), TOOL("z", "z")};
+    res = apply(&f, "s", 0, 1, swap, 2);
+    CHECK(count(res, "registered") == 1 && count(res, "removed") == 2 && tg_registry_count(f.r) == 4);
+    /* a plugin's batches, each under toolsPerSource, not together */
+    const char *p1[] = {TOOL("p1", "1"), TOOL("p2", "2")};
+    fixture g;
+    cfg.max_tools = 100;
+    cfg.max_tools_per_source = 3;
+    fixture_open(&g, A, &cfg);
+    CHECK(count(apply(&g, "p", 1, 0, p1, 2), "registered") == 2);
+    const char *p2[] = {TOOL("p3", "3"), TOOL("p4", "4")};
+    res = apply(&g, "p", 1, 0, p2, 2);
+    CHECK(cJSON_IsFalse(tg_json_getz(res, "applied")) && strstr(g.out.data, "would hold more than the limit of 3"));
+    res = apply(&g, "p", 0, 0, p2, 2); /* not atomic: the same */
+    CHECK(count(res, "registered") == 0 && tg_registry_count(g.r) == 2);
+    const char *p3[] = {TOOL("p1", "1"), TOOL("p3", "3")}; /* one listed again, one new: 3 */
+    res = apply(&g, "p", 1, 0, p3, 2);
+    CHECK(count(res, "registered") == 1 && count(res, "unchanged") == 1 && tg_registry_count(g.r) == 3);
+    fixture_close(&g);
+    fixture_close(&f);
+}
+
 /* Bytes asked of the allocator (an allocator hook that counts). */
 static size_t asked;
 static void *counting(void *ud, void *ptr, size_t osize, size_t nsize) {
@@ -507,6 +552,7 @@ int main(void) {
     sanitizing();
     sanitizing_schemas();
     batches();
+    limits_count_what_is_held();
     relisting_exactly();
     options_on_relisting();
     untrusted_metadata();
