@@ -1410,7 +1410,8 @@ function unreadableEntries(tools, depthLimit) {
     if (t.tool === null) return; // (refused already: unwritableEntries)
     let why = null;
     for (const [what, value] of [['descriptor', t.tool], ['options', t.options]]) {
-      const text = value === undefined ? undefined : JSON.stringify(value);
+      let text;
+      try { text = value === undefined ? undefined : JSON.stringify(value); } catch { /* (written once already: a getter that throws now is left to the module) */ }
       if (text === undefined) continue;
       if (hasLoneSurrogateEscape(text)) why = ['invalid_json', `its ${what} holds a lone surrogate (a JS string that is not Unicode text), so it cannot be UTF-8 JSON`];
       // (the entry object adds one level, the request and its array two)
