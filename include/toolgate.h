@@ -146,8 +146,13 @@ tg_status tg_register_tool(tg_runtime *rt, const char *descriptor, size_t len, c
  * max_tools of them, until tg_remove_source)
  * (see registry.h). TG_OK even when tools were rejected; errors only for a
  * malformed request, memory, or (TG_ERR_INVALID_REQUEST) a source name that
- * holds "__" or ends in "_" after mapping under a template with
- * "{source}__" (its tools would read as another source's). */
+ * holds "__" or ends in "_" after mapping (all of it, however long) under a
+ * template with "{source}__" (its tools would read as another source's).
+ * toolsPerSource counts a batch that does not replace with the tools its
+ * source holds already; the tools limit counts what the registry holds
+ * after the batch (a replacing list frees only what it no longer names).
+ * A name over 64 characters is cut (never to end in '_' or '-') and given a
+ * hash of its collision key (src/registry/names.h). */
 tg_status tg_register_batch(tg_runtime *rt, const char *request, size_t len);
 
 /* The model-visible name a tool of source would get (template NULL: the

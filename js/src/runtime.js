@@ -623,10 +623,25 @@ export class ToolRuntime {
     // an entry JSON cannot hold (a BigInt, a cycle, a throwing toJSON):
     // found only when the whole request cannot be written, and refused on
     // its own (the whole batch when it is atomic)
-    const unwritable = text === undefined ? unwritableEntries(tools, atomic) : null;
+    let unwritable = text === undefined ? unwritableEntries(tools, atomic) : null;
     if (unwritable) text = jsonText(request, 'invalid_request', 'the batch');
+    let status = this.#changing('tga_register_batch', [text]);
+    if (status !== TG_OK && !atomic) {
+      // the module reads the batch as one JSON text: an entry its strict
+      // reader refuses (a lone surrogate, which JSON.stringify writes as a
+      // \udXXX escape; nesting past jsonDepth) fails all of it. Those are
+      // found only then (no cost to a batch that reads) and refused on their
+      // own, and the rest is sent again
+      const e = this.#lastError(status);
+      const bad = (e.code === 'invalid_json' || e.code === 'too_large') && e.message.startsWith('batch: ')
+        ? unreadableEntries(tools, limitArgs(this.#options.limits)[1] || 256) : null;
+      if (bad?.size) {
+        unwritable = new Map([...(unwritable ?? []), ...bad]);
+        status = this.#changing('tga_register_batch', [jsonText(request, 'invalid_request', 'the batch')]);
+      }
+    }
     try {
-      this.#settled(this.#changing('tga_register_batch', [text]));
+      this.#settled(status);
     } catch (e) { // (memory ran out, maybe after tools went in: they keep their handlers)
       this.#adoptHandlers(String(source), staged, ids);
       throw e;
@@ -658,15 +673,15 @@ export class ToolRuntime {
       if (replace) {
         // a tool the list no longer names loses its handler once the registry
         // removed it: one renamed to a look-alike is held as a change of it,
-        // and sessions pinned to it still run it
+        // and sessions pinned to it still run it (a snapshot pinned before
+        // still lists a removed tool, so its handler is kept while one is: #retire)
         const listed = new Set(staged.filter((_, i) => states[i] !== 'rejected').map(([k]) => k));
         const removed = new Set(result.removed);
         for (const [key, id] of ids) {
           if (listed.has(key) || (names.has(key) && !removed.has(names.get(key)))) continue;
           ids.delete(key);
           names.delete(key);
-          this.#handlers.delete(id);
-          this.#heldHandlers.delete(id);
+          this.#retire(id);
         }
       }
       staged.forEach(([key, id, fn], i) => {
@@ -791,9 +806,10 @@ export class ToolRuntime {
     this.#settled(this.#changing('tga_remove_source', [String(source)]));
     const removed = this.#output().removed;
     this.#takeChanges();
-    // the source's handlers go with its tools (as a re-listing drops those it no longer lists)
+    // the source's handlers go with its tools (as a re-listing drops those it
+    // no longer lists), once no snapshot pinned before can still call them (#retire)
     const ids = this.#sourceHandlers.get(source);
-    if (ids) for (const id of ids.values()) { this.#handlers.delete(id); this.#heldHandlers.delete(id); }
+    if (ids) for (const id of ids.values()) this.#retire(id);
     this.#sourceHandlers.delete(source);
     this.#sourceNames.delete(source);
     this.#sourceTemplates.delete(source);
@@ -1549,6 +1565,58 @@ function unwritableEntries(tools, atomic) {
     }
   });
   return out;
+}
+
+/** The entries of a batch (not atomic) whose descriptor or options the
+ * module's strict reader would refuse, though JSON.stringify writes them:
+ * a lone surrogate (written as a \udXXX escape) or nesting deeper than
+ * depthLimit counted as the batch nests it (the request object and its
+ * "tools" array hold the entry). Each is replaced by a null descriptor (the
+ * module rejects it) and its rejection returned by index. */
+function unreadableEntries(tools, depthLimit) {
+  const out = new Map();
+  tools.forEach((t, i) => {
+    if (t.tool === null) return; // (refused already: unwritableEntries)
+    let why = null;
+    for (const [what, value] of [['descriptor', t.tool], ['options', t.options]]) {
+      let text;
+      try { text = value === undefined ? undefined : JSON.stringify(value); } catch { /* (written once already: a getter that throws now is left to the module) */ }
+      if (text === undefined) continue;
+      if (hasLoneSurrogateEscape(text)) why = ['invalid_json', `its ${what} holds a lone surrogate (a JS string that is not Unicode text), so it cannot be UTF-8 JSON`];
+      // (the entry object adds one level, the request and its array two)
+      else if (jsonDepth(text) + 3 > depthLimit) why = ['too_large', `its ${what} nests deeper than the limit of ${depthLimit} (jsonDepth, counted within the batch)`];
+      if (why) break;
+    }
+    if (!why) return;
+    let name = '';
+    try { if (typeof t.tool?.name === 'string') name = t.tool.name; } catch { /* (a throwing getter: no name) */ }
+    out.set(i, { tool: name, code: why[0], message: `${name ? `tool "${name}"` : `entry ${i}`}: ${why[1]}` });
+    t.tool = null;
+    delete t.options;
+  });
+  return out;
+}
+
+/** JSON text (as JSON.stringify writes it) holds a \ud800-\udfff escape:
+ * JSON.stringify escapes a surrogate only when it is alone. */
+function hasLoneSurrogateEscape(text) {
+  for (const m of text.matchAll(/(\\+)u[dD][89a-fA-F]/g)) if (m[1].length % 2 === 1) return true;
+  return false;
+}
+
+/** The most arrays and objects open at once in JSON text. */
+function jsonDepth(text) {
+  let depth = 0, max = 0, inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // '\\': the next character is escaped
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) { if (++depth > max) max = depth; }
+    else if (c === 125 || c === 93) depth--;
+  }
+  return max;
 }
 
 /** Text the host gave as a string, refused when it holds a lone surrogate. */

@@ -252,6 +252,7 @@ export interface RuntimeOptions {
   capabilities?: string[];
   descriptionBytes?: number;
   schemaBytes?: number;
+  /** The tools one source holds (default 1,000): a plugin's batches count with what it holds already; a re-listing counts what it lists. */
   toolsPerSource?: number;
   /** Formats in tool schemas: annotations (default) or assertions. */
   formats?: 'annotate' | 'assert';
@@ -281,7 +282,8 @@ export declare class ToolRuntime {
   /** A batch from one source: atomic (plugins, default) or per tool; replace: the source's whole list. */
   registerBatch(source: string, entries: { descriptor: ToolDescriptor; handler: ToolHandler; options?: ToolOptions }[],
     opts?: { atomic?: boolean; replace?: boolean; nameTemplate?: string }): BatchResult;
-  /** An upstream server's tools/list (all pages); call forwards a call upstream. */
+  /** An upstream server's tools/list (all pages); call forwards a call upstream. Each tool is registered or
+   * rejected on its own: one the strict JSON reader refuses (a lone surrogate, nesting past jsonDepth) too. */
   importTools(source: string, tools: ToolDescriptor[], opts: { call: (toolName: string, args: any, info: HandlerInfo) => unknown;
     options?: ToolOptions | ((tool: ToolDescriptor) => ToolOptions); nameTemplate?: string }): BatchResult;
   /** The model-visible name a tool of source gets: what host settings per tool should be matched against.

@@ -36,25 +36,92 @@ static char fold_cp(uint32_t cp) {
     return '_';
 }
 
-/* Appends the mapping of s[0..n) to out at *o (bounded by cap). */
-static void map_into(const char *s, size_t n, char *out, size_t *o, size_t cap) {
-    const unsigned char *u = (const unsigned char *)s;
-    for (size_t i = 0; i < n;) {
-        uint32_t cp;
-        size_t k = tg_utf8_decode(u + i, n - i, &cp);
-        if (!k) {
-            cp = 0xFFFD;
-            k = 1;
-        }
-        i += k;
-        if (*o < cap) out[*o] = fold_cp(cp);
-        (*o)++;
+/* A name's collision key, folded as tg_name_fold (pairs) folds, a
+ * character at a time, into a hash: the shortened name of a long one (any
+ * length: the whole text counts, not only what fits a buffer). pend holds
+ * a character that may start a pair (rn, vv) with the next. */
+typedef struct key_hash {
+    uint32_t h;
+    char pend;
+} key_hash;
+
+static char lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }
+
+/* The look-alike one character folds to on its own (lower case already). */
+static char fold1(char c) {
+    switch (c) {
+    case '-': return '_';
+    case '0': return 'o';
+    case '1': case 'i': case '|': return 'l';
+    default: return c;
     }
 }
 
-static uint32_t fnv1a32(uint32_t h, const char *s, size_t n) {
-    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
-    return h;
+static void key_emit(key_hash *k, char c) { k->h = (k->h ^ (unsigned char)c) * 16777619u; }
+
+static void key_feed(key_hash *k, char c) {
+    c = lower(c);
+    if (k->pend) {
+        char p = k->pend;
+        k->pend = 0;
+        if ((p == 'r' && c == 'n') || (p == 'v' && c == 'v')) {
+            key_emit(k, p == 'r' ? 'm' : 'w');
+            return;
+        }
+        key_emit(k, fold1(p));
+    }
+    k->pend = c;
+}
+
+static uint32_t key_end(key_hash *k) {
+    if (k->pend) key_emit(k, fold1(k->pend));
+    k->pend = 0;
+    return k->h;
+}
+
+/* The mapping of the character at u[*i] (of n bytes), *i moved past it. */
+static char map_next(const unsigned char *u, size_t n, size_t *i) {
+    uint32_t cp;
+    size_t len = tg_utf8_decode(u + *i, n - *i, &cp);
+    if (!len) {
+        cp = 0xFFFD;
+        len = 1;
+    }
+    *i += len;
+    return fold_cp(cp);
+}
+
+/* Appends the mapping of s[0..n) to out at *o (bounded by cap), and feeds
+ * it to the collision key's hash. */
+static void map_into(const char *s, size_t n, char *out, size_t *o, size_t cap, key_hash *k) {
+    for (size_t i = 0; i < n;) {
+        char c = map_next((const unsigned char *)s, n, &i);
+        if (*o < cap) out[*o] = c;
+        (*o)++;
+        key_feed(k, c);
+    }
+}
+
+/* How much of the mapped text full[0..len) a shortened name keeps: at most
+ * budget characters, cut where names with the same collision key are cut
+ * alike (so their shortened names share a key too), never inside a pair
+ * (rn, vv), and with no '_' or '-' at the end, so the kept text and the
+ * '_' before the hash never make "__": "mcp__{source}" cut after a '_' of
+ * the source would read as the namespace of the source before it. The
+ * cut counts folded characters and each 'm' and 'w' twice (one may be a
+ * pair), which depends on the collision key alone. */
+static size_t kept_length(const char *full, size_t len, size_t budget) {
+    size_t i = 0, cost = 0, cut = 0;
+    while (i < len) {
+        char c = lower(full[i]), next = i + 1 < len ? lower(full[i + 1]) : 0;
+        int pair = (c == 'r' && next == 'n') || (c == 'v' && next == 'v');
+        char f = pair ? (c == 'r' ? 'm' : 'w') : fold1(c);
+        cost += (f == 'm' || f == 'w') ? 2 : 1;
+        if (cost > budget) break;
+        i += pair ? 2 : 1;
+        if (f != '_') cut = i; /* ('_' is what '_' and '-' fold to) */
+    }
+    return cut;
 }
 
 size_t tg_name_map(const char *tmpl, const char *source, size_t source_len, const char *tool, size_t tool_len,
@@ -62,39 +129,37 @@ size_t tg_name_map(const char *tmpl, const char *source, size_t source_len, cons
     enum { CAP = 512 };
     char full[CAP];
     size_t o = 0;
-    uint32_t h = 2166136261u;
-    int lead_fix = 0;
+    key_hash k = {2166136261u, 0};
     for (const char *t = tmpl; *t;) {
         if (strncmp(t, "{source}", 8) == 0) {
-            map_into(source, source_len, full, &o, CAP);
-            h = fnv1a32(h, "\x01", 1);
-            h = fnv1a32(h, source, source_len);
+            map_into(source, source_len, full, &o, CAP, &k);
             t += 8;
         } else if (strncmp(t, "{tool}", 6) == 0) {
-            map_into(tool, tool_len, full, &o, CAP);
-            h = fnv1a32(h, "\x02", 1);
-            h = fnv1a32(h, tool, tool_len);
+            map_into(tool, tool_len, full, &o, CAP, &k);
             t += 6;
         } else {
-            size_t k = 1;
-            while (t[k] && t[k] != '{') k++;
-            map_into(t, k, full, &o, CAP);
-            h = fnv1a32(h, t, k);
-            t += k;
+            size_t n = 1;
+            while (t[n] && t[n] != '{') n++;
+            map_into(t, n, full, &o, CAP, &k);
+            t += n;
         }
     }
     size_t len = o < CAP ? o : CAP;
-    if (len == 0 || !((full[0] >= 'a' && full[0] <= 'z') || (full[0] >= 'A' && full[0] <= 'Z') || full[0] == '_'))
-        lead_fix = 1;
-    size_t total = len + (size_t)lead_fix;
+    int lead_fix =
+        len == 0 || !((full[0] >= 'a' && full[0] <= 'z') || (full[0] >= 'A' && full[0] <= 'Z') || full[0] == '_');
     size_t w = 0;
     if (lead_fix) out[w++] = '_';
-    if (total <= TG_NAME_MAX && o <= CAP) {
+    if (len + (size_t)lead_fix <= TG_NAME_MAX && o <= CAP) {
         memcpy(out + w, full, len);
         w += len;
     } else {
+        /* the hash is of the collision key, not of the text: names that
+         * differ only by case or look-alikes get the same hash and are cut
+         * alike, so their shortened names differ only so too and collide,
+         * as short ones do (and a renamed look-alike is a held change) */
         static const char hex[] = "0123456789abcdef";
-        size_t keep = 55 - w;
+        uint32_t h = key_end(&k);
+        size_t keep = kept_length(full, len, 55 - w);
         memcpy(out + w, full, keep);
         w += keep;
         out[w++] = '_';
@@ -102,6 +167,18 @@ size_t tg_name_map(const char *tmpl, const char *source, size_t source_len, cons
     }
     out[w] = '\0';
     return w;
+}
+
+/* 1 when the mapping of s[0..n) holds "__" or ends in '_' (the whole of it,
+ * however long: what a name built from it would show of it). */
+int tg_name_splits(const char *s, size_t n) {
+    char prev = 0;
+    for (size_t i = 0; i < n;) {
+        char c = map_next((const unsigned char *)s, n, &i);
+        if (c == '_' && prev == '_') return 1;
+        prev = c;
+    }
+    return prev == '_';
 }
 
 int tg_name_is_safe(const char *s, size_t n) {
@@ -120,19 +197,11 @@ size_t tg_name_skeleton(const char *s, size_t n, char *out) { return tg_name_fol
 size_t tg_name_fold(const char *s, size_t n, char *out, size_t cap, int pairs) {
     size_t w = 0;
     for (size_t i = 0; i < n && w < cap; i++) {
-        char c = s[i];
-        if (c >= 'A' && c <= 'Z') c = (char)(c - 'A' + 'a');
-        char next = i + 1 < n ? s[i + 1] : 0;
-        if (next >= 'A' && next <= 'Z') next = (char)(next - 'A' + 'a');
+        char c = lower(s[i]);
+        char next = i + 1 < n ? lower(s[i + 1]) : 0;
         if (pairs && c == 'r' && next == 'n') { out[w++] = 'm'; i++; continue; }
         if (pairs && c == 'v' && next == 'v') { out[w++] = 'w'; i++; continue; }
-        switch (c) {
-        case '-': c = '_'; break;
-        case '0': c = 'o'; break;
-        case '1': case 'i': case '|': c = 'l'; break;
-        default: break;
-        }
-        out[w++] = c;
+        out[w++] = fold1(c);
     }
     out[w] = '\0';
     return w;

@@ -13,11 +13,23 @@
  * digits, '_' and '-' are kept; common look-alikes of ASCII letters
  * (Cyrillic, Greek, fullwidth forms) become those letters; anything else,
  * '.' first among them, becomes '_'. A name that does not start with a
- * letter or '_' gets a '_' in front. A name longer than 64 is cut to 55
- * characters plus '_' and 8 hex digits of a hash of the unmapped text.
+ * letter or '_' gets a '_' in front. A name longer than 64 is cut to at
+ * most 55 characters (each 'm' or 'w' counted twice, as it may fold from
+ * "rn" or "vv"; never inside such a pair; no '_' or '-' at the end, so the
+ * cut never makes "__" with the '_' that follows: "mcp__{source}" cut after
+ * a '_' of the source would read as the namespace of the source before
+ * it), then '_' and 8 hex digits of a 32-bit FNV-1a hash of its collision
+ * key (the whole mapped text folded as tg_name_fold folds, pairs
+ * included). Names with the same collision key are cut alike and get the
+ * same hash, so their shortened names share a collision key too.
  * Returns the length. */
 size_t tg_name_map(const char *tmpl, const char *source, size_t source_len, const char *tool, size_t tool_len,
                    char *out);
+
+/* 1 when the mapping of s[0..n) (all of it, however long) holds "__" or
+ * ends in '_': a source name that "mcp__{source}__{tool}" would not keep
+ * apart from another source's namespace. */
+int tg_name_splits(const char *s, size_t n);
 
 /* 1 when name[0..len) already is a provider-safe name. */
 int tg_name_is_safe(const char *name, size_t len);

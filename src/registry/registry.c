@@ -832,21 +832,35 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
         src_count++;
     }
     held_index_free(r, &hx);
-    if (src_count > r->cfg.max_tools_per_source && bt->source_len) {
+    /* the source's live tools: a whole list (replace) keeps only those it
+     * names again (marked listed above: a changed one stays counted, its
+     * change held in its place); any other batch adds to all of them */
+    size_t src_live = 0, src_kept = 0;
+    if (bt->replace_source || bt->source_len)
+        for (size_t i = 0; i < r->live.cap; i++) {
+            const tg_tool *t = r->live.slots[i];
+            if (t && same_source(t, bt->source, bt->source_len)) {
+                src_live++;
+                src_kept += (size_t)t->listed;
+            }
+        }
+    size_t adds = 0;
+    for (size_t i = 0; i < bt->n; i++) adds += (size_t)(items[i].state == ST_NEW);
+    /* per source: a whole list counts what it lists; a plugin's batches count
+     * with what the source holds already (else batches of a few add any number) */
+    if (bt->source_len && (bt->replace_source ? src_count : src_live + adds) > r->cfg.max_tools_per_source) {
         for (size_t i = 0; i < bt->n; i++)
-            if (items[i].state != ST_REJECTED) {
+            if (bt->replace_source ? items[i].state != ST_REJECTED : items[i].state == ST_NEW) {
                 char msg[160];
-                snprintf(msg, sizeof msg, "the source lists more than the limit of %zu tools", r->cfg.max_tools_per_source);
+                snprintf(msg, sizeof msg, "the source %s more than the limit of %zu tools",
+                         bt->replace_source ? "lists" : "would hold", r->cfg.max_tools_per_source);
                 reject(&items[i], "limit_reached", msg);
             }
     }
-    size_t removed_est = 0;
-    if (bt->replace_source)
-        for (size_t i = 0; i < r->live.cap; i++)
-            if (r->live.slots[i] && same_source(r->live.slots[i], bt->source, bt->source_len)) removed_est++;
-    size_t adds = 0;
-    for (size_t i = 0; i < bt->n; i++)
-        if (items[i].state == ST_NEW) adds++;
+    adds = 0;
+    for (size_t i = 0; i < bt->n; i++) adds += (size_t)(items[i].state == ST_NEW);
+    /* all sources: a whole list removes only the live tools it does not name again */
+    size_t removed_est = bt->replace_source ? src_live - src_kept : 0;
     if (r->live.count - removed_est + adds > r->cfg.max_tools) {
         for (size_t i = 0; i < bt->n; i++)
             if (items[i].state == ST_NEW) {

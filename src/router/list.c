@@ -21,6 +21,12 @@ typedef struct rendering {
     span *tools, *report;
 } rendering;
 
+/* A tool rendered for one listing rather than from the set's cache. */
+typedef struct own_rendering {
+    int on;
+    span text, report;
+} own_rendering;
+
 typedef struct render_cache {
     tg_allocator alloc;
     size_t n;
@@ -48,6 +54,27 @@ static int format_of(const char *s, tg_export_format *f) {
     return -1;
 }
 
+/* One tool's rendering in fmt appended to text (nothing when the format
+ * leaves it out), its report entries (comma-joined) to reports, and where
+ * each lies to *ts and *rs. a is reset first. -1 when memory ran out. */
+static int render_tool(tg_arena *a, tg_export_format fmt, const tg_tool *t, tg_buf *text, tg_buf *reports, span *ts,
+                       span *rs) {
+    tg_arena_reset(a);
+    cJSON *report = tg_json_new(a, cJSON_Array);
+    cJSON *out = report ? tg_export_tool(a, fmt, t->name, t->name_len, t->descriptor, t->hidden, report, NULL) : NULL;
+    if (!out) return -1;
+    ts->off = text->len;
+    if (!cJSON_IsNull(out)) tg_json_write(text, out); /* (null: left out of this format; len 0) */
+    ts->len = text->len - ts->off;
+    rs->off = reports->len;
+    for (const cJSON *e = report->child; e; e = e->next) {
+        if (e != report->child) tg_buf_putc(reports, ',');
+        tg_json_write(reports, e);
+    }
+    rs->len = reports->len - rs->off;
+    return text->failed || reports->failed ? -1 : 0;
+}
+
 /* Renders every tool of set in fmt into the set's cache (once). */
 static rendering *render(tg_runtime *rt, tg_toolset *set, tg_export_format fmt) {
     render_cache *c = tg_toolset_get_cache(set);
@@ -73,27 +100,12 @@ static rendering *render(tg_runtime *rt, tg_toolset *set, tg_export_format fmt) 
     tg_buf_reset(&r->reports);
     tg_arena a;
     tg_arena_init(&a, rt->alloc);
-    for (size_t i = 0; i < c->n; i++) {
-        const tg_tool *t = tg_toolset_at(set, i);
-        tg_arena_reset(&a);
-        cJSON *report = tg_json_new(&a, cJSON_Array);
-        cJSON *out = report ? tg_export_tool(&a, fmt, t->name, t->name_len, t->descriptor, t->hidden, report, NULL) : NULL;
-        if (!out) {
+    for (size_t i = 0; i < c->n; i++)
+        if (render_tool(&a, fmt, tg_toolset_at(set, i), &r->text, &r->reports, &r->tools[i], &r->report[i])) {
             tg_arena_free(&a);
             return NULL;
         }
-        r->tools[i].off = r->text.len;
-        if (!cJSON_IsNull(out)) tg_json_write(&r->text, out); /* (null: left out of this format; len 0) */
-        r->tools[i].len = r->text.len - r->tools[i].off;
-        r->report[i].off = r->reports.len;
-        for (const cJSON *e = report->child; e; e = e->next) {
-            if (e != report->child) tg_buf_putc(&r->reports, ',');
-            tg_json_write(&r->reports, e);
-        }
-        r->report[i].len = r->reports.len - r->report[i].off;
-    }
     tg_arena_free(&a);
-    if (r->text.failed || r->reports.failed) return NULL;
     r->done = 1;
     return r;
 }
@@ -161,14 +173,34 @@ tg_status tg_list_tools(tg_runtime *rt, const char *request, size_t len) {
      * in the whole (sorted) set, so pages stay stable */
     unsigned char *shown = tg_arena_alloc(&rt->call_arena, n ? n : 1);
     if (!shown) return tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1);
+    /* a pinned tool whose host options changed since (same definition) is
+     * rendered for this listing as they say now: the set's cached rendering
+     * has the old context parameters hidden (its other tools' stay cached) */
+    own_rendering *own = NULL; /* per position: such a tool's rendering, in fresh */
+    tg_buf fresh, fresh_reports;
+    tg_buf_init(&fresh, rt->alloc, 0);
+    tg_buf_init(&fresh_reports, rt->alloc, 0);
+    tg_arena scratch;
+    tg_arena_init(&scratch, rt->alloc);
+    int nomem = 0;
     size_t end = start, count = 0;
     for (; end < n && (!limit || count < limit); end++) {
-        const tg_tool *t = tg_toolset_at(set, end);
+        const tg_tool *pinned = tg_toolset_at(set, end), *t = pinned;
         /* in a pinned snapshot, the host's options in force now (a tool
          * redefined since is not shown: its calls are refused) */
         if (snapshot && !(t = tg_rt_pinned(rt, set, t))) {
             shown[end] = 0;
             continue;
+        }
+        size_t shown_len = r->tools[end].len;
+        if (t != pinned && !tg_json_same(t->hidden, pinned->hidden)) {
+            if (!own) own = tg_arena_calloc(&rt->call_arena, n, sizeof *own);
+            if (!own || render_tool(&scratch, fmt, t, &fresh, &fresh_reports, &own[end].text, &own[end].report)) {
+                nomem = 1;
+                break;
+            }
+            own[end].on = 1;
+            shown_len = own[end].text.len;
         }
         /* tenant scope holds with or without a policy */
         int ok = !t->opts.tenant || (who.tenant && strcmp(who.tenant, t->opts.tenant) == 0);
@@ -181,8 +213,14 @@ tg_status tg_list_tools(tg_runtime *rt, const char *request, size_t len) {
         }
         /* 1 listed; 2 visible but left out by the format (rendered empty):
          * its report entry says why */
-        shown[end] = (unsigned char)(ok ? (r->tools[end].len ? 1 : 2) : 0);
+        shown[end] = (unsigned char)(ok ? (shown_len ? 1 : 2) : 0);
         count += (size_t)(shown[end] == 1);
+    }
+    tg_arena_free(&scratch);
+    if (nomem) {
+        tg_buf_free(&fresh);
+        tg_buf_free(&fresh_reports);
+        return tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory rendering the tool list", -1);
     }
 
     tg_buf *o = &rt->out;
@@ -192,19 +230,24 @@ tg_status tg_list_tools(tg_runtime *rt, const char *request, size_t len) {
         if (shown[i] != 1) continue;
         if (!first) tg_buf_putc(o, ',');
         first = 0;
-        tg_buf_append(o, r->text.data + r->tools[i].off, r->tools[i].len);
+        if (own && own[i].on) tg_buf_append(o, fresh.data + own[i].text.off, own[i].text.len);
+        else tg_buf_append(o, r->text.data + r->tools[i].off, r->tools[i].len);
     }
     tg_buf_puts(o, fmt == TG_EXPORT_GEMINI ? "]}]" : "]");
     if (end < n) tg_buf_printf(o, ",\"nextCursor\":\"%llu:%zu\"", (unsigned long long)tg_toolset_epoch(set), end);
     tg_buf_puts(o, ",\"report\":[");
     first = 1;
     for (size_t i = start; i < end; i++) {
-        if (!shown[i] || !r->report[i].len) continue;
+        const char *from = own && own[i].on ? fresh_reports.data : r->reports.data;
+        span at = own && own[i].on ? own[i].report : r->report[i];
+        if (!shown[i] || !at.len) continue;
         if (!first) tg_buf_putc(o, ',');
         first = 0;
-        tg_buf_append(o, r->reports.data + r->report[i].off, r->report[i].len);
+        tg_buf_append(o, from + at.off, at.len);
     }
     tg_buf_printf(o, "],\"epoch\":%llu}", (unsigned long long)tg_toolset_epoch(set));
+    tg_buf_free(&fresh);
+    tg_buf_free(&fresh_reports);
     if (o->failed) return tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory writing the tool list", -1);
     return TG_OK;
 }

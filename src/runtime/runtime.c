@@ -264,11 +264,11 @@ tg_status tg_register_batch(tg_runtime *rt, const char *request, size_t len) {
     /* "mcp__{source}__{tool}" reads back only when the mapped source holds no
      * "__" and does not end in "_": else source "git" with tool "hub__x" and
      * source "git__hub" with tool "x" share a prefix, and a grant or deny
-     * written for one namespace reaches the other */
+     * written for one namespace reaches the other. All of the mapped source
+     * is judged, not its shortened form (a name shows more of it than that);
+     * a name cut inside the source never ends the cut in '_' (tg_name_map) */
     if (slen && strstr(b.name_template, "{source}__")) {
-        char ms[TG_NAME_MAX + 1];
-        size_t ml = tg_name_map("{source}", b.source, slen, "", 0, ms);
-        if (strstr(ms, "__") || (ml && ms[ml - 1] == '_'))
+        if (tg_name_splits(b.source, slen))
             return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST,
                               "a source name must not hold \"__\" or end in \"_\" (after mapping): "
                               "mcp__{source}__{tool} would not tell its tools from another source's",

@@ -514,6 +514,49 @@ static void schema_options_read_strictly(void) {
     tg_runtime_free(rt);
 }
 
+/* A snapshot pinned before a tool's options gained a context parameter
+ * lists it as the options say now (the parameter hidden), as its calls
+ * already judge it; the pinned set's other tools come from its cache. */
+static int holds(const char *from, const char *to, const char *word) {
+    const char *at = strstr(from, word);
+    return at && at < to;
+}
+
+static void pinned_listing_follows_new_options(void) {
+    tg_runtime *rt = tg_runtime_new(NULL, NULL, NULL, NULL);
+    const char *v1 = "{\"source\":\"p\",\"tools\":["
+                     "{\"tool\":{\"name\":\"search\",\"inputSchema\":{\"type\":\"object\",\"properties\":"
+                     "{\"q\":{\"type\":\"string\"},\"tenant_id\":{\"type\":\"string\"}},\"required\":[\"q\",\"tenant_id\"]}},\"handler\":1},"
+                     "{\"tool\":{\"name\":\"other\",\"inputSchema\":{\"type\":\"object\",\"properties\":"
+                     "{\"tenant_id\":{\"type\":\"string\"}}}},\"handler\":2}]}";
+    CHECK(tg_register_batch(rt, v1, strlen(v1)) == TG_OK);
+    uint32_t snap = 0;
+    CHECK(tg_snapshot(rt, &snap) == TG_OK && snap);
+    char req[64];
+    snprintf(req, sizeof req, "{\"snapshot\":%u,\"format\":\"anthropic\"}", snap);
+    CHECK(tg_list_tools(rt, req, strlen(req)) == TG_OK); /* (fills the pinned set's cache) */
+    char *v2 = malloc(strlen(v1) + 64);
+    const char *at = strstr(v1, ",\"handler\":1}");
+    size_t head = (size_t)(at - v1);
+    sprintf(v2, "%.*s,\"options\":{\"context\":{\"tenant_id\":\"tenant\"}}%s", (int)head, v1, at);
+    CHECK(tg_register_batch(rt, v2, strlen(v2)) == TG_OK && strstr(out(rt), "\"updated\":[\"mcp__p__search\"]"));
+    for (int pass = 0; pass < 2; pass++) { /* (the second from the cache again) */
+        CHECK(tg_list_tools(rt, req, strlen(req)) == TG_OK);
+        const char *search = strstr(out(rt), "\"name\":\"mcp__p__search\"");
+        const char *other = strstr(out(rt), "\"name\":\"mcp__p__other\"");
+        CHECK_MSG(search && other, "%s", out(rt));
+        /* search (listed last) hides tenant_id now; other (options unchanged) still shows its own */
+        CHECK_MSG(other && search && other < search && holds(other, search, "tenant_id"), "%s", out(rt));
+        const char *end = search ? strstr(search, "\"report\"") : NULL;
+        CHECK_MSG(end && !holds(search, end, "tenant_id"), "%s", out(rt));
+    }
+    CHECK(tg_list_tools(rt, "{\"format\":\"anthropic\"}", 22) == TG_OK);
+    const char *live = strstr(out(rt), "\"name\":\"mcp__p__search\""), *live_end = live ? strstr(live, "\"report\"") : NULL;
+    CHECK(live_end && !holds(live, live_end, "tenant_id"));
+    free(v2);
+    tg_runtime_free(rt);
+}
+
 int main(void) {
     happy_path();
     error_values();
@@ -530,5 +573,6 @@ int main(void) {
     validation_errors();
     model_names_under_templates();
     schema_options_read_strictly();
+    pinned_listing_follows_new_options();
     return tg_test_finish("runtime");
 }

@@ -122,7 +122,8 @@ test('names: mapped deterministically, shortened to 64, collisions after mapping
   const names = a.registered.map((r) => r.name);
   assert.ok(names.includes('mcp__my_server__files_read'));
   const short = names.find((n) => n !== 'mcp__my_server__files_read');
-  assert.equal(short.length, 64);
+  // (at most 55 characters kept, each 'm' counted twice as it may stand for "rn"; then '_' and 8 hex digits)
+  assert.equal(short, `mcp__my_server__${'x'.repeat(37)}_${short.slice(-8)}`);
   assert.match(short, PROVIDER_NAME);
   const rt2 = await createToolRuntime();
   const b = rt2.importTools('my.server', [{ name: long, inputSchema: obj() }], { call: () => 'x' });
@@ -1204,5 +1205,102 @@ test('context parameters: a nested $ref "" names the root as "#" does; a copy th
     properties: { tenant_id: { type: 'string' }, child: { $ref: '#' } }, required: ['tenant_id'] };
   assert.throws(() => rt.registerTool({ name: 'y', inputSchema: d7 }, () => 'ran', { context: { tenant_id: 'tenant' } }),
     (e) => e.code === 'invalid_descriptor' && /cannot be placed/.test(e.message));
+  rt.dispose();
+});
+
+test('a tool a re-listing or removeSource drops still runs in a snapshot pinned before, until it is released', async () => {
+  const rt = await createToolRuntime();
+  const call = (n) => `ran ${n}`;
+  rt.importTools('s', [{ name: 'a', inputSchema: obj() }, { name: 'b', inputSchema: obj() }], { call });
+  rt.importTools('t', [{ name: 'c', inputSchema: obj() }], { call });
+  const snap = rt.snapshot();
+  assert.deepEqual(rt.importTools('s', [{ name: 'b', inputSchema: obj() }], { call }).removed, ['mcp__s__a']); // list_changed
+  assert.equal(rt.removeSource('t'), 1);
+  assert.deepEqual(rt.listTools({ snapshot: snap }).tools.map((t) => t.name), ['mcp__s__a', 'mcp__s__b', 'mcp__t__c']);
+  for (const name of ['mcp__s__a', 'mcp__t__c'])
+    assert.deepEqual(await rt.callTool(name, {}, { snapshot: snap }), { content: [{ type: 'text', text: `ran ${name.slice(8)}` }] }, name);
+  assert.equal(gateCode(await rt.callTool('mcp__s__a', {})), 'unknown_tool');
+  assert.equal(rt._handlerCount(), 3);
+  snap.release(); // (no snapshot can reach them now: their handlers go)
+  assert.equal(rt._handlerCount(), 1);
+  rt.dispose();
+});
+
+test('importTools: a tool the strict reader refuses (a lone surrogate, nesting past jsonDepth) is rejected on its own', async () => {
+  const rt = await createToolRuntime({ limits: { jsonDepth: 64 } });
+  const call = () => 'ok';
+  let deep = {};
+  for (let i = 0; i < 70; i++) deep = { items: deep };
+  const tools = [
+    { name: 'good', inputSchema: obj() },
+    JSON.parse('{"name":"lone","description":"x\\ud800y","inputSchema":{"type":"object"}}'),
+    { name: 'escaped', description: 'a backslash then ud800: \\ud800', inputSchema: obj() }, // (no surrogate: kept)
+    { name: 'deep', inputSchema: obj({ x: deep }) },
+    { name: 'also_good', description: 'caf\u00e9 \u{1F600}', inputSchema: obj() },
+  ];
+  const r = rt.importTools('s', tools, { call });
+  assert.deepEqual(r.registered.map((x) => x.tool), ['good', 'escaped', 'also_good']);
+  assert.deepEqual(r.rejected.map((x) => [x.tool, x.code]), [['lone', 'invalid_json'], ['deep', 'too_large']]);
+  assert.match(r.rejected[0].message, /lone surrogate/);
+  assert.match(r.rejected[1].message, /deeper than the limit of 64/);
+  assert.equal((await rt.callTool('mcp__s__good', {})).content[0].text, 'ok');
+  // a plugin's atomic batch stays all or none
+  assert.throws(() => rt.registerBatch('p', [{ descriptor: tools[1], handler: call }, { descriptor: tools[0], handler: call }]),
+    (e) => e.code === 'invalid_json');
+  rt.dispose();
+});
+
+test('long names: case and look-alike variants collide as short ones do; a cut never reads as another source\'s namespace', async () => {
+  const X = 'a'.repeat(49);
+  const rt = await createToolRuntime({ policy: { version: 1, defaults: [`mcp__${X}__*`], rules: [{ id: 'granted', effect: 'allow', tools: ['*'] }] } });
+  const call = () => 'ran';
+  const tail = '_and_then_do_something_else_with_a_long_descriptive_tool_name';
+  for (const [a, b] of [['Read_File', 'read_file'], ['p\u0430y_invoice', 'pay_invoice'], ['rnodify', 'modify']]) {
+    const r = rt.importTools(`s${a.length}`, [{ name: a + tail, inputSchema: obj() }, { name: b + tail, inputSchema: obj() }], { call });
+    assert.deepEqual(r.registered, [], a);
+    assert.deepEqual(r.rejected.map((x) => x.code), ['name_collision', 'name_collision'], a);
+    assert.ok(r.rejected.every((x) => PROVIDER_NAME.test(x.name)), a);
+  }
+  // a long tool renamed to its case variant with a new description is a held change, not a new live tool
+  rt.importTools('r', [{ name: 'Read_File' + tail, description: 'reads a file', inputSchema: obj() }], { call });
+  const ren = rt.importTools('r', [{ name: 'read_file' + tail, description: 'now does something else', inputSchema: obj() }], { call });
+  assert.deepEqual([ren.registered.length, ren.changed.length], [0, 1]);
+  // same input, same name
+  assert.equal(rt.modelName('srv', 'Read_File' + tail), rt.modelName('srv', 'Read_File' + tail));
+  // a 60-character source cut after its 50th character ('_'): not in source X's namespace
+  rt.importTools(X, [{ name: 'read', inputSchema: obj() }], { call });
+  const r = rt.importTools(`${X}_evilsource`, [{ name: 'delete_everything', inputSchema: obj() }], { call });
+  const name = r.registered[0].name;
+  assert.ok(PROVIDER_NAME.test(name) && !name.startsWith(`mcp__${X}__`), name);
+  assert.equal(rt.authorize({ tool: name, principal: 'bob' }).decision, 'deny');
+  assert.equal(rt.authorize({ tool: `mcp__${X}__read`, principal: 'bob' }).decision, 'allow');
+  // a source holding "__" past what a shortened name of it would show is refused too
+  assert.throws(() => rt.importTools(`${'c'.repeat(80)}__d`, [{ name: 'x', inputSchema: obj() }], { call }),
+    (e) => e.code === 'invalid_request' && /must not hold "__"/.test(e.message));
+  rt.dispose();
+});
+
+test('a snapshot pinned before a tool gained a context parameter lists it hidden, as its calls treat it', async () => {
+  const rt = await createToolRuntime();
+  const S = obj({ q: { type: 'string' }, tenant_id: { type: 'string' } }, ['q', 'tenant_id']);
+  const h = (a) => JSON.stringify(a);
+  const d = { name: 'search', inputSchema: S };
+  const other = { name: 'other', inputSchema: obj({ tenant_id: { type: 'string' } }) };
+  rt.registerBatch('p', [{ descriptor: d, handler: h }, { descriptor: other, handler: h }]);
+  const snap = rt.snapshot();
+  rt.listTools({ snapshot: snap, format: 'anthropic' }); // (the pinned set's rendering, cached)
+  const r = rt.registerBatch('p', [{ descriptor: d, handler: h, options: { context: { tenant_id: 'tenant' } } }, { descriptor: other, handler: h }]);
+  assert.deepEqual(r.updated, ['mcp__p__search']);
+  for (const format of ['mcp', 'anthropic', 'openai', 'gemini']) {
+    const text = JSON.stringify(rt.listTools({ snapshot: snap, format }));
+    const tools = rt.listTools({ snapshot: snap, format });
+    const list = format === 'gemini' ? tools.tools[0].functionDeclarations : tools.tools;
+    const named = (n) => JSON.stringify(list.find((t) => (t.name ?? t.function?.name) === n));
+    assert.doesNotMatch(named('mcp__p__search'), /tenant_id/, `${format}: ${text}`);
+    assert.match(named('mcp__p__other'), /tenant_id/, format);
+  }
+  const res = await rt.callTool('mcp__p__search', { q: 'x' }, { snapshot: snap, context: { tenant: 't1' } });
+  assert.deepEqual(JSON.parse(res.content[0].text), { q: 'x', tenant_id: 't1' });
+  snap.release();
   rt.dispose();
 });
