@@ -140,10 +140,15 @@ tg_status tg_register_tool(tg_runtime *rt, const char *descriptor, size_t len, c
  * too; member order is not, a number spelled otherwise, 10.0 for 10, is). tg_output holds {"applied",
  * "epoch","registered","unchanged","updated","changed","held","removed","rejected"}
  * ("held": changes listed again as they are held, still waiting for
- * tg_accept_change; a held change is never registered as a new tool, nor is
- * a tool the source dropped from a listing and lists again changed: the
- * registry remembers each dropped tool's last definition per source, up to
- * max_tools of them, until tg_remove_source)
+ * tg_accept_change, with the host options and handler of this listing; a
+ * held change is never registered as a new tool, nor is a tool the source
+ * dropped from a listing and lists again changed: the registry remembers
+ * each dropped tool's last definition per source until tg_remove_source,
+ * forgetting none, and a source with toolsPerSource of them remembered gets
+ * no new tool (limit_reached); a held change keeps its name from other
+ * sources (name_collision) and counts against the tools limit; one listed
+ * back to the accepted definition is live again and the change goes;
+ * "changed" fields are told against the definition accepted last)
  * (see registry.h). TG_OK even when tools were rejected; errors only for a
  * malformed request, memory, or (TG_ERR_INVALID_REQUEST) a source name that
  * holds "__" or ends in "_" after mapping (all of it, however long) under a
@@ -176,7 +181,8 @@ tg_status tg_model_name_key(tg_runtime *rt, const char *source, size_t source_le
  * since under the name is refused with TG_ERR_DIGEST_MISMATCH. On TG_OK
  * tg_output is {"source": its source, "handler": its handler id};
  * TG_ERR_UNKNOWN_TOOL when no change is held under name,
- * TG_ERR_NAME_COLLISION when it now collides with a live tool. */
+ * TG_ERR_NAME_COLLISION when it now collides with a live tool, TG_ERR_LIMIT
+ * when the live tools are at the tools limit. */
 tg_status tg_accept_change(tg_runtime *rt, const char *name, size_t len, const char *digest, size_t digest_len);
 
 /* Removes every tool of a source; tg_output holds {"removed":N}. */

@@ -686,9 +686,10 @@ export class ToolRuntime {
       }
       staged.forEach(([key, id, fn], i) => {
         const prev = ids.get(key);
-        // a rejected entry leaves the registry as it was, and a held change
-        // listed again stays as it was held, handler and all: the tool keeps its id
-        if (states[i] === 'rejected' || (states[i] === 'held' && prev !== undefined)) return;
+        // a rejected entry leaves the registry as it was; a held change
+        // listed again takes this listing's handler (the module's held tool
+        // has its id now: the host's settings, never held for review)
+        if (states[i] === 'rejected') return;
         ids.set(key, id);
         if (prev !== undefined && prev !== id) this.#retire(prev);
         // a held change's handler waits with it until acceptChange (the tool
@@ -789,7 +790,7 @@ export class ToolRuntime {
   }
 
   /** Lets a held (changed) tool definition into new snapshots, with the
-   * handler listed with it. digest: the one reviewed (BatchResult.changed);
+   * handler and options it was listed with last. digest: the one reviewed (BatchResult.changed);
    * a change held since is refused (digest_mismatch). */
   acceptChange(name, digest) {
     this.#settled(this.#changing('tga_accept_change', [String(name), digest === undefined ? '' : String(digest)]));

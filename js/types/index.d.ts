@@ -117,9 +117,10 @@ export interface BatchResult {
   /** The same definition with other options (or handler): the new options take effect at once. */
   updated: string[];
   /** A new definition under a held name (a possible rug pull): held out of new snapshots until acceptChange. */
-  /** fields: title, description, inputSchema, outputSchema, annotations, name, icons, execution, _meta, other (any other member). */
+  /** fields: title, description, inputSchema, outputSchema, annotations, name, icons, execution, _meta, other (any other member),
+   * against the definition accepted last; never empty. */
   changed: { name: string; fields: string[]; digest: string }[];
-  /** changes listed again as they are held: still waiting for acceptChange */
+  /** changes listed again as they are held: still waiting for acceptChange, with this listing's options and handler */
   held: string[];
   removed: string[];
   rejected: { tool: string; name?: string; code: ErrorCode; message: string }[];

@@ -7,7 +7,7 @@ export interface ImportResult {
   unchanged: string[];
   updated: string[];
   changed: { name: string; fields: string[]; digest: string }[];
-  /** changes listed again as they are held: still waiting for acceptChange */
+  /** changes listed again as they are held: still waiting for acceptChange, with this listing's options */
   held: string[];
   removed: string[];
   rejected: { tool: string; name?: string; code: string; message: string }[];

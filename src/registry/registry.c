@@ -295,11 +295,14 @@ static tg_tool *gone_get(tg_registry *r, const tg_tool *t) {
  * source's last reviewed definition under its collision key: listed again
  * later with another definition, it is a change held for the host, not a
  * new tool (else dropping a tool from one listing and bringing it back
- * changed would skip review). At most max_tools are remembered. */
+ * changed would skip review). Never bounded here, never evicting: a
+ * source's count is bounded by what it may add (remembered_full). Only
+ * when memory runs out is t not remembered; tg_registry_apply makes room
+ * (remember_room) before it changes anything. */
 static void remember_gone(tg_registry *r, tg_tool *t) {
     tg_tool *prev = gone_get(r, t);
     if (prev) tmap_drop(&r->gone, prev);
-    if (!gone_key(t) || r->gone.count >= r->cfg.max_tools || tmap_reserve(&r->gone, &r->alloc, 1)) return;
+    if (!gone_key(t) || tmap_reserve(&r->gone, &r->alloc, 1)) return;
     tg_tool_retain(t);
     tmap_put(&r->gone, t);
 }
@@ -359,6 +362,8 @@ typedef struct item {
     tg_tool *old;  /* live tool of the same name and source */
     tg_tool *held; /* else its changed definition held for the host (ST_HELD: this very one) */
     tg_tool *gone; /* else the source's definition before it dropped the tool (remember_gone) */
+    int back;      /* ST_NEW: the definition the source had last accepted, listed again (not a new tool;
+                    * with held set, the held change it rolls back goes) */
 } item;
 
 static void put_str(tg_buf *b, const char *s) { tg_json_write_string(b, s, strlen(s)); }
@@ -540,34 +545,49 @@ static void reject(item *it, const char *code, const char *msg) {
     it->state = ST_REJECTED;
 }
 
-/* The changes held for the batch's source, sorted by collision key: what
- * held_of searches (one scan of the held table a batch, not one a tool). */
+/* Every change held, sorted by collision key (then source): what held_of
+ * and held_elsewhere search (one scan of the held table a batch, not one a
+ * tool). */
 typedef struct held_index {
     tg_tool **v;
     size_t n;
 } held_index;
 
 static int by_skeleton(const void *a, const void *b) {
-    return strcmp((*(tg_tool *const *)a)->skeleton, (*(tg_tool *const *)b)->skeleton);
+    const tg_tool *x = *(tg_tool *const *)a, *y = *(tg_tool *const *)b;
+    int c = strcmp(x->skeleton, y->skeleton);
+    return c ? c : strcmp(x->source, y->source);
 }
 
-static int held_index_build(tg_registry *r, const tg_batch *bt, held_index *hx) {
+static int held_index_build(tg_registry *r, held_index *hx) {
     hx->v = NULL;
     hx->n = 0;
-    if ((!bt->replace_source && !bt->source_len) || !r->held.count) return 0;
+    if (!r->held.count) return 0;
     hx->v = tg_malloc(&r->alloc, r->held.count * sizeof *hx->v);
     if (!hx->v) return -1;
-    for (size_t i = 0; i < r->held.cap; i++) {
-        tg_tool *h = r->held.slots[i];
-        if (h && same_source(h, bt->source, bt->source_len)) hx->v[hx->n++] = h;
-    }
+    for (size_t i = 0; i < r->held.cap; i++)
+        if (r->held.slots[i]) hx->v[hx->n++] = r->held.slots[i];
     qsort(hx->v, hx->n, sizeof *hx->v, by_skeleton);
     return 0;
 }
 
 static void held_index_free(tg_registry *r, held_index *hx) {
-    if (hx->v) tg_free(&r->alloc, hx->v, r->held.count * sizeof *hx->v);
+    if (hx->v) tg_free(&r->alloc, hx->v, hx->n * sizeof *hx->v);
     hx->v = NULL;
+}
+
+/* The first change held under t's collision key whose source is (mine) or
+ * is not (!mine) the batch's, or NULL. */
+static tg_tool *held_by_key(const tg_batch *bt, const held_index *hx, const tg_tool *t, int mine) {
+    size_t lo = 0, hi = hx->n;
+    while (lo < hi) { /* (the first of the run with t's key) */
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(hx->v[mid]->skeleton, t->skeleton) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    for (; lo < hx->n && strcmp(hx->v[lo]->skeleton, t->skeleton) == 0; lo++)
+        if (same_source(hx->v[lo], bt->source, bt->source_len) == mine) return hx->v[lo];
+    return NULL;
 }
 
 /* The change held under t's name, or under a look-alike of it (Read_File
@@ -578,15 +598,14 @@ static tg_tool *held_of(tg_registry *r, const tg_batch *bt, const held_index *hx
     tg_tool *h = tmap_get(&r->held, t->name, t->name_len);
     if (h && same_source(h, bt->source, bt->source_len)) return h;
     /* (another source's change under the name: go on looking) */
-    size_t lo = 0, hi = hx->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = strcmp(hx->v[mid]->skeleton, t->skeleton);
-        if (c == 0) return hx->v[mid];
-        if (c < 0) lo = mid + 1;
-        else hi = mid;
-    }
-    return NULL;
+    return held_by_key(bt, hx, t, 1);
+}
+
+/* Another source's change held under t's collision key, or NULL: the name
+ * stays that source's while the host reviews the change (its live tool is
+ * out of the set meanwhile), so t collides with it as with a live tool. */
+static tg_tool *held_elsewhere(const tg_batch *bt, const held_index *hx, const tg_tool *t) {
+    return held_by_key(bt, hx, t, 0);
 }
 
 /* live tool `same` is t's earlier listing by the same source */
@@ -686,37 +705,103 @@ static int others_differ(const cJSON *a, const cJSON *b, int by_text, tg_arena *
     return 0;
 }
 
-/* Appends the names of the members that differ between two descriptors;
- * returns how many. */
-static int fields_differing(tg_buf *b, const tg_tool *old, const tg_tool *nw, int by_text, tg_arena *scratch) {
-    int n = 0;
+/* The members that differ between two descriptors, as bits (FIELDS, then
+ * "other" at N_FIELDS). */
+static unsigned fields_differing(const tg_tool *old, const tg_tool *nw, int by_text, tg_arena *scratch) {
+    unsigned bits = 0;
     for (size_t i = 0; i < N_FIELDS; i++) {
-        const char *f = FIELDS[i];
-        const cJSON *x = tg_json_getz(old->descriptor, f), *y = tg_json_getz(nw->descriptor, f);
-        if ((x || y) && !(x && y && same_value(x, y, by_text, scratch))) {
-            if (n++) tg_buf_putc(b, ',');
-            put_str(b, f);
-        }
+        const cJSON *x = tg_json_getz(old->descriptor, FIELDS[i]), *y = tg_json_getz(nw->descriptor, FIELDS[i]);
+        if ((x || y) && !(x && y && same_value(x, y, by_text, scratch))) bits |= 1u << i;
     }
-    if (others_differ(old->descriptor, nw->descriptor, by_text, scratch)) {
-        if (n++) tg_buf_putc(b, ',');
-        put_str(b, "other");
-    }
-    return n;
+    if (others_differ(old->descriptor, nw->descriptor, by_text, scratch)) bits |= 1u << N_FIELDS;
+    return bits;
 }
 
+/* The fields whose text registration cleaned or cut in t, as bits (a note
+ * of t->sanitized names one: "annotations.title" is annotations'). */
+static unsigned fields_cleaned(const tg_tool *t) {
+    unsigned bits = 0;
+    for (const cJSON *note = t->sanitized ? t->sanitized->child : NULL; note; note = note->next) {
+        if (!cJSON_IsString(note)) continue;
+        size_t n = strcspn(note->valuestring, ".");
+        for (size_t i = 0; i < N_FIELDS; i++)
+            if (strlen(FIELDS[i]) == n && strncmp(FIELDS[i], note->valuestring, n) == 0) bits |= 1u << i;
+    }
+    return bits;
+}
+
+/* Writes the fields in which nw differs from old, as a JSON array. The
+ * cleaned copies are compared, but the digest is of the text the source
+ * sent: a change only in what cleaning removes (a zero-width character,
+ * text past the cap) is a change too. A field cleaned in one of the two
+ * and not the other had other text; when nothing else differs, a field
+ * cleaned in either is where the change is (so a held change is never
+ * told as no field; "other" if no field can be named). */
 static void write_fields_changed(const tg_registry *r, tg_buf *b, const tg_tool *old, const tg_tool *nw) {
     tg_arena scratch;
     tg_arena_init(&scratch, r->alloc);
-    tg_buf_putc(b, '[');
     /* by value; when only spelling differs (10.0 for 10), by the text */
-    size_t at = b->len;
-    if (!fields_differing(b, old, nw, 0, &scratch)) {
-        b->len = at;
-        fields_differing(b, old, nw, 1, &scratch);
-    }
-    tg_buf_putc(b, ']');
+    unsigned bits = fields_differing(old, nw, 0, &scratch);
+    if (!bits) bits = fields_differing(old, nw, 1, &scratch);
     tg_arena_free(&scratch);
+    unsigned a = fields_cleaned(old), c = fields_cleaned(nw);
+    if (strcmp(old->digest, nw->digest) != 0) {
+        bits |= a ^ c;
+        if (!bits) bits = (a | c) ? (a | c) : 1u << N_FIELDS;
+    }
+    tg_buf_putc(b, '[');
+    int first = 1;
+    for (size_t i = 0; i <= N_FIELDS; i++)
+        if (bits & (1u << i)) {
+            sep(b, &first);
+            put_str(b, i < N_FIELDS ? FIELDS[i] : "other");
+        }
+    tg_buf_putc(b, ']');
+}
+
+/* 1 when the item, applied, adds a tool to the live and held ones: a new
+ * one, or a remembered one back changed (held); not one that takes a live
+ * or held tool's place */
+static int adds_tool(const item *it) {
+    return (it->state == ST_NEW && !(it->back && it->held)) || (it->state == ST_CHANGED && it->gone);
+}
+
+/* The count of the batch source's remembered (dropped) tools when it has
+ * reached max_tools_per_source and the batch brings a tool new to the
+ * source; else 0. Nothing remembered is ever let go but by the host's
+ * removal of the source (a definition forgotten could come back changed as
+ * a new tool, unreviewed), so the bound is kept by giving a source that
+ * has dropped that many no new tool: per source, so one source's dropping
+ * costs no other its memory. (The host's own tools ("") are not bounded:
+ * only its own batches drop them.) */
+static size_t remembered_full(const tg_registry *r, const tg_batch *bt, const item *items) {
+    int fresh = 0;
+    for (size_t i = 0; i < bt->n && !fresh; i++) fresh = items[i].state == ST_NEW && !items[i].back;
+    if (!fresh || !bt->source_len || r->gone.count < r->cfg.max_tools_per_source) return 0;
+    size_t n = 0;
+    for (size_t i = 0; i < r->gone.cap; i++)
+        if (r->gone.slots[i] && same_source(r->gone.slots[i], bt->source, bt->source_len)) n++;
+    return n >= r->cfg.max_tools_per_source ? n : 0;
+}
+
+/* Room for every live tool the batch takes out (one its source no longer
+ * lists, one whose change is held) to be remembered, made before anything
+ * changes: a tool dropped but not remembered could come back changed as a
+ * new tool. 0, or -1 when memory ran out. */
+static int remember_room(tg_registry *r, const tg_batch *bt, const item *items) {
+    size_t n = 0;
+    for (size_t i = 0; bt->replace_source && i < r->live.cap; i++) {
+        tg_tool *t = r->live.slots[i];
+        if (!t || !same_source(t, bt->source, bt->source_len) || t->listed) continue;
+        n++;
+        if (!gone_key(t)) return -1; /* (made in the tool's arena: now, not while the batch is applied) */
+    }
+    for (size_t i = 0; i < bt->n; i++) {
+        if (items[i].state != ST_CHANGED || !items[i].old) continue;
+        n++;
+        if (!gone_key(items[i].old)) return -1;
+    }
+    return tmap_reserve(&r->gone, &r->alloc, n);
 }
 
 int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
@@ -782,7 +867,7 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
     /* 3 against the live table and what is held */
     size_t src_count = 0;
     held_index hx;
-    if (held_index_build(r, bt, &hx)) {
+    if (held_index_build(r, &hx)) {
         rc = -1;
         goto done;
     }
@@ -790,7 +875,7 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
         item *it = &items[i];
         if (it->state == ST_REJECTED) continue;
         tg_tool *t = it->tool;
-        tg_tool *same = tmap_get(&r->skeletons, t->skeleton, strlen(t->skeleton));
+        tg_tool *same = tmap_get(&r->skeletons, t->skeleton, strlen(t->skeleton)), *rival;
         if (same && same_tool(same, bt, t)) {
             it->old = same;
             same->listed = 1;
@@ -809,17 +894,35 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
             it->old = same;
             same->listed = 1;
             it->state = ST_CHANGED;
+        } else if (!same && (rival = held_elsewhere(bt, &hx, t)) != NULL) {
+            char msg[400];
+            snprintf(msg, sizeof msg,
+                     "\"%s\" (as \"%s\") collides with the registered tool \"%s\" (as \"%s\", source \"%s\"), whose "
+                     "changed definition is held for review%s",
+                     t->tool_name, t->name, rival->tool_name, rival->name, rival->source,
+                     strcmp(rival->name, t->name) ? " (up to case or look-alike characters)" : "");
+            reject(it, "name_collision", msg);
+            continue;
         } else if (!same && (it->held = held_of(r, bt, &hx, t)) != NULL) {
             /* a change waiting for the host, listed again: it stays held (the
-             * same definition) or is replaced by a newer one; it never comes
-             * back as a new tool, which would skip the host's acceptance */
+             * same definition, with the host's settings of this listing) or
+             * is replaced by a newer one; it never comes back as a new tool,
+             * which would skip the host's acceptance. Rolled back to the
+             * definition the host accepted last (remembered when the change
+             * was held), the tool is live again at once and the change goes:
+             * nothing is left to review */
             it->held->listed = 1;
-            it->state = strcmp(it->held->digest, t->digest) == 0 ? ST_HELD : ST_CHANGED;
+            tg_tool *accepted = gone_of(r, bt, t);
+            if (strcmp(it->held->digest, t->digest) == 0) it->state = ST_HELD;
+            else if (accepted && strcmp(accepted->digest, t->digest) == 0) it->back = 1;
+            else it->state = ST_CHANGED;
         } else if (!same && (it->gone = gone_of(r, bt, t)) != NULL) {
             /* back after a listing without it: as it was, it is live again;
              * changed, it waits for the host like any change */
-            if (strcmp(it->gone->digest, t->digest) == 0) it->gone = NULL;
-            else it->state = ST_CHANGED;
+            if (strcmp(it->gone->digest, t->digest) == 0) {
+                it->gone = NULL;
+                it->back = 1;
+            } else it->state = ST_CHANGED;
         } else if (same && !(bt->replace_source && same_source(same, bt->source, bt->source_len))) {
             char msg[400];
             snprintf(msg, sizeof msg, "\"%s\" (as \"%s\") collides with the registered tool \"%s\" (as \"%s\", source \"%s\")%s",
@@ -857,24 +960,36 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
                 reject(&items[i], "limit_reached", msg);
             }
     }
+    /* all sources: a whole list removes only the live tools it does not name
+     * again; a held change counts as a tool (accepting it makes it live, and
+     * no other tool may have taken its place under the limit meanwhile) */
     adds = 0;
-    for (size_t i = 0; i < bt->n; i++) adds += (size_t)(items[i].state == ST_NEW);
-    /* all sources: a whole list removes only the live tools it does not name again */
+    for (size_t i = 0; i < bt->n; i++) adds += (size_t)adds_tool(&items[i]);
     size_t removed_est = bt->replace_source ? src_live - src_kept : 0;
-    if (r->live.count - removed_est + adds > r->cfg.max_tools) {
+    if (r->live.count + r->held.count - removed_est + adds > r->cfg.max_tools) {
         for (size_t i = 0; i < bt->n; i++)
-            if (items[i].state == ST_NEW) {
+            if (adds_tool(&items[i])) {
                 char msg[160];
                 snprintf(msg, sizeof msg, "the registry holds its limit of %zu tools", r->cfg.max_tools);
                 reject(&items[i], "limit_reached", msg);
             }
     }
+    size_t kept = remembered_full(r, bt, items);
+    for (size_t i = 0; i < bt->n && kept; i++)
+        if (items[i].state == ST_NEW && !items[i].back) {
+            char msg[240];
+            snprintf(msg, sizeof msg,
+                     "the source has %zu dropped tools remembered (its limit is %zu): it gets no new tool until the "
+                     "host removes the source",
+                     kept, r->cfg.max_tools_per_source);
+            reject(&items[i], "limit_reached", msg);
+        }
 
     int any_rejected = 0;
     for (size_t i = 0; i < bt->n; i++) any_rejected |= items[i].state == ST_REJECTED;
     int apply = !(bt->atomic && any_rejected);
     if (apply && (tmap_reserve(&r->live, &r->alloc, bt->n) || tmap_reserve(&r->skeletons, &r->alloc, bt->n) ||
-                  tmap_reserve(&r->held, &r->alloc, bt->n))) {
+                  tmap_reserve(&r->held, &r->alloc, bt->n) || remember_room(r, bt, items))) {
         rc = -1;
         goto done;
     }
@@ -921,7 +1036,12 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
         tg_buf_puts(out, "{\"name\":");
         put_str(out, it->tool->name);
         tg_buf_puts(out, ",\"fields\":");
-        write_fields_changed(r, out, it->old ? it->old : it->held ? it->held : it->gone, it->tool);
+        /* told against the definition the host accepted last (remembered
+         * when a change was first held), not a change never reviewed */
+        const tg_tool *base = it->old ? it->old : it->gone;
+        if (!base) base = gone_of(r, bt, it->tool);
+        if (!base) base = it->held; /* (not remembered: memory ran out) */
+        write_fields_changed(r, out, base, it->tool);
         tg_buf_puts(out, ",\"digest\":");
         put_str(out, it->tool->digest);
         tg_buf_putc(out, '}');
@@ -945,6 +1065,22 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
         }
         it->old = NULL;
         tmap_put(&r->held, it->tool);
+        it->tool = NULL;
+        mutated = 1;
+    }
+    /* a held change listed again with other host settings (options,
+     * handler) takes them at once, still held: they are the host's, never
+     * held for review, so what the host accepts carries the ones it gave last */
+    for (size_t i = 0; i < bt->n && apply; i++) {
+        item *it = &items[i];
+        if (it->state != ST_HELD || (same_host_settings(it->held, it->tool) &&
+                                     same_descriptor(r, it->held->descriptor, it->tool->descriptor)))
+            continue;
+        tg_tool_share_flight(it->tool, it->held);
+        it->held->listed = 0;
+        tmap_drop(&r->held, it->held);
+        tmap_put(&r->held, it->tool);
+        it->held = it->tool; /* (its name is written below) */
         it->tool = NULL;
         mutated = 1;
     }
@@ -973,6 +1109,11 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
         item *it = &items[i];
         if (it->state != ST_NEW) continue;
         tg_tool *t = it->tool;
+        if (it->held) { /* rolled back: the change held goes (under this name or a look-alike) */
+            tg_tool_share_flight(t, it->held);
+            tmap_drop(&r->held, it->held);
+            it->held = NULL;
+        }
         tmap_put(&r->live, t);
         tmap_put(&r->skeletons, t);
         tg_tool *stale = tmap_get(&r->held, t->name, t->name_len);
@@ -1073,6 +1214,13 @@ int tg_registry_accept(tg_registry *r, const char *name, size_t len, char *why, 
     if (same) {
         snprintf(why, why_len, "\"%s\" now collides with \"%s\"", t->name, same->name);
         return -2;
+    }
+    /* (held changes count against the limit with the live tools, so this
+     * is reached only when tools were put back past it unchecked: a
+     * replaced instance's, tg_registry_source_restore) */
+    if (r->live.count >= r->cfg.max_tools) {
+        snprintf(why, why_len, "the registry holds its limit of %zu tools", r->cfg.max_tools);
+        return -4;
     }
     if (tmap_reserve(&r->live, &r->alloc, 1) || tmap_reserve(&r->skeletons, &r->alloc, 1)) {
         snprintf(why, why_len, "out of memory");

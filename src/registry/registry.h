@@ -115,7 +115,13 @@ typedef struct tg_batch {
  * same handler and options), updated (same digest, other handler or
  * options: the new settings take effect at once), held (same name, new
  * digest: a possible rug pull, kept out of new sets until
- * tg_registry_accept), or rejected with a code and a message. Writes the
+ * tg_registry_accept; its "fields" told against the definition accepted
+ * last; listed again as held, it takes the handler and options of the
+ * listing; listed back as the accepted definition, it is registered again
+ * and the change goes), or rejected with a code and a message (a tool
+ * under the collision key of another source's held change collides with
+ * it; held changes count against max_tools; a source with
+ * max_tools_per_source dropped tools remembered gets no new one). Writes the
  * outcome to result as JSON:
  *   {"applied":true|false,"epoch":N,
  *    "registered":[{"name","tool","digest"[,"sanitized":[fields]]}],
@@ -126,7 +132,9 @@ typedef struct tg_batch {
 int tg_registry_apply(tg_registry *r, const tg_batch *batch, tg_buf *result);
 
 /* Lets a held (changed) tool in. 0, -1 when no change is held under name,
- * -2 when it now collides (message in why). */
+ * -2 when it now collides, -4 when the live tools are at max_tools (held
+ * changes count against it, so only when tools were put back past it:
+ * tg_registry_source_restore), -3 out of memory (message in why). */
 int tg_registry_accept(tg_registry *r, const char *name, size_t len, char *why, size_t why_len);
 /* Another source whose name maps to the same model-visible prefix as
  * source[0..len) (after mapping, up to case and look-alike characters:

@@ -320,7 +320,8 @@ tg_status tg_accept_change(tg_runtime *rt, const char *name, size_t len, const c
     tg_buf_printf(&rt->out, ",\"handler\":%u}", held ? (unsigned)held->handler_id : 0u);
     int rc = tg_registry_accept(rt->registry, name, len, why, sizeof why);
     if (rc == 0) return rt->out.failed ? tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1) : TG_OK;
-    return tg_rt_fail(rt, rc == -1 ? TG_ERR_UNKNOWN_TOOL : rc == -2 ? TG_ERR_NAME_COLLISION : TG_ERR_NOMEM, why, -1);
+    return tg_rt_fail(rt, rc == -1 ? TG_ERR_UNKNOWN_TOOL : rc == -2 ? TG_ERR_NAME_COLLISION : rc == -4 ? TG_ERR_LIMIT : TG_ERR_NOMEM,
+                      why, -1);
 }
 
 tg_status tg_remove_source(tg_runtime *rt, const char *source, size_t len) {

@@ -217,9 +217,9 @@ test('a tool listed again with a new handler lets the old one go; a snapshot pin
   const before = rt.snapshot();
   const ch = list(22, 'Searches better.');
   assert.equal(await run(before), 'version 21');
-  list(23, 'Searches better.'); // (listed again while held: held as it was, handler too)
+  list(23, 'Searches better.'); // (listed again while held: still held, with the host's new handler)
   rt.acceptChange('mcp__plugin__search', ch.changed[0].digest);
-  assert.equal(await run(), 'version 22');
+  assert.equal(await run(), 'version 23');
   before.release();
   assert.equal(rt._handlerCount(), base + 1);
   // a snapshot does not outlive a trap, nor what only it could reach

@@ -245,23 +245,25 @@ test('a source that re-lists with a change nobody reviews costs the host nothing
   rt.dispose();
 });
 
-test('a held change dropped by another source\'s registration stays dropped after a trap', async () => {
+test('a held change keeps its name from other sources\' registrations, across a trap too', async () => {
   const d = (description) => ({ name: 'x', description, inputSchema: obj() });
   const end = await alike(async (trap) => {
     const rt = await createToolRuntime();
     const up = { call: () => 'upstream v2 ran', nameTemplate: '{tool}' };
     rt.importTools('a', [d('v1')], up);
     const ch = rt.importTools('a', [d('v2: exfiltrates')], up); // held; v1 out of the live set
-    rt.registerTool({ name: 'x', inputSchema: obj() }, () => 'host x'); // the host's own x: a's held x goes
-    rt.removeSource('');
+    // the name stays a's while its change waits: the host's own x collides with it
+    let host = 'registered';
+    try { rt.registerTool({ name: 'x', inputSchema: obj() }, () => 'host x'); } catch (e) { host = e.code; }
     trap(rt);
+    const other = rt.importTools('b', [d('b')], { call: () => 'b ran', nameTemplate: '{tool}' }).rejected.map((r) => r.code);
     let accept = 'accepted';
     try { rt.acceptChange('x', ch.changed[0].digest); } catch (e) { accept = e.code; }
     const r = await rt.callTool('x', {});
     rt.dispose();
-    return { accept, call: code(r) ?? r.content[0].text };
+    return { host, other, accept, call: code(r) ?? r.content[0].text };
   });
-  assert.deepEqual(end, { accept: 'unknown_tool', call: 'unknown_tool' });
+  assert.deepEqual(end, { host: 'name_collision', other: ['name_collision'], accept: 'accepted', call: 'upstream v2 ran' });
 });
 
 test('a restored tool keeps what cleaning changed: the cleaned text listed again is a change, trap or not', async () => {

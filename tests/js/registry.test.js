@@ -311,6 +311,44 @@ test('a held change waits with its handler; acceptChange takes the digest review
   rt.dispose();
 });
 
+test('a held change listed again takes the host\'s new options and handler; rolled back, it is live at once; its name stays its source\'s', async () => {
+  const rt = await createToolRuntime();
+  const S = obj();
+  // the host, having seen the change, asks for approval: what it accepts carries that
+  const D0 = { name: 'wire', description: 'Sends money between your own accounts.', inputSchema: S };
+  const D1 = { ...D0, description: 'Sends money to any account.' };
+  rt.importTools('bank', [D0], { call: () => 'sent' });
+  const ch = rt.importTools('bank', [D1], { call: () => 'sent' }).changed[0];
+  const again = rt.importTools('bank', [D1], { call: () => 'sent', options: { needsApproval: true } });
+  assert.deepEqual([again.held, again.changed, again.updated], [['mcp__bank__wire'], [], []]);
+  rt.acceptChange(ch.name, ch.digest);
+  assert.equal(gateCode(await rt.callTool('mcp__bank__wire', {})), 'denied'); // (needs approval, and no policy asks)
+  // a plugin's new handler for its held change is the one accepted
+  const entry = (description, handler) => [{ descriptor: { name: 'act', description, inputSchema: S }, handler }];
+  rt.registerBatch('plug', entry('Reads a file.', () => 'v1'));
+  const v2 = rt.registerBatch('plug', entry('Deletes a file.', () => 'v2'));
+  assert.deepEqual(rt.registerBatch('plug', entry('Deletes a file.', () => 'v2b')).held, ['mcp__plug__act']);
+  rt.acceptChange('mcp__plug__act', v2.changed[0].digest);
+  assert.equal((await rt.callTool('mcp__plug__act', {})).content[0].text, 'v2b');
+  // a newer change, rolled back to the accepted definition: live again at once, the change gone
+  rt.registerBatch('plug', entry('Deletes every file.', () => 'v3'));
+  const back = rt.registerBatch('plug', entry('Deletes a file.', () => 'v2c'));
+  assert.deepEqual([back.registered.map((r) => r.name), back.changed], [['mcp__plug__act'], []]);
+  assert.equal((await rt.callTool('mcp__plug__act', {})).content[0].text, 'v2c');
+  assert.throws(() => rt.acceptChange('mcp__plug__act'), (e) => e.code === 'unknown_tool');
+  // while a's change waits, its name is not another source's (nor the host's) to take
+  const A = { call: () => 'a sent it', nameTemplate: '{tool}' }, B = { call: () => 'b got it', nameTemplate: '{tool}' };
+  rt.importTools('a', [{ name: 'send_email', description: 'Sends mail.', inputSchema: S }], A);
+  const held = rt.importTools('a', [{ name: 'send_email', description: 'Sends mail, attachments too.', inputSchema: S }], A).changed[0];
+  const rb = rt.importTools('b', [{ name: 'send_email', description: 'Sends mail.', inputSchema: S }], B);
+  assert.deepEqual([rb.registered, rb.rejected.map((r) => r.code)], [[], ['name_collision']]);
+  assert.match(rb.rejected[0].message, /"send_email" .*collides with .*source "a".*held for review/);
+  assert.throws(() => rt.registerTool({ name: 'Send_Email', inputSchema: S }, () => 'host'), (e) => e.code === 'name_collision');
+  rt.acceptChange(held.name, held.digest);
+  assert.equal((await rt.callTool('send_email', {})).content[0].text, 'a sent it');
+  rt.dispose();
+});
+
 test('a tool renamed to a look-alike is a held change; a plugin tool colliding with one of its own is refused', async () => {
   const rt = await createToolRuntime();
   const call = (n) => `${n} ran`;
@@ -325,11 +363,11 @@ test('a tool renamed to a look-alike is a held change; a plugin tool colliding w
     const again = rt.importTools('fs', [{ ...v1[0], name: `${renamed}_`.slice(0, -1).replace('_', '-'), description: 'Reads a file. ALSO: more.' }], { call });
     assert.deepEqual(again.registered, [], renamed);
     assert.deepEqual(rt.listTools().tools, [], renamed);
-    // back to the reviewed text: a change like any other while one is held, live once accepted
+    // back to the reviewed text (rolled back): live again at once, and the change held goes
     const back = rt.importTools('fs', v1, { call });
-    assert.deepEqual([back.registered, back.changed.map((c) => c.name)], [[], ['mcp__fs__read_file']], renamed);
-    rt.acceptChange('mcp__fs__read_file', back.changed[0].digest);
+    assert.deepEqual([back.registered.map((r) => r.name), back.changed], [['mcp__fs__read_file'], []], renamed);
     assert.deepEqual(rt.listTools().tools.map((t) => t.name), ['mcp__fs__read_file']);
+    assert.throws(() => rt.acceptChange(again.changed[0].name), (e) => e.code === 'unknown_tool', renamed);
   }
   rt.registerBatch('plugin', [{ descriptor: { name: 'a.b', inputSchema: obj() }, handler: () => 'first' }]);
   const clash = rt.registerBatch('plugin', [{ descriptor: { name: 'a/b', inputSchema: obj() }, handler: () => 'second' }]);
