@@ -349,6 +349,30 @@ test('a held change listed again takes the host\'s new options and handler; roll
   rt.dispose();
 });
 
+test('no dropped definition is forgotten: a source with toolsPerSource of them remembered gets no new tool, and its reviewed tool comes back held', async () => {
+  for (const trap of [false, true]) {
+    const rt = await createToolRuntime({ toolsPerSource: 3 });
+    const up = { call: () => 'ran' };
+    const X = { name: 'transfer', description: 'Moves money between your own accounts.', inputSchema: obj() };
+    const junk = (k) => [{ name: `j${k}a`, inputSchema: obj() }, { name: `j${k}b`, inputSchema: obj() }];
+    rt.importTools('bank', [X, ...junk(0)], up);
+    rt.importTools('bank', [X, ...junk(1)], up); // two remembered
+    rt.importTools('bank', [X, ...junk(2)], up); // four
+    const full = rt.importTools('bank', [X, ...junk(3)], up); // no new tool now
+    assert.deepEqual([full.registered, full.rejected.map((r) => r.code)], [[], ['limit_reached', 'limit_reached']]);
+    assert.match(full.rejected[0].message, /remembered/);
+    rt.importTools('bank', [], up); // transfer dropped too: remembered all the same
+    if (trap) assert.throws(() => rt._selftestTrap(), (e) => e.code === 'module_trap');
+    const back = rt.importTools('bank', [{ ...X, description: 'Moves money to any account.' }], up);
+    assert.deepEqual([back.registered, back.changed.map((c) => [c.name, c.fields])], [[], [['mcp__bank__transfer', ['description']]]]);
+    // another source is not held back; the host's removal forgets them
+    assert.equal(rt.importTools('other', junk(5), up).registered.length, 2);
+    rt.removeSource('bank');
+    assert.equal(rt.importTools('bank', junk(4), up).registered.length, 2);
+    rt.dispose();
+  }
+});
+
 test('a tool renamed to a look-alike is a held change; a plugin tool colliding with one of its own is refused', async () => {
   const rt = await createToolRuntime();
   const call = (n) => `${n} ran`;
