@@ -131,7 +131,8 @@ tg_status tg_register_tool(tg_runtime *rt, const char *descriptor, size_t len, c
 /* Registers a batch (JSON):
  *   {"source":"github","nameTemplate":"mcp__{source}__{tool}","atomic":false,
  *    "replace":true,"tools":[{"tool":{MCP Tool},"handler":N,"options":{...}}]}
- * "atomic": all or nothing (plugins). "replace": the list is the source's
+ * "atomic": all or nothing (plugins; a tool left out for a capability the
+ * runtime was not given, missing_capability, does not stop the rest). "replace": the list is the source's
  * whole tools/list (imports): tools it no longer lists are removed, and a
  * tool whose definition changed is held out of new snapshots until
  * tg_accept_change; the same definition with other options or handler

@@ -985,8 +985,13 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
             reject(&items[i], "limit_reached", msg);
         }
 
+    /* a tool that requires a capability this runtime was not given is left
+     * out of an atomic batch too, and the rest applies: conditional
+     * registration is how a plugin ships the tools it runs only where a
+     * service exists, and it is no failure of the batch */
     int any_rejected = 0;
-    for (size_t i = 0; i < bt->n; i++) any_rejected |= items[i].state == ST_REJECTED;
+    for (size_t i = 0; i < bt->n; i++)
+        any_rejected |= items[i].state == ST_REJECTED && strcmp(items[i].err.code, "missing_capability") != 0;
     int apply = !(bt->atomic && any_rejected);
     if (apply && (tmap_reserve(&r->live, &r->alloc, bt->n) || tmap_reserve(&r->skeletons, &r->alloc, bt->n) ||
                   tmap_reserve(&r->held, &r->alloc, bt->n) || remember_room(r, bt, items))) {

@@ -448,6 +448,23 @@ static void capabilities_and_options(void) {
     CHECK(strstr(f.out.data, "\"code\":\"missing_capability\"") && strstr(f.out.data, "\\\"smtp\\\""));
     const tg_tool *q = tg_toolset_find(tg_registry_current(f.r), "q", 1);
     CHECK(q && q->opts.read_only == 1);
+    /* in an atomic batch (a plugin's) too: the tool whose capability is
+     * missing is left out and named, the rest applies; any other rejection
+     * still stops the whole batch */
+    tg_tool_entry e3[2] = {{J(&f, TOOL("r", "report")), J(&f, "{\"requires\":[\"db\"]}"), 4},
+                           {J(&f, TOOL("fax", "fax")), J(&f, "{\"requires\":[\"fax\"]}"), 5}};
+    tg_batch b3 = {"", 0, "{tool}", 1, 0, e3, 2};
+    tg_buf_reset(&f.out);
+    CHECK(tg_registry_apply(f.r, &b3, &f.out) == 0);
+    CHECK_MSG(strstr(f.out.data, "\"applied\":true") && strstr(f.out.data, "\"code\":\"missing_capability\""), "%s", f.out.data);
+    CHECK(tg_toolset_find(tg_registry_current(f.r), "r", 1) && !tg_toolset_find(tg_registry_current(f.r), "fax", 3));
+    tg_tool_entry e4[2] = {{J(&f, TOOL("s", "s")), NULL, 6}, {J(&f, TOOL("fax2", "fax")), J(&f, "{\"requires\":[\"fax\"]}"), 7}};
+    e4[0].descriptor = J(&f, "{\"name\":\"s\",\"inputSchema\":{\"type\":\"string\"}}"); /* (not an object root: rejected) */
+    tg_batch b4 = {"", 0, "{tool}", 1, 0, e4, 2};
+    tg_buf_reset(&f.out);
+    CHECK(tg_registry_apply(f.r, &b4, &f.out) == 0);
+    CHECK_MSG(strstr(f.out.data, "\"applied\":false"), "%s", f.out.data);
+    CHECK(!tg_toolset_find(tg_registry_current(f.r), "s", 1));
     tg_tool_entry bad = {J(&f, TOOL("x", "x")), J(&f, "{\"privileged\":\"yes\"}"), 3};
     tg_batch b2 = {"", 0, "{tool}", 1, 0, &bad, 1};
     tg_buf_reset(&f.out);

@@ -1366,3 +1366,25 @@ test('a snapshot pinned before a tool gained a context parameter lists it hidden
   snap.release();
   rt.dispose();
 });
+
+test('conditional registration in a plugin\'s atomic batch: the tool whose capability is missing is left out and named, the rest applies', async () => {
+  const rt = await createToolRuntime({ capabilities: ['db'] });
+  const tool = (name) => ({ name, inputSchema: { type: 'object' } });
+  const r = rt.registerBatch('plugin', [
+    { descriptor: tool('query'), handler: () => 'rows', options: { requires: ['db'] } },
+    { descriptor: tool('fax'), handler: () => 'sent', options: { requires: ['fax_line'] } },
+  ]);
+  assert.equal(r.applied, true);
+  assert.deepEqual(r.rejected.map((x) => [x.tool, x.code]), [['fax', 'missing_capability']]);
+  assert.match(r.rejected[0].message, /fax_line/);
+  assert.equal((await rt.callTool('mcp__plugin__query', {})).content[0].text, 'rows');
+  assert.equal((await rt.callTool('mcp__plugin__fax', {}))._meta['dev.toolgate/error'].code, 'unknown_tool');
+  // any other rejection still stops the whole batch
+  const r2 = rt.registerBatch('plugin2', [
+    { descriptor: tool('ok'), handler: () => 'ok' },
+    { descriptor: { name: 'bad', inputSchema: { type: 'string' } }, handler: () => 'x' },
+  ]);
+  assert.equal(r2.applied, false);
+  assert.equal((await rt.callTool('mcp__plugin2__ok', {}))._meta['dev.toolgate/error'].code, 'unknown_tool');
+  rt.dispose();
+});
