@@ -1757,11 +1757,13 @@ static cJSON *gem_node(ex_ctx *c, const cJSON *s, const ex_path *p, int depth, c
              * tuple adds nothing (no further items), and true or {} makes
              * any item possible */
             const cJSON *tuple = tg_json_getz(s, "prefixItems"), *rest = tg_json_getz(s, "items");
-            if (cJSON_IsArray(rest)) tuple = rest, rest = NULL; /* (draft-07 tuple items left as written) */
+            if (cJSON_IsArray(rest)) tuple = rest, rest = tg_json_getz(s, "additionalItems"); /* (draft-07 tuple items left as written) */
             if (!cJSON_IsArray(tuple) || !tuple->child) tuple = NULL;
+            if (!rest) rest = tg_json_getz(s, "unevaluatedItems"); /* (what the items after the tuple meet, if anything) */
             if (tg_json_getz(out, "items")) continue;
             if (tuple) {
-                int open = rest && (cJSON_IsTrue(rest) || (cJSON_IsObject(rest) && !rest->child));
+                /* no schema for the items after the positions: any item may follow */
+                int open = !rest || cJSON_IsTrue(rest) || (cJSON_IsObject(rest) && !rest->child);
                 int more = rest && !cJSON_IsFalse(rest) && !open;
                 ex_path tk = {p, tuple->string, tg_json_strlen(tuple->string), 0};
                 if (open) notek(c, &tk, "tuple \"%.*s\" followed by any items: shown as an array of any items", tuple);

@@ -608,6 +608,15 @@ static void gemini(void) {
                              "\"prefixItems\":[{\"type\":\"string\"}],\"items\":true}}}}", NULL);
     CHECK_STR(out_text, "{\"name\":\"t\",\"parameters\":{\"type\":\"object\",\"properties\":{\"t\":{\"type\":\"array\",\"items\":{}}}}}");
     CHECK(rep_has("followed by any items"));
+    /* a tuple alone lets any items follow it (unless unevaluatedItems says otherwise) */
+    render(TG_EXPORT_GEMINI, "{\"name\":\"x\",\"inputSchema\":{\"properties\":{\"t\":{\"type\":\"array\","
+                             "\"prefixItems\":[{\"type\":\"string\"}]}}}}", NULL);
+    CHECK_STR(out_text, "{\"name\":\"t\",\"parameters\":{\"type\":\"object\",\"properties\":{\"t\":{\"type\":\"array\",\"items\":{}}}}}");
+    CHECK(rep_has("followed by any items"));
+    render(TG_EXPORT_GEMINI, "{\"name\":\"x\",\"inputSchema\":{\"properties\":{\"t\":{\"type\":\"array\","
+                             "\"prefixItems\":[{\"type\":\"string\"}],\"unevaluatedItems\":false}}}}", NULL);
+    CHECK_STR(out_text, "{\"name\":\"t\",\"parameters\":{\"type\":\"object\",\"properties\":{\"t\":{\"type\":\"array\",\"items\":"
+                        "{\"type\":\"string\"}}}}}");
     /* draft-07 tuple items and additionalItems, the same */
     render(TG_EXPORT_GEMINI, "{\"name\":\"x\",\"inputSchema\":{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"properties\":{\"t\":"
                              "{\"type\":\"array\",\"items\":[{\"type\":\"string\"}],\"additionalItems\":{\"type\":\"number\"}}}}}", NULL);
