@@ -634,7 +634,7 @@ export class ToolRuntime {
       // own, and the rest is sent again
       const e = this.#lastError(status);
       const bad = (e.code === 'invalid_json' || e.code === 'too_large') && e.message.startsWith('batch: ')
-        ? unreadableEntries(tools, limitArgs(this.#options.limits)[1] || 256) : null;
+        ? unreadableEntries(tools, this.#limits[1] || 256) : null;
       if (bad?.size) {
         unwritable = new Map([...(unwritable ?? []), ...bad]);
         status = this.#changing('tga_register_batch', [jsonText(request, 'invalid_request', 'the batch')]);
@@ -884,7 +884,7 @@ export class ToolRuntime {
   setApprovalKey(key) {
     let bytes;
     try {
-      bytes = typeof key === 'string' ? null : bytesOf(key)?.slice(); // (a copy: the journal replays it)
+      bytes = typeof key === 'string' ? null : copyOf(bytesOf(key)); // (a copy: the journal replays it)
     } catch {
       throw new ToolgateError('invalid_request', 'the approval key cannot be read: its ArrayBuffer was detached (transferred away)');
     }
@@ -907,6 +907,10 @@ export class ToolRuntime {
     // arguments, not a string argument; a JS value is written as JSON
     if (args !== undefined) {
       const bytes = typeof args === 'string' ? null : bytesOf(args); // (detached: throws invalid_json)
+      // refused before any copy into the module, as a call's arguments are:
+      // a model's oversized arguments must not grow the memory for good
+      const size = typeof args === 'string' ? args.length : bytes?.length ?? 0;
+      if (size > this.#argsLimit) throw new ToolgateError('too_large', `the arguments: input of at least ${size} bytes is over the limit of ${this.#argsLimit}`);
       const given = typeof args === 'string' || bytes !== null;
       const argsText = typeof args === 'string' ? checkedText(args)
         : given ? decoder.decode(bytes) : jsonText(args, 'invalid_request', 'the arguments');
@@ -1671,12 +1675,23 @@ function bytesOf(x) {
   if (x === null || typeof x !== 'object') return null;
   if (ArrayBuffer.isView(x)) {
     if (detached(x.buffer)) throw new ToolgateError('invalid_json', DETACHED); // (a DataView's byteOffset would throw)
-    return new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
+    try {
+      return new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
+    } catch (e) { // (a view its resizable buffer shrank out from under: its byteOffset throws)
+      throw new ToolgateError('invalid_json', `the bytes cannot be read: ${e.message}`);
+    }
   }
   const tag = Object.prototype.toString.call(x); // (another realm's buffers too)
   if (tag !== '[object ArrayBuffer]' && tag !== '[object SharedArrayBuffer]') return null;
   if (detached(x)) throw new ToolgateError('invalid_json', DETACHED);
   return new Uint8Array(x);
+}
+
+/** A copy of bytes the runtime keeps (a key, a schema): never a view of the
+ * caller's memory, which the caller may wipe or reuse. (Not .slice(): on a
+ * Node Buffer that is a view of the same memory.) */
+function copyOf(bytes) {
+  return bytes ? new Uint8Array(bytes) : null;
 }
 
 const DETACHED = 'the bytes cannot be read: their ArrayBuffer was detached (transferred away)';
@@ -1695,7 +1710,7 @@ function detached(buffer) {
  * again in a replaced instance), or null for a JS value. Detached bytes
  * throw ToolgateError('invalid_json'). */
 function schemaBytes(x) {
-  return bytesOf(x)?.slice() ?? null;
+  return copyOf(bytesOf(x));
 }
 
 /** compileSchema's options as JSON when a resource is given as UTF-8 bytes:

@@ -1388,3 +1388,18 @@ test('conditional registration in a plugin\'s atomic batch: the tool whose capab
   assert.equal((await rt.callTool('mcp__plugin2__ok', {}))._meta['dev.toolgate/error'].code, 'unknown_tool');
   rt.dispose();
 });
+
+test('an import reads the runtime\'s own limits: a host reusing its options object for its next runtime changes nothing here', async () => {
+  const opts = { limits: { jsonDepth: 64 } };
+  const rt = await createToolRuntime(opts);
+  opts.limits.jsonDepth = 512;
+  let deep = 1;
+  for (let i = 0; i < 80; i++) deep = [deep];
+  const r = rt.importTools('up', [
+    { name: 'deep', inputSchema: { type: 'object' }, _meta: { x: deep } },
+    { name: 'fine', inputSchema: { type: 'object' } },
+  ], { call: () => 'ok' });
+  assert.deepEqual(r.registered.map((t) => t.tool), ['fine']);
+  assert.deepEqual(r.rejected.map((t) => [t.tool, t.code]), [['deep', 'too_large']]);
+  rt.dispose();
+});

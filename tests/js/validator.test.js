@@ -283,3 +283,53 @@ test('every result of validate is the caller\'s own: a valid one too is fresh an
   assert.deepEqual(v.validate('3'), { valid: true, errors: [] });
   assert.deepEqual(b, { valid: true, errors: [] });
 });
+
+test('bytes the runtime keeps are its own copies (a Node Buffer\'s slice is a view): a key or schema the host wipes or reuses after a trap changes nothing', async () => {
+  const schema = Buffer.from('{"type":"string"}');
+  const secret = 'k'.repeat(32);
+  const key = Buffer.from(secret);
+  const policy = { version: 1, defaults: ['*'], rules: [{ id: 'ask', effect: 'ask', tools: ['send'] }] };
+  const rt = await createToolRuntime({ policy, approvalKey: key });
+  const v = rt.compileSchema(schema);
+  key.fill(0);
+  schema.write('{"type":"number"}'); // (the same length: the buffer reused)
+  rt.registerTool({ name: 'send', inputSchema: { type: 'object' } }, () => 'sent');
+  assert.throws(() => rt._selftestTrap());
+  assert.equal(v.validate('"x"').valid, true, 'judged by the schema it was given');
+  const ask = await rt.callTool('send', {}, { principal: 'p', session: 's' });
+  const tok = await rt.resolveApproval(ask.approvalId, 'approve_token');
+  rt.dispose();
+  const redeems = async (k) => {
+    const other = await createToolRuntime({ policy, approvalKey: k });
+    other.registerTool({ name: 'send', inputSchema: { type: 'object' } }, () => 'sent');
+    const r = await other.callTool('send', {}, { principal: 'p', session: 's', approvalToken: tok.token });
+    other.dispose();
+    return r.content?.[0]?.text === 'sent';
+  };
+  assert.equal(await redeems(secret), true, 'signed with the key given');
+  assert.equal(await redeems(new Uint8Array(32)), false, 'not with the wiped one');
+});
+
+test('a view its resizable buffer shrank out from under is unreadable bytes (invalid_json), never a bare TypeError', async () => {
+  const rt = await createToolRuntime();
+  const v = rt.compileSchema({});
+  const rab = new ArrayBuffer(16, { maxByteLength: 64 });
+  const view = new DataView(rab, 8, 4);
+  rab.resize(4);
+  assert.equal(v.validate(view).jsonError?.code, 'invalid_json');
+  assert.equal(rt.checkJSON(view).code, 'invalid_json');
+  rt.dispose();
+});
+
+test('authorize refuses arguments over argsBytes before copying them into the module (a model cannot grow the memory for good)', async () => {
+  const rt = await createToolRuntime({ limits: { argsBytes: 1024 } });
+  rt.registerTool({ name: 't', inputSchema: { type: 'object' } }, () => 'ok');
+  rt.authorize({ tool: 't', args: '{}' });
+  const before = rt.memorySize();
+  const big = `{"a":"${'x'.repeat(4 << 20)}"}`;
+  for (const args of [big, new TextEncoder().encode(big)]) {
+    assert.throws(() => rt.authorize({ tool: 't', args }), (e) => e.code === 'too_large');
+  }
+  assert.equal(rt.memorySize(), before);
+  rt.dispose();
+});
