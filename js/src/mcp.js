@@ -2,7 +2,7 @@
 // server's tools through an official SDK Client, and serve a runtime's
 // tools through an official SDK Server. The SDK is the caller's (a peer of
 // this entry); the core entry never loads it.
-import { ListToolsRequestSchema, CallToolRequestSchema, CallToolResultSchema, McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ListToolsRequestSchema, CallToolRequestSchema, CallToolResultSchema, ResultSchema, McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { ToolgateError } from './errors.js';
 
 /**
@@ -29,12 +29,12 @@ export async function importFromClient(rt, source, client, { maxPages = 50, maxT
     try {
       // (a timeoutMs of 2^31 ms or more, or Infinity, is the longest timer
       // Node can set, not one that fires at once)
-      res = await client.listTools(cursor ? { cursor } : {}, { timeout: Math.min(MAX_TIMER_MS, left) });
+      res = await listPage(client, cursor, { timeout: Math.min(MAX_TIMER_MS, left) });
     } catch (e) {
       if (Date.now() >= deadline) throw tooSlow(timeoutMs);
       throw e;
     }
-    const listed = Array.isArray(res.tools) ? res.tools : [];
+    const listed = Array.isArray(res?.tools) ? res.tools : [];
     // counted before they are gathered: a page of 150,000 tools is over the
     // bound, not a stack overflow in push(...page)
     if (tools.length + listed.length > maxTools) throw boundError(`more than ${maxTools} tools`);
@@ -42,6 +42,7 @@ export async function importFromClient(rt, source, client, { maxPages = 50, maxT
     if (bytes > maxBytes) throw boundError(`tool list larger than ${maxBytes} bytes`);
     for (const t of listed) tools.push(t);
     if (!res.nextCursor) break;
+    if (typeof res.nextCursor !== 'string') throw new ToolgateError('invalid_result', 'the server\'s tools/list gave a nextCursor that is not a string; nothing was imported');
     cursor = res.nextCursor;
   }
   // A tool the server will run only as a task (MCP 2025-11-25 execution.
@@ -52,7 +53,7 @@ export async function importFromClient(rt, source, client, { maxPages = 50, maxT
   const callable = [];
   const taskOnly = [];
   for (const t of tools) (t?.execution?.taskSupport === 'required' ? taskOnly : callable).push(t);
-  const res = rt.importTools(source, callable, { options, call: (name, args, info) => client.callTool({ name, arguments: args }, undefined, requestOptions(info)) });
+  const res = rt.importTools(source, callable, { options, call: (name, args, info) => callUpstream(client, name, args, requestOptions(info)) });
   if (!taskOnly.length) return res;
   return {
     ...res,
@@ -62,6 +63,27 @@ export async function importFromClient(rt, source, client, { maxPages = 50, maxT
       message: `"${t.name}" runs only as an MCP task (execution.taskSupport "required"), and toolgate forwards plain tools/call requests: it was not imported`,
     }))],
   };
+}
+
+/* What the upstream sends is read as plain results (the SDK's ResultSchema:
+ * any object), never through Client.listTools / Client.callTool: those parse
+ * every tool with the SDK's strict schema (one tool it refuses, or one
+ * outputSchema its ajv cannot compile, fails the whole listing, where the
+ * registry rejects that tool on its own) and check structuredContent with
+ * ajv, whose patterns run on a backtracking engine: an upstream's
+ * "^(a+)+$" would block the process far past the call's deadline. The
+ * registry and the gate check the same things with the linear-time
+ * validator. A client without request() (a stand-in) is asked as before. */
+function listPage(client, cursor, opts) {
+  const params = cursor ? { cursor } : {};
+  if (typeof client.request !== 'function') return client.listTools(params, opts);
+  return client.request({ method: 'tools/list', params }, ResultSchema, opts);
+}
+
+function callUpstream(client, name, args, opts) {
+  const params = { name, arguments: args };
+  if (typeof client.request !== 'function') return client.callTool(params, undefined, opts);
+  return client.request({ method: 'tools/call', params }, ResultSchema, opts);
 }
 
 /** The SDK's request timeout would cut a call at its own 60 s default,

@@ -17,7 +17,8 @@ export interface ImportResult {
 export declare function importFromClient(
   rt: ToolRuntime,
   source: string,
-  client: { listTools(params?: object, options?: { timeout?: number }): Promise<{ tools: ToolDescriptor[]; nextCursor?: string }>; callTool(params: object, ...rest: unknown[]): Promise<unknown> },
+  /** An SDK Client (asked with request(); a stand-in without request() is asked with listTools/callTool). */
+  client: { request?(req: { method: string; params?: object }, resultSchema: unknown, options?: object): Promise<unknown>; listTools(params?: object, options?: { timeout?: number }): Promise<{ tools: ToolDescriptor[]; nextCursor?: string }>; callTool(params: object, ...rest: unknown[]): Promise<unknown> },
   /** timeoutMs: the whole listing, every page (default 60,000); past it, ToolgateError timeout. */
   opts?: { maxPages?: number; maxTools?: number; maxBytes?: number; timeoutMs?: number; options?: object | ((tool: ToolDescriptor) => object) },
 ): Promise<ImportResult>;

@@ -379,3 +379,46 @@ test('progress passed on only as MCP allows it: increasing, finite, a bounded me
   assert.deepEqual(got, [10, 11]);
   rt.dispose();
 });
+
+/** An SDK Server upstream with these tools (and a tools/call answer), and an SDK Client linked to it. */
+async function upstreamWith(tools, answer) {
+  const up = new Server({ name: 'up', version: '1' }, { capabilities: { tools: {} } });
+  up.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+  up.setRequestHandler(CallToolRequestSchema, async () => answer);
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: 'c', version: '1' });
+  await Promise.all([up.connect(a), client.connect(b)]);
+  return client;
+}
+
+test('importFromClient: an upstream\'s outputSchema is judged by the gate (linear-time regex), not by the SDK client\'s ajv (backtracking)', async () => {
+  // "^(a+)+$" against a's and "!" is exponential for a backtracking engine;
+  // the gate answers its own invalid_result (the SDK's check would throw its
+  // own error first, and at 40 a's never finish)
+  const client = await upstreamWith([{ name: 'evil', inputSchema: { type: 'object' },
+    outputSchema: { type: 'object', properties: { s: { type: 'string', pattern: '^(a+)+$' } } } }],
+  { content: [], structuredContent: { s: 'a'.repeat(18) + '!' } });
+  const rt = await createToolRuntime();
+  await importFromClient(rt, 'up', client);
+  const r = await rt.callTool('mcp__up__evil', {});
+  assert.equal(r._meta?.['dev.toolgate/error']?.code, 'invalid_result', JSON.stringify(r));
+  rt.dispose();
+  await client.close();
+});
+
+test('importFromClient: a tool the SDK client would refuse (or whose outputSchema its ajv cannot compile) is rejected on its own, the rest imported', async () => {
+  const good = { name: 'read', inputSchema: { type: 'object' } };
+  for (const bad of [
+    { name: 'list', inputSchema: { type: 'array' } },
+    { name: 'color', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { hex: { type: 'string', pattern: '^\\#[0-9a-f]{6}$' } } } },
+    { name: 'titled', title: 42, inputSchema: { type: 'object' } },
+  ]) {
+    const client = await upstreamWith([good, bad], { content: [{ type: 'text', text: 'ok' }] });
+    const rt = await createToolRuntime();
+    const r = await importFromClient(rt, 'up', client);
+    assert.ok(r.registered.some((t) => t.name === 'mcp__up__read'), `${bad.name}: ${JSON.stringify(r)}`);
+    assert.equal((await rt.callTool('mcp__up__read', {})).content[0].text, 'ok');
+    rt.dispose();
+    await client.close();
+  }
+});
