@@ -263,6 +263,10 @@ async function parseGatewayArgs(args) {
     if (flags.sources && Object.hasOwn(flags.sources, m[1])) throw new UsageError(`--source ${m[1]} is given twice`);
     flags.sources = { ...flags.sources, [m[1]]: { command: m[2], args: sourceArgs } };
   }
+  // a flag is held to what the config file is: a misspelled mode would run a
+  // gateway that lists nothing and denies every call
+  const modes = GATEWAY_CONFIG.properties.mode.enum;
+  if (flags.mode && !modes.includes(flags.mode)) throw new UsageError(`--mode must be one of ${modes.join(', ')}, not "${flags.mode}"`);
   let base = process.cwd();
   if (flags.config) {
     Object.assign(cfg, await strictConfig(flags.config));

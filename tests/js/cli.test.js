@@ -53,6 +53,10 @@ test('--help, --version and usage errors', { timeout: 30000 }, async () => {
   const gw = await run(['gateway', '--principal', 'a']);
   assert.equal(gw.code, 2);
   assert.match(gw.stderr, /needs a policy/);
+  // a misspelled --mode is a usage error, as "mode" in a config file is
+  const mode = await run(['gateway', '--policy', 'p.json', '--mode', 'bypasPermissions', '--source', 'x=true']);
+  assert.equal(mode.code, 2, mode.stderr);
+  assert.match(mode.stderr, /--mode must be one of .*bypassPermissions/);
 });
 
 test('lint: good tools are registered and clean (exit 0)', { timeout: 30000 }, async () => {
