@@ -116,6 +116,7 @@ static rendering *render(tg_runtime *rt, tg_toolset *set, tg_export_format fmt) 
 static const char *cursor_number(const char *s, uint64_t *out) {
     uint64_t n = 0;
     size_t i = 0;
+    if (s[0] == '0' && s[1] >= '0' && s[1] <= '9') return NULL; /* (never written with a leading zero) */
     for (; s[i] >= '0' && s[i] <= '9'; i++) {
         if (i == 19) return NULL;
         n = n * 10 + (uint64_t)(s[i] - '0');
@@ -152,8 +153,10 @@ tg_status tg_list_tools(tg_runtime *rt, const char *request, size_t len) {
                                 cJSON_IsTrue(tg_json_getz(q, "filter")));
         if ((v = tg_json_getz(q, "cursor")) && !cJSON_IsNull(v)) {
             const char *c = cJSON_IsString(v) ? v->valuestring : NULL;
-            if (!c || !(c = cursor_number(c, &cursor_epoch)) || *c++ != ':' || !(c = cursor_number(c, &start_at)) || *c ||
-                (uint64_t)(size_t)start_at != start_at) /* (an index past size_t on wasm32) */
+            /* (its whole text: a NUL in it does not end it) */
+            const char *c_end = c ? c + tg_json_strlen(c) : NULL;
+            if (!c || !(c = cursor_number(c, &cursor_epoch)) || *c++ != ':' || !(c = cursor_number(c, &start_at)) ||
+                c != c_end || (uint64_t)(size_t)start_at != start_at) /* (an index past size_t on wasm32) */
                 return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "invalid cursor (not one this server gave)", -1);
             has_cursor = 1;
             start = (size_t)start_at;
@@ -167,7 +170,8 @@ tg_status tg_list_tools(tg_runtime *rt, const char *request, size_t len) {
     rendering *r = render(rt, set, fmt);
     if (!r) return tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory rendering the tool list", -1);
     size_t n = tg_toolset_count(set);
-    if (start > n) start = n;
+    /* (a cursor is written only while positions follow it in its epoch) */
+    if (has_cursor && start >= n) return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "invalid cursor (not one this server gave)", -1);
     /* a model is never shown a tool it can never call: the policy filters the
      * list for the principal and context given; the cursor counts positions
      * in the whole (sorted) set, so pages stay stable */

@@ -1147,7 +1147,8 @@ test('tools/list cursors: only "epoch:index" as this server wrote it; anything e
   const first = rt.listTools({ limit: 2 });
   assert.deepEqual(rt.listTools({ cursor: first.nextCursor, limit: 2 }).tools.map((t) => t.name), ['mcp__s__t2', 'mcp__s__t3']);
   const epoch = first.nextCursor.split(':')[0];
-  for (const cursor of [`${epoch}:-1`, `${epoch}:1e3`, `${epoch}:2junk`, `${epoch}:18446744073709551617`, `${epoch}:+2`, ` ${epoch}:2`, '', 7, `${epoch}:`, `:2`])
+  for (const cursor of [`${epoch}:-1`, `${epoch}:1e3`, `${epoch}:2junk`, `${epoch}:18446744073709551617`, `${epoch}:+2`, ` ${epoch}:2`, '', 7, `${epoch}:`, `:2`,
+    `${epoch}:2\u0000junk`, `0${epoch}:2`, `${epoch}:02`, `${epoch}:5`, `${epoch}:999`])
     assert.throws(() => rt.listTools({ cursor, limit: 2 }), (e) => e.code === 'invalid_request', JSON.stringify(cursor));
   const server = new Server({ name: 'gw', version: '1.0.0' }, { capabilities: { tools: {} } });
   serveTools(rt, server, { pageSize: 2 });
