@@ -202,7 +202,13 @@ export function serveTools(rt, server, { pageSize = 100, context, callContext, o
     const anyRoot = () => servesAnyRoot(version(extra));
     if (res.status !== 'pending_approval') return servedResult(res, anyRoot());
     if (!onApproval) return approvalRequired(res);
-    return servedResult(approvalAnswer(res, await onApproval(res, extra)), anyRoot());
+    let answer = await onApproval(res, extra);
+    // the person's answer itself: resolved here, so the approved call runs
+    // with this client's cancellation and progress, as any call served here
+    if (answer === 'approve' || answer === 'approve_session' || answer === 'deny') {
+      answer = await rt.resolveApproval(res.approvalId, answer, { signal: ctx.signal, onProgress: ctx.onProgress });
+    }
+    return servedResult(approvalAnswer(res, answer), anyRoot());
   });
 }
 

@@ -940,7 +940,7 @@ export class ToolRuntime {
    * token, expiresAt }, and the call runs once, given { approvalToken:
    * token } in its context (same principal and session).
    */
-  async resolveApproval(approvalId, answer) {
+  async resolveApproval(approvalId, answer, run) {
     const code = { deny: 0, approve: 1, approve_session: 2, approve_token: 3 }[answer];
     if (code === undefined) throw new TypeError("answer must be 'approve', 'approve_session', 'approve_token' or 'deny'");
     const pending = this.#approvals.get(approvalId);
@@ -971,7 +971,12 @@ export class ToolRuntime {
     if (code === 2) this.#listCache.clear(); // (the session may now be shown the tool)
     // spent as it starts: a trap while it runs must not give a new instance the approval again
     this.#answer(approvalId, 'used');
-    const result = await this.callTool(pending.name, pending.argsText, { ...pending.ctx, approval: approvalId });
+    // the run's own signal and progress listener (the caller waiting for it
+    // now, as serveTools' client): the approval's stored context has none
+    const ctx = { ...pending.ctx, approval: approvalId };
+    if (run?.signal !== undefined) ctx.signal = run.signal;
+    if (run?.onProgress !== undefined) ctx.onProgress = run.onProgress;
+    const result = await this.callTool(pending.name, pending.argsText, ctx);
     // refused before it ran (a deny or a limit in force now): the module keeps
     // the approval for another try, and a replaced instance must be given it
     if (this.#approvalUnspent(approvalId)) {

@@ -309,7 +309,8 @@ export declare class ToolRuntime {
   /** args are judged as a call's would be: with `context`, each context parameter holds the context's value. */
   authorize(request: { tool: string; args?: unknown; context?: Record<string, unknown>; explain?: boolean; snapshot?: Snapshot | number } & Principal): Decision;
   resolveApproval(approvalId: string, answer: 'approve_token'): Promise<ApprovalToken | CallToolResult>;
-  resolveApproval(approvalId: string, answer: 'approve' | 'approve_session' | 'deny'): Promise<CallToolResult | ApprovalOutcome>;
+  /** run: the approved call's own AbortSignal and progress listener (the stored call context has none). */
+  resolveApproval(approvalId: string, answer: 'approve' | 'approve_session' | 'deny', run?: { signal?: AbortSignal; onProgress?: (p: { progress: number; total?: number; message?: string }) => void }): Promise<CallToolResult | ApprovalOutcome>;
   /** Ends a session: its budgets, session rules and approval ids not yet used are forgotten, and the approval tokens this runtime issued for it are spent (another runtime sharing the key, which never saw the session end, takes them until they expire). */
   endSession(session: string): void;
   /** Subscribes to audit events (one per decision and outcome). Events are

@@ -42,9 +42,11 @@ export interface ServedCallContext extends Principal {
   context?: Record<string, unknown>;
 }
 
-/** What onApproval may answer: resolveApproval's result (a CallToolResult is sent as it is; a call not run
- * here, or no answer, becomes an error result that never reads as done). */
-export type ApprovalAnswer = CallToolResult | PendingApproval | ApprovalOutcome | ApprovalToken | undefined | void;
+/** What onApproval may answer: the person's answer ('approve', 'approve_session', 'deny': serveTools resolves
+ * it, and an approved call runs with the client's cancellation and progress), or resolveApproval's result (a
+ * CallToolResult is sent as it is; a call not run here, or no answer, becomes an error result that never reads
+ * as done). */
+export type ApprovalAnswer = 'approve' | 'approve_session' | 'deny' | CallToolResult | PendingApproval | ApprovalOutcome | ApprovalToken | undefined | void;
 
 /** Serves rt's tools from an official SDK low-level Server (call it before server.connect()): tools/list and
  * tools/call (with the client's cancellation) through the gate. What is served fits the protocol version the

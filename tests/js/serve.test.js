@@ -422,3 +422,35 @@ test('importFromClient: a tool the SDK client would refuse (or whose outputSchem
     await client.close();
   }
 });
+
+test('serveTools onApproval answering "approve": the approved call runs with this client\'s progress and cancellation', async () => {
+  const rt = await createToolRuntime({ policy: { version: 1, defaults: ['*'], rules: [{ id: 'confirm', effect: 'ask', tools: ['deploy'] }] } });
+  let started = 0;
+  rt.registerTool({ name: 'deploy', inputSchema: { type: 'object' } }, async (args, info) => {
+    started++;
+    info.progress({ progress: 1, total: 2 });
+    return 'deployed';
+  });
+  const server = new Server({ name: 'gw', version: '1' }, { capabilities: { tools: {} } });
+  serveTools(rt, server, { callContext: () => ({ session: 's1' }), onApproval: async (p, extra) => {
+    // the person answers once the client has given up, when it does
+    if (p.args?.wait) await new Promise((r) => extra.signal.addEventListener('abort', r, { once: true }));
+    return 'approve';
+  } });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: 'c', version: '1' });
+  await Promise.all([server.connect(a), client.connect(b)]);
+  let progress = 0;
+  const r = await client.callTool({ name: 'deploy', arguments: {} }, undefined, { onprogress: () => progress++ });
+  assert.equal(r.content[0].text, 'deployed');
+  assert.equal(progress, 1, 'the handler\'s progress reached the client');
+  started = 0;
+  const ac = new AbortController();
+  const cancelled = client.callTool({ name: 'deploy', arguments: { wait: true } }, undefined, { signal: ac.signal }).then(() => 'answered', () => 'cancelled');
+  setTimeout(() => ac.abort('never mind'), 20);
+  assert.equal(await cancelled, 'cancelled');
+  await new Promise((r) => setTimeout(r, 50)); // (the server side ends the call)
+  assert.equal(started, 0, 'a call its client cancelled is not run once approved');
+  await client.close();
+  rt.dispose();
+});
