@@ -290,7 +290,8 @@ const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v)
 /** One tool of the MCP rendering as this client may be sent it (the
  * rendering is frozen and shared: a changed tool is a copy). */
 function servedTool(t, anyRoot) {
-  const dropSchema = !anyRoot && t.outputSchema !== undefined && !(isObject(t.outputSchema) && t.outputSchema.type === 'object');
+  const dropSchema = t.outputSchema !== undefined &&
+    ((!anyRoot && !(isObject(t.outputSchema) && t.outputSchema.type === 'object')) || !unicodePatterns(t.outputSchema));
   const dropTask = isObject(t.execution) && t.execution.taskSupport !== undefined;
   if (!dropSchema && !dropTask) return t;
   const { outputSchema, execution, ...rest } = t;
@@ -305,6 +306,34 @@ function servedTool(t, anyRoot) {
   }
   return out;
 }
+
+/** Whether every pattern in a schema (pattern, patternProperties' keys) is a
+ * regular expression with the u flag. The SDK's Client compiles each listed
+ * outputSchema with ajv, which reads patterns with it, and one it cannot
+ * compile fails the whole tools/list; toolgate reads patterns as real
+ * servers write them (an identity escape such as \# or \_ included), so a
+ * tool whose outputSchema has such a pattern is served without it (the gate
+ * still checks its results). Cached per schema (listings share them). */
+function unicodePatterns(schema) {
+  let ok = patternsChecked.get(schema);
+  if (ok !== undefined) return ok;
+  ok = true;
+  const todo = [schema];
+  const valid = (p) => { try { new RegExp(p, 'u'); return true; } catch { return false; } };
+  while (ok && todo.length) {
+    const x = todo.pop();
+    if (x === null || typeof x !== 'object') continue;
+    if (Array.isArray(x)) { for (const v of x) todo.push(v); continue; }
+    for (const [k, v] of Object.entries(x)) {
+      if (k === 'pattern' && typeof v === 'string' && !valid(v)) ok = false;
+      if (k === 'patternProperties' && isObject(v) && !Object.keys(v).every(valid)) ok = false;
+      todo.push(v);
+    }
+  }
+  if (typeof schema === 'object' && schema !== null) patternsChecked.set(schema, ok);
+  return ok;
+}
+const patternsChecked = new WeakMap();
 
 /** A CallToolResult as this client may be sent it: before 2026-07-28,
  * structuredContent only as an object (the content blocks carry the rest). */

@@ -454,3 +454,24 @@ test('serveTools onApproval answering "approve": the approved call runs with thi
   await client.close();
   rt.dispose();
 });
+
+test('serveTools: a tool whose outputSchema has a pattern the SDK client cannot compile (an identity escape, not valid with the u flag) is served without it, so the client can read the list', async () => {
+  const rt = await createToolRuntime();
+  rt.registerTool({ name: 'color', inputSchema: { type: 'object' },
+    outputSchema: { type: 'object', properties: { hex: { type: 'string', pattern: '^\\#[0-9a-f]{6}$' } }, patternProperties: { '^x\\_': {} } } },
+  () => ({ content: [], structuredContent: { hex: '#00ff00' } }));
+  rt.registerTool({ name: 'weather', inputSchema: { type: 'object' },
+    outputSchema: { type: 'object', properties: { t: { type: 'number' }, id: { type: 'string', pattern: '^[a-z]+$' } } } }, () => ({ content: [], structuredContent: { t: 3 } }));
+  const server = new Server({ name: 'gw', version: '1' }, { capabilities: { tools: {} } });
+  serveTools(rt, server);
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: 'c', version: '1' });
+  await Promise.all([server.connect(a), client.connect(b)]);
+  const { tools } = await client.listTools();
+  assert.deepEqual(tools.map((t) => [t.name, t.outputSchema !== undefined]), [['color', false], ['weather', true]]);
+  assert.deepEqual((await client.callTool({ name: 'color', arguments: {} })).structuredContent, { hex: '#00ff00' });
+  // the gate still judges the result by the whole schema
+  assert.equal(rt.listTools().tools.find((t) => t.name === 'color').outputSchema.properties.hex.pattern, '^\\#[0-9a-f]{6}$');
+  await client.close();
+  rt.dispose();
+});
