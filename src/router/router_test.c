@@ -210,7 +210,7 @@ static void approval_bound_to_context(void) {
     CHECK(tg_set_approval_key(rt, (const unsigned char *)key, 32) == TG_OK);
     const char *args = "{\"what\":\"all\"}";
     uint32_t c = 0;
-    char id[40], hex[65], ctx[240], record[600];
+    char id[40], hex[65], ctx[600], record[600];
     CHECK(call_ctx(rt, "wipe", args, "{\"principal\":\"p\",\"context\":{\"tenant\":\"A\"}}", &c) == TG_PENDING_APPROVAL);
     CHECK(strstr(out(rt), "\"A\"") == NULL); /* (a digest: the value is the host's) */
     approval_id(rt, id);
