@@ -223,6 +223,7 @@ static size_t count(const cJSON *res, const char *key) {
 }
 
 #define TOOL(name, desc) "{\"name\":\"" name "\",\"description\":\"" desc "\",\"inputSchema\":{\"type\":\"object\"}}"
+#define DIGEST0 "0000000000000000000000000000000000000000000000000000000000000000"
 
 static void batches(void) {
     fixture f;
@@ -685,6 +686,65 @@ static void held_changes_kept(void) {
     fixture_close(&f);
 }
 
+/* A held change is one of its source's tools, neither more nor less:
+ * toolsPerSource counts it with the live ones (a plugin at its limit with
+ * a change held gets no new tool, and accepting never passes the limit); a
+ * whole list that no longer names it frees its place under max_tools; and
+ * the accepted definition remembered for it is no dropped tool. */
+static void held_changes_count_as_tools(void) {
+    tg_registry_config cfg;
+    tg_registry_default_config(&cfg);
+    cfg.max_tools_per_source = 2;
+    fixture f;
+    fixture_open(&f, A, &cfg);
+    const char *ab[] = {TOOL("a", "a"), TOOL("b", "b")}, *a2[] = {TOOL("a", "a, changed")}, *c[] = {TOOL("c", "c")};
+    apply(&f, "p", 1, 0, ab, 2);
+    CHECK(count(apply(&f, "p", 1, 0, a2, 1), "changed") == 1);
+    cJSON *res = apply(&f, "p", 1, 0, c, 1);
+    CHECK(cJSON_IsFalse(tg_json_getz(res, "applied")) && strstr(f.out.data, "would hold more than the limit of 2"));
+    char why[200];
+    CHECK(tg_registry_accept(f.r, "mcp__p__a", 9, why, sizeof why) == 0 && tg_registry_count(f.r) == 2);
+    /* (a replaced instance's tools are put back unchecked: at the source's
+     * limit, its change waits) */
+    apply(&f, "p", 1, 0, ab, 2);
+    CHECK(tg_registry_held(f.r, "mcp__p__a", 9) != NULL && tg_registry_count(f.r) == 1);
+    size_t skipped, done;
+    CHECK(tg_registry_source_restore(f.r, "p", 1,
+                                     J(&f, "[{\"state\":\"live\",\"name\":\"mcp__p__w\",\"handler\":3,\"descriptor\":"
+                                           TOOL("w", "w") ",\"digest\":\"" DIGEST0 "\"}]"),
+                                     1, &skipped, &done) == 0 &&
+          skipped == 0 && tg_registry_count(f.r) == 2);
+    CHECK(tg_registry_accept(f.r, "mcp__p__a", 9, why, sizeof why) == -4 && strstr(why, "source \"p\" holds its limit"));
+    fixture_close(&f);
+
+    /* a listing that drops a held change fits max_tools without it */
+    tg_registry_default_config(&cfg);
+    cfg.max_tools = 2;
+    fixture_open(&f, A, &cfg);
+    const char *ab2[] = {TOOL("a", "a, changed"), TOOL("b", "b")}, *bc[] = {TOOL("b", "b"), TOOL("c", "c")};
+    apply(&f, "s", 0, 1, ab, 2);
+    CHECK(count(apply(&f, "s", 0, 1, ab2, 2), "changed") == 1);
+    res = apply(&f, "s", 0, 1, bc, 2);
+    CHECK(count(res, "registered") == 1 && count(res, "rejected") == 0 && count(res, "removed") == 1);
+    CHECK(tg_registry_count(f.r) == 2 && tg_registry_held(f.r, "mcp__s__a", 9) == NULL);
+    fixture_close(&f);
+
+    /* one tool dropped and one change held: one dropped tool remembered */
+    tg_registry_default_config(&cfg);
+    cfg.max_tools_per_source = 2;
+    fixture_open(&f, A, &cfg);
+    const char *a2c[] = {a2[0], TOOL("c", "c")}, *a2d[] = {a2[0], TOOL("d", "d")};
+    apply(&f, "s", 0, 1, ab, 2);
+    res = apply(&f, "s", 0, 1, a2, 1); /* a's change held, b dropped */
+    CHECK(count(res, "changed") == 1 && count(res, "removed") == 1);
+    res = apply(&f, "s", 0, 1, a2c, 2);
+    CHECK(count(res, "registered") == 1 && count(res, "held") == 1 && count(res, "rejected") == 0);
+    apply(&f, "s", 0, 1, a2, 1); /* c dropped too: two, the limit */
+    res = apply(&f, "s", 0, 1, a2d, 2);
+    CHECK(count(res, "registered") == 0 && strstr(f.out.data, "the source has 2 dropped tools remembered"));
+    fixture_close(&f);
+}
+
 /* A source's dropped tools are remembered until the host removes the
  * source, none forgotten early: a source that has max_tools_per_source of
  * them gets no new tool, and its tool dropped after that and brought back
@@ -770,6 +830,7 @@ int main(void) {
     sources_move();
     held_changes_told();
     held_changes_kept();
+    held_changes_count_as_tools();
     remembered_per_source();
     ten_thousand_tools();
     return tg_test_finish("registry");
