@@ -159,8 +159,10 @@ tg_status tg_register_tool(tg_runtime *rt, const char *descriptor, size_t len, c
  * source holds already (held changes too); the tools limit counts what the
  * registry holds after the batch (a replacing list frees only what it no
  * longer names, held changes too).
- * A name over 64 characters is cut (never to end in '_' or '-') and given a
- * hash of its collision key (src/registry/names.h). */
+ * A name over 64 characters is written with its last pairs rn/vv as m/w
+ * when that fits, else cut (never to end in '_' or '-') and given a hash
+ * of its collision key: either way up to its collision key alone
+ * (src/registry/names.h). */
 tg_status tg_register_batch(tg_runtime *rt, const char *request, size_t len);
 
 /* The model-visible name a tool of source would get (template NULL: the

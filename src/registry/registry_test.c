@@ -284,6 +284,62 @@ static void batches(void) {
     fixture_close(&f);
 }
 
+/* Whether a name gets a hash is up to its collision key alone: a pair (rn,
+ * vv) is one character of the key where it is two of the name, so a name
+ * kept whole and its look-alike a character longer must not be told apart
+ * by length ("remove_..." of 64 kept, "rernove_..." of 65 with a hash: two
+ * keys, and both registered). A name longer than 64 whose key fits is
+ * written with its last pairs as the letters they look like. */
+static void lookalikes_at_the_length_limit(void) {
+    static const char *const variants[][2] = {
+        {"remove_files_", "rernove_files_"}, {"RN_", "M_"},   {"swap_", "svvap_"},
+        {"wv_", "vvv_"},                     {"mm_", "rnrn_"}, {"mm_", "rnm_"},
+    };
+    char a[128], b[128], na[TG_NAME_MAX + 1], nb[TG_NAME_MAX + 1], ka[TG_NAME_MAX + 1], kb[TG_NAME_MAX + 1];
+    char pad[80];
+    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++)
+        for (size_t total = 56; total <= 72; total++) {
+            size_t pl = total - strlen(variants[v][0]);
+            memset(pad, 'x', pl);
+            pad[pl] = '\0';
+            snprintf(a, sizeof a, "%s%s", variants[v][0], pad);
+            snprintf(b, sizeof b, "%s%s", variants[v][1], pad);
+            size_t la = tg_name_map("{tool}", "", 0, a, strlen(a), na), lb = tg_name_map("{tool}", "", 0, b, strlen(b), nb);
+            tg_name_skeleton(na, la, ka);
+            tg_name_skeleton(nb, lb, kb);
+            CHECK_MSG(tg_name_is_safe(na, la) && tg_name_is_safe(nb, lb) && strcmp(ka, kb) == 0, "%s / %s", na, nb);
+            if (strlen(a) <= TG_NAME_MAX) CHECK_STR(na, a); /* (a name that fits is kept as it is) */
+        }
+    /* only as many pairs as it takes, the last ones: the name keeps the rest */
+    memset(pad, 'x', 53);
+    pad[53] = '\0';
+    snprintf(a, sizeof a, "turn_%s_burn", pad); /* 63 */
+    size_t la = tg_name_map("{tool}", "", 0, a, strlen(a), na);
+    CHECK_STR(na, a);
+    snprintf(a, sizeof a, "turn_%sx_burn", pad); /* 64 */
+    la = tg_name_map("{tool}", "", 0, a, strlen(a), na);
+    CHECK_STR(na, a);
+    snprintf(a, sizeof a, "turn_%sxx_burn", pad); /* 65: one pair as its letter */
+    la = tg_name_map("{tool}", "", 0, a, strlen(a), na);
+    snprintf(b, sizeof b, "turn_%sxx_bum", pad);
+    CHECK_MSG(la == TG_NAME_MAX && strcmp(na, b) == 0, "%s", na);
+    /* and the registry refuses another source's look-alike at the limit */
+    fixture f;
+    fixture_open(&f, A, NULL);
+    memset(pad, 'x', 51);
+    pad[51] = '\0';
+    char da[256], db[256];
+    snprintf(da, sizeof da, TOOL("remove_files_%s", "removes"), pad);
+    snprintf(db, sizeof db, TOOL("rernove_files_%s", "removes"), pad);
+    tg_tool_entry ea = {J(&f, da), NULL, 1}, eb = {J(&f, db), NULL, 2};
+    tg_batch ba = {"a", 1, "{tool}", 0, 1, &ea, 1}, bb = {"b", 1, "{tool}", 0, 1, &eb, 1};
+    CHECK(tg_registry_apply(f.r, &ba, &f.out) == 0 && tg_registry_count(f.r) == 1);
+    tg_buf_reset(&f.out);
+    CHECK(tg_registry_apply(f.r, &bb, &f.out) == 0 && tg_registry_count(f.r) == 1);
+    CHECK(strstr(f.out.data, "\"code\":\"name_collision\"") != NULL);
+    fixture_close(&f);
+}
+
 /* limits.tools counts what the registry will hold after a batch: a whole
  * list re-listing its tools plus new ones removes only the tools it does not
  * name again; toolsPerSource counts a plugin's batches with what its source
@@ -821,6 +877,7 @@ int main(void) {
     sanitizing();
     sanitizing_schemas();
     batches();
+    lookalikes_at_the_length_limit();
     limits_count_what_is_held();
     relisting_exactly();
     options_on_relisting();
