@@ -146,8 +146,9 @@ tg_status tg_register_tool(tg_runtime *rt, const char *descriptor, size_t len, c
  * dropped from a listing and lists again changed: the registry remembers
  * each dropped tool's last definition per source until tg_remove_source,
  * forgetting none, and a source with toolsPerSource of them remembered gets
- * no new tool (limit_reached); a held change keeps its name from other
- * sources (name_collision) and counts against the tools limit; one listed
+ * no new tool (limit_reached; a tool whose change is held is not dropped);
+ * a held change keeps its name from other sources (name_collision) and
+ * counts against the tools limit and toolsPerSource; one listed
  * back to the accepted definition is live again and the change goes;
  * "changed" fields are told against the definition accepted last)
  * (see registry.h). TG_OK even when tools were rejected; errors only for a
@@ -155,10 +156,13 @@ tg_status tg_register_tool(tg_runtime *rt, const char *descriptor, size_t len, c
  * holds "__" or ends in "_" after mapping (all of it, however long) under a
  * template with "{source}__" (its tools would read as another source's).
  * toolsPerSource counts a batch that does not replace with the tools its
- * source holds already; the tools limit counts what the registry holds
- * after the batch (a replacing list frees only what it no longer names).
- * A name over 64 characters is cut (never to end in '_' or '-') and given a
- * hash of its collision key (src/registry/names.h). */
+ * source holds already (held changes too); the tools limit counts what the
+ * registry holds after the batch (a replacing list frees only what it no
+ * longer names, held changes too).
+ * A name over 64 characters is written with its last pairs rn/vv as m/w
+ * when that fits, else cut (never to end in '_' or '-') and given a hash
+ * of its collision key: either way up to its collision key alone
+ * (src/registry/names.h). */
 tg_status tg_register_batch(tg_runtime *rt, const char *request, size_t len);
 
 /* The model-visible name a tool of source would get (template NULL: the
@@ -183,7 +187,8 @@ tg_status tg_model_name_key(tg_runtime *rt, const char *source, size_t source_le
  * tg_output is {"source": its source, "handler": its handler id};
  * TG_ERR_UNKNOWN_TOOL when no change is held under name,
  * TG_ERR_NAME_COLLISION when it now collides with a live tool, TG_ERR_LIMIT
- * when the live tools are at the tools limit. */
+ * when the live tools are at the tools limit, or its source's at
+ * toolsPerSource. */
 tg_status tg_accept_change(tg_runtime *rt, const char *name, size_t len, const char *digest, size_t digest_len);
 
 /* Removes every tool of a source; tg_output holds {"removed":N}. */

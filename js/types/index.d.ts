@@ -253,7 +253,7 @@ export interface RuntimeOptions {
   capabilities?: string[];
   descriptionBytes?: number;
   schemaBytes?: number;
-  /** The tools one source holds (default 1,000): a plugin's batches count with what it holds already; a re-listing counts what it lists. */
+  /** The tools one source holds (default 1,000), its held changes included: a plugin's batches count with what it holds already; a re-listing counts what it lists. */
   toolsPerSource?: number;
   /** Formats in tool schemas: annotations (default) or assertions. */
   formats?: 'annotate' | 'assert';

@@ -102,6 +102,49 @@ static void map_into(const char *s, size_t n, char *out, size_t *o, size_t cap, 
     }
 }
 
+/* 1 when full[i], full[i + 1] is a pair (rn, vv) the collision key reads
+ * as one letter (m, w). */
+static int pair_at(const char *full, size_t len, size_t i) {
+    char c = lower(full[i]), next = i + 1 < len ? lower(full[i + 1]) : 0;
+    return (c == 'r' && next == 'n') || (c == 'v' && next == 'v');
+}
+
+/* How many pairs the collision key of full[0..len) reads, from the start
+ * (the 'v's of "vvv" are one pair and a 'v'). */
+static size_t pairs_in(const char *full, size_t len) {
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++)
+        if (pair_at(full, len, i)) {
+            n++;
+            i++;
+        }
+    return n;
+}
+
+/* Writes full[0..len) to out with the last fold of its pairs (pairs in
+ * all, as pairs_in reads them) as the letter the key reads each as, 'm' or
+ * 'w' in the case of its first letter: fold characters shorter, with the
+ * same collision key (such a letter never makes a pair with a neighbour).
+ * out has room for len - fold characters. Returns that length. */
+static size_t write_folding(const char *full, size_t len, size_t fold, size_t pairs, char *out) {
+    size_t w = 0, seen = 0;
+    for (size_t i = 0; i < len;) {
+        if (!pair_at(full, len, i)) {
+            out[w++] = full[i++];
+            continue;
+        }
+        if (seen++ < pairs - fold) {
+            out[w++] = full[i];
+            out[w++] = full[i + 1];
+        } else {
+            char l = lower(full[i]) == 'r' ? 'm' : 'w';
+            out[w++] = full[i] >= 'A' && full[i] <= 'Z' ? (char)(l - 'a' + 'A') : l;
+        }
+        i += 2;
+    }
+    return w;
+}
+
 /* How much of the mapped text full[0..len) a shortened name keeps: at most
  * budget characters, cut where names with the same collision key are cut
  * alike (so their shortened names share a key too), never inside a pair
@@ -113,8 +156,8 @@ static void map_into(const char *s, size_t n, char *out, size_t *o, size_t cap, 
 static size_t kept_length(const char *full, size_t len, size_t budget) {
     size_t i = 0, cost = 0, cut = 0;
     while (i < len) {
-        char c = lower(full[i]), next = i + 1 < len ? lower(full[i + 1]) : 0;
-        int pair = (c == 'r' && next == 'n') || (c == 'v' && next == 'v');
+        char c = lower(full[i]);
+        int pair = pair_at(full, len, i);
         char f = pair ? (c == 'r' ? 'm' : 'w') : fold1(c);
         cost += (f == 'm' || f == 'w') ? 2 : 1;
         if (cost > budget) break;
@@ -149,9 +192,16 @@ size_t tg_name_map(const char *tmpl, const char *source, size_t source_len, cons
         len == 0 || !((full[0] >= 'a' && full[0] <= 'z') || (full[0] >= 'A' && full[0] <= 'Z') || full[0] == '_');
     size_t w = 0;
     if (lead_fix) out[w++] = '_';
-    if (len + (size_t)lead_fix <= TG_NAME_MAX && o <= CAP) {
-        memcpy(out + w, full, len);
-        w += len;
+    size_t pairs = o <= CAP ? pairs_in(full, len) : 0;
+    if (o <= CAP && len - pairs + w <= TG_NAME_MAX) {
+        /* kept whole when it fits; else, as its collision key fits, with
+         * its last pairs (rn, vv) as the letters they look like (m, w),
+         * enough of them to fit. Whether a name gets a hash is up to its
+         * key alone: "remove_..." of 64 characters kept whole and its
+         * look-alike "rernove_..." of 65 with a hash would have two keys
+         * and both register */
+        size_t fold = len + w > TG_NAME_MAX ? len + w - TG_NAME_MAX : 0;
+        w += write_folding(full, len, fold, pairs, out + w);
     } else {
         /* the hash is of the collision key, not of the text: names that
          * differ only by case or look-alikes get the same hash and are cut

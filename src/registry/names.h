@@ -13,9 +13,14 @@
  * digits, '_' and '-' are kept; common look-alikes of ASCII letters
  * (Cyrillic, Greek, fullwidth forms) become those letters; anything else,
  * '.' first among them, becomes '_'. A name that does not start with a
- * letter or '_' gets a '_' in front. A name longer than 64 is cut to at
- * most 55 characters (each 'm' or 'w' counted twice, as it may fold from
- * "rn" or "vv"; never inside such a pair; no '_' or '-' at the end, so the
+ * letter or '_' gets a '_' in front. A name longer than 64 whose
+ * collision key fits in 64 (its pairs rn and vv read as the one letter m,
+ * w) has its last pairs written as those letters, as many as it takes to
+ * fit: whether a name gets a hash is up to its key alone, so a name kept
+ * whole and its look-alike one character longer share a key. Any other
+ * name longer than 64 is cut to at most 55 characters (each 'm' or 'w'
+ * counted twice, as it may fold from "rn" or "vv"; never inside such a
+ * pair; no '_' or '-' at the end, so the
  * cut never makes "__" with the '_' that follows: "mcp__{source}" cut after
  * a '_' of the source would read as the namespace of the source before
  * it), then '_' and 8 hex digits of a 32-bit FNV-1a hash of its collision

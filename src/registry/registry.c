@@ -766,21 +766,26 @@ static int adds_tool(const item *it) {
     return (it->state == ST_NEW && !(it->back && it->held)) || (it->state == ST_CHANGED && it->gone);
 }
 
-/* The count of the batch source's remembered (dropped) tools when it has
+/* The count of the batch source's remembered dropped tools when it has
  * reached max_tools_per_source and the batch brings a tool new to the
  * source; else 0. Nothing remembered is ever let go but by the host's
  * removal of the source (a definition forgotten could come back changed as
  * a new tool, unreviewed), so the bound is kept by giving a source that
  * has dropped that many no new tool: per source, so one source's dropping
- * costs no other its memory. (The host's own tools ("") are not bounded:
+ * costs no other its memory. The accepted definition remembered for a
+ * tool whose change is held is no dropped tool (the source still lists
+ * it, and its held changes are bounded with its tools): hx, the held
+ * index, tells them apart. (The host's own tools ("") are not bounded:
  * only its own batches drop them.) */
-static size_t remembered_full(const tg_registry *r, const tg_batch *bt, const item *items) {
+static size_t remembered_full(const tg_registry *r, const tg_batch *bt, const item *items, const held_index *hx) {
     int fresh = 0;
     for (size_t i = 0; i < bt->n && !fresh; i++) fresh = items[i].state == ST_NEW && !items[i].back;
     if (!fresh || !bt->source_len || r->gone.count < r->cfg.max_tools_per_source) return 0;
     size_t n = 0;
-    for (size_t i = 0; i < r->gone.cap; i++)
-        if (r->gone.slots[i] && same_source(r->gone.slots[i], bt->source, bt->source_len)) n++;
+    for (size_t i = 0; i < r->gone.cap; i++) {
+        const tg_tool *g = r->gone.slots[i];
+        if (g && same_source(g, bt->source, bt->source_len) && !held_by_key(bt, hx, g, 1)) n++;
+    }
     return n >= r->cfg.max_tools_per_source ? n : 0;
 }
 
@@ -934,12 +939,12 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
         }
         src_count++;
     }
-    held_index_free(r, &hx);
-    /* the source's live tools: a whole list (replace) keeps only those it
-     * names again (marked listed above: a changed one stays counted, its
-     * change held in its place); any other batch adds to all of them */
-    size_t src_live = 0, src_kept = 0;
-    if (bt->replace_source || bt->source_len)
+    /* the source's live tools and held changes: a whole list (replace) keeps
+     * only those it names again (marked listed above: a changed one stays
+     * counted, its change held in its place); any other batch adds to all
+     * of them */
+    size_t src_live = 0, src_kept = 0, src_held = 0, held_kept = 0;
+    if (bt->replace_source || bt->source_len) {
         for (size_t i = 0; i < r->live.cap; i++) {
             const tg_tool *t = r->live.slots[i];
             if (t && same_source(t, bt->source, bt->source_len)) {
@@ -947,25 +952,36 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
                 src_kept += (size_t)t->listed;
             }
         }
+        for (size_t i = 0; i < r->held.cap; i++) {
+            const tg_tool *t = r->held.slots[i];
+            if (t && same_source(t, bt->source, bt->source_len)) {
+                src_held++;
+                held_kept += (size_t)t->listed;
+            }
+        }
+    }
     size_t adds = 0;
-    for (size_t i = 0; i < bt->n; i++) adds += (size_t)(items[i].state == ST_NEW);
+    for (size_t i = 0; i < bt->n; i++) adds += (size_t)adds_tool(&items[i]);
     /* per source: a whole list counts what it lists; a plugin's batches count
-     * with what the source holds already (else batches of a few add any number) */
-    if (bt->source_len && (bt->replace_source ? src_count : src_live + adds) > r->cfg.max_tools_per_source) {
+     * with what the source holds already (else batches of a few add any
+     * number), its held changes too (accepted, each is a live tool) */
+    if (bt->source_len &&
+        (bt->replace_source ? src_count : src_live + src_held + adds) > r->cfg.max_tools_per_source) {
         for (size_t i = 0; i < bt->n; i++)
-            if (bt->replace_source ? items[i].state != ST_REJECTED : items[i].state == ST_NEW) {
+            if (bt->replace_source ? items[i].state != ST_REJECTED : adds_tool(&items[i])) {
                 char msg[160];
                 snprintf(msg, sizeof msg, "the source %s more than the limit of %zu tools",
                          bt->replace_source ? "lists" : "would hold", r->cfg.max_tools_per_source);
                 reject(&items[i], "limit_reached", msg);
             }
     }
-    /* all sources: a whole list removes only the live tools it does not name
-     * again; a held change counts as a tool (accepting it makes it live, and
-     * no other tool may have taken its place under the limit meanwhile) */
+    /* all sources: a whole list removes only the live tools and held changes
+     * it does not name again; a held change counts as a tool (accepting it
+     * makes it live, and no other tool may have taken its place under the
+     * limit meanwhile) */
     adds = 0;
     for (size_t i = 0; i < bt->n; i++) adds += (size_t)adds_tool(&items[i]);
-    size_t removed_est = bt->replace_source ? src_live - src_kept : 0;
+    size_t removed_est = bt->replace_source ? (src_live - src_kept) + (src_held - held_kept) : 0;
     if (r->live.count + r->held.count - removed_est + adds > r->cfg.max_tools) {
         for (size_t i = 0; i < bt->n; i++)
             if (adds_tool(&items[i])) {
@@ -974,13 +990,14 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
                 reject(&items[i], "limit_reached", msg);
             }
     }
-    size_t kept = remembered_full(r, bt, items);
+    size_t kept = remembered_full(r, bt, items, &hx);
+    held_index_free(r, &hx);
     for (size_t i = 0; i < bt->n && kept; i++)
         if (items[i].state == ST_NEW && !items[i].back) {
             char msg[240];
             snprintf(msg, sizeof msg,
-                     "the source has %zu dropped tools remembered (its limit is %zu): it gets no new tool until the "
-                     "host removes the source",
+                     "the source has %zu dropped tools remembered (its limit is %zu): it gets no new tool until it "
+                     "lists them again or the host removes the source",
                      kept, r->cfg.max_tools_per_source);
             reject(&items[i], "limit_reached", msg);
         }
@@ -1225,6 +1242,16 @@ int tg_registry_accept(tg_registry *r, const char *name, size_t len, char *why, 
      * replaced instance's, tg_registry_source_restore) */
     if (r->live.count >= r->cfg.max_tools) {
         snprintf(why, why_len, "the registry holds its limit of %zu tools", r->cfg.max_tools);
+        return -4;
+    }
+    /* (a source's held changes count against max_tools_per_source with its
+     * live tools alike: past it too only after a restore) */
+    size_t src_live = 0, slen = strlen(t->source);
+    for (size_t i = 0; slen && i < r->live.cap; i++)
+        src_live += (size_t)(r->live.slots[i] && same_source(r->live.slots[i], t->source, slen));
+    if (slen && src_live >= r->cfg.max_tools_per_source) {
+        snprintf(why, why_len, "the source \"%.64s\" holds its limit of %zu tools", t->source,
+                 r->cfg.max_tools_per_source);
         return -4;
     }
     if (tmap_reserve(&r->live, &r->alloc, 1) || tmap_reserve(&r->skeletons, &r->alloc, 1)) {

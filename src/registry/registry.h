@@ -120,8 +120,9 @@ typedef struct tg_batch {
  * listing; listed back as the accepted definition, it is registered again
  * and the change goes), or rejected with a code and a message (a tool
  * under the collision key of another source's held change collides with
- * it; held changes count against max_tools; a source with
- * max_tools_per_source dropped tools remembered gets no new one). Writes the
+ * it; held changes count against max_tools and their source's
+ * max_tools_per_source; a source with max_tools_per_source dropped tools
+ * remembered gets no new one, a tool whose change is held not counted). Writes the
  * outcome to result as JSON:
  *   {"applied":true|false,"epoch":N,
  *    "registered":[{"name","tool","digest"[,"sanitized":[fields]]}],
@@ -132,9 +133,10 @@ typedef struct tg_batch {
 int tg_registry_apply(tg_registry *r, const tg_batch *batch, tg_buf *result);
 
 /* Lets a held (changed) tool in. 0, -1 when no change is held under name,
- * -2 when it now collides, -4 when the live tools are at max_tools (held
- * changes count against it, so only when tools were put back past it:
- * tg_registry_source_restore), -3 out of memory (message in why). */
+ * -2 when it now collides, -4 when the live tools are at max_tools or its
+ * source's at max_tools_per_source (held changes count against both, so
+ * only when tools were put back past them: tg_registry_source_restore), -3
+ * out of memory (message in why). */
 int tg_registry_accept(tg_registry *r, const char *name, size_t len, char *why, size_t why_len);
 /* Another source whose name maps to the same model-visible prefix as
  * source[0..len) (after mapping, up to case and look-alike characters:

@@ -223,6 +223,7 @@ static size_t count(const cJSON *res, const char *key) {
 }
 
 #define TOOL(name, desc) "{\"name\":\"" name "\",\"description\":\"" desc "\",\"inputSchema\":{\"type\":\"object\"}}"
+#define DIGEST0 "0000000000000000000000000000000000000000000000000000000000000000"
 
 static void batches(void) {
     fixture f;
@@ -280,6 +281,62 @@ static void batches(void) {
     CHECK(count(res, "removed") == 2);
     CHECK(tg_registry_remove_source(f.r, "fs", 2) == 1);
     tg_toolset_release(pinned);
+    fixture_close(&f);
+}
+
+/* Whether a name gets a hash is up to its collision key alone: a pair (rn,
+ * vv) is one character of the key where it is two of the name, so a name
+ * kept whole and its look-alike a character longer must not be told apart
+ * by length ("remove_..." of 64 kept, "rernove_..." of 65 with a hash: two
+ * keys, and both registered). A name longer than 64 whose key fits is
+ * written with its last pairs as the letters they look like. */
+static void lookalikes_at_the_length_limit(void) {
+    static const char *const variants[][2] = {
+        {"remove_files_", "rernove_files_"}, {"RN_", "M_"},   {"swap_", "svvap_"},
+        {"wv_", "vvv_"},                     {"mm_", "rnrn_"}, {"mm_", "rnm_"},
+    };
+    char a[128], b[128], na[TG_NAME_MAX + 1], nb[TG_NAME_MAX + 1], ka[TG_NAME_MAX + 1], kb[TG_NAME_MAX + 1];
+    char pad[80];
+    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++)
+        for (size_t total = 56; total <= 72; total++) {
+            size_t pl = total - strlen(variants[v][0]);
+            memset(pad, 'x', pl);
+            pad[pl] = '\0';
+            snprintf(a, sizeof a, "%s%s", variants[v][0], pad);
+            snprintf(b, sizeof b, "%s%s", variants[v][1], pad);
+            size_t la = tg_name_map("{tool}", "", 0, a, strlen(a), na), lb = tg_name_map("{tool}", "", 0, b, strlen(b), nb);
+            tg_name_skeleton(na, la, ka);
+            tg_name_skeleton(nb, lb, kb);
+            CHECK_MSG(tg_name_is_safe(na, la) && tg_name_is_safe(nb, lb) && strcmp(ka, kb) == 0, "%s / %s", na, nb);
+            if (strlen(a) <= TG_NAME_MAX) CHECK_STR(na, a); /* (a name that fits is kept as it is) */
+        }
+    /* only as many pairs as it takes, the last ones: the name keeps the rest */
+    memset(pad, 'x', 53);
+    pad[53] = '\0';
+    snprintf(a, sizeof a, "turn_%s_burn", pad); /* 63 */
+    size_t la = tg_name_map("{tool}", "", 0, a, strlen(a), na);
+    CHECK_STR(na, a);
+    snprintf(a, sizeof a, "turn_%sx_burn", pad); /* 64 */
+    la = tg_name_map("{tool}", "", 0, a, strlen(a), na);
+    CHECK_STR(na, a);
+    snprintf(a, sizeof a, "turn_%sxx_burn", pad); /* 65: one pair as its letter */
+    la = tg_name_map("{tool}", "", 0, a, strlen(a), na);
+    snprintf(b, sizeof b, "turn_%sxx_bum", pad);
+    CHECK_MSG(la == TG_NAME_MAX && strcmp(na, b) == 0, "%s", na);
+    /* and the registry refuses another source's look-alike at the limit */
+    fixture f;
+    fixture_open(&f, A, NULL);
+    memset(pad, 'x', 51);
+    pad[51] = '\0';
+    char da[256], db[256];
+    snprintf(da, sizeof da, TOOL("remove_files_%s", "removes"), pad);
+    snprintf(db, sizeof db, TOOL("rernove_files_%s", "removes"), pad);
+    tg_tool_entry ea = {J(&f, da), NULL, 1}, eb = {J(&f, db), NULL, 2};
+    tg_batch ba = {"a", 1, "{tool}", 0, 1, &ea, 1}, bb = {"b", 1, "{tool}", 0, 1, &eb, 1};
+    CHECK(tg_registry_apply(f.r, &ba, &f.out) == 0 && tg_registry_count(f.r) == 1);
+    tg_buf_reset(&f.out);
+    CHECK(tg_registry_apply(f.r, &bb, &f.out) == 0 && tg_registry_count(f.r) == 1);
+    CHECK(strstr(f.out.data, "\"code\":\"name_collision\"") != NULL);
     fixture_close(&f);
 }
 
@@ -685,6 +742,65 @@ static void held_changes_kept(void) {
     fixture_close(&f);
 }
 
+/* A held change is one of its source's tools, neither more nor less:
+ * toolsPerSource counts it with the live ones (a plugin at its limit with
+ * a change held gets no new tool, and accepting never passes the limit); a
+ * whole list that no longer names it frees its place under max_tools; and
+ * the accepted definition remembered for it is no dropped tool. */
+static void held_changes_count_as_tools(void) {
+    tg_registry_config cfg;
+    tg_registry_default_config(&cfg);
+    cfg.max_tools_per_source = 2;
+    fixture f;
+    fixture_open(&f, A, &cfg);
+    const char *ab[] = {TOOL("a", "a"), TOOL("b", "b")}, *a2[] = {TOOL("a", "a, changed")}, *c[] = {TOOL("c", "c")};
+    apply(&f, "p", 1, 0, ab, 2);
+    CHECK(count(apply(&f, "p", 1, 0, a2, 1), "changed") == 1);
+    cJSON *res = apply(&f, "p", 1, 0, c, 1);
+    CHECK(cJSON_IsFalse(tg_json_getz(res, "applied")) && strstr(f.out.data, "would hold more than the limit of 2"));
+    char why[200];
+    CHECK(tg_registry_accept(f.r, "mcp__p__a", 9, why, sizeof why) == 0 && tg_registry_count(f.r) == 2);
+    /* (a replaced instance's tools are put back unchecked: at the source's
+     * limit, its change waits) */
+    apply(&f, "p", 1, 0, ab, 2);
+    CHECK(tg_registry_held(f.r, "mcp__p__a", 9) != NULL && tg_registry_count(f.r) == 1);
+    size_t skipped, done;
+    CHECK(tg_registry_source_restore(f.r, "p", 1,
+                                     J(&f, "[{\"state\":\"live\",\"name\":\"mcp__p__w\",\"handler\":3,\"descriptor\":"
+                                           TOOL("w", "w") ",\"digest\":\"" DIGEST0 "\"}]"),
+                                     1, &skipped, &done) == 0 &&
+          skipped == 0 && tg_registry_count(f.r) == 2);
+    CHECK(tg_registry_accept(f.r, "mcp__p__a", 9, why, sizeof why) == -4 && strstr(why, "source \"p\" holds its limit"));
+    fixture_close(&f);
+
+    /* a listing that drops a held change fits max_tools without it */
+    tg_registry_default_config(&cfg);
+    cfg.max_tools = 2;
+    fixture_open(&f, A, &cfg);
+    const char *ab2[] = {TOOL("a", "a, changed"), TOOL("b", "b")}, *bc[] = {TOOL("b", "b"), TOOL("c", "c")};
+    apply(&f, "s", 0, 1, ab, 2);
+    CHECK(count(apply(&f, "s", 0, 1, ab2, 2), "changed") == 1);
+    res = apply(&f, "s", 0, 1, bc, 2);
+    CHECK(count(res, "registered") == 1 && count(res, "rejected") == 0 && count(res, "removed") == 1);
+    CHECK(tg_registry_count(f.r) == 2 && tg_registry_held(f.r, "mcp__s__a", 9) == NULL);
+    fixture_close(&f);
+
+    /* one tool dropped and one change held: one dropped tool remembered */
+    tg_registry_default_config(&cfg);
+    cfg.max_tools_per_source = 2;
+    fixture_open(&f, A, &cfg);
+    const char *a2c[] = {a2[0], TOOL("c", "c")}, *a2d[] = {a2[0], TOOL("d", "d")};
+    apply(&f, "s", 0, 1, ab, 2);
+    res = apply(&f, "s", 0, 1, a2, 1); /* a's change held, b dropped */
+    CHECK(count(res, "changed") == 1 && count(res, "removed") == 1);
+    res = apply(&f, "s", 0, 1, a2c, 2);
+    CHECK(count(res, "registered") == 1 && count(res, "held") == 1 && count(res, "rejected") == 0);
+    apply(&f, "s", 0, 1, a2, 1); /* c dropped too: two, the limit */
+    res = apply(&f, "s", 0, 1, a2d, 2);
+    CHECK(count(res, "registered") == 0 && strstr(f.out.data, "the source has 2 dropped tools remembered"));
+    fixture_close(&f);
+}
+
 /* A source's dropped tools are remembered until the host removes the
  * source, none forgotten early: a source that has max_tools_per_source of
  * them gets no new tool, and its tool dropped after that and brought back
@@ -761,6 +877,7 @@ int main(void) {
     sanitizing();
     sanitizing_schemas();
     batches();
+    lookalikes_at_the_length_limit();
     limits_count_what_is_held();
     relisting_exactly();
     options_on_relisting();
@@ -770,6 +887,7 @@ int main(void) {
     sources_move();
     held_changes_told();
     held_changes_kept();
+    held_changes_count_as_tools();
     remembered_per_source();
     ten_thousand_tools();
     return tg_test_finish("registry");

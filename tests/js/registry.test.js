@@ -373,6 +373,45 @@ test('no dropped definition is forgotten: a source with toolsPerSource of them r
   }
 });
 
+test('a held change is one of its source\'s tools: toolsPerSource counts it, a listing that drops it frees its place, and it is no dropped tool', async () => {
+  const up = { call: () => 'ran' };
+  const d = (name, description = name) => ({ name, description, inputSchema: obj() });
+  const e = (name, description) => ({ descriptor: d(name, description), handler: () => name });
+  // a plugin at its limit with a change held gets no new tool
+  let rt = await createToolRuntime({ toolsPerSource: 2 });
+  rt.registerBatch('p', [e('a'), e('b')]);
+  const ch = rt.registerBatch('p', [e('a', 'a, changed')]).changed[0];
+  assert.deepEqual(rt.registerBatch('p', [e('c')]).rejected.map((r) => r.code), ['limit_reached']);
+  rt.acceptChange(ch.name, ch.digest);
+  assert.deepEqual(rt.listTools().tools.map((t) => t.name).sort(), ['mcp__p__a', 'mcp__p__b']);
+  // one tool dropped and one change held: one dropped tool, the new one fits
+  rt.importTools('s', [d('a'), d('b')], up);
+  rt.importTools('s', [d('a', 'a v2')], up);
+  const r = rt.importTools('s', [d('a', 'a v2'), d('c')], up);
+  assert.deepEqual([r.registered.map((x) => x.name), r.rejected], [['mcp__s__c'], []]);
+  rt.dispose();
+  // a listing that no longer names a held change fits limits.tools without it
+  rt = await createToolRuntime({ limits: { tools: 2 } });
+  rt.importTools('s', [d('a'), d('b')], up);
+  rt.importTools('s', [d('a', 'a v2'), d('b')], up);
+  const swap = rt.importTools('s', [d('b'), d('c')], up);
+  assert.deepEqual([swap.registered.map((x) => x.name), swap.removed, swap.rejected], [['mcp__s__c'], ['mcp__s__a'], []]);
+  rt.dispose();
+});
+
+test('a name at the length limit and its look-alike a character longer share a collision key', async () => {
+  const rt = await createToolRuntime();
+  const pad = 'x'.repeat(51);
+  const real = `remove_files_${pad}`, fake = `rernove_files_${pad}`; // 64 and 65 characters
+  assert.equal(rt.modelName('a', real, '{tool}'), real);
+  assert.equal(rt.modelNameKey('a', real, '{tool}'), rt.modelNameKey('b', fake, '{tool}'));
+  assert.match(rt.modelName('b', fake, '{tool}'), PROVIDER_NAME);
+  rt.importTools('a', [{ name: real, inputSchema: obj() }], { call: () => 'a', nameTemplate: '{tool}' });
+  const b = rt.importTools('b', [{ name: fake, inputSchema: obj() }], { call: () => 'b', nameTemplate: '{tool}' });
+  assert.deepEqual([b.registered, b.rejected.map((x) => x.code)], [[], ['name_collision']]);
+  rt.dispose();
+});
+
 test('a tool renamed to a look-alike is a held change; a plugin tool colliding with one of its own is refused', async () => {
   const rt = await createToolRuntime();
   const call = (n) => `${n} ran`;
