@@ -4,6 +4,7 @@
 // this entry); the core entry never loads it.
 import { ListToolsRequestSchema, CallToolRequestSchema, CallToolResultSchema, ResultSchema, McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { ToolgateError } from './errors.js';
+import { utf8Length } from './text.js';
 
 /**
  * Lists every page of a server's tools (following nextCursor) within bounds,
@@ -116,16 +117,6 @@ function tooSlow(timeoutMs) {
   return new ToolgateError('timeout', `the server took more than ${timeoutMs} ms to list its tools; nothing was imported`);
 }
 
-/** UTF-8 bytes of a JS string (the bound is on bytes, as the module counts). */
-function utf8Length(s) {
-  let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    // 2 bytes for U+0080-07FF, 3 for the rest of the BMP, 4 for a surrogate pair (2 units)
-    if (c >= 0x80) n += c < 0x800 ? 1 : c >= 0xDC00 && c < 0xE000 ? 0 : 2;
-  }
-  return n;
-}
 
 /** The first MCP revision in which an outputSchema may have any root (not
  * only type "object") and structuredContent may be any JSON value. */

@@ -10,6 +10,7 @@
 // refused as they were), spent tokens and policy state, so the host keeps
 // working; the operation that trapped fails with code 'module_trap'.
 import { STATUS, ToolgateError } from './errors.js';
+import { utf8Length } from './text.js';
 
 const TG_OK = 0;
 const TG_PENDING = 1;
@@ -1434,7 +1435,17 @@ export class ToolRuntime {
       return { valid: false, errors: [], jsonError: { code: 'too_large', message: `input of at least ${input.length} bytes is over the limit of ${this.#argsLimit}`, offset: this.#argsLimit } };
     }
     if (!wellFormed(input)) return { valid: false, errors: [], jsonError: { code: 'invalid_json', message: LONE_SURROGATE, offset: loneSurrogateOffset(input) } };
-    const len = this.#write(input)[0];
+    // an instance the module has no memory to hold or judge (a large text
+    // with argsBytes raised) is not judged: too_large, a result like the
+    // evaluator's own bounds give, never a throw
+    const unjudged = (e) => ({ valid: false, errors: [], jsonError: { code: 'too_large', message: `the instance could not be checked: ${e.message}`, offset: 0 } });
+    let len;
+    try {
+      len = this.#write(input)[0];
+    } catch (e) {
+      if (e instanceof ToolgateError && e.code === 'out_of_memory') return unjudged(e);
+      throw e;
+    }
     const r = this.#hot(this.#validateFn, v.id, len, maxErrors);
     if (r === 1) return { valid: true, errors: [] }; // (the caller's to change: a fresh object costs nothing next to the call)
     if (r === 0) return { valid: false, errors: maxErrors ? this.#errorRecords() : [] };
@@ -1442,6 +1453,7 @@ export class ToolRuntime {
     if (e.code === 'invalid_json' || e.code === 'too_large') {
       return { valid: false, errors: [], jsonError: { code: e.code, message: e.message, offset: e.diagnostics.offset ?? 0 } };
     }
+    if (e.code === 'out_of_memory') return unjudged(e);
     throw e;
   }
 
@@ -1752,7 +1764,15 @@ function resourcesText(opts, optText) {
 const strictDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }); // (a BOM is not JSON: kept, and refused)
 
 /** Most bytes a part of an input takes in UTF-8. */
-function size(p) { return typeof p === 'string' ? p.length * 3 : p.length; }
+/** Room to reserve for a part: a string's UTF-16 length times 3 bounds its
+ * UTF-8 bytes, and costs nothing to know; past EXACT_FROM units it is
+ * counted, so a 50 MB text does not ask for 150 MB (the module's memory is
+ * at most 256 MiB). */
+function size(p) {
+  if (typeof p !== 'string') return p.length;
+  return p.length > EXACT_FROM ? utf8Length(p) : p.length * 3;
+}
+const EXACT_FROM = 1 << 20;
 
 /** Strings of at most this many UTF-16 units are copied by hand (put). */
 const SHORT = 32;

@@ -56,6 +56,11 @@ void tg_buf_reset(tg_buf *b) {
     if (b->data) b->data[0] = '\0';
 }
 
+void tg_buf_reset_max(tg_buf *b, size_t keep) {
+    if (b->cap > keep) tg_buf_free(b);
+    else tg_buf_reset(b);
+}
+
 void tg_buf_free(tg_buf *b) {
     tg_free(&b->alloc, b->data, b->cap);
     b->data = NULL;

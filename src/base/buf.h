@@ -39,5 +39,8 @@ int tg_buf_printf(tg_buf *b, const char *fmt, ...) __attribute__((format(printf,
 /* Empties the buffer, keeping its memory. */
 void tg_buf_reset(tg_buf *b);
 void tg_buf_free(tg_buf *b);
+/* tg_buf_reset, but a buffer grown past keep bytes is freed (a call's output
+ * is the next call's room: one huge answer must not hold memory for good). */
+void tg_buf_reset_max(tg_buf *b, size_t keep);
 
 #endif

@@ -133,10 +133,12 @@ void tg_runtime_free(tg_runtime *rt) {
 }
 
 void tg_rt_begin(tg_runtime *rt) {
-    tg_buf_reset(&rt->out);
-    tg_buf_reset(&rt->lens);
-    tg_buf_reset(&rt->err);
-    tg_arena_reset_max(&rt->call_arena, 4u << 20); /* a whole tools/list's tree is not kept */
+    /* what one call needed past 4 MiB (a whole tools/list's tree, a hostile
+     * instance's many long errors) is given back, not kept for good */
+    tg_buf_reset_max(&rt->out, 4u << 20);
+    tg_buf_reset_max(&rt->lens, 4u << 20);
+    tg_buf_reset_max(&rt->err, 4u << 20);
+    tg_arena_reset_max(&rt->call_arena, 4u << 20);
 }
 
 tg_status tg_rt_fail(tg_runtime *rt, tg_status status, const char *message, long long offset) {

@@ -172,3 +172,28 @@ test('everything works where code generation from strings is forbidden (as in ed
   const out = execFileSync(process.execPath, ['--disallow-code-generation-from-strings', '--input-type=module', '-e', script], { cwd: repoRoot, encoding: 'utf8' });
   assert.deepEqual(JSON.parse(out), { evalBlocked: true, valid: true, invalid: false, call: '42' });
 });
+
+test('an instance the module has no memory for is answered, not thrown: jsonError too_large', async () => {
+  // (past the module's 256 MiB of linear memory, whatever argsBytes allows)
+  const rt = await createToolRuntime({ limits: { argsBytes: 400 << 20 } });
+  const v = rt.compileSchema({ type: 'string' });
+  const r = v.validate(`"${'x'.repeat(280 << 20)}"`);
+  assert.equal(r.valid, false);
+  assert.equal(r.jsonError?.code, 'too_large', JSON.stringify(r).slice(0, 300));
+  assert.equal(v.validate('"ok"').valid, true, 'and the runtime goes on');
+  rt.dispose();
+});
+
+test('one hostile instance\'s many long errors do not hold the module\'s memory after the call', async () => {
+  const rt = await createToolRuntime();
+  let inst = '{' + Array.from({ length: 1000 }, (_, i) => `"p${i}":1`).join(',') + '}';
+  for (let i = 0; i < 100; i++) inst = `{"${'k'.repeat(7000)}${i}":${inst}}`;
+  const base = rt.memoryUsed();
+  const v = rt.compileSchema({ additionalProperties: { $ref: '#' }, type: ['object', 'string'] });
+  v.validate(inst, { maxErrors: 1000 });
+  v.dispose();
+  rt.checkJSON('{}');
+  const kept = rt.memoryUsed() - base;
+  assert.ok(kept < 8 << 20, `${(kept / 2 ** 20).toFixed(1)} MiB kept`);
+  rt.dispose();
+});
