@@ -574,6 +574,9 @@ export class ToolRuntime {
   registerTool(descriptor, handler, options) {
     if (typeof handler !== 'function') throw new TypeError('handler must be a function');
     const text = typeof descriptor === 'string' ? checkedText(descriptor) : jsonText(descriptor, 'invalid_descriptor', 'the descriptor');
+    // refused before it is copied in (each character is at least one byte)
+    const limit = this.#limits[3] || 1 << 20;
+    if (text.length > limit) throw new ToolgateError('too_large', `the descriptor is larger than the limit of ${limit} bytes (descriptorBytes)`);
     const id = this.#nextHandler++;
     this.#settled(this.#changing('tga_register', [text, options === undefined ? '' : jsonText(options, 'invalid_request', 'the options')], [id]));
     this.#handlers.set(id, handler);
@@ -625,6 +628,13 @@ export class ToolRuntime {
     // found only when the whole request cannot be written, and refused on
     // its own (the whole batch when it is atomic)
     let unwritable = text === undefined ? unwritableEntries(tools, atomic) : null;
+    // a batch far past a listing's usual size: an entry over descriptorBytes
+    // on its own is refused here, never parsed with the rest (one 50 MB
+    // description would take the module's memory and fail every tool)
+    if (text !== undefined && text.length > BATCH_CHECKED_FROM) {
+      const over = oversizedEntries(tools, this.#limits[3] || 1 << 20, atomic);
+      if (over.size) unwritable = over;
+    }
     if (unwritable) text = jsonText(request, 'invalid_request', 'the batch');
     let status = this.#changing('tga_register_batch', [text]);
     if (status !== TG_OK && !atomic) {
@@ -875,7 +885,10 @@ export class ToolRuntime {
 
   /** Sets the policy document (see docs/policy.md). Throws invalid_policy with diagnostics. */
   setPolicy(policy) {
-    this.#check(this.#journaled('tga_set_policy', [typeof policy === 'string' ? checkedText(policy) : jsonText(policy, 'invalid_policy', 'the policy')], [], 'policy'));
+    const text = typeof policy === 'string' ? checkedText(policy) : jsonText(policy, 'invalid_policy', 'the policy');
+    // refused before it is copied in: the module reads at most 8 MiB of policy
+    if (text.length > POLICY_BYTES) throw new ToolgateError('too_large', `the policy is larger than the limit of ${POLICY_BYTES} bytes`);
+    this.#check(this.#journaled('tga_set_policy', [text], [], 'policy'));
   }
 
   /** Sets the HMAC key for self-contained approval tokens (16-1024 bytes):
@@ -1585,6 +1598,33 @@ function unwritableEntries(tools, atomic) {
       t.tool = null;
       delete t.options;
     }
+  });
+  return out;
+}
+
+/** A batch's text past this many UTF-16 units is searched for entries over
+ * descriptorBytes before it goes in (a listing of 1,000 tools is ~1 MB). */
+const BATCH_CHECKED_FROM = 8 << 20;
+
+/** The most policy text the module reads (tg_set_policy). */
+const POLICY_BYTES = 8 << 20;
+
+/** The entries whose descriptor's JSON text alone is longer than limit
+ * bytes (each character at least one byte): refused on their own, as the
+ * module would refuse them, but before the batch is parsed (the whole batch
+ * when it is atomic: ToolgateError too_large). */
+function oversizedEntries(tools, limit, atomic) {
+  const out = new Map();
+  tools.forEach((t, i) => {
+    const n = JSON.stringify(t.tool)?.length ?? 0;
+    if (n <= limit) return;
+    let name = '';
+    try { if (typeof t.tool?.name === 'string') name = t.tool.name.slice(0, 200); } catch { /* (a throwing getter: no name) */ }
+    const message = `${name ? `tool "${name}"` : `entry ${i}`}: its descriptor is larger than the limit of ${limit} bytes (descriptorBytes)`;
+    if (atomic) throw new ToolgateError('too_large', message);
+    out.set(i, { tool: name, code: 'too_large', message });
+    t.tool = null;
+    delete t.options;
   });
   return out;
 }

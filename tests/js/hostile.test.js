@@ -197,3 +197,28 @@ test('one hostile instance\'s many long errors do not hold the module\'s memory 
   assert.ok(kept < 8 << 20, `${(kept / 2 ** 20).toFixed(1)} MiB kept`);
   rt.dispose();
 });
+
+test('one huge tool in a listing is refused on its own (too_large), before the batch is parsed: the other tools are imported', async () => {
+  const rt = await createToolRuntime();
+  const tools = [
+    { name: 'read', inputSchema: { type: 'object' } },
+    { name: 'huge', description: 'x'.repeat(12 << 20), inputSchema: { type: 'object' } },
+    { name: 'write', inputSchema: { type: 'object' } },
+  ];
+  const r = rt.importTools('up', tools, { call: () => 'ok' });
+  assert.deepEqual(r.registered.map((t) => t.tool), ['read', 'write']);
+  assert.deepEqual(r.rejected.map((t) => [t.tool, t.code]), [['huge', 'too_large']]);
+  assert.ok(rt.memoryUsed() < 16 << 20, `${rt.memoryUsed()} bytes used`);
+  // a plugin's atomic batch: all or none, so the whole batch is refused
+  assert.throws(() => rt.registerBatch('plugin', tools.map((t) => ({ descriptor: t, handler: () => 'ok' }))), (e) => e.code === 'too_large' && /huge/.test(e.message));
+  rt.dispose();
+});
+
+test('a descriptor or policy over its limit is refused (too_large) before it is copied into the module', async () => {
+  const rt = await createToolRuntime();
+  const before = rt.memorySize();
+  assert.throws(() => rt.registerTool({ name: 'big', description: 'x'.repeat(20 << 20), inputSchema: { type: 'object' } }, () => 'ok'), (e) => e.code === 'too_large');
+  assert.throws(() => rt.setPolicy({ version: 1, rules: [{ id: 'x'.repeat(20 << 20), effect: 'allow', tools: ['*'] }] }), (e) => e.code === 'too_large');
+  assert.equal(rt.memorySize(), before, 'the memory did not grow');
+  rt.dispose();
+});
