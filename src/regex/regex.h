@@ -38,8 +38,11 @@
  * a letter, bad \x/\u escapes, octal escapes, reversed ranges, class escapes
  * as range endpoints, unknown \p names, invalid UTF-8 in the pattern, ...),
  * inline flags (?i), and quantifier numbers above 1,000,000.
- * Limits: pattern bytes, NFA instructions after {n,m} expansion (over either
- * is a compile error), group nesting depth 64.
+ * Limits: pattern bytes, NFA instructions after {n,m} expansion, class
+ * ranges the pattern keeps (over any is a compile error naming it), group
+ * nesting depth 64. Each \p{..} set is decoded once a pattern (outside
+ * classes) and once a class, and a class merges its ranges as it grows, so
+ * compiling costs about what the pattern's bytes and its program hold.
  *
  * Memory comes only from the tg_allocator; a search allocates nothing and
  * uses the caller's scratch (tg_regex_scratch_size). A compiled tg_regex is
@@ -58,6 +61,8 @@ typedef struct tg_regex tg_regex;
 typedef struct tg_regex_limits {
     size_t max_pattern_bytes; /* default 4096 */
     size_t max_states;        /* default 10000: NFA instructions after {n,m} expansion */
+    size_t max_ranges;        /* default 32768: [lo, hi] class ranges the pattern keeps (8 bytes each;
+                                 0: the default) */
 } tg_regex_limits;
 
 typedef struct tg_regex_error {
@@ -110,7 +115,11 @@ int tg_regex_exact(const tg_regex *re, const char **lit, size_t *len);
 
 void tg_regex_free(tg_regex *re);
 
-/* Number of NFA instructions in the compiled program (for tests/diagnostics). */
+/* Number of NFA instructions in the compiled program (12 bytes each; for
+ * budgets, tests and diagnostics). */
 size_t tg_regex_program_size(const tg_regex *re);
+/* Number of [lo, hi] class ranges the compiled pattern keeps (8 bytes each;
+ * \d \w \s point at constant tables and count none). */
+size_t tg_regex_range_count(const tg_regex *re);
 
 #endif

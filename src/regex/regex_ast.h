@@ -11,7 +11,8 @@
 #define RX_MAX_DEPTH 64          /* group nesting */
 #define RX_INF UINT32_MAX        /* unbounded quantifier max */
 #define RX_COUNT_CAP 1000000u    /* larger quantifier numbers are refused */
-#define RX_MAX_POOL (1u << 22)   /* uint32s of class ranges a pattern may own */
+#define RX_MAX_POOL (1u << 22)   /* uint32s of class ranges a pattern may own (hard cap) */
+#define RX_MERGE_SLACK 4096      /* unmerged range pairs a class may collect before a merge */
 
 enum { N_EMPTY, N_CHAR, N_CLASS, N_ANY, N_BOL, N_EOL, N_WORDB, N_NWORDB, N_CAT, N_ALT, N_REP };
 
@@ -27,9 +28,8 @@ typedef struct rx_node {
 typedef struct rx_cls_build {
     const uint32_t *ext; /* static table, or NULL when the ranges are in the pool */
     uint32_t off, count, negate;
+    uint32_t uprop;      /* outside [...]: the \p{..} set decoded into it (uprop_key without negation), else 0 */
 } rx_cls_build;
-
-#define RX_UPROP_CACHE 8 /* \p{..} sets (outside classes) a pattern decodes once */
 
 typedef struct rx_parser {
     const tg_allocator *al;
@@ -46,6 +46,9 @@ typedef struct rx_parser {
     size_t npool, cappool;
     uint32_t *tmp;  /* ranges of the class under construction */
     size_t ntmp, captmp;
+    size_t max_pool;  /* uint32s of ranges the pool may keep (tg_regex_limits.max_ranges) */
+    uint32_t *cprops; /* the \p{..} sets of the class under construction (uprop_key) */
+    size_t ncprops, capcprops;
     int count_overflow; /* a quantifier number exceeded RX_COUNT_CAP */
     size_t *names;  /* (offset, length) of each group name */
     uint32_t nnames;
@@ -60,11 +63,6 @@ typedef struct rx_parser {
     size_t *krefs;      /* (offset, length) of each \k<name> */
     uint32_t nkrefs;
     size_t capkrefs;
-    /* the last few \p{..} decoded outside a class, and their classes, so a
-     * property used again shares its pool ranges */
-    const void *uprop_seen[RX_UPROP_CACHE];
-    int32_t uprop_cls[RX_UPROP_CACHE];
-    uint32_t nuprop_seen;
 } rx_parser;
 
 /* Records the first error (offset, printf-style message); returns -1. */

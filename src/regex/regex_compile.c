@@ -303,6 +303,7 @@ tg_regex_limits tg_regex_default_limits(void) {
     tg_regex_limits l;
     l.max_pattern_bytes = 4096;
     l.max_states = 10000;
+    l.max_ranges = 32768;
     return l;
 }
 static void class_bitmap(rx_class *c) {
@@ -327,6 +328,9 @@ static int parser_start(rx_parser *p, const tg_allocator *alloc, const char *pat
     p->len = len;
     p->err = err;
     if (!alloc || (!pattern && len)) return rx_fail(p, 0, "invalid arguments");
+    /* 0 (a limits struct from before the field): the default; never past the hard cap */
+    p->max_pool = 2 * (lim->max_ranges ? lim->max_ranges : tg_regex_default_limits().max_ranges);
+    if (p->max_pool > RX_MAX_POOL) p->max_pool = RX_MAX_POOL;
     if (len > lim->max_pattern_bytes)
         return rx_fail(p, lim->max_pattern_bytes, "pattern is %zu bytes, over the limit of %zu", len, lim->max_pattern_bytes);
     return 0;

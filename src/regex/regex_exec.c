@@ -115,6 +115,7 @@ size_t tg_regex_scratch_size(const tg_regex *re) {
 }
 
 size_t tg_regex_program_size(const tg_regex *re) { return re ? re->nprog : 0; }
+size_t tg_regex_range_count(const tg_regex *re) { return re ? re->npool / 2 : 0; }
 
 int tg_regex_needs_scratch(const tg_regex *re) { return re && re->fast == RX_FAST_NONE; }
 

@@ -5,8 +5,11 @@
  * (RX_MAX_DEPTH). Character classes are normalized (sorted, merged,
  * complemented) into a range pool here; \d \w \s outside classes point at
  * constant tables instead. A \p{..} set is decoded from its compact table
- * (regex_unicode.c) into the pool, once for a property used again outside
- * classes. */
+ * (regex_unicode.c) into the pool, once a pattern outside classes and once a
+ * class inside them, and a class merges what it collected every
+ * RX_MERGE_SLACK ranges or so: the work and memory of a class stay
+ * proportional to its pattern bytes and what it keeps, not to the ~900
+ * ranges every \p{..} in it could append. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,13 +122,18 @@ static int tmp_normalize(rx_parser *p, size_t from, int negate) {
     return 0;
 }
 
+/* The refusal of a pattern whose classes would keep n uint32s of ranges. */
+static int over_pool(rx_parser *p, size_t n) {
+    return rx_fail(p, p->pos, "character classes hold %zu ranges, over the limit of %zu", n / 2, p->max_pool / 2);
+}
+
 /* Turns tmp[from..] (normalized) into a class; returns its index. */
 static int32_t class_from_tmp(rx_parser *p, size_t from) {
     size_t cap = p->capcls, n = p->ntmp - from;
     rx_cls_build *c;
     if (grow(p, (void **)&p->cls, &cap, (size_t)p->ncls + 1, sizeof(rx_cls_build))) return -1;
     p->capcls = (uint32_t)cap;
-    if (p->npool + n > RX_MAX_POOL) return rx_fail(p, p->pos, "character classes too large");
+    if (p->npool + n > p->max_pool) return over_pool(p, p->npool + n);
     if (grow(p, (void **)&p->pool, &p->cappool, p->npool + n, sizeof(uint32_t))) return -1;
     if (n) memcpy(p->pool + p->npool, p->tmp + from, n * sizeof(uint32_t));
     c = &p->cls[p->ncls];
@@ -133,6 +141,7 @@ static int32_t class_from_tmp(rx_parser *p, size_t from) {
     c->off = (uint32_t)p->npool;
     c->count = (uint32_t)(n / 2);
     c->negate = 0;
+    c->uprop = 0;
     p->npool += n;
     p->ntmp = from;
     return (int32_t)p->ncls++;
@@ -148,14 +157,27 @@ static int32_t class_static(rx_parser *p, const uint32_t *r, uint32_t count, int
     c->off = 0;
     c->count = count;
     c->negate = (uint32_t)negate;
+    c->uprop = 0;
     return (int32_t)p->ncls++;
 }
 
+/* Which set u names (aliases share one), nonzero; negate in the low bit. */
+static uint32_t uprop_key(const tg_uprop *u, int negate) {
+    return ((uint32_t)u->kind << 17 | (uint32_t)u->set << 1 | (negate ? 1u : 0u)) + 2;
+}
+
 /* Appends a Unicode property's set (decoded from its table), or its
- * complement, to tmp (nothing for a syntax check). */
+ * complement, to tmp (nothing for a syntax check, nor for a set the class
+ * under construction holds already: a class of the same \p{..} 600 times
+ * decodes it once). */
 static int tmp_add_uprop(rx_parser *p, const tg_uprop *u, int negate) {
-    size_t n = 2 * (size_t)tg_uprop_count(u), from = p->ntmp;
+    size_t n = 2 * (size_t)tg_uprop_count(u), from = p->ntmp, i;
+    uint32_t key = uprop_key(u, negate);
     if (p->syntax_only) return 0; /* a syntax check builds no program */
+    for (i = 0; i < p->ncprops; i++)
+        if (p->cprops[i] == key) return 0;
+    if (grow(p, (void **)&p->cprops, &p->capcprops, p->ncprops + 1, sizeof(uint32_t))) return -1;
+    p->cprops[p->ncprops++] = key;
     if (p->ntmp + n > RX_MAX_POOL) return rx_fail(p, p->pos, "character classes too large");
     if (grow(p, (void **)&p->tmp, &p->captmp, p->ntmp + n, sizeof(uint32_t))) return -1;
     tg_uprop_decode(u, p->tmp + from);
@@ -389,8 +411,9 @@ static int parse_escape(rx_parser *p, int in_class, uint32_t *cp, rx_set *set, i
 static int32_t parse_alt(rx_parser *p);
 
 static int32_t parse_class(rx_parser *p) {
-    size_t open = p->pos - 1, from = p->ntmp;
+    size_t open = p->pos - 1, from = p->ntmp, merged = 0; /* pairs in tmp[from..] at the last merge */
     int negate = 0;
+    p->ncprops = 0;
     if (p->pos < p->len && p->s[p->pos] == '^') { negate = 1; p->pos++; }
     for (;;) {
         uint32_t a = 0, b = 0;
@@ -422,6 +445,16 @@ static int32_t parse_class(rx_parser *p) {
             if (sa.u ? tmp_add_uprop(p, sa.u, sa.negate) : tmp_add_set(p, sa.r, sa.count, sa.negate)) return -1;
         } else if (tmp_add(p, a, a)) {
             return -1;
+        }
+        /* Merge once the unmerged tail outgrows what was kept: each merge
+         * sorts at most ~3x what it was given since the last one, so a
+         * class of many \p{..} costs O(n log n) in what they append, and
+         * tmp holds a few times what the class keeps, never the sum of
+         * every set (one qsort over 560k ranges took ~0.5 s in wasm). */
+        if ((p->ntmp - from) / 2 > 2 * merged + RX_MERGE_SLACK) {
+            if (tmp_normalize(p, from, 0)) return -1;
+            merged = (p->ntmp - from) / 2;
+            if (p->npool + 2 * merged > p->max_pool) return over_pool(p, p->npool + 2 * merged);
         }
     }
     if (tmp_normalize(p, from, negate)) return -1;
@@ -550,21 +583,18 @@ static int32_t parse_piece(rx_parser *p) {
             assertion = 1;
         } else if (is_set) {
             int32_t ci;
-            if (set.u) { /* decoded into this pattern's pool (once, if seen lately) */
-                uint32_t j = 0, n = p->nuprop_seen < RX_UPROP_CACHE ? p->nuprop_seen : RX_UPROP_CACHE;
-                while (j < n && p->uprop_seen[j] != set.u) j++;
-                if (j < n) {
+            if (set.u) { /* decoded into this pattern's pool once, however often it is used */
+                uint32_t key = uprop_key(set.u, 0), j = 0;
+                while (j < p->ncls && p->cls[j].uprop != key) j++;
+                if (j < p->ncls) {
                     ci = class_from_tmp(p, p->ntmp); /* an empty class, then pointed at the earlier ranges */
-                    if (ci >= 0) p->cls[ci] = p->cls[p->uprop_cls[j]];
+                    if (ci >= 0) p->cls[ci] = p->cls[j];
                 } else {
                     size_t from = p->ntmp;
+                    p->ncprops = 0;
                     if (tmp_add_uprop(p, set.u, 0)) return -1;
                     ci = class_from_tmp(p, from);
-                    if (ci >= 0) {
-                        p->uprop_seen[p->nuprop_seen % RX_UPROP_CACHE] = set.u;
-                        p->uprop_cls[p->nuprop_seen % RX_UPROP_CACHE] = ci;
-                        p->nuprop_seen++;
-                    }
+                    if (ci >= 0 && !p->syntax_only) p->cls[ci].uprop = key;
                 }
                 if (ci >= 0) p->cls[ci].negate = (uint32_t)set.negate;
             } else {
@@ -667,6 +697,7 @@ void rx_parser_release(rx_parser *p) {
     tg_free(p->al, p->cls, (size_t)p->capcls * sizeof(rx_cls_build));
     tg_free(p->al, p->pool, p->cappool * sizeof(uint32_t));
     tg_free(p->al, p->tmp, p->captmp * sizeof(uint32_t));
+    tg_free(p->al, p->cprops, p->capcprops * sizeof(uint32_t));
     tg_free(p->al, p->names, p->capnames * sizeof(size_t));
     tg_free(p->al, p->krefs, p->capkrefs * sizeof(size_t));
 }

@@ -57,6 +57,13 @@ typedef struct tg_schema_resource {
  *                         applications is a reference bomb; compile error.
  *                         In-place reference cycles are compile errors too.
  *   max_regex_bytes 4096  bytes of one pattern; compile error
+ *   max_regex_states 200000  NFA instructions of all the schema's patterns
+ *                         together (each pattern also has 10,000 of its own,
+ *                         tg_regex_limits); compile error
+ *   max_regex_ranges 131072  class ranges all the schema's patterns keep
+ *                         together (32,768 a pattern); compile error. With
+ *                         max_regex_states: what one schema's patterns may
+ *                         hold, ~2.4 MB + ~1 MB, however many it has.
  *   max_eval_steps 10^7   subschema applications in one validation (bounds
  *                         the time any schema x instance pair can take);
  *                         validate -1
@@ -66,6 +73,8 @@ typedef struct tg_schema_limits {
     size_t max_subschemas;
     size_t max_ref_depth;
     size_t max_regex_bytes;
+    size_t max_regex_states;
+    size_t max_regex_ranges;
     size_t max_eval_steps;
 } tg_schema_limits;
 

@@ -18,6 +18,8 @@ tg_schema_options tg_schema_default_options(void) {
     o.limits.max_subschemas = 10000;
     o.limits.max_ref_depth = 64;
     o.limits.max_regex_bytes = 4096;
+    o.limits.max_regex_states = 200000;
+    o.limits.max_regex_ranges = 131072;
     o.limits.max_eval_steps = 10000000;
     return o;
 }
@@ -66,6 +68,8 @@ int tg_schema_compile(const tg_allocator *alloc, const cJSON *schema, const tg_s
     if (!o.limits.max_subschemas) o.limits.max_subschemas = 10000;
     if (!o.limits.max_ref_depth) o.limits.max_ref_depth = 64;
     if (!o.limits.max_regex_bytes) o.limits.max_regex_bytes = 4096;
+    if (!o.limits.max_regex_states) o.limits.max_regex_states = 200000;
+    if (!o.limits.max_regex_ranges) o.limits.max_regex_ranges = 131072;
     if (!o.limits.max_eval_steps) o.limits.max_eval_steps = 10000000;
     s = o.arena ? tg_arena_alloc(o.arena, sizeof *s) : tg_malloc(alloc, sizeof *s);
     if (!s) {

@@ -49,6 +49,7 @@ typedef struct sc {
     tg_sins *ins; size_t n_ins, cap_ins;
     tg_snode *nodes; size_t n_nodes, cap_nodes;
     tg_regex **regexes; size_t n_regexes, cap_regexes;
+    size_t regex_states, regex_ranges; /* what regexes[] hold together (max_regex_states/ranges) */
     uint32_t *node_ent;  /* node -> ent */
     size_t cap_node_ent;
     tg_dialect def_dialect;

@@ -102,6 +102,23 @@ static int compile_regex(sc *c, const cJSON *v, lazy_loc at, uint32_t *out) {
         if (loc) tg_sc_fail(c, loc, "invalid regex: %s", msg);
         return -1;
     }
+    /* Per-pattern limits bound one pattern; this bounds the schema: 400
+     * patterns like .{9000} held 43 MiB of the runtime's budget. Each
+     * compile is bounded by the per-pattern limits, so the schema's work
+     * stops within one pattern of its budget. */
+    c->regex_states += tg_regex_program_size(re);
+    c->regex_ranges += tg_regex_range_count(re);
+    if (c->regex_states > c->o->limits.max_regex_states || c->regex_ranges > c->o->limits.max_regex_ranges) {
+        int states = c->regex_states > c->o->limits.max_regex_states;
+        const char *loc = loc_of(c, &at);
+        char msg[160];
+        tg_regex_free(re);
+        snprintf(msg, sizeof msg, "the schema's patterns need %zu %s together, over the limit of %zu a schema",
+                 states ? c->regex_states : c->regex_ranges, states ? "NFA states" : "class ranges",
+                 states ? c->o->limits.max_regex_states : c->o->limits.max_regex_ranges);
+        if (loc) tg_sc_fail(c, loc, "%s", msg);
+        return -1;
+    }
     if (tg_sc_grow(c, (void **)&c->regexes, &c->cap_regexes, c->n_regexes + 1, sizeof *c->regexes)) {
         tg_regex_free(re);
         tg_sc_oom(c);

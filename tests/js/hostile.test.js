@@ -83,6 +83,28 @@ test('a pattern whose linear-time match is still huge ends in a bounded error, n
   rt.dispose();
 });
 
+test('a schema whose patterns together pass the per-schema regex budget is rejected alone, invalid_schema, with the limit named', async () => {
+  // 3,000 patterns like .{9000}, each within the per-pattern limits, made the
+  // whole importTools throw out_of_memory (400 held 43 MiB).
+  const rt = await createToolRuntime();
+  const counted = {};
+  for (let i = 0; i < 3000; i++) counted['p' + i] = { pattern: `.{${9000 + (i % 900)}}` };
+  const u0 = rt.memoryUsed();
+  const r = rt.importTools('up', [{ name: 'big', inputSchema: obj(counted) }, { name: 'ok', inputSchema: obj() }], { call: () => 1 });
+  assert.deepEqual(r.registered.map((t) => t.name ?? t), ['mcp__up__ok']);
+  assert.equal(r.rejected.length, 1);
+  assert.equal(r.rejected[0].code, 'invalid_schema');
+  assert.match(r.rejected[0].message, /\/pattern: the schema's patterns need \d+ NFA states together, over the limit of 200000 a schema/);
+  assert.ok(rt.memoryUsed() - u0 < 8 << 20, `held ${rt.memoryUsed() - u0} bytes`);
+  // class ranges: [\p{Gr_Base}] keeps 904, so 145 of them pass 131,072
+  const classes = {};
+  for (let i = 0; i < 145; i++) classes['p' + i] = { pattern: '[\\p{Gr_Base}]' + i };
+  const c = rt.importTools('cls', [{ name: 'c', inputSchema: obj(classes) }], { call: () => 1 });
+  assert.equal(c.rejected[0]?.code, 'invalid_schema');
+  assert.match(c.rejected[0].message, /class ranges together, over the limit of 131072 a schema/);
+  rt.dispose();
+});
+
 test('a $ref bomb is refused at compile time or evaluated without expansion', async () => {
   const rt = await createToolRuntime();
   const defs = { a0: { type: 'string' } };
