@@ -193,12 +193,14 @@ export function serveTools(rt, server, { pageSize = 100, context, callContext, o
     const anyRoot = () => servesAnyRoot(version(extra));
     if (res.status !== 'pending_approval') return servedResult(res, anyRoot());
     if (!onApproval) return approvalRequired(res);
-    let answer = await onApproval(res, extra);
-    // the person's answer itself: resolved here, so the approved call runs
-    // with this client's cancellation and progress, as any call served here
-    if (answer === 'approve' || answer === 'approve_session' || answer === 'deny') {
-      answer = await rt.resolveApproval(res.approvalId, answer, { signal: ctx.signal, onProgress: ctx.onProgress });
-    }
+    // the approved call runs with this client's cancellation and progress,
+    // as any call served here: whether onApproval answers with the person's
+    // answer (resolved here) or calls rt.resolveApproval itself
+    const run = { signal: ctx.signal, onProgress: ctx.onProgress };
+    let answer = await rt._awaitApproval(res.approvalId, run, async () => {
+      const a = await onApproval(res, extra);
+      return a === 'approve' || a === 'approve_session' || a === 'deny' ? rt.resolveApproval(res.approvalId, a, run) : a;
+    });
     return servedResult(approvalAnswer(res, answer), anyRoot());
   });
 }

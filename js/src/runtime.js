@@ -117,6 +117,7 @@ export class ToolRuntime {
   #journal = [];
   #approvals = new Map(); // approvalId -> { record, name, argsText, ctx }
   #answered = new Map(); // approvalId -> the record of one answered (#answer), for a replaced instance
+  #waiters = new Map(); // approvalId -> { signal, onProgress } of the caller waiting on it (_awaitApproval)
   #auditSubscribers = new Set();
   #auditQueue = []; // events of module calls still on the stack (#onAudit)
   #inModule = 0; // 1 while a module call runs: a call from inside it (a clock option) is refused
@@ -987,6 +988,7 @@ export class ToolRuntime {
     this.#answer(approvalId, 'used');
     // the run's own signal and progress listener (the caller waiting for it
     // now, as serveTools' client): the approval's stored context has none
+    run ??= this.#waiters.get(approvalId); // (serveTools' client, waiting while onApproval asks)
     const ctx = { ...pending.ctx, approval: approvalId };
     if (run?.signal !== undefined) ctx.signal = run.signal;
     if (run?.onProgress !== undefined) ctx.onProgress = run.onProgress;
@@ -998,6 +1000,18 @@ export class ToolRuntime {
       this.#approvals.set(approvalId, pending);
     }
     return result;
+  }
+
+  /** @internal While fn runs (serveTools' onApproval), resolveApproval of
+   * approvalId without run options runs the call with run's signal and
+   * progress: the client waiting for the answer is the one that cancels. */
+  async _awaitApproval(approvalId, run, fn) {
+    this.#waiters.set(approvalId, run);
+    try {
+      return await fn();
+    } finally {
+      this.#waiters.delete(approvalId);
+    }
   }
 
   /** An approval answered for good (denied, issued as a token) or whose

@@ -423,7 +423,11 @@ test('importFromClient: a tool the SDK client would refuse (or whose outputSchem
   }
 });
 
-test('serveTools onApproval answering "approve": the approved call runs with this client\'s progress and cancellation', async () => {
+test('serveTools onApproval answering "approve", or calling rt.resolveApproval itself: the approved call runs with this client\'s progress and cancellation', async () => {
+  for (const style of ['answer', 'resolve']) await approvedCallFollowsClient(style);
+});
+
+async function approvedCallFollowsClient(style) {
   const rt = await createToolRuntime({ policy: { version: 1, defaults: ['*'], rules: [{ id: 'confirm', effect: 'ask', tools: ['deploy'] }] } });
   let started = 0;
   rt.registerTool({ name: 'deploy', inputSchema: { type: 'object' } }, async (args, info) => {
@@ -435,7 +439,7 @@ test('serveTools onApproval answering "approve": the approved call runs with thi
   serveTools(rt, server, { callContext: () => ({ session: 's1' }), onApproval: async (p, extra) => {
     // the person answers once the client has given up, when it does
     if (p.args?.wait) await new Promise((r) => extra.signal.addEventListener('abort', r, { once: true }));
-    return 'approve';
+    return style === 'answer' ? 'approve' : rt.resolveApproval(p.approvalId, 'approve');
   } });
   const [a, b] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'c', version: '1' });
@@ -443,17 +447,17 @@ test('serveTools onApproval answering "approve": the approved call runs with thi
   let progress = 0;
   const r = await client.callTool({ name: 'deploy', arguments: {} }, undefined, { onprogress: () => progress++ });
   assert.equal(r.content[0].text, 'deployed');
-  assert.equal(progress, 1, 'the handler\'s progress reached the client');
+  assert.equal(progress, 1, `${style}: the handler's progress reached the client`);
   started = 0;
   const ac = new AbortController();
   const cancelled = client.callTool({ name: 'deploy', arguments: { wait: true } }, undefined, { signal: ac.signal }).then(() => 'answered', () => 'cancelled');
   setTimeout(() => ac.abort('never mind'), 20);
   assert.equal(await cancelled, 'cancelled');
   await new Promise((r) => setTimeout(r, 50)); // (the server side ends the call)
-  assert.equal(started, 0, 'a call its client cancelled is not run once approved');
+  assert.equal(started, 0, `${style}: a call its client cancelled is not run once approved`);
   await client.close();
   rt.dispose();
-});
+}
 
 test('serveTools: a tool whose outputSchema has a pattern the SDK client cannot compile (an identity escape, not valid with the u flag) is served without it, so the client can read the list', async () => {
   const rt = await createToolRuntime();
