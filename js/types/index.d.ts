@@ -94,7 +94,8 @@ export interface ToolOptions {
   timeoutMs?: number;
   /** Calls of this tool in flight at once. */
   concurrency?: number;
-  /** Only visible and callable in this tenant's context. */
+  /** Only visible and callable in this tenant's context: 1-128 bytes without control characters, as a
+   * context's tenant (anything else is refused: invalid_request / invalid_options). */
   tenant?: string;
   /** Capabilities the runtime must have been given, else the tool is not registered. */
   requires?: string[];

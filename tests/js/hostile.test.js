@@ -197,3 +197,21 @@ test('one hostile instance\'s many long errors do not hold the module\'s memory 
   assert.ok(kept < 8 << 20, `${(kept / 2 ** 20).toFixed(1)} MiB kept`);
   rt.dispose();
 });
+
+test('a tool\'s tenant option is held to the rule a call\'s context tenant is: "acme\\u0000evil" is refused, never read as "acme"', async () => {
+  const rt = await createToolRuntime();
+  let ran = false;
+  for (const tenant of ['acme\u0000evil', 'acme\nx', '', 'a'.repeat(129)]) {
+    assert.throws(() => rt.registerTool({ name: 'secret', inputSchema: { type: 'object' } }, () => { ran = true; }, { tenant }),
+      (e) => e.code === 'invalid_request' && /"tenant" must be/.test(e.message), JSON.stringify(tenant));
+  }
+  const r = rt.importTools('up', [{ name: 'secret', inputSchema: { type: 'object' } }], { call: () => { ran = true; }, options: { tenant: 'acme\u0000evil' } });
+  assert.deepEqual(r.rejected.map((t) => t.code), ['invalid_options']);
+  assert.equal(rt.listTools({ tenant: 'acme' }).tools.length, 0);
+  const res = await rt.callTool('mcp__up__secret', '{}', { tenant: 'acme' });
+  assert.ok(res.isError && !ran);
+  // the longest name a context may give is a tool's tenant too
+  rt.registerTool({ name: 'own', inputSchema: { type: 'object' } }, () => 'ok', { tenant: 't'.repeat(128) });
+  assert.deepEqual(rt.listTools({ tenant: 't'.repeat(128) }).tools.map((t) => t.name), ['own']);
+  rt.dispose();
+});
