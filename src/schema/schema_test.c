@@ -369,6 +369,43 @@ static void test_resources_and_dialects(void) {
     tg_buf_free(&diag);
 }
 
+/* A resource that is no schema is refused by name (a $ref to it resolved
+ * to the referring root); one a $ref reaches is checked against its
+ * metaschema as the root is. */
+static void test_resource_is_a_schema(void) {
+    static const char *const bad[] = {"5", "null", "[1]", "\"x\""};
+    tg_arena a;
+    tg_schema_options o = tg_schema_default_options();
+    tg_schema_resource r[1];
+    tg_buf diag;
+    tg_arena_init(&a, A);
+    tg_buf_init(&diag, A, 0);
+    r[0].uri = "http://x/str";
+    o.resources = r;
+    o.n_resources = 1;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        r[0].schema = J(&a, bad[i]);
+        tg_buf_reset(&diag);
+        tg_schema *s = C("{\"properties\":{\"p\":{\"$ref\":\"http://x/str\"}}}", &o, &diag);
+        CHECK(!s && diag.data && strstr(diag.data, "resource 'http://x/str' is not a schema"), "resource_not_a_schema");
+        tg_schema_free(s);
+    }
+    r[0].schema = J(&a, "{\"minLength\":-1}");
+    tg_buf_reset(&diag);
+    tg_schema *s = C("{\"$ref\":\"http://x/str\"}", &o, &diag);
+    CHECK(!s && diag.data && strncmp(diag.data, "resource 'http://x/str': /minLength", 35) == 0, "resource_metaschema");
+    tg_schema_free(s);
+    s = C("{}", &o, &diag); /* (never reached: never evaluated) */
+    CHECK(s != NULL, "unreached_resource_not_judged");
+    tg_schema_free(s);
+    r[0].schema = J(&a, "{\"minLength\":1}");
+    s = C("{\"$ref\":\"http://x/str\"}", &o, &diag);
+    CHECK(s && V(s, "\"a\"", NULL) == 1 && V(s, "\"\"", NULL) == 0, "resource_schema_taken");
+    tg_schema_free(s);
+    tg_buf_free(&diag);
+    tg_arena_free(&a);
+}
+
 static void test_metaschema_cache(void) {
     tg_schema *m7 = NULL, *m20 = NULL, *s;
     tg_schema_options o = tg_schema_default_options();
@@ -634,6 +671,7 @@ int main(void) {
     test_eval_limits();
     test_formats();
     test_resources_and_dialects();
+    test_resource_is_a_schema();
     test_unevaluated();
     test_metaschema_cache();
     test_allocation_failures();
