@@ -153,6 +153,22 @@ static void test_numbers(void) {
     CHECK(valid("{\"multipleOf\":1e-400}", "\"text\"") == 1, "multipleOf_ignores_strings");
     CHECK(valid("{\"multipleOf\":0.25}", "1e5000") == 1, "multipleOf_quarter_huge");
     CHECK(valid("{\"multipleOf\":0.3}", "0.9000000000000000000") == 1, "multipleOf_trailing_zeros");
+    /* a divisor of 19 significant digits (past 2^63) or more: exact too, never
+     * "a multiple" because a long double quotient ran out of precision */
+    CHECK(valid("{\"multipleOf\":9999999999999999999}", "1e20") == 0, "multipleOf_19_digits_1e20");
+    CHECK(valid("{\"multipleOf\":9999999999999999999}", "1e31") == 0, "multipleOf_19_digits_1e31");
+    CHECK(valid("{\"multipleOf\":9999999999999999999}", "1e400") == 0, "multipleOf_19_digits_1e400");
+    CHECK(valid("{\"multipleOf\":9999999999999999999}", "7e5000") == 0, "multipleOf_19_digits_7e5000");
+    CHECK(valid("{\"multipleOf\":9999999999999999999}", "29999999999999999997") == 1, "multipleOf_19_digits_triple");
+    CHECK(valid("{\"multipleOf\":9999999999999999999}", "29999999999999999998") == 0, "multipleOf_19_digits_triple_plus");
+    CHECK(valid("{\"multipleOf\":9999999999999999999}", "9999999999999999999e400") == 1, "multipleOf_19_digits_huge");
+    CHECK(valid("{\"multipleOf\":1234567890123456789012345}", "2469135780246913578024690") == 1, "multipleOf_25_digits_double");
+    CHECK(valid("{\"multipleOf\":1234567890123456789012345}", "2469135780246913578024691") == 0, "multipleOf_25_digits_double_plus");
+    CHECK(valid("{\"multipleOf\":1234567890123456789012345}", "1234567890123456789012345e400") == 1, "multipleOf_25_digits_huge");
+    CHECK(valid("{\"multipleOf\":12345678901234567890123}", "1e400") == 0, "multipleOf_23_digits_1e400");
+    CHECK(valid("{\"multipleOf\":1.234567890123456789012345e-30}", "2.46913578024691357802469e-30") == 1, "multipleOf_25_digits_fraction");
+    /* past the evaluation steps: not checked (-1), never a guess */
+    CHECK(valid("{\"multipleOf\":1234567890123456789012345}", "1e99999999") == -1, "multipleOf_long_divisor_beyond_steps");
     CHECK(valid("{\"type\":\"integer\"}", "1.0") == 1, "integer_with_zero_fraction");
     CHECK(valid("{\"type\":\"integer\"}", "1.5") == 0, "integer_rejects_fraction");
     CHECK(valid("{\"exclusiveMaximum\":3}", "3") == 0, "exclusiveMaximum");

@@ -215,3 +215,23 @@ test('a tool\'s tenant option is held to the rule a call\'s context tenant is: "
   assert.deepEqual(rt.listTools({ tenant: 't'.repeat(128) }).tools.map((t) => t.name), ['own']);
   rt.dispose();
 });
+
+test('multipleOf with a divisor of 19 or more digits is exact: 1e400 is no multiple of 9999999999999999999, and a call with it is refused', async () => {
+  const rt = await createToolRuntime();
+  let ran = 0;
+  // (as text: the JS number 9999999999999999999 is 1e19)
+  rt.registerTool('{"name":"pay","inputSchema":{"type":"object","properties":{"units":{"type":"integer","multipleOf":9999999999999999999}},"required":["units"]}}',
+    () => { ran++; return 'ran'; });
+  const v = rt.compileSchema('{"multipleOf":9999999999999999999}');
+  assert.deepEqual(['1e20', '1e31', '1e400', '7e5000', '29999999999999999997'].map((n) => v.validate(n).valid), [false, false, false, false, true]);
+  const big = rt.compileSchema('{"multipleOf":1234567890123456789012345}');
+  assert.deepEqual(['2469135780246913578024690', '2469135780246913578024691', '1e400'].map((n) => big.validate(n).valid), [true, false, false]);
+  // an exact answer past the evaluation steps: not checked, never "a multiple"
+  const far = big.validate('1e99999999');
+  assert.equal(far.valid, false);
+  assert.equal(far.jsonError?.code, 'too_large');
+  const r = await rt.callTool('pay', '{"units":1e400}');
+  assert.equal(gateCode(r), 'invalid_arguments');
+  assert.equal(ran, 0);
+  rt.dispose();
+});
