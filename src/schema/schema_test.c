@@ -232,6 +232,20 @@ static void test_compile_errors(void) {
     CHECK(diag_has("{\"properties\":{\"a\":{\"minLength\":-1}}}", NULL, "/properties/a/minLength"),
           "metaschema_nested_location");
     CHECK(diag_has("[1]", NULL, "object or a boolean"), "schema_must_be_object");
+    /* one URI, two schemas: refused (2020-12 core 8.2), never the first taken */
+    CHECK(diag_has("{\"$defs\":{\"a\":{\"$anchor\":\"x\",\"type\":\"string\"},\"b\":{\"$anchor\":\"x\"}},"
+                   "\"properties\":{\"p\":{\"$ref\":\"#x\"}}}", NULL, "/$defs/b: '#x' identifies two schemas"),
+          "duplicate_anchor_refused");
+    CHECK(diag_has("{\"$defs\":{\"a\":{\"$id\":\"http://x/a\"},\"b\":{\"$id\":\"http://x/a\"}}}", NULL,
+                   "/$defs/b: 'http://x/a' identifies two schemas"), "duplicate_id_refused");
+    CHECK(diag_has("{\"$defs\":{\"a\":{\"$anchor\":\"x\"},\"b\":{\"$dynamicAnchor\":\"x\"}}}", NULL,
+                   "identifies two schemas"), "anchor_and_dynamic_anchor_refused");
+    CHECK(diag_has("{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"definitions\":{\"a\":{\"$id\":\"#x\"},"
+                   "\"b\":{\"$id\":\"#x\"}}}", NULL, "'#x' identifies two schemas"), "draft7_duplicate_anchor_refused");
+    CHECK(valid("{\"$defs\":{\"a\":{\"$anchor\":\"x\",\"$dynamicAnchor\":\"x\",\"type\":\"string\"}},"
+                "\"$ref\":\"#x\"}", "\"s\"") == 1, "anchor_and_dynamic_anchor_on_one_node");
+    CHECK(valid("{\"$defs\":{\"a\":{\"$id\":\"http://x/a\",\"$anchor\":\"x\"},\"b\":{\"$id\":\"http://x/b\",\"$anchor\":\"x\"}}}",
+                "1") == 1, "one_anchor_in_two_resources");
     CHECK(diag_has("{\"$defs\":{\"a\":{\"$ref\":\"#/$defs/b\"},\"b\":{\"$ref\":\"#/$defs/a\"}},\"$ref\":\"#/$defs/a\"}",
                    NULL, "cycle"), "inplace_ref_cycle_rejected");
     o.limits.max_regex_bytes = 4;

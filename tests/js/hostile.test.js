@@ -235,3 +235,26 @@ test('multipleOf with a divisor of 19 or more digits is exact: 1e400 is no multi
   assert.equal(ran, 0);
   rt.dispose();
 });
+
+test('a schema naming one $anchor or $id twice is refused (invalid_schema, naming it), never read as the first', async () => {
+  const rt = await createToolRuntime();
+  const dups = {
+    '#x': { type: 'object', $defs: { a: { $anchor: 'x', type: 'string' }, b: { $anchor: 'x', type: 'integer' } }, properties: { p: { $ref: '#x' } } },
+    'http://x/a': { type: 'object', $defs: { a: { $id: 'http://x/a', type: 'string' }, b: { $id: 'http://x/a', type: 'integer' } }, properties: { p: { $ref: 'http://x/a' } } },
+  };
+  for (const [uri, s] of Object.entries(dups)) {
+    const named = (e) => e.code === 'invalid_schema' && e.message.includes(`'${uri}' identifies two schemas`);
+    assert.throws(() => rt.compileSchema(s), named, uri);
+    assert.throws(() => rt.registerTool({ name: 'dup', inputSchema: s }, () => 'ran'), (e) => e.code === 'invalid_schema' && e.message.includes(uri), uri);
+  }
+  // one name in two resources, or $anchor and $dynamicAnchor on one node, is no duplicate
+  const ok = rt.compileSchema({ $defs: { a: { $id: 'http://x/a', $anchor: 'x', type: 'string' }, b: { $id: 'http://x/b', $anchor: 'x' } }, $ref: 'http://x/a#x' });
+  assert.deepEqual([ok.validate('"s"').valid, ok.validate('1').valid], [true, false]);
+  // a context parameter's stripped copies of an anchored branch name nothing twice: the tool registers and runs
+  const base = { type: 'object', properties: { tenant_id: { type: 'string' }, q: { type: 'string' } }, required: ['tenant_id', 'q'] };
+  rt.registerTool({ name: 'scoped', inputSchema: { type: 'object', allOf: [{ $anchor: 'args', ...base }], properties: { sub: { $ref: '#args' } } } },
+    (a) => JSON.stringify(a), { context: { tenant_id: 'tenant' } });
+  const r = await rt.callTool('scoped', { q: 'a', sub: { tenant_id: 'mine', q: 'b' } }, { context: { tenant: 't1' } });
+  assert.ok(!r.isError, JSON.stringify(r));
+  rt.dispose();
+});
