@@ -113,7 +113,8 @@ tg_status tg_configure(tg_runtime *rt, const char *config, size_t len);
  * text; `name` and an object `inputSchema` are required; the model-visible
  * name is the tool's name mapped to a provider-safe one) and the host's
  * options (JSON object text, or len 0): needsApproval, privileged, readOnly,
- * edit, timeoutMs, tenant, requires (capabilities), context (parameter ->
+ * edit, timeoutMs, tenant (1-128 bytes without control characters, as a
+ * context's tenant), requires (capabilities), context (parameter ->
  * context key), contextParams ("reject"|"drop"). handler_id is the host's key
  * for the handler. A context parameter is removed from every model-visible
  * schema where that is exact (src/export/hidden.h); an inputSchema where the

@@ -1784,17 +1784,27 @@ function schemaBytes(x) {
   return copyOf(bytesOf(x));
 }
 
-/** compileSchema's options as JSON when a resource is given as UTF-8 bytes:
- * each such one spliced in as the JSON text it holds (checked to be one
- * JSON value, so it cannot add members of its own; the module then reads it
- * strictly). optText (the options written as JSON) is returned as it is when
- * none is. */
+/** compileSchema's options as JSON when a resource is given as JSON text or
+ * its UTF-8 bytes (as the schema may be): each such one spliced in as the
+ * JSON text it holds (checked to be one JSON value, so it cannot add members
+ * of its own; the module then reads it strictly). A string is text, never a
+ * JSON string resource (the module refuses one: not a schema). optText (the
+ * options written as JSON) is returned as it is when none is. */
 function resourcesText(opts, optText) {
   const entries = Object.entries(opts.resources);
-  if (!entries.some(([, v]) => bytesOf(v) !== null)) return optText;
+  if (!entries.some(([, v]) => typeof v === 'string' || bytesOf(v) !== null)) return optText;
   const parts = [];
   for (const [uri, v] of entries) {
-    const bytes = bytesOf(v);
+    const bytes = typeof v === 'string' ? null : bytesOf(v);
+    if (typeof v === 'string') {
+      try {
+        JSON.parse(checkedText(v));
+      } catch (e) {
+        throw new ToolgateError('invalid_json', `resource "${uri}" is not one JSON value: ${e.message}`);
+      }
+      parts.push(`${JSON.stringify(uri)}:${v}`);
+      continue;
+    }
     if (bytes === null) {
       let value;
       try { value = JSON.stringify(v); } catch (e) { throw new ToolgateError('invalid_request', `resource "${uri}" cannot be written as JSON: ${safeMessage(e)}`); }

@@ -94,7 +94,8 @@ export interface ToolOptions {
   timeoutMs?: number;
   /** Calls of this tool in flight at once. */
   concurrency?: number;
-  /** Only visible and callable in this tenant's context. */
+  /** Only visible and callable in this tenant's context: 1-128 bytes without control characters, as a
+   * context's tenant (anything else is refused: invalid_request / invalid_options). */
   tenant?: string;
   /** Capabilities the runtime must have been given, else the tool is not registered. */
   requires?: string[];
@@ -325,7 +326,8 @@ export declare class ToolRuntime {
    * buffer was detached are an invalid_json result). */
   callTool(name: string, args?: string | JSONBytes | Record<string, unknown>, ctx?: CallContext): Promise<CallToolResult | PendingApproval>;
   /** schema: a JS value, JSON text or its UTF-8 bytes (read as text, as validate reads them); each
-   * resources value likewise a JS value or UTF-8 bytes. */
+   * resources value likewise a JS value, JSON text or UTF-8 bytes (a string is JSON text; a resource
+   * that is not a schema, an object or a boolean, is refused: invalid_schema). */
   compileSchema(schema: object | string | boolean | JSONBytes, options?: { dialect?: '2020-12' | '2019-09' | 'draft-07' | 'draft-06' | 'draft-04';
     formats?: 'annotate' | 'assert'; resources?: Record<string, unknown> }): Validator;
   /** Checks JSON with the module's strict reader. A text over limits.argsBytes is too_large (refused

@@ -67,6 +67,13 @@ static int check_shape(const cJSON *d, tg_tool_error *e) {
     return 0;
 }
 
+int tg_context_name_ok(const char *s, size_t len) {
+    if (len < 1 || len > 128) return 0;
+    for (size_t i = 0; i < len; i++)
+        if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] == 0x7F) return 0;
+    return 1;
+}
+
 /* Host options -> tg_tool_opts (strings point into the tool's arena copy). */
 static int read_options(const cJSON *o, tg_tool_opts *opts, const cJSON *caps, tg_tool_error *e) {
     memset(opts, 0, sizeof *opts);
@@ -108,7 +115,10 @@ static int read_options(const cJSON *o, tg_tool_opts *opts, const cJSON *caps, t
         opts->concurrency = (size_t)v->valuedouble;
     }
     if ((v = tg_json_getz(o, "tenant"))) {
-        if (!cJSON_IsString(v)) return fail(e, "invalid_options", "\"tenant\" must be a string");
+        /* the rule a call's context tenant is held to: the scope is compared
+         * as C text, so "acme\u0000evil" would be tenant "acme"'s tool */
+        if (!cJSON_IsString(v) || !tg_context_name_ok(v->valuestring, tg_json_strlen(v->valuestring)))
+            return fail(e, "invalid_options", "\"tenant\" must be a string of 1-128 bytes without control characters");
         opts->tenant = v->valuestring;
     }
     if ((v = tg_json_getz(o, "requires"))) {

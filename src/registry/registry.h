@@ -92,6 +92,12 @@ void tg_registry_default_config(tg_registry_config *cfg);
 tg_registry *tg_registry_new(const tg_allocator *alloc, const tg_registry_config *cfg);
 void tg_registry_free(tg_registry *r);
 
+/* 1 when s[0..len) is a name a call's context may give (principal, tenant,
+ * session, source) and a tool's tenant option may hold: 1-128 bytes without
+ * control characters (docs/policy.md), so the text compared as C text is
+ * all of it. */
+int tg_context_name_ok(const char *s, size_t len);
+
 /* One tool of a batch: its MCP descriptor, the host's options object
  * (needsApproval, privileged, readOnly, edit, timeoutMs, concurrency, tenant,
  * requires, context, contextParams: "reject"|"drop", auditArgs; may be NULL) and handler id. */

@@ -527,6 +527,28 @@ static void capabilities_and_options(void) {
     tg_buf_reset(&f.out);
     tg_registry_apply(f.r, &b2, &f.out);
     CHECK(strstr(f.out.data, "invalid_options") != NULL);
+    /* a tenant is held to a context tenant's rule: compared as C text,
+     * "acme\u0000evil" would be tenant "acme"'s tool */
+    char long_tenant[160];
+    snprintf(long_tenant, sizeof long_tenant, "{\"tenant\":\"%0129d\"}", 0);
+    const char *tenants[] = {"{\"tenant\":\"acme\\u0000evil\"}", "{\"tenant\":\"\"}", "{\"tenant\":\"a\\nb\"}",
+                             "{\"tenant\":\"a\\u007fb\"}", long_tenant};
+    for (size_t i = 0; i < sizeof tenants / sizeof tenants[0]; i++) {
+        tg_tool_entry t = {J(&f, TOOL("scoped", "scoped")), J(&f, tenants[i]), 8};
+        tg_batch bt = {"", 0, "{tool}", 1, 0, &t, 1};
+        tg_buf_reset(&f.out);
+        tg_registry_apply(f.r, &bt, &f.out);
+        CHECK_MSG(strstr(f.out.data, "invalid_options") && strstr(f.out.data, "tenant"), "%s: %s", tenants[i], f.out.data);
+        CHECK(!tg_toolset_find(tg_registry_current(f.r), "scoped", 6));
+    }
+    long_tenant[sizeof "{\"tenant\":\"" - 1 + 128] = '"', long_tenant[sizeof "{\"tenant\":\"" + 128] = '}';
+    long_tenant[sizeof "{\"tenant\":\"" + 129] = 0;
+    tg_tool_entry t128 = {J(&f, TOOL("scoped", "scoped")), J(&f, long_tenant), 8};
+    tg_batch b128 = {"", 0, "{tool}", 1, 0, &t128, 1};
+    tg_buf_reset(&f.out);
+    CHECK(tg_registry_apply(f.r, &b128, &f.out) == 0);
+    const tg_tool *sc = tg_toolset_find(tg_registry_current(f.r), "scoped", 6);
+    CHECK_MSG(sc && sc->opts.tenant && strlen(sc->opts.tenant) == 128, "%s", f.out.data);
     fixture_close(&f);
 }
 

@@ -17,16 +17,9 @@ static int name_of(tg_runtime *rt, const cJSON *ctx, const char *key, const char
     char msg[120];
     *out = NULL;
     if (!v || cJSON_IsNull(v)) return 0;
-    if (cJSON_IsString(v)) {
-        size_t n = tg_json_strlen(v->valuestring), i;
-        for (i = 0; i < n; i++) {
-            unsigned char ch = (unsigned char)v->valuestring[i];
-            if (ch < 0x20 || ch == 0x7F) break;
-        }
-        if (n >= 1 && n <= 128 && i == n) {
-            *out = v->valuestring;
-            return 0;
-        }
+    if (cJSON_IsString(v) && tg_context_name_ok(v->valuestring, tg_json_strlen(v->valuestring))) {
+        *out = v->valuestring;
+        return 0;
     }
     snprintf(msg, sizeof msg, "\"%s\" must be a string of 1-128 bytes without control characters", key);
     tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, msg, -1);

@@ -47,6 +47,36 @@ size_t tg_schema_size_estimate(const cJSON *schema, const tg_schema_options *opt
     return program_estimate(schema ? tg_json_clone_size(schema) : 0, opts && opts->borrow_document);
 }
 
+/* Each resource a $ref reached is checked against its dialect's metaschema
+ * as the root is ({"minLength":-1} would otherwise be taken, and judged as
+ * the evaluator happens to read it); its diagnostics name it. One never
+ * reached is never evaluated, so it is left as it is. 0, or -1 failed. */
+static int meta_check_resources(sc *c) {
+    for (size_t i = 0; i < c->o->n_resources; i++) {
+        const tg_schema_resource *r = &c->o->resources[i];
+        uint32_t e;
+        if (!r->uri || !r->schema) continue;
+        size_t n = strlen(r->uri);
+        while (n && r->uri[n - 1] == '#') n--;
+        if (!tg_sc_smap_find(&c->by_uri, r->uri, n, &e)) continue;
+        size_t from = c->diag ? c->diag->len : 0;
+        tg_dialect d = (tg_dialect)c->ents[e].dialect;
+        if (!tg_sc_meta_check(c, c->ents[e].node, tg_smeta_uri(d), d)) continue;
+        if (c->diag && !c->oom && c->diag->len > from) {
+            /* "resource '<uri>': <pointer>: <message>; ..." */
+            size_t len = c->diag->len - from;
+            char *text = tg_arena_alloc(c->tmp, len);
+            if (!text) return -1;
+            memcpy(text, c->diag->data + from, len);
+            c->diag->len = from;
+            tg_buf_printf(c->diag, "resource '%s': ", r->uri);
+            tg_buf_append(c->diag, text, len);
+        }
+        return -1;
+    }
+    return 0;
+}
+
 /* Gives back the compiler's working memory: its own arena, or the caller's
  * as it was found (emptied into one chunk when it was empty, so the next
  * compile reuses that chunk; rewound when a compile is nested in another). */
@@ -114,6 +144,14 @@ int tg_schema_compile(const tg_allocator *alloc, const cJSON *schema, const tg_s
         tg_sc_fail(&c, "", "a schema must be an object or a boolean%s", "");
         goto error;
     }
+    /* a resource that is no schema is refused by name: taken as one, a $ref
+     * to it resolved to the referring document's root (fail-open) */
+    for (i = 0; i < o.n_resources; i++)
+        if (o.resources[i].schema && !tg_sj_IsObject(o.resources[i].schema) && !tg_sj_IsBool(o.resources[i].schema)) {
+            tg_sc_fail(&c, "", "resource '%s' is not a schema (an object or a boolean)",
+                       o.resources[i].uri ? o.resources[i].uri : "");
+            goto error;
+        }
     if (tg_sc_add_doc(&c, schema, "", 0, "", o.borrow_document, &root_ent)) goto error;
     s->dialect = (tg_dialect)c.ents[root_ent].dialect;
     if ((s->root = tg_sc_node_of(&c, root_ent)) == TG_SNONE) goto error;
@@ -185,6 +223,7 @@ int tg_schema_compile(const tg_allocator *alloc, const cJSON *schema, const tg_s
             mu = tg_smeta_uri(tg_sc_dialect_of_uri(mu, strlen(mu)));
         }
         if (tg_sc_meta_check(&c, c.ents[root_ent].node, mu, official)) goto error;
+        if (meta_check_resources(&c)) goto error;
     }
     if (o.ref_probes) *o.ref_probes += c.ptr_ix.probes;
     done_tmp(&c, scratch_empty, scratch_mark);

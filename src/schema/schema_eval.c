@@ -193,13 +193,17 @@ static int dec_digit(const dec *d, size_t intlen, size_t i) {
     return i < intlen ? d->dig[i] - '0' : d->dig[intlen + 1 + (i - intlen)] - '0';
 }
 
+/* (a + b) mod m for a, b < m, any m < 2^64: no sum past 2^64 */
+static uint64_t addmod(uint64_t a, uint64_t b, uint64_t m) {
+    return a >= m - b ? a - (m - b) : a + b;
+}
+
 static uint64_t mulmod(uint64_t a, uint64_t b, uint64_t m) {
     uint64_t r = 0;
     a %= m;
     while (b) {
-        if (b & 1) { r += a; if (r >= m) r -= m; }
-        a <<= 1;
-        if (a >= m) a -= m;
+        if (b & 1) r = addmod(r, a, m);
+        a = addmod(a, a, m);
         b >>= 1;
     }
     return r;
@@ -226,13 +230,49 @@ static void dec_trim(const dec *d, size_t intlen, size_t *lo, size_t *hi, long *
     *exp = d->exp + (long)(d->n - b);
 }
 
-/* 1 when x is an exact multiple of m (both number nodes, m > 0). Exact from
- * the lexemes whenever m has at most 18 significant digits, whatever the
- * instance's length or either exponent: with x = A*10^ea and m = B*10^eb (A
- * and B without trailing zeros), x/m is an integer iff ea >= eb and B
- * divides A*10^(ea-eb) (for ea < eb, B*10^(eb-ea) would have to divide A,
- * which does not end in 0). Longer divisors fall back to long doubles. */
-TG_NOINLINE static int multiple_of(const cJSON *x, double md, const char *mlex) {
+/* 1 when B (digits [blo, bhi) of b, more than 19) divides A*10^k (digits
+ * [alo, ahi) of a), long division a digit at a time on decimal digits;
+ * each digit costs about 10 passes over B's, charged as evaluation steps.
+ * -1 when that is past the steps left or memory: not checked, never a
+ * guess (a quotient past a long double's precision is no answer). */
+static int big_multiple(ev *e, const dec *a, size_t ai, size_t alo, size_t ahi, unsigned long k, const dec *b,
+                        size_t bi, size_t blo, size_t bhi) {
+    size_t n = bhi - blo, i, j;
+    size_t left = e->steps < e->max_steps ? e->max_steps - e->steps : 0;
+    if (k > left || (ahi - alo + k) > left / (10 * (n + 1))) return -1;
+    e->steps += (ahi - alo + k) * 10 * (n + 1);
+    tg_arena_mark m = tg_arena_save(e->scratch);
+    unsigned char *B = tg_arena_alloc(e->scratch, n + 1), *R = tg_arena_calloc(e->scratch, n + 1, 1);
+    if (!B || !R) { tg_arena_rewind(e->scratch, m); e->oom = 1; return -1; }
+    B[0] = 0; /* B and the remainder R: n + 1 digits, most significant first; R < B */
+    for (i = 0; i < n; i++) B[i + 1] = (unsigned char)dec_digit(b, bi, blo + i);
+    for (i = alo; i < ahi + k; i++) {
+        memmove(R, R + 1, n);
+        R[n] = (unsigned char)(i < ahi ? dec_digit(a, ai, i) : 0);
+        for (;;) { /* R -= B while R >= B (at most 9 times) */
+            for (j = 0; j <= n && R[j] == B[j]; j++) {}
+            if (j <= n && R[j] < B[j]) break;
+            int borrow = 0;
+            for (j = n + 1; j-- > 0;) {
+                int d = R[j] - B[j] - borrow;
+                borrow = d < 0;
+                R[j] = (unsigned char)(d < 0 ? d + 10 : d);
+            }
+        }
+    }
+    for (j = 0; j <= n && R[j] == 0; j++) {}
+    tg_arena_rewind(e->scratch, m);
+    return j > n;
+}
+
+/* 1 when x is an exact multiple of m (both number nodes, m > 0), 0 when
+ * not, -1 when it could not be checked within the limits. Exact from the
+ * lexemes, whatever the instance's length or either exponent: with x =
+ * A*10^ea and m = B*10^eb (A and B without trailing zeros), x/m is an
+ * integer iff ea >= eb and B divides A*10^(ea-eb) (for ea < eb, B*10^(eb-ea)
+ * would have to divide A, which does not end in 0): modular arithmetic for
+ * B < 10^19 (< 2^64), long division past it. */
+TG_NOINLINE static int multiple_of(ev *e, const cJSON *x, double md, const char *mlex) {
     if (x->valuestring && mlex) {
         dec a, b;
         int ai = dec_parse(x->valuestring, &a), bi = dec_parse(mlex, &b);
@@ -242,14 +282,14 @@ TG_NOINLINE static int multiple_of(const cJSON *x, double md, const char *mlex) 
         if (b.zero) return 0; /* (the compiler keeps only m > 0) */
         dec_trim(&a, (size_t)ai, &alo, &ahi, &ea);
         dec_trim(&b, (size_t)bi, &blo, &bhi, &eb);
-        if (bhi - blo <= 18) {
-            uint64_t B = 0, r = 0;
-            if (ea < eb) return 0;
-            for (i = blo; i < bhi; i++) B = B * 10 + (uint64_t)dec_digit(&b, (size_t)bi, i);
-            if (B == 1) return 1;
-            for (i = alo; i < ahi; i++) r = (r * 10 + (uint64_t)dec_digit(&a, (size_t)ai, i)) % B;
-            return mulmod(r, pow10mod((unsigned long)(ea - eb), B), B) == 0;
-        }
+        if (ea < eb) return 0;
+        if (bhi - blo > 19)
+            return big_multiple(e, &a, (size_t)ai, alo, ahi, (unsigned long)(ea - eb), &b, (size_t)bi, blo, bhi);
+        uint64_t B = 0, r = 0;
+        for (i = blo; i < bhi; i++) B = B * 10 + (uint64_t)dec_digit(&b, (size_t)bi, i);
+        if (B == 1) return 1;
+        for (i = alo; i < ahi; i++) r = addmod(mulmod(r, 10, B), (uint64_t)dec_digit(&a, (size_t)ai, i) % B, B);
+        return mulmod(r, pow10mod((unsigned long)(ea - eb), B), B) == 0;
     }
     if (x->valuestring && x->valuedouble == 0) return 0; /* non-zero, too small for a double */
     {
@@ -257,7 +297,9 @@ TG_NOINLINE static int multiple_of(const cJSON *x, double md, const char *mlex) 
         /* a non-zero x over a divisor past its magnitude (multipleOf 1e400:
          * an infinite double) is no multiple: 0 < |x/m| < 1 */
         if (q == 0 && x->valuedouble != 0) return 0;
-        if (!isfinite((double)q) || fabsl(q) > 1e30L) return 1;
+        /* past a long double's precision the quotient says nothing: not
+         * checked, never counted as a multiple */
+        if (!isfinite((double)q) || fabsl(q) > 1e30L) return -1;
         return q == floorl(q);
     }
 }
@@ -458,9 +500,13 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
         if (want_error(e)) report(e, in, inst, 0, 0, NULL, NULL);
         return 0;
     case TG_OP_MULTIPLE_OF:
-        if (!tg_sj_IsNumber(inst) || multiple_of(inst, in->u.num.d, in->u.num.lex)) return 1;
+    {
+        int mo = tg_sj_IsNumber(inst) ? multiple_of(e, inst, in->u.num.d, in->u.num.lex) : 1;
+        if (mo < 0) { e->fatal = 1; return -1; }
+        if (mo) return 1;
         if (want_error(e)) report(e, in, inst, 0, 0, NULL, NULL);
         return 0;
+    }
     case TG_OP_MAXIMUM: case TG_OP_EXCL_MAXIMUM: case TG_OP_MINIMUM: case TG_OP_EXCL_MINIMUM: {
         double x, l = in->u.num.d;
         if (!tg_sj_IsNumber(inst)) return 1;

@@ -191,16 +191,35 @@ static int new_res(sc *c, const char *uri, uint32_t root_ent, uint32_t *out) {
     return 0;
 }
 
+/* Indexes URI k (outliving the map) as entry e's. A URI that already
+ * names another entry is refused, naming it: the spec says no URI may
+ * identify two schemas, and readers differ on which one a $ref takes (the
+ * first here, the last elsewhere), so the gate would judge arguments by
+ * another schema than the server's. 0, or -1 failed (reported). */
+static int put_uri(sc *c, const char *k, size_t klen, uint32_t e) {
+    uint32_t was;
+    if (tg_sc_smap_find(&c->by_uri, k, klen, &was)) {
+        if (was == e) return 0; /* ($anchor and $dynamicAnchor of one name on one node) */
+        char *shown = tg_arena_strndup(c->tmp, k, klen < 200 ? klen : 200);
+        if (!shown) { tg_sc_oom(c); return -1; }
+        tg_sc_fail(c, c->ents[e].loc, "'%s' identifies two schemas ($id or $anchor defined twice)", shown);
+        return -1;
+    }
+    if (tg_sc_smap_put(c, &c->by_uri, k, klen, e)) { tg_sc_oom(c); return -1; }
+    return 0;
+}
+
+/* 0, or -1 failed (reported) */
 static int add_anchor(sc *c, uint32_t res, const char *name, size_t len, uint32_t ent) {
     const char *ru = c->res[res].uri;
     size_t rl = strlen(ru);
     char *k = tg_arena_alloc(c->tmp, rl + len + 2);
-    if (!k) return -1;
+    if (!k) { tg_sc_oom(c); return -1; }
     memcpy(k, ru, rl);
     k[rl] = '#';
     memcpy(k + rl + 1, name, len);
     k[rl + 1 + len] = 0;
-    return tg_sc_smap_put(c, &c->by_uri, k, rl + 1 + len, ent);
+    return put_uri(c, k, rl + 1 + len, ent);
 }
 
 /* The keywords whose values hold subschemas, with their lengths (scanned
@@ -271,7 +290,7 @@ int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, cons
     if (out_ent) *out_ent = e;
     if (new_resource) {
         c->res[res].root_ent = e;
-        if (tg_sc_smap_put(c, &c->by_uri, c->res[res].uri, strlen(c->res[res].uri), e)) { tg_sc_oom(c); return -1; }
+        if (put_uri(c, c->res[res].uri, strlen(c->res[res].uri), e)) return -1;
     }
     if (!tg_sj_IsObject(n)) return 0;
     /* anchors */
@@ -281,16 +300,16 @@ int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, cons
         if (tg_sj_IsString(v) && !(tg_sc_kw(n, kb, "$ref"))) {
             const char *h = strchr(v->valuestring, '#');
             if (h && h[1] && h[1] != '/')
-                if (add_anchor(c, res, h + 1, strlen(h + 1), e)) { tg_sc_oom(c); return -1; }
+                if (add_anchor(c, res, h + 1, strlen(h + 1), e)) return -1;
         }
     } else {
         v = tg_sc_kw(n, kb, "$anchor");
-        if (tg_sj_IsString(v) && add_anchor(c, res, v->valuestring, tg_json_strlen(v->valuestring), e)) { tg_sc_oom(c); return -1; }
+        if (tg_sj_IsString(v) && add_anchor(c, res, v->valuestring, tg_json_strlen(v->valuestring), e)) return -1;
         v = d == TG_DIALECT_2020_12 ? tg_sc_kw(n, kb, "$dynamicAnchor") : NULL;
         if (tg_sj_IsString(v)) {
             sc_res *r = &c->res[res];
             size_t cap = r->cap_dyn;
-            if (add_anchor(c, res, v->valuestring, tg_json_strlen(v->valuestring), e)) { tg_sc_oom(c); return -1; }
+            if (add_anchor(c, res, v->valuestring, tg_json_strlen(v->valuestring), e)) return -1;
             if (tg_sc_grow(c, (void **)&r->dyn, &cap, r->n_dyn + 1, sizeof *r->dyn)) { tg_sc_oom(c); return -1; }
             r->cap_dyn = (uint32_t)cap;
             r->dyn[r->n_dyn].name = v->valuestring;

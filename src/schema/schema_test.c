@@ -153,6 +153,22 @@ static void test_numbers(void) {
     CHECK(valid("{\"multipleOf\":1e-400}", "\"text\"") == 1, "multipleOf_ignores_strings");
     CHECK(valid("{\"multipleOf\":0.25}", "1e5000") == 1, "multipleOf_quarter_huge");
     CHECK(valid("{\"multipleOf\":0.3}", "0.9000000000000000000") == 1, "multipleOf_trailing_zeros");
+    /* a divisor of 19 significant digits (past 2^63) or more: exact too, never
+     * "a multiple" because a long double quotient ran out of precision */
+    CHECK(valid("{\"multipleOf\":9999999999999999999}", "1e20") == 0, "multipleOf_19_digits_1e20");
+    CHECK(valid("{\"multipleOf\":9999999999999999999}", "1e31") == 0, "multipleOf_19_digits_1e31");
+    CHECK(valid("{\"multipleOf\":9999999999999999999}", "1e400") == 0, "multipleOf_19_digits_1e400");
+    CHECK(valid("{\"multipleOf\":9999999999999999999}", "7e5000") == 0, "multipleOf_19_digits_7e5000");
+    CHECK(valid("{\"multipleOf\":9999999999999999999}", "29999999999999999997") == 1, "multipleOf_19_digits_triple");
+    CHECK(valid("{\"multipleOf\":9999999999999999999}", "29999999999999999998") == 0, "multipleOf_19_digits_triple_plus");
+    CHECK(valid("{\"multipleOf\":9999999999999999999}", "9999999999999999999e400") == 1, "multipleOf_19_digits_huge");
+    CHECK(valid("{\"multipleOf\":1234567890123456789012345}", "2469135780246913578024690") == 1, "multipleOf_25_digits_double");
+    CHECK(valid("{\"multipleOf\":1234567890123456789012345}", "2469135780246913578024691") == 0, "multipleOf_25_digits_double_plus");
+    CHECK(valid("{\"multipleOf\":1234567890123456789012345}", "1234567890123456789012345e400") == 1, "multipleOf_25_digits_huge");
+    CHECK(valid("{\"multipleOf\":12345678901234567890123}", "1e400") == 0, "multipleOf_23_digits_1e400");
+    CHECK(valid("{\"multipleOf\":1.234567890123456789012345e-30}", "2.46913578024691357802469e-30") == 1, "multipleOf_25_digits_fraction");
+    /* past the evaluation steps: not checked (-1), never a guess */
+    CHECK(valid("{\"multipleOf\":1234567890123456789012345}", "1e99999999") == -1, "multipleOf_long_divisor_beyond_steps");
     CHECK(valid("{\"type\":\"integer\"}", "1.0") == 1, "integer_with_zero_fraction");
     CHECK(valid("{\"type\":\"integer\"}", "1.5") == 0, "integer_rejects_fraction");
     CHECK(valid("{\"exclusiveMaximum\":3}", "3") == 0, "exclusiveMaximum");
@@ -216,6 +232,20 @@ static void test_compile_errors(void) {
     CHECK(diag_has("{\"properties\":{\"a\":{\"minLength\":-1}}}", NULL, "/properties/a/minLength"),
           "metaschema_nested_location");
     CHECK(diag_has("[1]", NULL, "object or a boolean"), "schema_must_be_object");
+    /* one URI, two schemas: refused (2020-12 core 8.2), never the first taken */
+    CHECK(diag_has("{\"$defs\":{\"a\":{\"$anchor\":\"x\",\"type\":\"string\"},\"b\":{\"$anchor\":\"x\"}},"
+                   "\"properties\":{\"p\":{\"$ref\":\"#x\"}}}", NULL, "/$defs/b: '#x' identifies two schemas"),
+          "duplicate_anchor_refused");
+    CHECK(diag_has("{\"$defs\":{\"a\":{\"$id\":\"http://x/a\"},\"b\":{\"$id\":\"http://x/a\"}}}", NULL,
+                   "/$defs/b: 'http://x/a' identifies two schemas"), "duplicate_id_refused");
+    CHECK(diag_has("{\"$defs\":{\"a\":{\"$anchor\":\"x\"},\"b\":{\"$dynamicAnchor\":\"x\"}}}", NULL,
+                   "identifies two schemas"), "anchor_and_dynamic_anchor_refused");
+    CHECK(diag_has("{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"definitions\":{\"a\":{\"$id\":\"#x\"},"
+                   "\"b\":{\"$id\":\"#x\"}}}", NULL, "'#x' identifies two schemas"), "draft7_duplicate_anchor_refused");
+    CHECK(valid("{\"$defs\":{\"a\":{\"$anchor\":\"x\",\"$dynamicAnchor\":\"x\",\"type\":\"string\"}},"
+                "\"$ref\":\"#x\"}", "\"s\"") == 1, "anchor_and_dynamic_anchor_on_one_node");
+    CHECK(valid("{\"$defs\":{\"a\":{\"$id\":\"http://x/a\",\"$anchor\":\"x\"},\"b\":{\"$id\":\"http://x/b\",\"$anchor\":\"x\"}}}",
+                "1") == 1, "one_anchor_in_two_resources");
     CHECK(diag_has("{\"$defs\":{\"a\":{\"$ref\":\"#/$defs/b\"},\"b\":{\"$ref\":\"#/$defs/a\"}},\"$ref\":\"#/$defs/a\"}",
                    NULL, "cycle"), "inplace_ref_cycle_rejected");
     o.limits.max_regex_bytes = 4;
@@ -367,6 +397,43 @@ static void test_resources_and_dialects(void) {
           "embedded_metaschema_reachable");
     tg_schema_free(s);
     tg_buf_free(&diag);
+}
+
+/* A resource that is no schema is refused by name (a $ref to it resolved
+ * to the referring root); one a $ref reaches is checked against its
+ * metaschema as the root is. */
+static void test_resource_is_a_schema(void) {
+    static const char *const bad[] = {"5", "null", "[1]", "\"x\""};
+    tg_arena a;
+    tg_schema_options o = tg_schema_default_options();
+    tg_schema_resource r[1];
+    tg_buf diag;
+    tg_arena_init(&a, A);
+    tg_buf_init(&diag, A, 0);
+    r[0].uri = "http://x/str";
+    o.resources = r;
+    o.n_resources = 1;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        r[0].schema = J(&a, bad[i]);
+        tg_buf_reset(&diag);
+        tg_schema *s = C("{\"properties\":{\"p\":{\"$ref\":\"http://x/str\"}}}", &o, &diag);
+        CHECK(!s && diag.data && strstr(diag.data, "resource 'http://x/str' is not a schema"), "resource_not_a_schema");
+        tg_schema_free(s);
+    }
+    r[0].schema = J(&a, "{\"minLength\":-1}");
+    tg_buf_reset(&diag);
+    tg_schema *s = C("{\"$ref\":\"http://x/str\"}", &o, &diag);
+    CHECK(!s && diag.data && strncmp(diag.data, "resource 'http://x/str': /minLength", 35) == 0, "resource_metaschema");
+    tg_schema_free(s);
+    s = C("{}", &o, &diag); /* (never reached: never evaluated) */
+    CHECK(s != NULL, "unreached_resource_not_judged");
+    tg_schema_free(s);
+    r[0].schema = J(&a, "{\"minLength\":1}");
+    s = C("{\"$ref\":\"http://x/str\"}", &o, &diag);
+    CHECK(s && V(s, "\"a\"", NULL) == 1 && V(s, "\"\"", NULL) == 0, "resource_schema_taken");
+    tg_schema_free(s);
+    tg_buf_free(&diag);
+    tg_arena_free(&a);
 }
 
 static void test_metaschema_cache(void) {
@@ -634,6 +701,7 @@ int main(void) {
     test_eval_limits();
     test_formats();
     test_resources_and_dialects();
+    test_resource_is_a_schema();
     test_unevaluated();
     test_metaschema_cache();
     test_allocation_failures();

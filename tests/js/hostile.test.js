@@ -244,3 +244,64 @@ test('a descriptor or policy over its limit is refused (too_large) before it is 
   assert.equal(rt.memorySize(), before, 'the memory did not grow');
   rt.dispose();
 });
+
+test('a tool\'s tenant option is held to the rule a call\'s context tenant is: "acme\\u0000evil" is refused, never read as "acme"', async () => {
+  const rt = await createToolRuntime();
+  let ran = false;
+  for (const tenant of ['acme\u0000evil', 'acme\nx', '', 'a'.repeat(129)]) {
+    assert.throws(() => rt.registerTool({ name: 'secret', inputSchema: { type: 'object' } }, () => { ran = true; }, { tenant }),
+      (e) => e.code === 'invalid_request' && /"tenant" must be/.test(e.message), JSON.stringify(tenant));
+  }
+  const r = rt.importTools('up', [{ name: 'secret', inputSchema: { type: 'object' } }], { call: () => { ran = true; }, options: { tenant: 'acme\u0000evil' } });
+  assert.deepEqual(r.rejected.map((t) => t.code), ['invalid_options']);
+  assert.equal(rt.listTools({ tenant: 'acme' }).tools.length, 0);
+  const res = await rt.callTool('mcp__up__secret', '{}', { tenant: 'acme' });
+  assert.ok(res.isError && !ran);
+  // the longest name a context may give is a tool's tenant too
+  rt.registerTool({ name: 'own', inputSchema: { type: 'object' } }, () => 'ok', { tenant: 't'.repeat(128) });
+  assert.deepEqual(rt.listTools({ tenant: 't'.repeat(128) }).tools.map((t) => t.name), ['own']);
+  rt.dispose();
+});
+
+test('multipleOf with a divisor of 19 or more digits is exact: 1e400 is no multiple of 9999999999999999999, and a call with it is refused', async () => {
+  const rt = await createToolRuntime();
+  let ran = 0;
+  // (as text: the JS number 9999999999999999999 is 1e19)
+  rt.registerTool('{"name":"pay","inputSchema":{"type":"object","properties":{"units":{"type":"integer","multipleOf":9999999999999999999}},"required":["units"]}}',
+    () => { ran++; return 'ran'; });
+  const v = rt.compileSchema('{"multipleOf":9999999999999999999}');
+  assert.deepEqual(['1e20', '1e31', '1e400', '7e5000', '29999999999999999997'].map((n) => v.validate(n).valid), [false, false, false, false, true]);
+  const big = rt.compileSchema('{"multipleOf":1234567890123456789012345}');
+  assert.deepEqual(['2469135780246913578024690', '2469135780246913578024691', '1e400'].map((n) => big.validate(n).valid), [true, false, false]);
+  // an exact answer past the evaluation steps: not checked, never "a multiple"
+  const far = big.validate('1e99999999');
+  assert.equal(far.valid, false);
+  assert.equal(far.jsonError?.code, 'too_large');
+  const r = await rt.callTool('pay', '{"units":1e400}');
+  assert.equal(gateCode(r), 'invalid_arguments');
+  assert.equal(ran, 0);
+  rt.dispose();
+});
+
+test('a schema naming one $anchor or $id twice is refused (invalid_schema, naming it), never read as the first', async () => {
+  const rt = await createToolRuntime();
+  const dups = {
+    '#x': { type: 'object', $defs: { a: { $anchor: 'x', type: 'string' }, b: { $anchor: 'x', type: 'integer' } }, properties: { p: { $ref: '#x' } } },
+    'http://x/a': { type: 'object', $defs: { a: { $id: 'http://x/a', type: 'string' }, b: { $id: 'http://x/a', type: 'integer' } }, properties: { p: { $ref: 'http://x/a' } } },
+  };
+  for (const [uri, s] of Object.entries(dups)) {
+    const named = (e) => e.code === 'invalid_schema' && e.message.includes(`'${uri}' identifies two schemas`);
+    assert.throws(() => rt.compileSchema(s), named, uri);
+    assert.throws(() => rt.registerTool({ name: 'dup', inputSchema: s }, () => 'ran'), (e) => e.code === 'invalid_schema' && e.message.includes(uri), uri);
+  }
+  // one name in two resources, or $anchor and $dynamicAnchor on one node, is no duplicate
+  const ok = rt.compileSchema({ $defs: { a: { $id: 'http://x/a', $anchor: 'x', type: 'string' }, b: { $id: 'http://x/b', $anchor: 'x' } }, $ref: 'http://x/a#x' });
+  assert.deepEqual([ok.validate('"s"').valid, ok.validate('1').valid], [true, false]);
+  // a context parameter's stripped copies of an anchored branch name nothing twice: the tool registers and runs
+  const base = { type: 'object', properties: { tenant_id: { type: 'string' }, q: { type: 'string' } }, required: ['tenant_id', 'q'] };
+  rt.registerTool({ name: 'scoped', inputSchema: { type: 'object', allOf: [{ $anchor: 'args', ...base }], properties: { sub: { $ref: '#args' } } } },
+    (a) => JSON.stringify(a), { context: { tenant_id: 'tenant' } });
+  const r = await rt.callTool('scoped', { q: 'a', sub: { tenant_id: 'mine', q: 'b' } }, { context: { tenant: 't1' } });
+  assert.ok(!r.isError, JSON.stringify(r));
+  rt.dispose();
+});

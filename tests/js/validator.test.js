@@ -333,3 +333,26 @@ test('authorize refuses arguments over argsBytes before copying them into the mo
   assert.equal(rt.memorySize(), before);
   rt.dispose();
 });
+
+test('a resource is a schema: JSON text is read as text, anything else (a string value, 5, null, [1]) is refused by name, and one a $ref reaches is checked against its metaschema', () => {
+  const schema = { type: 'object', properties: { p: { $ref: 'http://x/str' } } };
+  const withRes = (res) => rt.compileSchema(schema, { resources: { 'http://x/str': res } });
+  // JSON text, as the schema itself may be: never a JSON string resource
+  const text = withRes('{"type":"string"}');
+  assert.deepEqual([text.validate('{"p":"s"}').valid, text.validate('{"p":{}}').valid], [true, false]);
+  assert.throws(() => withRes('hello'), (e) => e.code === 'invalid_json' && /http:\/\/x\/str/.test(e.message));
+  assert.throws(() => withRes('{"type":"string"} {}'), (e) => e.code === 'invalid_json');
+  // not a schema: refused, naming it (a $ref to it resolved to the referring root, so {"p":{}} passed)
+  for (const res of [5, null, [1], '"hello"', new TextEncoder().encode('[1]')]) {
+    assert.throws(() => withRes(res), (e) => e.code === 'invalid_schema' && /resource 'http:\/\/x\/str' is not a schema/.test(e.message), JSON.stringify(res));
+  }
+  // also when no $ref reaches it
+  assert.throws(() => rt.compileSchema({}, { resources: { 'urn:n': 5 } }), (e) => e.code === 'invalid_schema' && /urn:n/.test(e.message));
+  // checked against the metaschema as the root is, the diagnostic naming the resource
+  assert.throws(() => withRes({ minLength: -1 }), (e) => e.code === 'invalid_schema' && /^resource 'http:\/\/x\/str': \/minLength: /.test(e.message));
+  assert.throws(() => withRes({ $schema: 'http://json-schema.org/draft-07/schema#', items: [{ type: 5 }] }),
+    (e) => e.code === 'invalid_schema' && /^resource 'http:\/\/x\/str': .*\/items\/0\/type.*draft-07/.test(e.message));
+  // a boolean is a schema
+  assert.equal(withRes(false).validate('{"p":1}').valid, false);
+  assert.equal(withRes(true).validate('{"p":1}').valid, true);
+});
