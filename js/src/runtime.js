@@ -116,6 +116,7 @@ export class ToolRuntime {
   #invoked = null; // set by the invoke import during tga_call_begin
   #journal = [];
   #approvals = new Map(); // approvalId -> { record, name, argsText, ctx }
+  #schemaBytes = 256 << 10; // the configured schemaBytes (compileSchema's text may be 4x it)
   #answered = new Map(); // approvalId -> the record of one answered (#answer), for a replaced instance
   #waiters = new Map(); // approvalId -> { signal, onProgress } of the caller waiting on it (_awaitApproval)
   #auditSubscribers = new Set();
@@ -555,6 +556,7 @@ export class ToolRuntime {
   /** Applies runtime-wide options (capabilities, descriptionBytes, schemaBytes, toolsPerSource, formats). */
   configure(config) {
     this.#check(this.#journaled('tga_configure', [jsonText(config, 'invalid_request', 'the configuration')]));
+    if (typeof config?.schemaBytes === 'number') this.#schemaBytes = config.schemaBytes; // (as the module took it)
     this.#takeChanges(); // (a new registry: its epoch)
   }
 
@@ -1435,6 +1437,10 @@ export class ToolRuntime {
   }
 
   #compileSchema(text, optText) {
+    // refused before it is copied in (each character at least one byte), as
+    // the module would refuse it: a schema's text is at most 4 x schemaBytes
+    const limit = 4 * this.#schemaBytes;
+    if (text.length > limit) throw new ToolgateError('too_large', `schema: input of at least ${text.length} bytes is over the limit of ${limit}`);
     const [len, optLen] = this.#write(text, optText);
     const id = this.#call('tga_schema_compile', len, optLen);
     if (!id) throw this.#lastError(-11);

@@ -305,3 +305,15 @@ test('a schema naming one $anchor or $id twice is refused (invalid_schema, namin
   assert.ok(!r.isError, JSON.stringify(r));
   rt.dispose();
 });
+
+test('a schema over 4 x schemaBytes is refused (too_large) before it is copied into the module', async () => {
+  const rt = await createToolRuntime();
+  const before = rt.memorySize();
+  const text = `{"type":"object","description":"${'x'.repeat(20 << 20)}"}`;
+  assert.throws(() => rt.compileSchema(text), (e) => e.code === 'too_large' && /over the limit of 1048576/.test(e.message));
+  assert.equal(rt.memorySize(), before, 'the memory did not grow');
+  rt.dispose();
+  const wide = await createToolRuntime({ schemaBytes: 8 << 20 });
+  assert.equal(wide.compileSchema(`{"description":"${'x'.repeat(2 << 20)}"}`).validate('1').valid, true, 'the limit follows schemaBytes');
+  wide.dispose();
+});
