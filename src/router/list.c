@@ -75,6 +75,18 @@ static int render_tool(tg_arena *a, tg_export_format fmt, const tg_tool *t, tg_b
     return text->failed || reports->failed ? -1 : 0;
 }
 
+/* The most rendered text one format's list holds (and at most an eighth of
+ * the runtime's memory budget). */
+#define LIST_RENDER_MAX ((size_t)32 << 20)
+
+/* qsort: the longer rendering first, then the earlier tool (a stable,
+ * deterministic choice of what a bounded list leaves out). */
+static int longer_first(const void *x, const void *y) {
+    const span *a = x, *b = y;
+    if (a->len != b->len) return a->len < b->len ? 1 : -1;
+    return a->off < b->off ? -1 : a->off > b->off;
+}
+
 /* Renders every tool of set in fmt into the set's cache (once). */
 static rendering *render(tg_runtime *rt, tg_toolset *set, tg_export_format fmt) {
     render_cache *c = tg_toolset_get_cache(set);
@@ -100,11 +112,68 @@ static rendering *render(tg_runtime *rt, tg_toolset *set, tg_export_format fmt) 
     tg_buf_reset(&r->reports);
     tg_arena a;
     tg_arena_init(&a, rt->alloc);
-    for (size_t i = 0; i < c->n; i++)
-        if (render_tool(&a, fmt, tg_toolset_at(set, i), &r->text, &r->reports, &r->tools[i], &r->report[i])) {
+    /* the whole list is bounded too (each tool is, by the renderer): many
+     * small tools that each amplify within their bound must not take the
+     * module's memory and fail the list for every tool. When the list would
+     * be over the bound, the largest renderings are left out of this format
+     * (a report entry each, as for a tool over its own bound) until the rest
+     * fits: so one upstream's amplifying tools go, not whichever tools sort
+     * last. (Measured in a first pass that keeps nothing; rendered again.) */
+    size_t list_max = rt->limits.memory_bytes / 8 < LIST_RENDER_MAX ? rt->limits.memory_bytes / 8 : LIST_RENDER_MAX;
+    unsigned char *drop = NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        int over = 0;
+        tg_buf_reset(&r->text);
+        tg_buf_reset(&r->reports);
+        for (size_t i = 0; i < c->n; i++) {
+            if (drop && drop[i]) { /* left out: its report says why */
+                r->tools[i].off = r->text.len, r->tools[i].len = 0;
+                r->report[i].off = r->reports.len;
+                tg_buf_puts(&r->reports, "{\"tool\":");
+                tg_json_write_string(&r->reports, tg_toolset_at(set, i)->name, tg_toolset_at(set, i)->name_len);
+                tg_buf_printf(&r->reports, ",\"path\":\"\",\"issue\":\"this format's list would be over its bound of %zu "
+                                           "bytes of rendered tools: the largest are left out of this list, this one among them\"}",
+                              list_max);
+                r->report[i].len = r->reports.len - r->report[i].off;
+                continue;
+            }
+            if (render_tool(&a, fmt, tg_toolset_at(set, i), &r->text, &r->reports, &r->tools[i], &r->report[i])) {
+                tg_free(&rt->alloc, drop, c->n);
+                tg_arena_free(&a);
+                return NULL;
+            }
+            if (r->text.len > list_max) over = 1;
+            if (over) r->text.len = r->tools[i].off; /* (measured, not kept) */
+        }
+        if (!over || drop) break;
+        /* the largest first, until what is left fits */
+        size_t total = 0;
+        for (size_t i = 0; i < c->n; i++) total += r->tools[i].len;
+        drop = tg_malloc(&rt->alloc, c->n);
+        if (!drop) {
             tg_arena_free(&a);
             return NULL;
         }
+        memset(drop, 0, c->n);
+        span *by_len = tg_malloc(&rt->alloc, c->n * sizeof *by_len); /* (off: the tool's index) */
+        if (!by_len) {
+            tg_free(&rt->alloc, drop, c->n);
+            tg_arena_free(&a);
+            return NULL;
+        }
+        for (size_t i = 0; i < c->n; i++) by_len[i].off = i, by_len[i].len = r->tools[i].len;
+        qsort(by_len, c->n, sizeof *by_len, longer_first);
+        for (size_t k = 0; k < c->n && total > list_max; k++) {
+            drop[by_len[k].off] = 1;
+            total -= by_len[k].len;
+        }
+        tg_free(&rt->alloc, by_len, c->n * sizeof *by_len);
+    }
+    tg_free(&rt->alloc, drop, c->n);
+    if (r->text.failed || r->reports.failed) {
+        tg_arena_free(&a);
+        return NULL;
+    }
     tg_arena_free(&a);
     r->done = 1;
     return r;

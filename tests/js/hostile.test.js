@@ -317,3 +317,19 @@ test('a schema over 4 x schemaBytes is refused (too_large) before it is copied i
   assert.equal(wide.compileSchema(`{"description":"${'x'.repeat(2 << 20)}"}`).validate('1').valid, true, 'the limit follows schemaBytes');
   wide.dispose();
 });
+
+test('a format\'s whole list is bounded: past it the largest renderings are left out (reported), not the list failed or the tools that sort last', async () => {
+  const rt = await createToolRuntime({ limits: { memoryBytes: 32 << 20 } }); // (the list's bound: an eighth of it, 4 MiB)
+  const defs = { a0: { type: 'string' } };
+  for (let i = 1; i <= 15; i++) defs['a' + i] = { type: 'object', properties: { x: { $ref: `#/$defs/a${i - 1}` }, y: { $ref: `#/$defs/a${i - 1}` } } };
+  rt.importTools('up', Array.from({ length: 200 }, (_, i) => ({ name: 'b' + i, inputSchema: { type: 'object', $defs: defs, properties: { r: { $ref: '#/$defs/a15' } } } })), { call: () => 1 });
+  rt.registerTool({ name: 'weather', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } }, () => 'sunny');
+  const l = rt.listTools({ format: 'gemini' });
+  const names = l.tools[0].functionDeclarations.map((d) => d.name);
+  assert.ok(names.includes('weather'), 'the small tool that sorts last is listed');
+  const out = l.report.filter((r) => /over its bound/.test(r.issue)).map((r) => r.tool);
+  assert.ok(out.length > 0 && out.every((n) => !names.includes(n)), `${out.length} left out`);
+  assert.ok(JSON.stringify(l.tools).length <= 4 << 20);
+  assert.equal(names.length + out.length, 201);
+  rt.dispose();
+});
