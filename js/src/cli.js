@@ -220,7 +220,7 @@ const GATEWAY_CONFIG = {
           args: { type: 'array', items: { type: 'string' } },
           env: { type: 'object', additionalProperties: { type: 'string' } },
           cwd: { type: 'string' },
-          startupTimeoutMs: { type: 'integer', minimum: 1 },
+          startupTimeoutMs: { type: 'integer', minimum: 1, maximum: 2 ** 31 - 1 }, // (the longest timer Node sets)
           options: FACTS,
           tools: { type: 'object', additionalProperties: FACTS },
         },
@@ -368,8 +368,7 @@ async function gateway(args, log) {
       if (serving) server.sendToolListChanged().catch(() => {});
     };
     started.push(upstream);
-    const timeout = up.startupTimeoutMs ?? STARTUP_TIMEOUT_MS;
-    return client.connect(transport, { timeout: Math.min(MAX_TIMER_MS, timeout) }).then(() => client, (e) => {
+    return client.connect(transport, { timeout: startupTimeout(up) }).then(() => client, (e) => {
       throw new Error(`${name}: ${e.message}`);
     });
   };
@@ -384,7 +383,7 @@ async function gateway(args, log) {
       clients.set(name, client);
       // on the chain: a list_changed sent while this first import runs
       // re-imports after it, with the newer list applied last
-      const first = importFromClient(rt, name, client, { options: toolOptions(rt, name, up), timeoutMs: up.startupTimeoutMs ?? STARTUP_TIMEOUT_MS });
+      const first = importFromClient(rt, name, client, { options: toolOptions(rt, name, up), timeoutMs: startupTimeout(up) });
       imports.set(name, first.catch(() => {}));
       report(name, await first.catch((e) => { throw new Error(`${name}: ${e.message}`); }));
     }
@@ -436,7 +435,7 @@ const CLOSE_STEP_MS = 400;
 /** How long an upstream may take to answer initialize, and then to list its
  * tools, unless its config says (startupTimeoutMs): the SDK's own default. */
 const STARTUP_TIMEOUT_MS = 60_000;
-const MAX_TIMER_MS = 2 ** 31 - 1; // (a longer setTimeout fires at once)
+const startupTimeout = (up) => up.startupTimeoutMs ?? STARTUP_TIMEOUT_MS;
 
 async function closeUpstream({ client, transport, exited }) {
   const pid = transport.pid; // (read first: the SDK's close forgets its process)
