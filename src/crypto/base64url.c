@@ -62,3 +62,9 @@ long tg_b64url_decode(const char *s, size_t len, unsigned char *out) {
     }
     return (long)o;
 }
+
+void tg_hex_encode(const unsigned char *in, size_t n, char *out) {
+    static const char x[] = "0123456789abcdef";
+    for (size_t i = 0; i < n; i++) out[2 * i] = x[in[i] >> 4], out[2 * i + 1] = x[in[i] & 15];
+    out[2 * n] = '\0';
+}

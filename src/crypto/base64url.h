@@ -1,5 +1,5 @@
 /* base64url.h - base64url without padding (RFC 4648 section 5), the
- * encoding of approval tokens.
+ * encoding of approval tokens; and lowercase hex, the digests' spelling.
  *
  * Decoding is strict: only [A-Za-z0-9_-], no padding, no white space, and
  * the unused low bits of the last character must be zero, so every byte
@@ -17,5 +17,8 @@ size_t tg_b64url_encode(const void *in, size_t n, char *out);
 /* Decodes s[0..len) into out (room for len * 3 / 4 bytes). Returns the
  * decoded length, or -1 when s is not canonical base64url. */
 long tg_b64url_decode(const char *s, size_t len, unsigned char *out);
+
+/* Writes 2n lowercase hex digits of in[0..n) and a NUL to out. */
+void tg_hex_encode(const unsigned char *in, size_t n, char *out);
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../crypto/base64url.h"
 #include "../crypto/blake2s.h"
 #include "../base/utf8.h"
 #include "../export/hidden.h"
@@ -307,9 +308,7 @@ static int digest(tg_arena *a, const cJSON *d, char hex[65], size_t sizes[3], si
     sizes[2] = b.len - labels;
     tg_blake2s(b.data, b.len, h);
     tg_buf_free(&b);
-    static const char x[] = "0123456789abcdef";
-    for (int i = 0; i < 32; i++) hex[2 * i] = x[h[i] >> 4], hex[2 * i + 1] = x[h[i] & 15];
-    hex[64] = '\0';
+    tg_hex_encode(h, sizeof h, hex);
     return 0;
 }
 

@@ -2,6 +2,7 @@
  * parameters refused or dropped, then injected from the trusted context,
  * then the whole object checked against the tool's compiled inputSchema. */
 #include "router.h"
+#include "../crypto/base64url.h"
 #include "../crypto/sha256.h"
 
 #include <string.h>
@@ -116,7 +117,6 @@ const cJSON *tg_args_shown(tg_arena *arena, const tg_tool *tool, const cJSON *ar
 }
 
 int tg_args_context_digest(const tg_tool *tool, const cJSON *context, const tg_allocator *alloc, char hex[65]) {
-    static const char x[] = "0123456789abcdef";
     const cJSON *ctxmap = tool->opts.context;
     hex[0] = '\0';
     if (!ctxmap) return 0;
@@ -144,8 +144,7 @@ int tg_args_context_digest(const tg_tool *tool, const cJSON *context, const tg_a
     unsigned char h[TG_SHA256_SIZE];
     tg_sha256(b.data, b.len, h);
     tg_buf_free(&b);
-    for (int i = 0; i < TG_SHA256_SIZE; i++) hex[2 * i] = x[h[i] >> 4], hex[2 * i + 1] = x[h[i] & 15];
-    hex[64] = '\0';
+    tg_hex_encode(h, sizeof h, hex);
     return 1;
 }
 
