@@ -60,10 +60,6 @@ function giveMemory(m) {
   if (m && memoryPool.length < POOL_MAX && m.buffer.byteLength <= POOL_BYTES_MAX) memoryPool.push(m);
 }
 
-/** tga_new's limit arguments: each a whole number of at most 2^32-1, 0 (or
- * omitted, or null) for its default (include/toolgate.h). A limit that is
- * not a number of at least 0 (a negative, NaN, a string) is refused: read as
- * the default it would be dropped unnoticed. */
 /** The options a runtime takes (RuntimeOptions) and the limits (Limits): a
  * misspelled one ("argBytes", "polcy") is refused, never ignored, since an
  * ignored limit or policy leaves the runtime wider open than its host wrote. */
@@ -75,6 +71,10 @@ function unknownKey(what, obj, known) {
   for (const k of Object.keys(obj)) if (!known.has(k)) throw new TypeError(`unknown ${what} "${k}" (known: ${[...known].join(', ')})`);
 }
 
+/** tga_new's limit arguments: each a whole number of at most 2^32-1, 0 (or
+ * omitted, or null) for its default (include/toolgate.h). A limit that is
+ * not a number of at least 0 (a negative, NaN, a string) is refused: read as
+ * the default it would be dropped unnoticed. */
 function limitArgs(limits) {
   limits ??= {};
   if (typeof limits !== 'object') throw new TypeError(`limits must be an object, not a ${typeof limits}`);
@@ -127,6 +127,8 @@ export class ToolRuntime {
   #restarts = 0;
   #argsLimit;
   #resultLimit;
+  #descriptorLimit;
+  #depthLimit;
   #version = 0; // bumped by every change to tools or policy: keys the list cache
   #listCache = new Map();
   #spentTokens = new Map(); // approval tokens presented to the module -> expiry (ms), for a replaced instance
@@ -174,6 +176,8 @@ export class ToolRuntime {
     const limits = this.#limits = limitArgs(options.limits);
     this.#argsLimit = limits[2] || 1 << 20;
     this.#resultLimit = limits[4] || 4 << 20;
+    this.#descriptorLimit = limits[3] || 1 << 20;
+    this.#depthLimit = limits[1] || 256;
     this.#instantiate();
     this.#applyOptions(options);
   }
@@ -578,7 +582,7 @@ export class ToolRuntime {
     if (typeof handler !== 'function') throw new TypeError('handler must be a function');
     const text = typeof descriptor === 'string' ? checkedText(descriptor) : jsonText(descriptor, 'invalid_descriptor', 'the descriptor');
     // refused before it is copied in (each character is at least one byte)
-    const limit = this.#limits[3] || 1 << 20;
+    const limit = this.#descriptorLimit;
     if (text.length > limit) throw new ToolgateError('too_large', `the descriptor is larger than the limit of ${limit} bytes (descriptorBytes)`);
     const id = this.#nextHandler++;
     this.#settled(this.#changing('tga_register', [text, options === undefined ? '' : jsonText(options, 'invalid_request', 'the options')], [id]));
@@ -635,7 +639,7 @@ export class ToolRuntime {
     // on its own is refused here, never parsed with the rest (one 50 MB
     // description would take the module's memory and fail every tool)
     if (text !== undefined && text.length > BATCH_CHECKED_FROM) {
-      const over = oversizedEntries(tools, this.#limits[3] || 1 << 20, atomic);
+      const over = oversizedEntries(tools, this.#descriptorLimit, atomic);
       if (over.size) unwritable = over;
     }
     if (unwritable) text = jsonText(request, 'invalid_request', 'the batch');
@@ -648,7 +652,7 @@ export class ToolRuntime {
       // own, and the rest is sent again
       const e = this.#lastError(status);
       const bad = (e.code === 'invalid_json' || e.code === 'too_large') && e.message.startsWith('batch: ')
-        ? unreadableEntries(tools, this.#limits[1] || 256) : null;
+        ? unreadableEntries(tools, this.#depthLimit) : null;
       if (bad?.size) {
         unwritable = new Map([...(unwritable ?? []), ...bad]);
         status = this.#changing('tga_register_batch', [jsonText(request, 'invalid_request', 'the batch')]);
@@ -1428,7 +1432,7 @@ export class ToolRuntime {
     // JSON text, its UTF-8 bytes (read as text, as validate and callTool
     // read them: written as a JS value, a Uint8Array is an object of unknown
     // keywords that accepts everything) or a JS value
-    const text = typeof schema === 'string' ? checkedText(schema) : schemaBytes(schema) ?? jsonText(schema, 'invalid_schema', 'the schema');
+    const text = typeof schema === 'string' ? checkedText(schema) : copyOf(bytesOf(schema)) ?? jsonText(schema, 'invalid_schema', 'the schema');
     const opts = pick({ dialect: options.dialect, formats: options.formats, resources: options.resources });
     let optText = Object.keys(opts).length ? jsonText(opts, 'invalid_request', 'the options') : '';
     if (opts.resources !== null && typeof opts.resources === 'object') optText = resourcesText(opts, optText);
@@ -1783,13 +1787,6 @@ function detached(buffer) {
   }
 }
 
-/** A schema given as UTF-8 bytes: a copy (a Validator keeps it, to compile
- * again in a replaced instance), or null for a JS value. Detached bytes
- * throw ToolgateError('invalid_json'). */
-function schemaBytes(x) {
-  return copyOf(bytesOf(x));
-}
-
 /** compileSchema's options as JSON when a resource is given as JSON text or
  * its UTF-8 bytes (as the schema may be): each such one spliced in as the
  * JSON text it holds (checked to be one JSON value, so it cannot add members
@@ -1833,7 +1830,6 @@ function resourcesText(opts, optText) {
 
 const strictDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }); // (a BOM is not JSON: kept, and refused)
 
-/** Most bytes a part of an input takes in UTF-8. */
 /** Room to reserve for a part: a string's UTF-16 length times 3 bounds its
  * UTF-8 bytes, and costs nothing to know; past EXACT_FROM units it is
  * counted, so a 50 MB text does not ask for 150 MB (the module's memory is
