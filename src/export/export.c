@@ -183,11 +183,6 @@ static void jreplace(cJSON *parent, cJSON *old, cJSON *nw) {
 }
 
 
-static int str_is(const cJSON *item, const char *s) {
-    size_t n = strlen(s);
-    return item && cJSON_IsString(item) && tg_json_strlen(item->valuestring) == n &&
-           memcmp(item->valuestring, s, n) == 0;
-}
 
 static int in_list(const cJSON *item, const char *const *list) {
     for (; *list; list++)
@@ -313,9 +308,9 @@ static const char *const k_max[] = {"maximum", "exclusiveMaximum", "maxLength", 
                                     "maxProperties", "maxContains", NULL};
 
 static int type_has(const cJSON *t, const char *name) {
-    if (cJSON_IsString(t)) return str_is(t, name);
+    if (cJSON_IsString(t)) return tg_json_string_is(t, name);
     for (const cJSON *x = t ? t->child : NULL; x; x = x->next)
-        if (str_is(x, name)) return 1;
+        if (tg_json_string_is(x, name)) return 1;
     return 0;
 }
 
@@ -1121,7 +1116,7 @@ static cJSON *normalize_root(ex_ctx *c, const cJSON *in, const cJSON *hidden, co
         jprepend(c, s, "type", t);
     }
     if (!t) jprepend(c, s, "type", jstr(c, "object", 6));
-    else if (!str_is(t, "object")) {
+    else if (!tg_json_string_is(t, "object")) {
         if (type_has(t, "object")) {
             cJSON *o = jstr(c, "object", 6);
             if (o) jreplace(s, t, o);
@@ -1153,7 +1148,7 @@ static void fill_items(ex_ctx *c, cJSON *s, int depth) {
     static const char *const map[] = {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", NULL};
     if (!cJSON_IsObject(s) || depth > EX_MAX_DEPTH || c->oom) return;
     const cJSON *t = tg_json_getz(s, "type");
-    if ((str_is(t, "array") || (cJSON_IsArray(t) && type_has(t, "array"))) && !tg_json_getz(s, "items"))
+    if ((tg_json_string_is(t, "array") || (cJSON_IsArray(t) && type_has(t, "array"))) && !tg_json_getz(s, "items"))
         jput(c, s, "items", jnew(c, cJSON_Object));
     for (cJSON *kw = s->child; kw; kw = kw->next) {
         if (in_list(kw, one) && cJSON_IsObject(kw)) fill_items(c, kw, depth + 1);
@@ -1430,7 +1425,7 @@ static cJSON *strict_node(ex_ctx *c, const cJSON *s, ex_spath p, int depth, int 
         } else if (tg_json_key_is(kw, "format")) {
             int ok = 0;
             for (int i = 0; k_strict_formats[i]; i++)
-                if (str_is(kw, k_strict_formats[i])) ok = 1;
+                if (tg_json_string_is(kw, k_strict_formats[i])) ok = 1;
             if (ok) jputclone(c, out, kw);
             else notes(c, &rk, "format \"%.*s\" is not supported in strict mode; dropped",
                        cJSON_IsString(kw) ? kw->valuestring : "?", cJSON_IsString(kw) ? tg_json_strlen(kw->valuestring) : 1);
@@ -1539,7 +1534,7 @@ static void strict_limits(ex_ctx *c, const cJSON *st, const ex_path *root) {
 
 static int in_list_str(const cJSON *v, const char *const *list) {
     for (; *list; list++)
-        if (str_is(v, *list)) return 1;
+        if (tg_json_string_is(v, *list)) return 1;
     return 0;
 }
 
@@ -1550,9 +1545,9 @@ static int gem_format_ok(const cJSON *format, const cJSON *type) {
     static const char *const STRING[] = {"date-time", "enum", NULL}, *const INTEGER[] = {"int32", "int64", NULL},
                              *const NUMBER[] = {"float", "double", NULL};
     const char *const *ok = !type                      ? NULL
-                            : str_is(type, "string")  ? STRING
-                            : str_is(type, "integer") ? INTEGER
-                            : str_is(type, "number")  ? NUMBER
+                            : tg_json_string_is(type, "string")  ? STRING
+                            : tg_json_string_is(type, "integer") ? INTEGER
+                            : tg_json_string_is(type, "number")  ? NUMBER
                                                       : NULL;
     return ok && in_list_str(format, ok);
 }
@@ -1569,7 +1564,7 @@ static int is_null_branch(const cJSON *b) {
     if (!cJSON_IsObject(b)) return 0;
     const cJSON *t = tg_json_getz(b, "type"), *cst = tg_json_getz(b, "const"), *en = tg_json_getz(b, "enum");
     int n = arr_len(b);
-    if (t && n == 1) return str_is(t, "null") || (cJSON_IsArray(t) && arr_len(t) == 1 && str_is(t->child, "null"));
+    if (t && n == 1) return tg_json_string_is(t, "null") || (cJSON_IsArray(t) && arr_len(t) == 1 && tg_json_string_is(t->child, "null"));
     if (cst && n == 1) return cJSON_IsNull(cst);
     if (en && n == 1) return cJSON_IsArray(en) && arr_len(en) == 1 && cJSON_IsNull(en->child);
     return 0;
@@ -1620,7 +1615,7 @@ static cJSON *gem_node(ex_ctx *c, const cJSON *s, const ex_path *p, int depth, c
             if (r->target == t) recursive = 1;
         if (recursive || ++c->expansions > EX_MAX_EXPANSIONS) {
             const cJSON *tt = cJSON_IsObject(t) ? tg_json_getz(t, "type") : NULL;
-            const char *ty = cJSON_IsString(tt) && !str_is(tt, "null") ? tt->valuestring : "object";
+            const char *ty = cJSON_IsString(tt) && !tg_json_string_is(tt, "null") ? tt->valuestring : "object";
             notes(c, &rp, recursive ? "recursive $ref \"%.*s\" cannot be inlined: shown as {\"type\":\"object\"} without its structure"
                                     : "$ref \"%.*s\" not inlined (too many $ref expansions): shown without its structure",
                   rs, rn);
@@ -1701,11 +1696,11 @@ static cJSON *gem_node(ex_ctx *c, const cJSON *s, const ex_path *p, int depth, c
     int n_types = 0;
     const cJSON *only_type = NULL;
     if (cJSON_IsString(type)) {
-        if (str_is(type, "null")) nullable = 1;
+        if (tg_json_string_is(type, "null")) nullable = 1;
         else n_types = 1, only_type = type;
     } else if (cJSON_IsArray(type)) {
         for (const cJSON *t = type->child; t; t = t->next) {
-            if (str_is(t, "null")) nullable = 1;
+            if (tg_json_string_is(t, "null")) nullable = 1;
             else if (cJSON_IsString(t)) n_types++, only_type = t;
         }
     }
@@ -1724,7 +1719,7 @@ static cJSON *gem_node(ex_ctx *c, const cJSON *s, const ex_path *p, int depth, c
             if (n_types >= 2 && !alts) {
                 cJSON *arr = jput(c, out, "anyOf", jnew(c, cJSON_Array));
                 for (const cJSON *t = kw->child; t && arr; t = t->next) {
-                    if (str_is(t, "null") || !cJSON_IsString(t)) continue;
+                    if (tg_json_string_is(t, "null") || !cJSON_IsString(t)) continue;
                     cJSON *b = jnew(c, cJSON_Object);
                     jput(c, b, "type", jclone(c, t));
                     if (b) tg_json_append(arr, b);

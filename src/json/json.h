@@ -73,6 +73,8 @@ cJSON *tg_json_getz(const cJSON *object, const char *key);
 /* 1 when member's key is exactly z (keys are length-prefixed and may hold
  * U+0000: "name\u0000x" is not "name", which strcmp would say it is). */
 int tg_json_key_is(const cJSON *member, const char *z);
+/* 1 when v is a string whose value is exactly z (a value may hold U+0000). */
+int tg_json_string_is(const cJSON *v, const char *z);
 
 /* 1 when the number's value is an integer (1, 1.0, 1e3, 1e400 are; 1.5 is
  * not), judged from the lexeme, so it is exact for any size. */

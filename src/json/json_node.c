@@ -239,6 +239,11 @@ int tg_json_key_is(const cJSON *member, const char *z) {
     return member->string && tg_json_strlen(member->string) == n && memcmp(member->string, z, n) == 0;
 }
 
+int tg_json_string_is(const cJSON *v, const char *z) {
+    size_t n = strlen(z);
+    return v && cJSON_IsString(v) && tg_json_strlen(v->valuestring) == n && memcmp(v->valuestring, z, n) == 0;
+}
+
 int tg_json_key_cmp(const char *a, size_t la, const char *b, size_t lb) {
     if (la != lb) return la < lb ? -1 : 1;
     return memcmp(a, b, la);

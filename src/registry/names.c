@@ -57,6 +57,11 @@ static char fold1(char c) {
     }
 }
 
+/* The letter a pair of lower-case letters reads as in a collision key ('m'
+ * for rn, 'w' for vv), or 0: the one rule the key's hash, the shortener and
+ * tg_name_fold share, so that names that look alike collide. */
+static char pair_letter(char a, char b) { return a == 'r' && b == 'n' ? 'm' : a == 'v' && b == 'v' ? 'w' : 0; }
+
 static void key_emit(key_hash *k, char c) { k->h = (k->h ^ (unsigned char)c) * 16777619u; }
 
 static void key_feed(key_hash *k, char c) {
@@ -64,8 +69,9 @@ static void key_feed(key_hash *k, char c) {
     if (k->pend) {
         char p = k->pend;
         k->pend = 0;
-        if ((p == 'r' && c == 'n') || (p == 'v' && c == 'v')) {
-            key_emit(k, p == 'r' ? 'm' : 'w');
+        char l = pair_letter(p, c);
+        if (l) {
+            key_emit(k, l);
             return;
         }
         key_emit(k, fold1(p));
@@ -105,8 +111,7 @@ static void map_into(const char *s, size_t n, char *out, size_t *o, size_t cap, 
 /* 1 when full[i], full[i + 1] is a pair (rn, vv) the collision key reads
  * as one letter (m, w). */
 static int pair_at(const char *full, size_t len, size_t i) {
-    char c = lower(full[i]), next = i + 1 < len ? lower(full[i + 1]) : 0;
-    return (c == 'r' && next == 'n') || (c == 'v' && next == 'v');
+    return pair_letter(lower(full[i]), i + 1 < len ? lower(full[i + 1]) : 0) != 0;
 }
 
 /* How many pairs the collision key of full[0..len) reads, from the start
@@ -137,7 +142,7 @@ static size_t write_folding(const char *full, size_t len, size_t fold, size_t pa
             out[w++] = full[i];
             out[w++] = full[i + 1];
         } else {
-            char l = lower(full[i]) == 'r' ? 'm' : 'w';
+            char l = pair_letter(lower(full[i]), lower(full[i + 1]));
             out[w++] = full[i] >= 'A' && full[i] <= 'Z' ? (char)(l - 'a' + 'A') : l;
         }
         i += 2;
@@ -158,7 +163,7 @@ static size_t kept_length(const char *full, size_t len, size_t budget) {
     while (i < len) {
         char c = lower(full[i]);
         int pair = pair_at(full, len, i);
-        char f = pair ? (c == 'r' ? 'm' : 'w') : fold1(c);
+        char f = pair ? pair_letter(c, lower(full[i + 1])) : fold1(c);
         cost += (f == 'm' || f == 'w') ? 2 : 1;
         if (cost > budget) break;
         i += pair ? 2 : 1;
@@ -249,8 +254,12 @@ size_t tg_name_fold(const char *s, size_t n, char *out, size_t cap, int pairs) {
     for (size_t i = 0; i < n && w < cap; i++) {
         char c = lower(s[i]);
         char next = i + 1 < n ? lower(s[i + 1]) : 0;
-        if (pairs && c == 'r' && next == 'n') { out[w++] = 'm'; i++; continue; }
-        if (pairs && c == 'v' && next == 'v') { out[w++] = 'w'; i++; continue; }
+        char l = pairs ? pair_letter(c, next) : 0;
+        if (l) {
+            out[w++] = l;
+            i++;
+            continue;
+        }
         out[w++] = fold1(c);
     }
     out[w] = '\0';

@@ -62,12 +62,6 @@ static const char *check_resource_contents(const cJSON *r) {
                 : "an embedded resource needs a string \"text\" or a base64 \"blob\"";
 }
 
-/* 1 when v is the string z exactly (a value may hold U+0000). */
-static int string_is(const cJSON *v, const char *z) {
-    size_t n = strlen(z);
-    return cJSON_IsString(v) && tg_json_strlen(v->valuestring) == n && memcmp(v->valuestring, z, n) == 0;
-}
-
 /* 1 when v is a date-time as MCP SDKs read "lastModified": the TypeScript
  * SDK checks it as an RFC 3339 date-time but refuses a lower-case "t"/"z"
  * and a leap second (":60"), which RFC 3339 allows; a client refuses the
@@ -92,7 +86,7 @@ static const char *check_annotations(const cJSON *an) {
     if (aud) {
         int ok = cJSON_IsArray(aud);
         for (const cJSON *r = ok ? aud->child : NULL; r && ok; r = r->next)
-            ok = string_is(r, "user") || string_is(r, "assistant");
+            ok = tg_json_string_is(r, "user") || tg_json_string_is(r, "assistant");
         if (!ok) return "\"annotations.audience\" must be an array of \"user\" and \"assistant\"";
     }
     const cJSON *pri = tg_json_getz(an, "priority");
