@@ -267,6 +267,20 @@ static int same_source(const tg_tool *t, const char *src, size_t len) {
     return strlen(t->source) == len && memcmp(t->source, src, len) == 0;
 }
 
+/* How many of m's tools source src has; *listed (when given) adds those the
+ * batch being applied lists again. */
+static size_t count_source(const tmap *m, const char *src, size_t len, size_t *listed) {
+    size_t n = 0;
+    for (size_t i = 0; i < m->cap; i++) {
+        const tg_tool *t = m->slots[i];
+        if (t && same_source(t, src, len)) {
+            n++;
+            if (listed) *listed += (size_t)t->listed;
+        }
+    }
+    return n;
+}
+
 /* A tool's key in the remembered set: its source, 0x1F, its collision key
  * (a skeleton has no 0x1F: the last one splits them). Keyed by source too,
  * so one source dropping a look-alike of another's tool cannot push the
@@ -945,20 +959,8 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
      * of them */
     size_t src_live = 0, src_kept = 0, src_held = 0, held_kept = 0;
     if (bt->replace_source || bt->source_len) {
-        for (size_t i = 0; i < r->live.cap; i++) {
-            const tg_tool *t = r->live.slots[i];
-            if (t && same_source(t, bt->source, bt->source_len)) {
-                src_live++;
-                src_kept += (size_t)t->listed;
-            }
-        }
-        for (size_t i = 0; i < r->held.cap; i++) {
-            const tg_tool *t = r->held.slots[i];
-            if (t && same_source(t, bt->source, bt->source_len)) {
-                src_held++;
-                held_kept += (size_t)t->listed;
-            }
-        }
+        src_live = count_source(&r->live, bt->source, bt->source_len, &src_kept);
+        src_held = count_source(&r->held, bt->source, bt->source_len, &held_kept);
     }
     size_t adds = 0;
     for (size_t i = 0; i < bt->n; i++) adds += (size_t)adds_tool(&items[i]);
@@ -1246,10 +1248,8 @@ int tg_registry_accept(tg_registry *r, const char *name, size_t len, char *why, 
     }
     /* (a source's held changes count against max_tools_per_source with its
      * live tools alike: past it too only after a restore) */
-    size_t src_live = 0, slen = strlen(t->source);
-    for (size_t i = 0; slen && i < r->live.cap; i++)
-        src_live += (size_t)(r->live.slots[i] && same_source(r->live.slots[i], t->source, slen));
-    if (slen && src_live >= r->cfg.max_tools_per_source) {
+    size_t slen = strlen(t->source);
+    if (slen && count_source(&r->live, t->source, slen, NULL) >= r->cfg.max_tools_per_source) {
         snprintf(why, why_len, "the source \"%.64s\" holds its limit of %zu tools", t->source,
                  r->cfg.max_tools_per_source);
         return -4;
