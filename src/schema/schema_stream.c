@@ -232,6 +232,8 @@ static int add_slow(st *t, sset *set, uint32_t node, unsigned hops) {
 }
 
 static inline void skip_ws(st *t) {
+    /* most JSON a model writes has no whitespace between tokens: one test */
+    if (t->pos < t->len && t->p[t->pos] > ' ') return;
     while (t->pos < t->len) {
         unsigned char c = t->p[t->pos];
         if (c != ' ' && c != '\n' && c != '\r' && c != '\t') break;

@@ -333,3 +333,20 @@ test('a format\'s whole list is bounded: past it the largest renderings are left
   assert.equal(names.length + out.length, 201);
   rt.dispose();
 });
+
+test('a long text past the room first guessed for it (mostly 2- and 3-byte characters) is counted and written whole', async () => {
+  // past 1 Mi UTF-16 units the module first reserves the length and 1/32
+  // more (what JSON of mostly ASCII needs); these need 2x and 3x that
+  const rt = await createToolRuntime({ limits: { argsBytes: 16 << 20 } });
+  const n = (1 << 20) + 5;
+  for (const ch of ['é', '€', '😀']) {
+    const units = n * ch.length;
+    const fits = rt.compileSchema({ type: 'string', maxLength: n });
+    const short = rt.compileSchema({ type: 'string', maxLength: n - 1 });
+    const text = `"${ch.repeat(n)}"`;
+    assert.deepEqual(fits.validate(text), { valid: true, errors: [] }, `${ch}: ${units} units`);
+    assert.equal(short.validate(text, { output: 'flag' }).valid, false, `${ch}: one code point over`);
+    assert.equal(fits.validate(`"${'a'.repeat(n - 1)}${ch}"`).valid, true, `${ch}: ASCII and one wide character`);
+  }
+  rt.dispose();
+});
