@@ -7,6 +7,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createToolRuntime, defaultWasmURL } from './node.js';
 import { compileWasm } from './load.js';
+import { logText, relayStderr } from './log.js';
 
 const FORMATS = ['mcp', 'anthropic', 'openai', 'openai-strict', 'gemini', 'bedrock'];
 const GATEWAY_FLAGS = new Set(['--config', '--policy', '--principal', '--mode', '--source', '--session']);
@@ -354,8 +355,11 @@ async function gateway(args, log) {
   const connect = (name, up) => {
     const transport = new StdioClientTransport({
       command: up.command, args: up.args ?? [], cwd: up.cwd,
-      env: { ...getDefaultEnvironment(), ...up.env }, stderr: 'inherit',
+      env: { ...getDefaultEnvironment(), ...up.env }, stderr: 'pipe',
     });
+    // its stderr is the upstream's to write, the log is ours: relayed line by
+    // line, prefixed, cleaned and bounded (log.js), never passed through raw
+    relayStderr(transport.stderr, name, log);
     const client = new Client({ name: 'toolgate-gateway', version: ver });
     let exited;
     const upstream = { client, transport, exited: new Promise((resolve) => { exited = resolve; }) };
@@ -450,25 +454,6 @@ async function closeUpstream({ client, transport, exited }) {
     try { process.kill(pid, signal); } catch { return; } // (already gone)
   }
   await within(CLOSE_STEP_MS);
-}
-
-/** Text from an upstream (a tool's name, a rejection, an error message) as
- * part of one log line: control (C0, DEL, C1), bidi, zero-width and other
- * format characters, line separators and lone surrogates are written as
- * \u{...} escapes, and it is cut at LOG_TEXT_MAX characters, so that an
- * upstream cannot write lines that read as the gateway's own, send terminal
- * escape sequences, reorder what is shown, or flood the log. */
-const LOG_TEXT_MAX = 512;
-const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u;
-
-function logText(s) {
-  let out = '';
-  for (const ch of String(s)) {
-    const piece = UNPRINTABLE.test(ch) ? `\\u{${ch.codePointAt(0).toString(16)}}` : ch;
-    if (out.length + piece.length > LOG_TEXT_MAX) return `${out}... (cut)`;
-    out += piece;
-  }
-  return out;
 }
 
 /** Host-only facts per tool from the config: "options" for all, "tools": {

@@ -635,6 +635,79 @@ test('gateway and lint: upstream text in the log is escaped and bounded: no forg
   await rm(dir, { recursive: true });
 });
 
+test('gateway: an upstream\'s stderr is relayed prefixed, cleaned and bounded, and drained while it floods', { timeout: 60000 }, async () => {
+  // "up" writes terminal escapes, a line forged as the gateway's, bidi and
+  // control characters, invalid UTF-8 and a 100 KB line as it starts, and
+  // 20 MB when "flood" is called; "calm" writes a last line without its
+  // newline and exits on "quit". Written as most servers write (blocking
+  // once the pipe is full; Node's process.stderr would buffer it instead):
+  // "flood" answers only if the gateway reads all of it.
+  const upstream = `
+    import { writeSync } from 'node:fs';
+    import { Server } from '${sdkURL('server/index.js')}';
+    import { StdioServerTransport } from '${sdkURL('server/stdio.js')}';
+    import { ListToolsRequestSchema, CallToolRequestSchema } from '${sdkURL('types.js')}';
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    const w = (s) => {
+      const b = Buffer.from(s);
+      for (let at = 0; at < b.length;) {
+        try { at += writeSync(2, b, at); } catch (e) { if (e.code !== 'EAGAIN') throw e; Atomics.wait(pause, 0, 0, 1); }
+      }
+    };
+    const me = process.argv[2];
+    if (me === 'up') {
+      w('\\x1b[2J\\x1b[H\\x1b[31mred\\x1b[0m \\x1b]8;;https://evil.example\\x07link\\x1b]8;;\\x07 \\x1b]52;c;ZXZpbA==\\x07\\x1b]0;title\\x1b\\\\ \\x1b[1A\\x1b[2Kend\\x1b\\n');
+      w('toolgate: up: 99 tools registered, 0 rejected\\n');
+      w('bidi \\u202eevil\\u202c \\u2066x\\u2069 zw\\u200b c1 \\u009b31m nul\\u0000 del\\u007f cr\\rover\\ttab\\r\\n');
+      w(Buffer.from([0x62, 0x61, 0x64, 0x20, 0xff, 0xfe, 0xc3, 0x28, 0x20, 0x6f, 0x6b, 0x0a]));
+      w('L' + 'y'.repeat(100000) + '\\n');
+    }
+    const server = new Server({ name: me, version: '1' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: ['flood', 'ping', 'quit'].map((name) => ({ name, inputSchema: { type: 'object' } })) }));
+    server.setRequestHandler(CallToolRequestSchema, async (req) => {
+      if (req.params.name === 'flood') { const line = 'f'.repeat(1023) + '\\n'; for (let i = 0; i < 20 * 1024; i++) w(line); }
+      if (req.params.name === 'quit') { w('last words'); setTimeout(() => process.exit(0), 50); }
+      return { content: [{ type: 'text', text: req.params.name + ' done' }] };
+    });
+    await server.connect(new StdioServerTransport());
+  `;
+  const dir = await tmp({ 'policy.json': allowAllPolicy, 'up.mjs': upstream });
+  const source = (n) => ['--source', `${n}=${process.execPath}`, path.join(dir, 'up.mjs'), n];
+  const { client, stderr } = await startGateway(['--policy', path.join(dir, 'policy.json'), ...source('up'), ...source('calm')], dir);
+  try {
+    assert.equal((await client.listTools()).tools.length, 6);
+    const call = async (name) => (await client.callTool({ name, arguments: {} })).content[0].text;
+    assert.equal(await call('mcp__up__flood'), 'flood done', 'the flood was read to its end');
+    assert.equal(await call('mcp__up__ping'), 'ping done', 'and the upstream serves on');
+    assert.equal(await call('mcp__calm__quit'), 'quit done');
+    for (let i = 0; i < 500 && !/upstream calm closed/.test(stderr()); i++) await sleep(20);
+    const text = stderr();
+    const lines = text.split('\n');
+    assert.ok(text.length < 2 << 20, `${text.length} characters of log: the flood was not bounded`);
+    assert.doesNotMatch(text, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/, 'raw control, escape or bidi characters');
+    assert.ok(lines.includes('[upstream up] red link  end'), 'escape sequences removed, the text between kept');
+    assert.ok(lines.includes('[upstream up] toolgate: up: 99 tools registered, 0 rejected'), 'the forged line is the upstream\'s');
+    assert.ok(!lines.some((l) => l.startsWith('toolgate: up: 99')), 'a forged gateway line');
+    assert.ok(lines.includes('[upstream up] bidi \\u{202e}evil\\u{202c} \\u{2066}x\\u{2069} zw\\u{200b} c1 \\u{9b}31m nul\\u{0} del\\u{7f} cr\\u{d}over\ttab'), 'bidi, format and control characters escaped, a tab kept');
+    assert.ok(lines.includes('[upstream up] bad \ufffd\ufffd\ufffd( ok'), 'invalid UTF-8 decoded with replacement');
+    const long = lines.filter((l) => l.startsWith('[upstream up] Ly'));
+    assert.equal(long.length, 1);
+    assert.match(long[0], /^\[upstream up\] Ly+\.\.\. \(cut: a line of 100001 bytes\)$/);
+    assert.ok(long[0].length < 4200, `a line of ${long[0].length}`);
+    const flood = lines.filter((l) => l.startsWith('[upstream up] fff'));
+    assert.ok(flood.length > 0 && flood.length <= 1000, `${flood.length} flood lines relayed`);
+    assert.equal(lines.filter((l) => /further output of upstream up suppressed/.test(l)).length, 1, 'one notice');
+    assert.ok(lines.includes('[upstream calm] last words'), 'a partial line at exit is relayed');
+    assert.ok(lines.every((l) => l === '' || l.startsWith('toolgate: ') || /^\[upstream (up|calm)\] /.test(l)), 'every line is the gateway\'s or prefixed');
+  } catch (e) {
+    e.message += `\ngateway stderr (from its end):\n${stderr().slice(-4000)}`;
+    throw e;
+  } finally {
+    await client.close();
+    await rm(dir, { recursive: true });
+  }
+});
+
 test('gateway: a host that stops reading its stderr (EPIPE) does not crash it: it serves on and closes its upstreams at the end', { timeout: 60000 }, async () => {
   const dir = await mkdtemp(path.join(tmpdir(), 'tg-stderr-'));
   await writeFile(path.join(dir, 'policy.json'), JSON.stringify({ version: 1, defaults: ['*'], rules: [{ id: 'all', effect: 'allow', tools: ['*'] }] }));
