@@ -149,10 +149,6 @@ int tg_schema_compile(const tg_allocator *alloc, const cJSON *schema, const tg_s
 
 void tg_schema_free(tg_schema *s);
 
-/* About the bytes tg_schema_compile will allocate for schema's program with
- * opts (for a caller reserving them in tg_schema_options.arena). */
-size_t tg_schema_size_estimate(const cJSON *schema, const tg_schema_options *opts);
-
 /* Compiles the official metaschema of dialect (AUTO: 2020-12) for
  * tg_schema_options.metaschemas: compile it once per runtime, pass it to
  * every tg_schema_compile. For 2020-12 and 2019-09 the program holds a flat

@@ -51,11 +51,6 @@ static size_t program_estimate(size_t est, size_t copy) {
     return copy + est + est / 4 + 512 + sizeof(tg_schema);
 }
 
-size_t tg_schema_size_estimate(const cJSON *schema, const tg_schema_options *opts) {
-    size_t est = schema ? tg_json_clone_size(schema) : 0;
-    return program_estimate(est, opts && opts->borrow_document ? 0 : est); /* (pruned: at most this) */
-}
-
 /* Each resource a $ref reached is checked against its dialect's metaschema
  * as the root is ({"minLength":-1} would otherwise be taken, and judged as
  * the evaluator happens to read it); its diagnostics name it. One never
