@@ -312,21 +312,24 @@ static int digest(tg_arena *a, const cJSON *d, char hex[65], size_t sizes[3], si
     return 0;
 }
 
-static int compile(const tg_registry_config *cfg, tg_arena *a, const cJSON *schema, size_t size, const char *which,
-                   tg_schema **out, tg_tool_error *e) {
+static int compile(const tg_registry_config *cfg, const tg_allocator *alloc, const cJSON *schema, size_t size,
+                   const char *which, tg_schema **out, tg_tool_error *e) {
     if (cfg->schema_bytes && size > cfg->schema_bytes) {
         char msg[160];
         snprintf(msg, sizeof msg, "%s is larger than the limit of %zu bytes", which, cfg->schema_bytes);
         return fail(e, "too_large", msg);
     }
     tg_buf diag;
-    tg_buf_init(&diag, a->alloc, 2048);
-    /* the schema sits in the tool's copy of the descriptor, which is never
-     * changed and outlives the program (tg_tool_free frees it last) */
+    tg_buf_init(&diag, *alloc, 2048);
+    /* the program keeps its own copy of the schema, without what validation
+     * never reads (examples, default, annotations: the definition's text
+     * has them for renderings), in an arena of its own: grown from the
+     * program's size, not from the tool's text beside it */
     tg_schema_options so = cfg->schema;
-    so.borrow_document = 1;
-    so.arena = a; /* beside the descriptor it points into: one block a tool */
-    int rc = tg_schema_compile(&a->alloc, schema, &so, out, &diag);
+    so.borrow_document = 0;
+    so.prune_document = 1;
+    so.arena = NULL;
+    int rc = tg_schema_compile(alloc, schema, &so, out, &diag);
     if (rc == 0) {
         tg_buf_free(&diag);
         return 0;
@@ -368,6 +371,25 @@ static int check_context(tg_arena *a, const cJSON *in, const cJSON *hidden, tg_t
     return fail(e, "invalid_descriptor", msg);
 }
 
+/* A copy of d's nodes in a whose strings and keys are d's (valid while d
+ * is): what cleaning works on. Cleaning puts a new string in place of one,
+ * never writes into one, so a 1 MB description is read, never copied.
+ * NULL when a refuses. */
+static cJSON *nodes_of(tg_arena *a, const cJSON *d) {
+    cJSON *n = tg_json_new(a, d->type & 0xFF);
+    if (!n) return NULL;
+    n->valuestring = d->valuestring;
+    n->valuedouble = d->valuedouble;
+    n->valueint = d->valueint;
+    n->string = d->string;
+    for (const cJSON *c = d->child; c; c = c->next) {
+        cJSON *cc = nodes_of(a, c);
+        if (!cc) return NULL;
+        tg_json_append(n, cc);
+    }
+    return n;
+}
+
 tg_tool *tg_tool_build(const tg_registry_config *cfg, const tg_allocator *alloc, const char *source, size_t source_len,
                        const char *tmpl, const tg_tool_entry *entry, tg_tool_error *e) {
     e->code[0] = e->message[0] = '\0';
@@ -379,31 +401,19 @@ tg_tool *tg_tool_build(const tg_registry_config *cfg, const tg_allocator *alloc,
         e->tool[0] = '\0';
     if (check_shape(entry->descriptor, e)) return NULL;
 
-    tg_arena a;
-    tg_arena_init(&a, *alloc);
-    /* one chunk for the tool, its copy of the descriptor and what cleaning
-     * adds (at most two copies of the cleaned fields; names, notes) */
-    size_t dsize = tg_json_clone_size(entry->descriptor);
-    {
-        size_t need = sizeof(tg_tool) + dsize + 1024;
-        const cJSON *v = tg_json_getz(entry->descriptor, "description");
-        if (cJSON_IsString(v)) need += 2 * (tg_json_strlen(v->valuestring) + 16);
-        if (entry->options) need += tg_json_clone_size(entry->options);
-        /* the programs of its schemas live here too (compile) */
-        tg_schema_options so = cfg->schema;
-        so.borrow_document = 1;
-        need += tg_schema_size_estimate(tg_json_getz(entry->descriptor, "inputSchema"), &so);
-        if ((v = tg_json_getz(entry->descriptor, "outputSchema"))) need += tg_schema_size_estimate(v, &so);
-        (void)tg_arena_reserve(&a, need); /* a refusal is left to the allocations below */
-    }
-    tg_tool *t = tg_arena_calloc(&a, 1, sizeof *t);
-    cJSON *d = t ? tg_json_clone(&a, entry->descriptor) : NULL;
-    cJSON *opts = (d && entry->options) ? tg_json_clone(&a, entry->options) : NULL;
-    cJSON *sanitized = d ? tg_json_new(&a, cJSON_Array) : NULL;
-    if (!sanitized || (entry->options && !opts)) goto nomem;
+    /* scratch: the cleaned copy and the canonical texts; the tool keeps
+     * only the definition's text, written from the cleaned copy */
+    tg_arena s;
+    tg_arena_init(&s, *alloc);
+    tg_buf text;
+    tg_buf_init(&text, *alloc, 0);
+    tg_tool *t = NULL;
+    tg_tool_opts opts;
+    char hex[65];
     size_t sizes[3];
     /* canonical text: about a third of the nodes' size, plus the labels */
-    if (digest(&a, d, t->digest, sizes, dsize / 3 + 256)) goto nomem; /* of what the source sent, before cleaning */
+    if (digest(&s, entry->descriptor, hex, sizes, tg_json_clone_size(entry->descriptor) / 3 + 256))
+        goto nomem; /* of what the source sent, before cleaning */
     /* (the whole descriptor, as written canonically: a batch, which a
      * tools/list fills, holds many, and each is bounded alone) */
     if (cfg->descriptor_bytes && sizes[2] > cfg->descriptor_bytes) {
@@ -412,19 +422,22 @@ tg_tool *tg_tool_build(const tg_registry_config *cfg, const tg_allocator *alloc,
         fail(e, "too_large", msg);
         goto fail;
     }
-    if (read_options(opts, &t->opts, cfg->capabilities, e)) goto fail;
-    if (clean_field(&a, d, "description", cfg->description_bytes, "description", sanitized) ||
-        clean_field(&a, d, "title", TITLE_BYTES, "title", sanitized))
+    if (read_options(entry->options, &opts, cfg->capabilities, e)) goto fail; /* (read again from the tool's copy) */
+    cJSON *d = nodes_of(&s, entry->descriptor);
+    cJSON *sanitized = d ? tg_json_new(&s, cJSON_Array) : NULL;
+    if (!sanitized) goto nomem;
+    if (clean_field(&s, d, "description", cfg->description_bytes, "description", sanitized) ||
+        clean_field(&s, d, "title", TITLE_BYTES, "title", sanitized))
         goto nomem;
     cJSON *ann = tg_json_getz(d, "annotations");
-    if (ann && clean_field(&a, ann, "title", TITLE_BYTES, "annotations.title", sanitized)) goto nomem;
-    if (clean_icons(&a, d, sanitized)) goto nomem;
+    if (ann && clean_field(&s, ann, "title", TITLE_BYTES, "annotations.title", sanitized)) goto nomem;
+    if (clean_icons(&s, d, sanitized)) goto nomem;
     /* the schemas' own text reaches the model too (every format shows it) */
     static const char *const SCHEMAS[] = {"inputSchema", "outputSchema"};
     for (int i = 0; i < 2; i++) {
         cJSON *sch = tg_json_getz(d, SCHEMAS[i]);
         char why[sizeof e->message - 16];
-        int changed = 0, r = sch ? tg_sanitize_schema(&a, sch, cfg->description_bytes, TITLE_BYTES, &changed, why, sizeof why) : 0;
+        int changed = 0, r = sch ? tg_sanitize_schema(&s, sch, cfg->description_bytes, TITLE_BYTES, &changed, why, sizeof why) : 0;
         if (r < 0) goto nomem;
         if (r > 0) {
             char msg[sizeof e->message];
@@ -432,81 +445,84 @@ tg_tool *tg_tool_build(const tg_registry_config *cfg, const tg_allocator *alloc,
             fail(e, "invalid_descriptor", msg);
             goto fail;
         }
-        cJSON *note = changed ? tg_json_new_string(&a, SCHEMAS[i], strlen(SCHEMAS[i])) : NULL;
+        cJSON *note = changed ? tg_json_new_string(&s, SCHEMAS[i], strlen(SCHEMAS[i])) : NULL;
         if (changed && !note) goto nomem;
         if (note) tg_json_append(sanitized, note);
     }
 
     const cJSON *name = tg_json_getz(d, "name");
-    t->tool_name = name->valuestring;
-    t->source = tg_arena_strndup(&a, source, source_len);
+    size_t nlen = tg_json_strlen(name->valuestring);
     char mapped[TG_NAME_MAX + 1];
-    size_t mlen = tg_name_map(tmpl, source, source_len, name->valuestring, tg_json_strlen(name->valuestring), mapped);
-    t->name = tg_arena_strndup(&a, mapped, mlen);
-    if (!t->source || !t->name) goto nomem;
-    t->name_len = mlen;
+    size_t mlen = tg_name_map(tmpl, source, source_len, name->valuestring, nlen, mapped);
     snprintf(e->name, sizeof e->name, "%s", mapped);
-    tg_name_skeleton(mapped, mlen, t->skeleton);
-    t->handler_id = entry->handler_id;
-    t->descriptor = d;
-    t->options_doc = opts;
-    t->input_schema = tg_json_getz(d, "inputSchema");
-    t->output_schema = tg_json_getz(d, "outputSchema");
-    if (t->opts.context) {
-        cJSON *hidden = tg_json_new(&a, cJSON_Array);
-        if (!hidden) goto nomem;
-        for (const cJSON *c = t->opts.context->child; c; c = c->next) {
-            cJSON *h = tg_json_new_string(&a, c->string, tg_json_strlen(c->string));
+    cJSON *hidden = NULL;
+    if (opts.context) {
+        if (!(hidden = tg_json_new(&s, cJSON_Array))) goto nomem;
+        for (const cJSON *c = opts.context->child; c; c = c->next) {
+            cJSON *h = tg_json_new_string(&s, c->string, tg_json_strlen(c->string));
             if (!h) goto nomem;
             tg_json_append(hidden, h);
         }
-        t->hidden = hidden;
-        if (t->input_schema && check_context(&a, t->input_schema, hidden, e)) goto fail;
+        const cJSON *in = tg_json_getz(d, "inputSchema");
+        if (in && check_context(&s, in, hidden, e)) goto fail;
     }
+    if (tg_json_write(&text, d) || text.failed) goto nomem;
+
+    /* the tool, in one chunk of what it keeps (its programs come with
+     * tg_tool_compile): no node of the descriptor, its text */
+    size_t more = TG_TEXT_BYTES(text.len) + TG_TEXT_BYTES(nlen) + TG_TEXT_BYTES(mlen) + TG_TEXT_BYTES(source_len + 1 + mlen) +
+                  tg_json_clone_size(sanitized) + (hidden ? tg_json_clone_size(hidden) : 0) +
+                  (entry->options ? tg_json_clone_size(entry->options) : 0);
+    if (!(t = tg_tool_new(alloc, source, source_len, more))) goto nomem;
+    char *def = tg_arena_alloc(&t->arena, text.len + 1);
+    if (!def) goto nomem;
+    memcpy(def, text.data, text.len);
+    def[text.len] = '\0';
+    t->definition = def;
+    t->definition_len = text.len;
+    t->tool_name = tg_arena_strndup(&t->arena, name->valuestring, nlen); /* (no NUL: check_shape refuses controls) */
+    t->sanitized = tg_json_clone(&t->arena, sanitized);
+    t->hidden = hidden ? tg_json_clone(&t->arena, hidden) : NULL;
+    t->options_doc = entry->options ? tg_json_clone(&t->arena, entry->options) : NULL;
+    if (!t->tool_name || !t->sanitized || (hidden && !t->hidden) || (entry->options && !t->options_doc) ||
+        tg_tool_set_name(t, mapped, mlen))
+        goto nomem;
+    (void)read_options(t->options_doc, &t->opts, cfg->capabilities, e); /* (read above: its strings now the copy's) */
+    memcpy(t->digest, hex, sizeof hex);
+    t->handler_id = entry->handler_id;
     t->schema_bytes[0] = sizes[0];
     t->schema_bytes[1] = sizes[1];
-    t->sanitized = sanitized;
     t->flight = tg_malloc(alloc, sizeof *t->flight);
     if (!t->flight) goto nomem;
     t->flight->n = 0;
     t->flight->refs = 1;
     t->flight->alloc = *alloc;
-    t->refs = 1;
-    t->arena = a;
+    tg_buf_free(&text);
+    tg_arena_free(&s);
     return t;
 nomem:
     fail(e, "out_of_memory", "out of memory");
 fail:
-    tg_arena_free(&a);
+    if (t) tg_tool_free(t);
+    tg_buf_free(&text);
+    tg_arena_free(&s);
     return NULL;
 }
 
 int tg_tool_compile(const tg_registry_config *cfg, tg_tool *t, tg_tool_error *e) {
-    if (compile(cfg, &t->arena, t->input_schema, t->schema_bytes[0], "inputSchema", &t->input, e)) return -1;
-    if (t->output_schema &&
-        compile(cfg, &t->arena, t->output_schema, t->schema_bytes[1], "outputSchema", &t->output, e))
-        return -1;
-    return 0;
-}
-
-static void flight_release(tg_flight *f) {
-    if (f && --f->refs == 0) {
-        tg_allocator a = f->alloc;
-        tg_free(&a, f, sizeof *f);
+    /* the schemas whole, from the definition's text, for the compiler's
+     * metaschema check; the programs keep copies of what validation reads */
+    tg_arena s;
+    tg_arena_init(&s, t->arena.alloc);
+    const cJSON *d = tg_tool_definition_tree(t, &s, cfg->json_depth);
+    int rc = -1;
+    if (!d) fail(e, "out_of_memory", "out of memory");
+    else if (!compile(cfg, &t->arena.alloc, tg_json_getz(d, "inputSchema"), t->schema_bytes[0], "inputSchema", &t->input, e)) {
+        const cJSON *out = tg_json_getz(d, "outputSchema");
+        rc = out ? compile(cfg, &t->arena.alloc, out, t->schema_bytes[1], "outputSchema", &t->output, e) : 0;
     }
-}
-
-void tg_tool_share_flight(tg_tool *to, const tg_tool *from) {
-    if (!from->flight || to->flight == from->flight) return;
-    flight_release(to->flight);
-    to->flight = from->flight;
-    to->flight->refs++;
-}
-
-void tg_tool_free(tg_tool *t) {
-    flight_release(t->flight);
-    if (t->input) tg_schema_free(t->input);
-    if (t->output) tg_schema_free(t->output);
-    tg_arena a = t->arena;
-    tg_arena_free(&a);
+    if (t->input) t->input_schema = tg_schema_document(t->input);
+    if (t->output) t->output_schema = tg_schema_document(t->output);
+    tg_arena_free(&s);
+    return rc;
 }

@@ -141,6 +141,7 @@ void tg_registry_default_config(tg_registry_config *c) {
     c->description_bytes = 4096;
     c->schema_bytes = 256 * 1024;
     c->descriptor_bytes = 0;
+    c->json_depth = 256;
     c->schema = tg_schema_default_options();
     c->capabilities = NULL;
 }
@@ -281,44 +282,35 @@ static size_t count_source(const tmap *m, const char *src, size_t len, size_t *l
     return n;
 }
 
-/* A tool's key in the remembered set: its source, 0x1F, its collision key
- * (a skeleton has no 0x1F: the last one splits them). Keyed by source too,
- * so one source dropping a look-alike of another's tool cannot push the
- * other's remembered definition out. Made once, in the tool's arena; NULL
- * when memory ran out. */
-static const char *gone_key(tg_tool *t) {
-    if (t->gone_key) return t->gone_key;
-    size_t sl = strlen(t->source), kl = strlen(t->skeleton);
-    char *k = tg_arena_alloc(&t->arena, sl + kl + 2);
-    if (!k) return NULL;
-    memcpy(k, t->source, sl);
-    k[sl] = 0x1F;
-    memcpy(k + sl + 1, t->skeleton, kl + 1);
-    t->gone_key_len = sl + 1 + kl;
-    return t->gone_key = k;
-}
-
-/* The definition the remembered set holds under t's source and collision key. */
+/* The definition the remembered set holds under t's source and collision
+ * key (gone_key: keyed by source too, so one source dropping a look-alike
+ * of another's tool cannot push the other's remembered definition out). */
 static tg_tool *gone_get(tg_registry *r, const tg_tool *t) {
-    if (!r->gone.count) return NULL;
-    const char *k = gone_key((tg_tool *)t); /* (the key is a cache: t is not changed otherwise) */
-    return k ? tmap_get(&r->gone, k, t->gone_key_len) : NULL;
+    return r->gone.count ? tmap_get(&r->gone, t->gone_key, t->gone_key_len) : NULL;
 }
 
 /* Remembers t, a live tool its source's list no longer names, as that
  * source's last reviewed definition under its collision key: listed again
  * later with another definition, it is a change held for the host, not a
  * new tool (else dropping a tool from one listing and bringing it back
- * changed would skip review). Never bounded here, never evicting: a
- * source's count is bounded by what it may add (remembered_full). Only
- * when memory runs out is t not remembered; tg_registry_apply makes room
+ * changed would skip review). What is remembered is t's record (its
+ * definition's text and digest, no programs: tg_tool_record), so a
+ * dropped tool gives back what running it took, though a pinned set may
+ * keep t itself. Never bounded here, never evicting: a source's count is
+ * bounded by what it may add (remembered_full). Only when memory runs out
+ * is t not remembered; tg_registry_apply makes its record and room
  * (remember_room) before it changes anything. */
 static void remember_gone(tg_registry *r, tg_tool *t) {
-    tg_tool *prev = gone_get(r, t);
+    tg_tool *rec = t->record ? t->record : tg_tool_record(t);
+    t->record = NULL;
+    if (!rec) return;
+    tg_tool *prev = gone_get(r, rec);
     if (prev) tmap_drop(&r->gone, prev);
-    if (!gone_key(t) || tmap_reserve(&r->gone, &r->alloc, 1)) return;
-    tg_tool_retain(t);
-    tmap_put(&r->gone, t);
+    if (tmap_reserve(&r->gone, &r->alloc, 1)) {
+        tg_tool_release(rec);
+        return;
+    }
+    tmap_put(&r->gone, rec); /* (the map takes its one reference) */
 }
 
 /* The remembered definition a replace listing of t's source brings back. */
@@ -400,7 +392,7 @@ static void write_moved(tg_buf *out, const tg_tool *t, int state) {
     tg_buf_puts(out, ",\"digest\":");
     put_str(out, t->digest);
     tg_buf_printf(out, ",\"handler\":%u,\"descriptor\":", (unsigned)t->handler_id);
-    tg_json_write(out, t->descriptor);
+    tg_buf_append(out, t->definition, t->definition_len);
     if (t->options_doc) {
         tg_buf_puts(out, ",\"options\":");
         tg_json_write(out, t->options_doc);
@@ -440,7 +432,7 @@ int tg_registry_take_changes(tg_registry *r, tg_buf *out) {
     /* (a log that ran out of memory lost changes: the caller must not trust it) */
     int lost = r->log.failed;
     if (r->log.len) tg_buf_append(out, r->log.data, r->log.len); /* (an empty log may have no buffer yet) */
-    tg_buf_reset(&r->log);
+    tg_buf_reset_max(&r->log, 4u << 20); /* (one large batch's log is not held for good) */
     r->log.failed = 0;
     return lost || out->failed ? -1 : 0;
 }
@@ -475,13 +467,10 @@ static int restore_moved(tg_registry *r, const char *source, size_t source_len, 
     tg_tool_error err;
     tg_tool *t = tg_tool_build(&cfg, &r->alloc, source, source_len, "{tool}", &entry, &err);
     if (!t) return strcmp(err.code, "out_of_memory") == 0 ? -1 : 1;
-    t->name = tg_arena_strndup(&t->arena, name->valuestring, nl);
-    if (!t->name) {
+    if (tg_tool_set_name(t, name->valuestring, nl)) {
         tg_tool_free(t);
         return -1;
     }
-    t->name_len = nl;
-    tg_name_skeleton(t->name, nl, t->skeleton);
     memcpy(t->digest, dg->valuestring, 65);
     const cJSON *san = tg_json_getz(g, "sanitized");
     if (cJSON_IsArray(san) && san->child) {
@@ -508,6 +497,8 @@ static int restore_moved(tg_registry *r, const char *source, size_t source_len, 
             tmap_put(&r->held, t);
             return 0;
         }
+    } else if (!(t->record = tg_tool_record(t))) {
+        rc = -1;
     } else {
         remember_gone(r, t);
         rc = 0;
@@ -638,12 +629,27 @@ static int same_host_settings(const tg_tool *a, const tg_tool *b) {
     return has_host_settings(a, b->handler_id, b->options_doc);
 }
 
-/* Two descriptors from a source, equal as JSON (members in any order: a
- * source may reorder a huge object to make the plain comparison quadratic). */
-static int same_descriptor(const tg_registry *r, const cJSON *a, const cJSON *b) {
+/* The definitions of two tools read back into scratch (NULL each when it
+ * refuses). */
+static void definitions(const tg_registry *r, const tg_tool *a, const tg_tool *b, tg_arena *scratch, cJSON **da,
+                        cJSON **db) {
+    *da = tg_tool_definition_tree(a, scratch, r->cfg.json_depth);
+    *db = tg_tool_definition_tree(b, scratch, r->cfg.json_depth);
+}
+
+/* Two tools' definitions from a source, equal as JSON (members in any
+ * order: a source may reorder a huge object to make the plain comparison
+ * quadratic). The same text is the same definition; other text is read
+ * back to be compared (memory refused: not the same, so the newer is
+ * taken). */
+static int same_descriptor(const tg_registry *r, const tg_tool *a, const tg_tool *b) {
+    if (a->definition_len == b->definition_len && memcmp(a->definition, b->definition, a->definition_len) == 0)
+        return 1;
     tg_arena scratch;
     tg_arena_init(&scratch, r->alloc);
-    int eq = tg_json_equal_in(a, b, &scratch, 0);
+    cJSON *da, *db;
+    definitions(r, a, b, &scratch, &da, &db);
+    int eq = da && db && tg_json_equal_in(da, db, &scratch, 0);
     tg_arena_free(&scratch);
     return eq;
 }
@@ -654,7 +660,17 @@ static int same_descriptor(const tg_registry *r, const cJSON *a, const cJSON *b)
 static int relisted(const tg_registry *r, const tg_batch *bt, const tg_tool *t) {
     const tg_tool *same = tmap_get(&r->skeletons, t->skeleton, strlen(t->skeleton));
     return same && same_tool(same, bt, t) && strcmp(same->digest, t->digest) == 0 && same_host_settings(same, t) &&
-           same_descriptor(r, same->descriptor, t->descriptor);
+           same_descriptor(r, same, t);
+}
+
+/* 1 when d, written canonically, is text[0..len) to the byte (written no
+ * further than len and a byte: a longer one differs). */
+static int written_as(const tg_registry *r, const cJSON *d, const char *text, size_t len) {
+    tg_buf b;
+    tg_buf_init(&b, r->alloc, len + 1);
+    int same = tg_json_write(&b, d) == 0 && !b.failed && b.len == len && memcmp(b.data, text, len) == 0;
+    tg_buf_free(&b);
+    return same;
 }
 
 /* The live tool a source lists again exactly as the registry holds it (the
@@ -674,7 +690,7 @@ static tg_tool *relisted_exactly(const tg_registry *r, const tg_batch *bt, const
     tg_tool *same = tmap_get(&r->skeletons, skeleton, strlen(skeleton));
     if (!same || !same_source(same, bt->source, bt->source_len) || same->name_len != n ||
         memcmp(same->name, mapped, n) != 0 || !has_host_settings(same, e->handler_id, e->options) ||
-        (same->sanitized && same->sanitized->child) || !tg_json_same(same->descriptor, e->descriptor))
+        (same->sanitized && same->sanitized->child) || !written_as(r, e->descriptor, same->definition, same->definition_len))
         return NULL;
     tg_tool_retain(same);
     return same;
@@ -721,13 +737,13 @@ static int others_differ(const cJSON *a, const cJSON *b, int by_text, tg_arena *
 
 /* The members that differ between two descriptors, as bits (FIELDS, then
  * "other" at N_FIELDS). */
-static unsigned fields_differing(const tg_tool *old, const tg_tool *nw, int by_text, tg_arena *scratch) {
+static unsigned fields_differing(const cJSON *old, const cJSON *nw, int by_text, tg_arena *scratch) {
     unsigned bits = 0;
     for (size_t i = 0; i < N_FIELDS; i++) {
-        const cJSON *x = tg_json_getz(old->descriptor, FIELDS[i]), *y = tg_json_getz(nw->descriptor, FIELDS[i]);
+        const cJSON *x = tg_json_getz(old, FIELDS[i]), *y = tg_json_getz(nw, FIELDS[i]);
         if ((x || y) && !(x && y && same_value(x, y, by_text, scratch))) bits |= 1u << i;
     }
-    if (others_differ(old->descriptor, nw->descriptor, by_text, scratch)) bits |= 1u << N_FIELDS;
+    if (others_differ(old, nw, by_text, scratch)) bits |= 1u << N_FIELDS;
     return bits;
 }
 
@@ -754,9 +770,12 @@ static unsigned fields_cleaned(const tg_tool *t) {
 static void write_fields_changed(const tg_registry *r, tg_buf *b, const tg_tool *old, const tg_tool *nw) {
     tg_arena scratch;
     tg_arena_init(&scratch, r->alloc);
-    /* by value; when only spelling differs (10.0 for 10), by the text */
-    unsigned bits = fields_differing(old, nw, 0, &scratch);
-    if (!bits) bits = fields_differing(old, nw, 1, &scratch);
+    /* by value; when only spelling differs (10.0 for 10), by the text (no
+     * room to read them back: "other", the safe word) */
+    cJSON *dold, *dnw;
+    definitions(r, old, nw, &scratch, &dold, &dnw);
+    unsigned bits = dold && dnw ? fields_differing(dold, dnw, 0, &scratch) : 1u << N_FIELDS;
+    if (!bits) bits = fields_differing(dold, dnw, 1, &scratch);
     tg_arena_free(&scratch);
     unsigned a = fields_cleaned(old), c = fields_cleaned(nw);
     if (strcmp(old->digest, nw->digest) != 0) {
@@ -804,23 +823,35 @@ static size_t remembered_full(const tg_registry *r, const tg_batch *bt, const it
 }
 
 /* Room for every live tool the batch takes out (one its source no longer
- * lists, one whose change is held) to be remembered, made before anything
- * changes: a tool dropped but not remembered could come back changed as a
- * new tool. 0, or -1 when memory ran out. */
+ * lists, one whose change is held) to be remembered, and its record, made
+ * before anything changes: a tool dropped but not remembered could come
+ * back changed as a new tool. 0, or -1 when memory ran out (forget_records
+ * lets the records made go). */
 static int remember_room(tg_registry *r, const tg_batch *bt, const item *items) {
     size_t n = 0;
     for (size_t i = 0; bt->replace_source && i < r->live.cap; i++) {
         tg_tool *t = r->live.slots[i];
         if (!t || !same_source(t, bt->source, bt->source_len) || t->listed) continue;
         n++;
-        if (!gone_key(t)) return -1; /* (made in the tool's arena: now, not while the batch is applied) */
+        if (!t->record && !(t->record = tg_tool_record(t))) return -1;
     }
     for (size_t i = 0; i < bt->n; i++) {
         if (items[i].state != ST_CHANGED || !items[i].old) continue;
         n++;
-        if (!gone_key(items[i].old)) return -1;
+        if (!items[i].old->record && !(items[i].old->record = tg_tool_record(items[i].old))) return -1;
     }
     return tmap_reserve(&r->gone, &r->alloc, n);
+}
+
+/* Lets go the records remember_room made for a batch not applied. */
+static void forget_records(tg_registry *r) {
+    for (size_t i = 0; i < r->live.cap; i++) {
+        tg_tool *t = r->live.slots[i];
+        if (t && t->record) {
+            tg_tool_release(t->record);
+            t->record = NULL;
+        }
+    }
 }
 
 int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
@@ -903,7 +934,7 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
              * (every member of the descriptor is in the digest: one written in
              * another key order is the same) */
             it->state = strcmp(same->digest, t->digest) != 0                                    ? ST_CHANGED
-                        : same_host_settings(same, t) && same_descriptor(r, same->descriptor, t->descriptor) ? ST_UNCHANGED
+                        : same_host_settings(same, t) && same_descriptor(r, same, t) ? ST_UNCHANGED
                                                                                                     : ST_UPDATED;
         } else if (same && bt->replace_source && same_source(same, bt->source, bt->source_len) && !same->listed) {
             /* the source's list names the tool otherwise, up to case or
@@ -1014,6 +1045,7 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
     int apply = !(bt->atomic && any_rejected);
     if (apply && (tmap_reserve(&r->live, &r->alloc, bt->n) || tmap_reserve(&r->skeletons, &r->alloc, bt->n) ||
                   tmap_reserve(&r->held, &r->alloc, bt->n) || remember_room(r, bt, items))) {
+        forget_records(r);
         rc = -1;
         goto done;
     }
@@ -1098,7 +1130,7 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
     for (size_t i = 0; i < bt->n && apply; i++) {
         item *it = &items[i];
         if (it->state != ST_HELD || (same_host_settings(it->held, it->tool) &&
-                                     same_descriptor(r, it->held->descriptor, it->tool->descriptor)))
+                                     same_descriptor(r, it->held, it->tool)))
             continue;
         tg_tool_share_flight(it->tool, it->held);
         it->held->listed = 0;

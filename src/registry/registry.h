@@ -55,13 +55,23 @@ typedef struct tg_tool {
     const char *source;    /* "" for the host's own tools */
     const char *tool_name; /* the name the descriptor gave */
     char skeleton[TG_NAME_MAX + 1];
-    const char *gone_key;  /* source, 0x1F, skeleton: its key when remembered (made then, in arena) */
+    const char *gone_key;  /* source, 0x1F, skeleton: its key when remembered (tg_tool_set_name) */
     size_t gone_key_len;
     uint32_t handler_id;
-    const cJSON *descriptor; /* cleaned copy: bounded title/description */
+    /* The cleaned descriptor (title and descriptions bounded, hidden
+     * characters gone, icons checked) as canonical JSON text: what every
+     * listing renders (read back per rendering, cached per set) and
+     * changes are told against. Text, not nodes: a tree costs ~30 times
+     * the bytes of a schema's "examples" or "default", which nothing but a
+     * rendering reads. The 1 MB description a source sent is not kept:
+     * the digest below is of it, the text has what is shown. */
+    const char *definition;
+    size_t definition_len;
     const cJSON *options_doc; /* copy of the host's options object, or NULL */
-    const cJSON *input_schema;
-    const cJSON *output_schema; /* NULL when absent */
+    const cJSON *input_schema;  /* the program's copy of inputSchema, without what validation never
+                                 * reads (annotations, examples, default: tg_schema_options.prune_document);
+                                 * NULL until tg_tool_compile */
+    const cJSON *output_schema; /* the same of outputSchema; NULL when absent */
     const cJSON *hidden;        /* array of context parameter names, or NULL */
     const cJSON *sanitized;     /* array of fields whose text was cleaned or cut */
     tg_schema *input;           /* compiled inputSchema */
@@ -73,6 +83,8 @@ typedef struct tg_tool {
     int listed;     /* scratch mark while a batch is applied */
     struct tg_flight *flight; /* calls waiting for their handler: shared by the versions of
                                * a tool that replace one another (tg_tool_share_flight) */
+    struct tg_tool *record; /* what the registry will remember of it once dropped (tg_tool_record),
+                             * made before a batch changes anything; else NULL */
     tg_arena arena; /* owns everything above */
 } tg_tool;
 
@@ -82,6 +94,7 @@ typedef struct tg_registry_config {
     size_t description_bytes;    /* cap for description (title: 256) */
     size_t schema_bytes;         /* cap for each schema's canonical text */
     size_t descriptor_bytes;     /* cap for a whole descriptor's canonical text (0: none) */
+    size_t json_depth;           /* nesting descriptors were read with (a definition's text is read again with it) */
     tg_schema_options schema;    /* how schemas compile */
     const cJSON *capabilities;   /* array of strings the runtime was given, or NULL */
 } tg_registry_config;
@@ -197,6 +210,11 @@ const tg_tool *tg_toolset_find(const tg_toolset *s, const char *name, size_t len
  * frees it with free_fn when it is released or the slot is set again. */
 void *tg_toolset_get_cache(const tg_toolset *s);
 void tg_toolset_set_cache(tg_toolset *s, void *cache, void (*free_fn)(void *));
+
+/* t's definition read back into nodes in arena (the cleaned descriptor, as
+ * listings render it), nested up to max_depth (what the runtime reads
+ * JSON with); NULL when arena refuses. */
+cJSON *tg_tool_definition_tree(const tg_tool *t, tg_arena *arena, size_t max_depth);
 
 void tg_tool_retain(const tg_tool *t);
 void tg_tool_release(const tg_tool *t);

@@ -56,17 +56,28 @@ static int format_of(const char *s, tg_export_format *f) {
 
 /* One tool's rendering in fmt appended to text (nothing when the format
  * leaves it out), its report entries (comma-joined) to reports, and where
- * each lies to *ts and *rs. a is reset first. -1 when memory ran out. */
-static int render_tool(tg_arena *a, tg_export_format fmt, const tg_tool *t, tg_buf *text, tg_buf *reports, span *ts,
-                       span *rs) {
+ * each lies to *ts and *rs. a is reset first. The tool's definition is
+ * read back from its text into a (a tool keeps no nodes of it); when that
+ * runs out of memory the tool is left out of this format, reported, as
+ * when its rendering does. -1 when memory ran out. */
+static int render_tool(tg_arena *a, size_t max_depth, tg_export_format fmt, const tg_tool *t, tg_buf *text,
+                       tg_buf *reports, span *ts, span *rs) {
     tg_arena_reset(a);
     cJSON *report = tg_json_new(a, cJSON_Array);
-    cJSON *out = report ? tg_export_tool(a, fmt, t->name, t->name_len, t->descriptor, t->hidden, report, NULL) : NULL;
-    if (!out) return -1;
+    if (!report) return -1;
+    const cJSON *d = tg_tool_definition_tree(t, a, max_depth);
+    cJSON *out = d ? tg_export_tool(a, fmt, t->name, t->name_len, d, t->hidden, report, NULL) : NULL;
+    if (!out && d) return -1;
     ts->off = text->len;
-    if (!cJSON_IsNull(out)) tg_json_write(text, out); /* (null: left out of this format; len 0) */
+    if (out && !cJSON_IsNull(out)) tg_json_write(text, out); /* (null: left out of this format; len 0) */
     ts->len = text->len - ts->off;
     rs->off = reports->len;
+    if (!d) {
+        tg_buf_puts(reports, "{\"tool\":");
+        tg_json_write_string(reports, t->name, t->name_len);
+        tg_buf_puts(reports, ",\"path\":\"/inputSchema\",\"issue\":\"out of memory rendering the tool for this format: "
+                             "the tool is left out of this list\"}");
+    }
     for (const cJSON *e = report->child; e; e = e->next) {
         if (e != report->child) tg_buf_putc(reports, ',');
         tg_json_write(reports, e);
@@ -137,7 +148,8 @@ static rendering *render(tg_runtime *rt, tg_toolset *set, tg_export_format fmt) 
                 r->report[i].len = r->reports.len - r->report[i].off;
                 continue;
             }
-            if (render_tool(&a, fmt, tg_toolset_at(set, i), &r->text, &r->reports, &r->tools[i], &r->report[i])) {
+            if (render_tool(&a, rt->limits.json_depth, fmt, tg_toolset_at(set, i), &r->text, &r->reports, &r->tools[i],
+                            &r->report[i])) {
                 tg_free(&rt->alloc, drop, c->n);
                 tg_arena_free(&a);
                 return NULL;
@@ -268,7 +280,8 @@ tg_status tg_list_tools(tg_runtime *rt, const char *request, size_t len) {
         size_t shown_len = r->tools[end].len;
         if (t != pinned && !tg_json_same(t->hidden, pinned->hidden)) {
             if (!own) own = tg_arena_calloc(&rt->call_arena, n, sizeof *own);
-            if (!own || render_tool(&scratch, fmt, t, &fresh, &fresh_reports, &own[end].text, &own[end].report)) {
+            if (!own || render_tool(&scratch, rt->limits.json_depth, fmt, t, &fresh, &fresh_reports, &own[end].text,
+                                     &own[end].report)) {
                 nomem = 1;
                 break;
             }
@@ -428,7 +441,7 @@ static void strip_nulls(const cJSON *root, const cJSON *s, cJSON *inst, int dept
 }
 
 void tg_strict_strip_nulls(const tg_tool *tool, cJSON *args) {
-    const cJSON *schema = tg_json_getz(tool->descriptor, "inputSchema");
+    const cJSON *schema = tool->input_schema; /* (pruned of annotations and examples: what is read here is kept) */
     size_t fan = 0;
     if (schema) strip_nulls(schema, schema, args, 0, &fan);
 }

@@ -91,6 +91,7 @@ tg_runtime *tg_runtime_new(const tg_limits *limits, const tg_host *host, tg_allo
     tg_registry_default_config(&rt->reg_cfg);
     rt->reg_cfg.max_tools = l.tools;
     rt->reg_cfg.descriptor_bytes = l.descriptor_bytes; /* (each entry of a batch too) */
+    rt->reg_cfg.json_depth = l.json_depth;
     rt->reg_cfg.schema.limits.max_depth = l.json_depth < rt->reg_cfg.schema.limits.max_depth
                                               ? l.json_depth
                                               : rt->reg_cfg.schema.limits.max_depth;

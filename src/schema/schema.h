@@ -90,9 +90,20 @@ typedef struct tg_schema_options {
     int skip_metaschema_check;   /* 1: do not validate the schema against its metaschema */
     /* 1: the program points into the root `schema` document instead of
      * copying it, so the document must stay unchanged and outlive the
-     * program (for callers that keep it anyway, e.g. a tool's descriptor).
+     * program (for callers that keep it anyway).
      * Resources and metaschemas are still copied. */
     int borrow_document;
+    /* 1 (with borrow_document 0): the program's copy of the root document
+     * leaves out what evaluation never reads: the annotations "title",
+     * "description", "$comment", "default" and "examples" and the "x-"
+     * extension members of every subschema (those under the keywords that
+     * hold subschemas), unless a reference's JSON Pointer names such a
+     * member ("#/examples/0": a $ref may point anywhere). A tool's schema may
+     * hold most of its bytes there, which as nodes cost ~30 times their
+     * text for the program's whole life. The metaschema check still judges
+     * `schema` as given (read during the call only). tg_schema_document
+     * gives the copy. */
+    int prune_document;
     /* Optional, indexed by tg_dialect: programs from tg_schema_compile_metaschema
      * reused by the metaschema check (borrowed, must outlive the call). Without
      * them every compile parses and compiles the official metaschema again
@@ -137,10 +148,6 @@ int tg_schema_compile(const tg_allocator *alloc, const cJSON *schema, const tg_s
                       tg_schema **out, tg_buf *diag);
 
 void tg_schema_free(tg_schema *s);
-
-/* About the bytes tg_schema_compile will allocate for schema's program with
- * opts (for a caller reserving them in tg_schema_options.arena). */
-size_t tg_schema_size_estimate(const cJSON *schema, const tg_schema_options *opts);
 
 /* Compiles the official metaschema of dialect (AUTO: 2020-12) for
  * tg_schema_options.metaschemas: compile it once per runtime, pass it to
@@ -197,6 +204,10 @@ int tg_schema_validate_into(const tg_schema *s, const cJSON *instance, tg_arena 
  * is appended (ask the evaluator). */
 int tg_schema_check_text(const tg_schema *s, const char *text, size_t len, const tg_json_limits *limits,
                          tg_arena *scratch, const tg_schema_errors *first_error);
+
+/* The root document as the program holds it: the caller's (borrow_document),
+ * or the program's copy (pruned with prune_document). Lives as long as s. */
+const cJSON *tg_schema_document(const tg_schema *s);
 
 /* The dialect the root resource was compiled with. */
 tg_dialect tg_schema_dialect(const tg_schema *s);

@@ -142,6 +142,12 @@ static tg_schema_options meta_options(const tg_schema_options *base) {
     tg_schema_options mo = *base;
     mo.skip_metaschema_check = 1;
     mo.format_assert = 0;
+    /* a program of its own, freed after the check: not in the arena of the
+     * program being compiled (a registry's tool would keep it for good),
+     * nor borrowing or pruning the wrapper document, which goes first */
+    mo.arena = NULL;
+    mo.borrow_document = 0;
+    mo.prune_document = 0;
     /* the schema's own nesting is already bounded by max_depth (scan); its
      * metaschema applies ~4 subschemas per level of it */
     mo.limits.max_depth = (base->limits.max_depth ? base->limits.max_depth : 128) * 4;

@@ -38,13 +38,17 @@ void tg_schema_free(tg_schema *s) {
 
 tg_dialect tg_schema_dialect(const tg_schema *s) { return s->dialect; }
 
-/* The program's bytes for a document of clone size est (see below). */
-static size_t program_estimate(size_t est, int borrow) {
-    return (borrow ? 0 : est) + est + est / 4 + 512 + sizeof(tg_schema);
+const cJSON *tg_schema_document(const tg_schema *s) { return s->doc; }
+
+/* How the root document comes into the program. */
+static sc_doc doc_mode(const tg_schema_options *o) {
+    return o->borrow_document ? SC_DOC_BORROW : o->prune_document ? SC_DOC_PRUNE : SC_DOC_COPY;
 }
 
-size_t tg_schema_size_estimate(const cJSON *schema, const tg_schema_options *opts) {
-    return program_estimate(schema ? tg_json_clone_size(schema) : 0, opts && opts->borrow_document);
+/* About the bytes of the program of a document of clone size est that
+ * copies `copy` bytes of it (0 borrowed). */
+static size_t program_estimate(size_t est, size_t copy) {
+    return copy + est + est / 4 + 512 + sizeof(tg_schema);
 }
 
 /* Each resource a $ref reached is checked against its dialect's metaschema
@@ -135,8 +139,14 @@ int tg_schema_compile(const tg_allocator *alloc, const cJSON *schema, const tg_s
     if (schema) {
         size_t est = tg_json_clone_size(schema);
         size_t tmp = est > (1u << 20) ? (8u << 20) : 8 * est + 8192;
-        (void)tg_arena_reserve(s->arena, program_estimate(est, o.borrow_document));
+        size_t copy = est;
         (void)tg_arena_reserve(c.tmp, tmp);
+        if (doc_mode(&o) == SC_DOC_BORROW) copy = 0;
+        if (doc_mode(&o) == SC_DOC_PRUNE) { /* (what the copy leaves out makes no program either) */
+            c.prune_keep = tg_sc_prune_keep(c.tmp, schema);
+            est = copy = tg_sc_prune_size(schema, c.prune_keep);
+        }
+        (void)tg_arena_reserve(s->arena, program_estimate(est, copy));
     }
     tg_json_index_init(&c.ptr_ix, c.tmp);
     c.def_dialect = o.dialect == TG_DIALECT_AUTO ? TG_DIALECT_2020_12 : o.dialect;
@@ -152,7 +162,8 @@ int tg_schema_compile(const tg_allocator *alloc, const cJSON *schema, const tg_s
                        o.resources[i].uri ? o.resources[i].uri : "");
             goto error;
         }
-    if (tg_sc_add_doc(&c, schema, "", 0, "", o.borrow_document, &root_ent)) goto error;
+    if (tg_sc_add_doc(&c, schema, "", 0, "", doc_mode(&o), &root_ent)) goto error;
+    s->doc = c.ents[root_ent].node;
     s->dialect = (tg_dialect)c.ents[root_ent].dialect;
     if ((s->root = tg_sc_node_of(&c, root_ent)) == TG_SNONE) goto error;
     while (c.n_queue) {
@@ -222,7 +233,8 @@ int tg_schema_compile(const tg_allocator *alloc, const cJSON *schema, const tg_s
         } else if (tg_sj_IsString(sv)) {
             mu = tg_smeta_uri(tg_sc_dialect_of_uri(mu, strlen(mu)));
         }
-        if (tg_sc_meta_check(&c, c.ents[root_ent].node, mu, official)) goto error;
+        /* (the document as given: a pruned copy lacks what the metaschema judges too) */
+        if (tg_sc_meta_check(&c, schema, mu, official)) goto error;
         if (meta_check_resources(&c)) goto error;
     }
     if (o.ref_probes) *o.ref_probes += c.ptr_ix.probes;

@@ -57,6 +57,7 @@ typedef struct sc {
     /* the containers $ref pointers walk through, indexed once each (in tmp):
      * R refs into a $defs of M cost R log M, not R x M */
     tg_json_index ptr_ix;
+    unsigned prune_keep;    /* SC_DOC_PRUNE: tg_sc_prune_keep of the root */
 } sc;
 
 /* A 64-bit filter of an object's member names (length and first and last
@@ -87,6 +88,19 @@ static inline const cJSON *tg_sc_kw(const cJSON *n, uint64_t bloom, const char *
     return tg_sc_kwn(n, bloom, k, strlen(k));
 }
 
+/* The keywords whose values hold subschemas, with their lengths (scanned
+ * at every node: no strlen each time): a subschema (object or boolean),
+ * an array of them, a map of them; {NULL, 0} ends each. */
+typedef struct sc_kwname { const char *s; size_t len; } sc_kwname;
+extern const sc_kwname tg_sc_single_kw[], tg_sc_array_kw[], tg_sc_map_kw[];
+
+/* How a document comes into the program. */
+typedef enum sc_doc {
+    SC_DOC_COPY,   /* copied whole */
+    SC_DOC_BORROW, /* used in place (tg_schema_options.borrow_document) */
+    SC_DOC_PRUNE   /* copied without what evaluation never reads (prune_document, schema_prune.c) */
+} sc_doc;
+
 /* schema_resolve.c */
 int tg_sc_grow(sc *c, void **arr, size_t *cap, size_t need, size_t elem);
 void tg_sc_fail(sc *c, const char *loc, const char *fmt, const char *arg);
@@ -105,12 +119,21 @@ tg_dialect tg_sc_dialect_of_uri(const char *u, size_t n);
 /* Indexes subschema n (and everything under it); *out_ent its entry. */
 int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, const char *loc, size_t depth,
                int is_root, uint32_t *out_ent);
-/* Copies doc into the program (borrow: uses it in place) and indexes it
- * under uri. */
-int tg_sc_add_doc(sc *c, const cJSON *doc, const char *uri, size_t urilen, const char *locprefix, int borrow,
+/* Brings doc into the program as `how` says and indexes it under uri. */
+int tg_sc_add_doc(sc *c, const cJSON *doc, const char *uri, size_t urilen, const char *locprefix, sc_doc how,
                   uint32_t *out);
 /* Resolves ref against the base URI of entry `from`; *out the target entry. */
 int tg_sc_resolve(sc *c, uint32_t from, const char *ref, size_t reflen, const char *kwloc, uint32_t *out);
+
+/* schema_prune.c: what prune_document leaves out. The members a
+ * reference's JSON Pointer names (kept wherever they are), as a mask for
+ * the two below; every one when tmp refuses (nothing left out). */
+unsigned tg_sc_prune_keep(tg_arena *tmp, const cJSON *doc);
+/* Arena bytes tg_sc_prune takes. */
+size_t tg_sc_prune_size(const cJSON *doc, unsigned keep);
+/* doc copied into a without the members evaluation never reads; NULL
+ * when a refuses. */
+cJSON *tg_sc_prune(tg_arena *a, const cJSON *doc, unsigned keep);
 
 /* schema_emit.c */
 uint32_t tg_sc_node_of(sc *c, uint32_t ent);

@@ -216,6 +216,7 @@ struct tg_schema {
     size_t n_regexes;
     size_t regex_scratch;
     uint32_t root;
+    const cJSON *doc;           /* the root document (tg_schema_document) */
     tg_dialect dialect;
     tg_dialect meta_of;         /* set by tg_schema_compile_metaschema */
     struct tg_schema *flat;     /* a metaschema's flat twin for verdicts (schema_meta_flat.c); owned */

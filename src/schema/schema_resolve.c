@@ -222,17 +222,14 @@ static int add_anchor(sc *c, uint32_t res, const char *name, size_t len, uint32_
     return put_uri(c, k, rl + 1 + len, ent);
 }
 
-/* The keywords whose values hold subschemas, with their lengths (scanned
- * at every node: no strlen each time). */
-typedef struct sc_kwname { const char *s; size_t len; } sc_kwname;
 #define KWN(k) {k, sizeof k - 1}
-static const sc_kwname single_kw[] = {
+const sc_kwname tg_sc_single_kw[] = {
     KWN("additionalItems"), KWN("additionalProperties"), KWN("contains"), KWN("propertyNames"), KWN("not"),
     KWN("if"), KWN("then"), KWN("else"), KWN("unevaluatedItems"), KWN("unevaluatedProperties"), KWN("items"),
     KWN("contentSchema"), {NULL, 0}};
-static const sc_kwname array_kw[] = {KWN("allOf"), KWN("anyOf"), KWN("oneOf"), KWN("prefixItems"), KWN("items"),
+const sc_kwname tg_sc_array_kw[] = {KWN("allOf"), KWN("anyOf"), KWN("oneOf"), KWN("prefixItems"), KWN("items"),
                                      {NULL, 0}};
-static const sc_kwname map_kw[] = {KWN("properties"), KWN("patternProperties"), KWN("$defs"), KWN("definitions"),
+const sc_kwname tg_sc_map_kw[] = {KWN("properties"), KWN("patternProperties"), KWN("$defs"), KWN("definitions"),
                                    KWN("dependentSchemas"), KWN("dependencies"), {NULL, 0}};
 #undef KWN
 
@@ -321,33 +318,33 @@ int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, cons
         if (tg_sj_IsTrue(v) && new_resource) c->res[res].recursive_anchor = 1;
     }
     /* children */
-    for (i = 0; single_kw[i].s; i++) {
-        v = tg_sc_kwn(n, kb, single_kw[i].s, single_kw[i].len);
+    for (i = 0; tg_sc_single_kw[i].s; i++) {
+        v = tg_sc_kwn(n, kb, tg_sc_single_kw[i].s, tg_sc_single_kw[i].len);
         if (v && (tg_sj_IsObject(v) || tg_sj_IsBool(v))) {
-            char *l = loc_join2(c, loc, single_kw[i].s, single_kw[i].len, NULL, 0);
+            char *l = loc_join2(c, loc, tg_sc_single_kw[i].s, tg_sc_single_kw[i].len, NULL, 0);
             if (!l) { tg_sc_oom(c); return -1; }
             if (tg_sc_scan(c, v, res, d, voc, l, depth + 1, 0, NULL)) return -1;
         }
     }
-    for (i = 0; array_kw[i].s; i++) {
+    for (i = 0; tg_sc_array_kw[i].s; i++) {
         size_t k = 0;
-        v = tg_sc_kwn(n, kb, array_kw[i].s, array_kw[i].len);
+        v = tg_sc_kwn(n, kb, tg_sc_array_kw[i].s, tg_sc_array_kw[i].len);
         if (!tg_sj_IsArray(v)) continue;
         for (it = v->child; it; it = it->next, k++) {
             char num[24];
             int nl = snprintf(num, sizeof num, "%zu", k);
-            char *l = loc_join2(c, loc, array_kw[i].s, array_kw[i].len, num, (size_t)nl);
+            char *l = loc_join2(c, loc, tg_sc_array_kw[i].s, tg_sc_array_kw[i].len, num, (size_t)nl);
             if (!l) { tg_sc_oom(c); return -1; }
             if (tg_sc_scan(c, it, res, d, voc, l, depth + 1, 0, NULL)) return -1;
         }
     }
-    for (i = 0; map_kw[i].s; i++) {
-        v = tg_sc_kwn(n, kb, map_kw[i].s, map_kw[i].len);
+    for (i = 0; tg_sc_map_kw[i].s; i++) {
+        v = tg_sc_kwn(n, kb, tg_sc_map_kw[i].s, tg_sc_map_kw[i].len);
         if (!tg_sj_IsObject(v)) continue;
         for (it = v->child; it; it = it->next) {
             char *l;
             if (!tg_sj_IsObject(it) && !tg_sj_IsBool(it)) continue;
-            l = loc_join2(c, loc, map_kw[i].s, map_kw[i].len, it->string, tg_json_strlen(it->string));
+            l = loc_join2(c, loc, tg_sc_map_kw[i].s, tg_sc_map_kw[i].len, it->string, tg_json_strlen(it->string));
             if (!l) { tg_sc_oom(c); return -1; }
             if (tg_sc_scan(c, it, res, d, voc, l, depth + 1, 0, NULL)) return -1;
         }
@@ -356,10 +353,12 @@ int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, cons
 }
 
 /* Adds a document under uri (no fragment): clone into the program, scan. */
-int tg_sc_add_doc(sc *c, const cJSON *doc, const char *uri, size_t urilen, const char *locprefix, int borrow,
+int tg_sc_add_doc(sc *c, const cJSON *doc, const char *uri, size_t urilen, const char *locprefix, sc_doc how,
                   uint32_t *out) {
     uint32_t r, e;
-    const cJSON *clone = borrow ? doc : tg_json_clone(c->s->arena, doc);
+    const cJSON *clone = how == SC_DOC_BORROW ? doc
+                         : how == SC_DOC_PRUNE ? tg_sc_prune(c->s->arena, doc, c->prune_keep)
+                                               : tg_json_clone(c->s->arena, doc);
     char *u = tg_arena_strndup(c->s->arena, uri, urilen);
     if (!clone || !u) { tg_sc_oom(c); return -1; }
     if (new_res(c, u, TG_SNONE, &r)) { tg_sc_oom(c); return -1; }
@@ -392,7 +391,7 @@ static int load_doc(sc *c, const char *uri, size_t urilen) {
     for (i = 0; i < c->o->n_resources; i++) {
         const tg_schema_resource *r = &c->o->resources[i];
         if (r->uri && r->schema && uri_eq(r->uri, strlen(r->uri), uri, urilen))
-            return tg_sc_add_doc(c, r->schema, uri, urilen, prefix, 0, NULL) ? -1 : 0;
+            return tg_sc_add_doc(c, r->schema, uri, urilen, prefix, SC_DOC_COPY, NULL) ? -1 : 0;
     }
     text = tg_smeta_find(uri, urilen);
     if (text) {
@@ -401,7 +400,7 @@ static int load_doc(sc *c, const char *uri, size_t urilen) {
         cJSON *doc = tg_json_parse(c->tmp, text, strlen(text), &lim, &err);
         if (!doc && err.status == TG_JSON_NOMEM) { tg_sc_oom(c); return -1; }
         if (!doc) { tg_sc_fail(c, uri, "embedded metaschema does not parse%s", ""); return -1; }
-        return tg_sc_add_doc(c, doc, uri, urilen, prefix, 0, NULL) ? -1 : 0;
+        return tg_sc_add_doc(c, doc, uri, urilen, prefix, SC_DOC_COPY, NULL) ? -1 : 0;
     }
     return 1;
 }

@@ -688,6 +688,54 @@ static void test_required_shared_index(void) {
     tg_buf_free(&inst);
 }
 
+/* prune_document: the program's copy has no annotation, example, default
+ * or "x-" member of a subschema; names and data keep theirs, and so does a
+ * member a reference points into; the metaschema judges the whole. */
+static void test_prune_document(void) {
+    tg_schema_options o = tg_schema_default_options();
+    tg_buf diag, text;
+    o.prune_document = 1;
+    tg_buf_init(&diag, A, 0);
+    tg_buf_init(&text, A, 0);
+    tg_schema *s = C("{\"type\":\"object\",\"title\":\"T\",\"examples\":[{\"default\":1}],\"x-ui\":{\"w\":1},"
+                     "\"properties\":{\"default\":{\"type\":\"integer\",\"default\":0,\"description\":\"d\",\"$comment\":\"c\"},"
+                     "\"e\":{\"enum\":[{\"examples\":1}],\"x-y\":2}},\"prefixItems\":[{\"default\":2}]}",
+                     &o, &diag);
+    CHECK(s != NULL, "prune: compiles");
+    if (s) {
+        tg_json_write(&text, tg_schema_document(s));
+        CHECK(text.data && strcmp(text.data, "{\"type\":\"object\",\"properties\":{\"default\":{\"type\":\"integer\"},"
+                                             "\"e\":{\"enum\":[{\"examples\":1}]}},\"prefixItems\":[{}]}") == 0,
+              "prune: annotations, examples, default and x- members of subschemas left out; names and data kept");
+        CHECK(V(s, "{\"default\":\"x\"}", NULL) == 0 && V(s, "{\"default\":1,\"e\":{\"examples\":1}}", NULL) == 1,
+              "prune: judged as before");
+        tg_schema_free(s);
+    }
+    /* a $ref into what would be left out: kept (any "examples" member, and
+     * every "x-" one, for a pointer naming one, %-encoded or not) */
+    tg_buf_reset(&text);
+    s = C("{\"properties\":{\"a\":{\"$ref\":\"#/examples/0\"},\"b\":{\"$ref\":\"#/x%2Ddefs/n\"}},"
+          "\"examples\":[{\"type\":\"string\"}],\"x-defs\":{\"n\":{\"type\":\"null\"}},\"x-other\":1,\"default\":1}",
+          &o, &diag);
+    CHECK(s != NULL, "prune: a $ref into examples or an x- member compiles");
+    if (s) {
+        tg_json_write(&text, tg_schema_document(s));
+        CHECK(text.data && strstr(text.data, "\"examples\"") && strstr(text.data, "\"x-defs\"") &&
+                  strstr(text.data, "\"x-other\"") && !strstr(text.data, "\"default\""),
+              "prune: what a reference names is kept");
+        CHECK(V(s, "{\"a\":\"s\",\"b\":null}", NULL) == 1 && V(s, "{\"a\":1}", NULL) == 0 && V(s, "{\"b\":1}", NULL) == 0,
+              "prune: the references resolve as before");
+        tg_schema_free(s);
+    }
+    /* the metaschema judges the schema as given, what is left out too */
+    tg_buf_reset(&diag);
+    s = C("{\"type\":\"object\",\"examples\":5}", &o, &diag);
+    CHECK(s == NULL && diag.data && strstr(diag.data, "/examples"), "prune: the metaschema still judges examples");
+    tg_schema_free(s);
+    tg_buf_free(&text);
+    tg_buf_free(&diag);
+}
+
 int main(void) {
     test_basic_output();
     test_max_errors();
@@ -708,6 +756,7 @@ int main(void) {
     test_ref_pointer_index();
     test_pattern_props_budget();
     test_required_shared_index();
+    test_prune_document();
     printf("schema: %d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

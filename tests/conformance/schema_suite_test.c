@@ -197,6 +197,15 @@ static void run_file(const char *path, const char *label, tg_dialect dialect, in
             continue;
         }
         tg_buf_free(&diag);
+        /* the same schema pruned of what evaluation never reads
+         * (prune_document, as a registry keeps a tool's): the same verdicts
+         * and the same errors, every one */
+        tg_schema *pruned = NULL;
+        o.prune_document = 1;
+        if (tg_schema_compile(&A, schema, &o, &pruned, NULL) != 0) {
+            c->fail++;
+            printf("FAIL %s %s | %s: compiles, but not pruned\n", label, path, gd ? gd->valuestring : "?");
+        }
         for (t = tests ? tests->child : NULL; t; t = t->next) {
             const cJSON *data = tg_json_getz(t, "data"), *valid = tg_json_getz(t, "valid");
             const cJSON *td = tg_json_getz(t, "description");
@@ -209,6 +218,20 @@ static void run_file(const char *path, const char *label, tg_dialect dialect, in
             r2 = tg_schema_validate(s, data, &scratch, TG_OUTPUT_BASIC, 20, &errs);
             tg_arena_rewind(&scratch, mk);
             ok = r1 == expect && r2 == expect;
+            if (pruned) {
+                tg_buf perrs;
+                tg_buf_init(&perrs, A, 0);
+                int p1 = tg_schema_validate(pruned, data, &scratch, TG_OUTPUT_FLAG, 0, NULL);
+                tg_arena_rewind(&scratch, mk);
+                int p2 = tg_schema_validate(pruned, data, &scratch, TG_OUTPUT_BASIC, 20, &perrs);
+                tg_arena_rewind(&scratch, mk);
+                if (p1 != r1 || p2 != r2 || perrs.len != errs.len || (errs.len && memcmp(perrs.data, errs.data, errs.len))) {
+                    ok = 0;
+                    printf("FAIL %s %s | %s: pruned, flag %d basic %d %.*s\n", label, path, td ? td->valuestring : "?",
+                           p1, p2, (int)perrs.len, perrs.data ? perrs.data : "");
+                }
+                tg_buf_free(&perrs);
+            }
             if (!flat_agrees(dialect, data, &scratch)) {
                 ok = 0;
                 printf("FAIL %s %s | %s: the flat metaschema's verdict on the data is not the official one's\n", label,
@@ -268,6 +291,7 @@ static void run_file(const char *path, const char *label, tg_dialect dialect, in
             }
             tg_buf_free(&errs);
         }
+        tg_schema_free(pruned);
         tg_schema_free(s);
     }
 out:

@@ -236,6 +236,55 @@ test('one huge tool in a listing is refused on its own (too_large), before the b
   rt.dispose();
 });
 
+test('what a tool keeps is bounded by what it shows: a 1 MB description and a schema of examples cost about their shown bytes, live and once dropped', async () => {
+  // A 1 MB description (within descriptorBytes) shown cut to 4 KiB kept
+  // ~2.9 MiB a tool, also once the source dropped it; an inputSchema of
+  // 185 KiB, most of it "examples", kept ~5.5 MiB (its nodes, ~30 bytes a
+  // byte of text). Ten such upstream tools took a tenth of the budget.
+  const rt = await createToolRuntime();
+  // (a call first: the working memory the last call kept is reused by the
+  // next, so each figure is what the registry holds beside it)
+  const used = () => { rt.checkJSON('{}'); return rt.memoryUsed(); };
+  const call = () => 1;
+  const n = 10;
+  const long = Array.from({ length: n }, (_, i) => ({ name: `d${i}`, description: 'y'.repeat(1_000_000), inputSchema: { type: 'object' } }));
+  rt.importTools('descs', long, { call });
+  const live = used();
+  const shown = rt.listTools().tools.find((t) => t.name === 'mcp__descs__d0').description;
+  assert.ok(shown.length <= 4096 && shown.startsWith('yyyy'), `${shown.length} characters shown`);
+  rt.importTools('descs', [], { call }); // the server drops them: remembered for review if they come back
+  const dropped = used();
+  // back changed past the cut: the digest is of what was sent, so it is held, and the field is named
+  const back = rt.importTools('descs', [{ ...long[0], description: 'y'.repeat(999_999) + 'z' }], { call });
+  assert.deepEqual([back.registered, back.changed.map((c) => [c.name, c.fields])], [[], [['mcp__descs__d0', ['description']]]]);
+  rt.removeSource('descs');
+  const none = used();
+  const perLive = (live - none) / n, perDropped = (dropped - none) / n;
+  assert.ok(perLive < 32 << 10, `a live tool with a 1 MB description keeps ${perLive} bytes`);
+  assert.ok(perDropped < 16 << 10, `a dropped one keeps ${perDropped} bytes`);
+
+  const ex = Array.from({ length: 5 }, (_, i) => ({
+    name: `e${i}`,
+    inputSchema: { type: 'object', properties: { k: { type: 'integer', default: 0, 'x-ui': { widget: 'spin' } } }, examples: Array.from({ length: 25000 }, (_, k) => [k]) },
+  }));
+  const bytes = JSON.stringify(ex[0]).length;
+  rt.importTools('examples', ex, { call });
+  const exLive = used();
+  rt.importTools('examples', [], { call });
+  const exDropped = used();
+  rt.importTools('examples', ex, { call }); // (listed again as it was: live again)
+  // shown as sent, and judged as before
+  const listed = rt.listTools().tools.find((t) => t.name === 'mcp__examples__e0').inputSchema;
+  assert.deepEqual([listed.examples.length, listed.examples[24999], listed.properties.k], [25000, [24999], ex[0].inputSchema.properties.k]);
+  assert.equal((await rt.callTool('mcp__examples__e0', { k: 'x' })).isError, true);
+  assert.ok(!(await rt.callTool('mcp__examples__e0', { k: 1 })).isError);
+  rt.removeSource('examples');
+  const exNone = used();
+  assert.ok((exLive - exNone) / 5 < 2 * bytes, `a ${bytes}-byte descriptor, most of it examples, keeps ${(exLive - exNone) / 5} bytes`);
+  assert.ok((exDropped - exNone) / 5 < 2 * bytes, `dropped, ${(exDropped - exNone) / 5} bytes`);
+  rt.dispose();
+});
+
 test('a descriptor or policy over its limit is refused (too_large) before it is copied into the module', async () => {
   const rt = await createToolRuntime();
   const before = rt.memorySize();

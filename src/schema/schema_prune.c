@@ -1,0 +1,152 @@
+/* schema_prune.c - the program's copy of a document without what
+ * evaluation never reads (tg_schema_options.prune_document).
+ *
+ * A subschema's annotations ("title", "description", "$comment",
+ * "default", "examples") and "x-" extension members are never read by the
+ * evaluator, yet a tool's schema may hold most of its bytes there (an
+ * "examples" array of 25,000 small values is 185 KiB of text and ~5 MiB of
+ * nodes), and a registry keeps its programs for good. They are left out of
+ * the copy in every subschema reached through the keywords that hold
+ * subschemas (the scanner's tables, schema_resolve.c); elsewhere (enum,
+ * const, unknown keywords' values, property names) nothing is touched. A
+ * $ref's JSON Pointer may name any place of the document ("#/examples/0"
+ * too): a member that any reference's pointer names as one of its tokens is
+ * kept wherever it is, so nothing a reference reaches is ever gone. */
+#include <string.h>
+
+#include "schema_compiler.h"
+
+enum {
+    KEEP_TITLE = 1u << 0,
+    KEEP_DESCRIPTION = 1u << 1,
+    KEEP_COMMENT = 1u << 2,
+    KEEP_DEFAULT = 1u << 3,
+    KEEP_EXAMPLES = 1u << 4,
+    KEEP_EXTENSION = 1u << 5 /* every "x-" member */
+};
+
+/* The KEEP_ bit of a member name evaluation never reads, or 0. */
+static unsigned prunable(const char *k, size_t n) {
+    static const struct { const char *s; size_t len; unsigned bit; } NAMES[] = {
+        {"title", 5, KEEP_TITLE},     {"description", 11, KEEP_DESCRIPTION}, {"$comment", 8, KEEP_COMMENT},
+        {"default", 7, KEEP_DEFAULT}, {"examples", 8, KEEP_EXAMPLES},
+    };
+    if (n >= 2 && k[0] == 'x' && k[1] == '-') return KEEP_EXTENSION;
+    for (size_t i = 0; i < sizeof NAMES / sizeof NAMES[0]; i++)
+        if (NAMES[i].len == n && memcmp(NAMES[i].s, k, n) == 0) return NAMES[i].bit;
+    return 0;
+}
+
+/* The bits of the names ref's fragment pointer holds as tokens, read as
+ * the resolver reads it (tg_sc_resolve: percent-decoded, split at '/',
+ * then ~1 and ~0); every bit when tmp refuses or the escape is bad. */
+static unsigned pointer_names(tg_arena *tmp, const char *ref, size_t len) {
+    const char *hash = memchr(ref, '#', len);
+    if (!hash || hash + 1 == ref + len || hash[1] != '/') return 0;
+    size_t dl;
+    char *d = tg_suri_pct_decode(tmp, hash + 1, len - (size_t)(hash + 1 - ref), &dl);
+    if (!d) return ~0u;
+    unsigned bits = 0;
+    char tok[16]; /* a token's first bytes: enough to tell the names above */
+    size_t tl = 0;
+    for (size_t i = 1; i <= dl; i++) {
+        if (i == dl || d[i] == '/') {
+            bits |= prunable(tok, tl);
+            tl = 0;
+            continue;
+        }
+        char ch = d[i];
+        if (ch == '~' && i + 1 < dl && (d[i + 1] == '0' || d[i + 1] == '1')) ch = d[++i] == '0' ? '~' : '/';
+        if (tl < sizeof tok) tok[tl++] = ch; /* (a longer one is no name above but by its start, "x-") */
+    }
+    return bits;
+}
+
+static void refs_in(tg_arena *tmp, const cJSON *n, unsigned *keep) {
+    for (const cJSON *m = n->child; m && *keep != ~0u; m = m->next) {
+        if (m->string && tg_sj_IsString(m) &&
+            (tg_json_key_is(m, "$ref") || tg_json_key_is(m, "$dynamicRef") || tg_json_key_is(m, "$recursiveRef")))
+            *keep |= pointer_names(tmp, m->valuestring, tg_json_strlen(m->valuestring));
+        if (m->child) refs_in(tmp, m, keep);
+    }
+}
+
+unsigned tg_sc_prune_keep(tg_arena *tmp, const cJSON *doc) {
+    unsigned keep = 0;
+    tg_arena_mark mark = tg_arena_save(tmp);
+    refs_in(tmp, doc, &keep);
+    tg_arena_rewind(tmp, mark);
+    return keep;
+}
+
+static int listed(const sc_kwname *t, const char *k, size_t n) {
+    for (; t->s; t++)
+        if (t->len == n && memcmp(t->s, k, n) == 0) return 1;
+    return 0;
+}
+
+/* What a subschema's member holds, as the scanner reads it. */
+typedef enum { HOLDS_DATA, HOLDS_SCHEMA, HOLDS_SCHEMAS } holds;
+
+static holds member_holds(const cJSON *m) {
+    const char *k = m->string;
+    size_t n = tg_json_strlen(k);
+    if ((tg_sj_IsObject(m) || tg_sj_IsBool(m)) && listed(tg_sc_single_kw, k, n)) return HOLDS_SCHEMA;
+    if ((tg_sj_IsArray(m) && listed(tg_sc_array_kw, k, n)) || (tg_sj_IsObject(m) && listed(tg_sc_map_kw, k, n)))
+        return HOLDS_SCHEMAS; /* (each item, or each member's value) */
+    return HOLDS_DATA;
+}
+
+static int left_out(const cJSON *m, unsigned keep) {
+    unsigned bit = prunable(m->string, tg_json_strlen(m->string));
+    return bit && !(keep & bit);
+}
+
+/* (recursion as deep as the document, as tg_json_clone's) */
+size_t tg_sc_prune_size(const cJSON *n, unsigned keep) {
+    if (!tg_sj_IsObject(n)) return tg_json_clone_size(n);
+    size_t size = tg_json_node_size(n);
+    for (const cJSON *m = n->child; m; m = m->next) {
+        if (left_out(m, keep)) continue;
+        switch (member_holds(m)) {
+        case HOLDS_SCHEMA: size += tg_sc_prune_size(m, keep); break;
+        case HOLDS_SCHEMAS:
+            size += tg_json_node_size(m);
+            for (const cJSON *s = m->child; s; s = s->next) size += tg_sc_prune_size(s, keep);
+            break;
+        default: size += tg_json_clone_size(m);
+        }
+    }
+    return size;
+}
+
+/* A container like n (type and key), empty. */
+static cJSON *shell(tg_arena *a, const cJSON *n) {
+    cJSON *c = tg_json_new(a, n->type & 0xFF);
+    if (c && n->string && tg_json_set_key(a, c, n->string, tg_json_strlen(n->string))) return NULL;
+    return c;
+}
+
+cJSON *tg_sc_prune(tg_arena *a, const cJSON *n, unsigned keep) {
+    if (!tg_sj_IsObject(n)) return tg_json_clone(a, n);
+    cJSON *out = shell(a, n);
+    for (const cJSON *m = out ? n->child : NULL; m; m = m->next) {
+        if (left_out(m, keep)) continue;
+        cJSON *c;
+        switch (member_holds(m)) {
+        case HOLDS_SCHEMA: c = tg_sc_prune(a, m, keep); break;
+        case HOLDS_SCHEMAS:
+            c = shell(a, m);
+            for (const cJSON *s = c ? m->child : NULL; s; s = s->next) {
+                cJSON *one = tg_sc_prune(a, s, keep);
+                if (!one) return NULL;
+                tg_json_append(c, one);
+            }
+            break;
+        default: c = tg_json_clone(a, m);
+        }
+        if (!c) return NULL;
+        tg_json_append(out, c);
+    }
+    return out;
+}
