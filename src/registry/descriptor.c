@@ -391,7 +391,11 @@ static cJSON *nodes_of(tg_arena *a, const cJSON *d) {
 }
 
 tg_tool *tg_tool_build(const tg_registry_config *cfg, const tg_allocator *alloc, const char *source, size_t source_len,
-                       const char *tmpl, const tg_tool_entry *entry, tg_tool_error *e) {
+                       const char *tmpl, const tg_tool_entry *entry, tg_tool_error *e, tg_tool_tree *keep) {
+    if (keep) {
+        tg_arena_init(&keep->arena, *alloc);
+        keep->doc = NULL;
+    }
     e->code[0] = e->message[0] = '\0';
     e->name[0] = '\0';
     const cJSON *dname = cJSON_IsObject(entry->descriptor) ? tg_json_getz(entry->descriptor, "name") : NULL;
@@ -498,7 +502,11 @@ tg_tool *tg_tool_build(const tg_registry_config *cfg, const tg_allocator *alloc,
     t->flight->refs = 1;
     t->flight->alloc = *alloc;
     tg_buf_free(&text);
-    tg_arena_free(&s);
+    if (keep) { /* the scratch arena, and the cleaned copy in it, go to the caller */
+        keep->arena = s;
+        keep->doc = d;
+    } else
+        tg_arena_free(&s);
     return t;
 nomem:
     fail(e, "out_of_memory", "out of memory");
@@ -509,12 +517,13 @@ fail:
     return NULL;
 }
 
-int tg_tool_compile(const tg_registry_config *cfg, tg_tool *t, tg_tool_error *e) {
-    /* the schemas whole, from the definition's text, for the compiler's
-     * metaschema check; the programs keep copies of what validation reads */
+int tg_tool_compile(const tg_registry_config *cfg, tg_tool *t, const cJSON *doc, tg_tool_error *e) {
+    /* the schemas whole (as built, else from the definition's text), for
+     * the compiler's metaschema check; the programs keep copies of what
+     * validation reads */
     tg_arena s;
     tg_arena_init(&s, t->arena.alloc);
-    const cJSON *d = tg_tool_definition_tree(t, &s, cfg->json_depth);
+    const cJSON *d = doc ? doc : tg_tool_definition_tree(t, &s, cfg->json_depth);
     int rc = -1;
     if (!d) fail(e, "out_of_memory", "out of memory");
     else if (!compile(cfg, &t->arena.alloc, tg_json_getz(d, "inputSchema"), t->schema_bytes[0], "inputSchema", &t->input, e)) {

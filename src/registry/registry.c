@@ -465,7 +465,7 @@ static int restore_moved(tg_registry *r, const char *source, size_t source_len, 
      * a registry near its budget its tools) */
     cfg.schema.skip_metaschema_check = 1;
     tg_tool_error err;
-    tg_tool *t = tg_tool_build(&cfg, &r->alloc, source, source_len, "{tool}", &entry, &err);
+    tg_tool *t = tg_tool_build(&cfg, &r->alloc, source, source_len, "{tool}", &entry, &err, NULL);
     if (!t) return strcmp(err.code, "out_of_memory") == 0 ? -1 : 1;
     if (tg_tool_set_name(t, name->valuestring, nl)) {
         tg_tool_free(t);
@@ -482,7 +482,7 @@ static int restore_moved(tg_registry *r, const char *source, size_t source_len, 
         t->sanitized = copy;
     }
     int rc = 1;
-    if (m != MOVE_GONE && tg_tool_compile(&cfg, t, &err)) {
+    if (m != MOVE_GONE && tg_tool_compile(&cfg, t, NULL, &err)) {
         if (strcmp(err.code, "out_of_memory") == 0) rc = -1;
     } else if (m == MOVE_LIVE) {
         if (tmap_reserve(&r->live, &r->alloc, 1) || tmap_reserve(&r->skeletons, &r->alloc, 1)) rc = -1;
@@ -865,14 +865,17 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
     size_t n_ok = 0;
     for (size_t i = 0; i < bt->n; i++) {
         tg_tool *kept = relisted_exactly(r, bt, &bt->entries[i]);
+        tg_tool_tree built;
+        memset(&built, 0, sizeof built);
         items[i].tool = kept ? kept
                              : tg_tool_build(&r->cfg, &r->alloc, bt->source, bt->source_len, bt->name_template,
-                                             &bt->entries[i], &items[i].err);
+                                             &bt->entries[i], &items[i].err, &built);
         if (items[i].tool && !kept && !relisted(r, bt, items[i].tool) &&
-            tg_tool_compile(&r->cfg, items[i].tool, &items[i].err)) {
+            tg_tool_compile(&r->cfg, items[i].tool, built.doc, &items[i].err)) {
             tg_tool_free(items[i].tool);
             items[i].tool = NULL;
         }
+        if (!kept) tg_arena_free(&built.arena);
         if (!items[i].tool) {
             if (strcmp(items[i].err.code, "out_of_memory") == 0) rc = -1;
             items[i].state = ST_REJECTED;

@@ -18,13 +18,23 @@ typedef struct tg_tool_error {
  * copy of source and `more` bytes (what it copies in next). NULL when
  * memory ran out. */
 tg_tool *tg_tool_new(const tg_allocator *alloc, const char *source, size_t source_len, size_t more);
+/* The cleaned descriptor tg_tool_build wrote the tool's text from, kept
+ * for tg_tool_compile so that the text need not be read back (doc lives in
+ * arena, which the caller frees; doc is NULL when the build failed). */
+typedef struct tg_tool_tree {
+    tg_arena arena;
+    const cJSON *doc;
+} tg_tool_tree;
+
 /* Builds one tool (refs = 1), its schemas not yet compiled, or returns NULL
- * with e filled. */
+ * with e filled. keep (may be NULL): given the cleaned descriptor on
+ * success; always initialized, to be freed with tg_arena_free(&keep->arena). */
 tg_tool *tg_tool_build(const tg_registry_config *cfg, const tg_allocator *alloc, const char *source, size_t source_len,
-                       const char *tmpl, const tg_tool_entry *entry, tg_tool_error *e);
+                       const char *tmpl, const tg_tool_entry *entry, tg_tool_error *e, tg_tool_tree *keep);
 /* Compiles t's schemas into its arena: 0, or -1 with e filled (the caller
- * frees t). A tool whose definition the registry holds already skips it. */
-int tg_tool_compile(const tg_registry_config *cfg, tg_tool *t, tg_tool_error *e);
+ * frees t). doc: t's cleaned descriptor as tg_tool_build kept it, or NULL
+ * to read it back from t's text. */
+int tg_tool_compile(const tg_registry_config *cfg, tg_tool *t, const cJSON *doc, tg_tool_error *e);
 void tg_tool_free(tg_tool *t);
 /* Gives t the model-visible name[0..len) and the keys that follow from it
  * (skeleton, gone_key), in its arena; -1 when memory ran out. */

@@ -64,7 +64,7 @@ static unsigned pointer_names(tg_arena *tmp, const char *ref, size_t len) {
 
 static void refs_in(tg_arena *tmp, const cJSON *n, unsigned *keep) {
     for (const cJSON *m = n->child; m && *keep != ~0u; m = m->next) {
-        if (m->string && tg_sj_IsString(m) &&
+        if (m->string && m->string[0] == '$' && tg_sj_IsString(m) &&
             (tg_json_key_is(m, "$ref") || tg_json_key_is(m, "$dynamicRef") || tg_json_key_is(m, "$recursiveRef")))
             *keep |= pointer_names(tmp, m->valuestring, tg_json_strlen(m->valuestring));
         if (m->child) refs_in(tmp, m, keep);
