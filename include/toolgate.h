@@ -25,7 +25,7 @@ typedef enum tg_status {
     TG_OK = 0,
     TG_PENDING = 1,                  /* the call went to the host's handler; finish it with tg_call_complete */
     TG_PENDING_APPROVAL = 2,         /* the policy asks a person first: tg_output holds the pending approval */
-    TG_OK_TEXT = 3,                  /* tg_call_complete_text: the result is exactly the text given (see there) */
+    TG_OK_TEXT = 3,                  /* tg_call_complete_text: the result is exactly the text given; tg_output is empty (see there) */
     TG_ERR_NOMEM = -1,               /* the memory budget or the allocator refused */
     TG_ERR_JSON = -2,                /* input is not strict JSON (RFC 8259, UTF-8, no duplicate keys) */
     TG_ERR_TOO_LARGE = -3,           /* input over its size or depth limit */
@@ -279,8 +279,9 @@ tg_status tg_call_complete(tg_runtime *rt, uint32_t call_id, const char *result,
 /* Finishes a pending call whose handler returned plain text (UTF-8 bytes,
  * not JSON): the same as tg_call_complete with that text as a JSON string,
  * but it answers TG_OK_TEXT when the CallToolResult is exactly
- * {"content":[{"type":"text","text":text}]} (tg_output holds it), so a host
- * can build that without reading tg_output back. Invalid UTF-8, a result
+ * {"content":[{"type":"text","text":text}]}, which the host then builds
+ * itself from the text it gave (tg_output is left empty: writing a large
+ * text as JSON here would be work the host throws away). Invalid UTF-8, a result
  * over limits.result_bytes, a tool with an outputSchema or a passed
  * deadline give TG_OK with the error result in tg_output, as there. */
 tg_status tg_call_complete_text(tg_runtime *rt, uint32_t call_id, const char *text, size_t len);

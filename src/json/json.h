@@ -147,5 +147,8 @@ int tg_json_write(tg_buf *out, const cJSON *item);
 int tg_json_write_sorted(tg_buf *out, const cJSON *item);
 /* Appends s[0..len) as a JSON string literal. */
 int tg_json_write_string(tg_buf *out, const char *s, size_t len);
+/* The bytes tg_json_write_string would write for s[0..len), quotes
+ * included, without writing them. */
+size_t tg_json_string_size(const char *s, size_t len);
 
 #endif

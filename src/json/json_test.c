@@ -311,6 +311,7 @@ static void strings_of_any_bytes(void) {
         tg_buf_init(&b, libc_alloc, 0);
         CHECK(tg_json_write_string(&b, C[i].in, C[i].len) == 0);
         CHECK_STR(b.data, C[i].out);
+        CHECK(tg_json_string_size(C[i].in, C[i].len) == b.len);
         tg_arena a;
         tg_arena_init(&a, libc_alloc);
         tg_json_error err;
@@ -318,6 +319,37 @@ static void strings_of_any_bytes(void) {
         tg_arena_free(&a);
         tg_buf_free(&b);
     }
+}
+
+/* tg_json_string_size is the length tg_json_write_string writes, for
+ * every kind of byte: generated strings of escapes, controls, non-ASCII,
+ * bytes that start no valid sequence, in runs long and short (the 8-byte
+ * scan and the byte loop). */
+static void string_sizes(void) {
+    static const char *const PIECES[] = {"a", "plain text ", "\"", "\\", "\n", "\t", "\x01", "\x1f", "\x7f",
+                                         "\xc3\xa9", "\xe2\x80\xa8", "\xf0\x9f\x98\x80", "\xff", "\xc3", "\xed\xa0\x80",
+                                         "0123456789abcdef"};
+    enum { NP = sizeof PIECES / sizeof PIECES[0] };
+    uint32_t seed = 7;
+    char s[600];
+    for (int round = 0; round < 2000; round++) {
+        size_t len = 0;
+        int parts = 1 + round % 40;
+        for (int k = 0; k < parts; k++) {
+            seed = seed * 1664525u + 1013904223u;
+            const char *p = PIECES[(seed >> 16) % NP];
+            size_t pl = strlen(p);
+            if (len + pl > sizeof s) break;
+            memcpy(s + len, p, pl);
+            len += pl;
+        }
+        tg_buf b;
+        tg_buf_init(&b, libc_alloc, 0);
+        CHECK(tg_json_write_string(&b, s, len) == 0);
+        CHECK_MSG(tg_json_string_size(s, len) == b.len, "round %d: %zu, written %zu", round, tg_json_string_size(s, len), b.len);
+        tg_buf_free(&b);
+    }
+    CHECK(tg_json_string_size("", 0) == 2);
 }
 
 /* tg_json_index answers what tg_json_get and the ->next walk answer
@@ -392,6 +424,7 @@ out:
 
 int main(void) {
     strings_of_any_bytes();
+    string_sizes();
     canonical_writing();
     strictness();
     duplicate_keys();

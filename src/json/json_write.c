@@ -113,6 +113,31 @@ int tg_json_write_string(tg_buf *out, const char *s, size_t len) {
     return put1(out, '"');
 }
 
+size_t tg_json_string_size(const char *s, size_t len) {
+    size_t n = 2, i = plain_run(s, 0, len), run = 0;
+    while (i < len) { /* (tg_json_write_string's walk, counting what it would put) */
+        unsigned char c = (unsigned char)s[i];
+        size_t step = 1;
+        if (c >= 0x80) {
+            uint32_t cp;
+            step = tg_utf8_decode((const unsigned char *)s + i, len - i, &cp);
+            if (step) {
+                i = plain_run(s, i + step, len);
+                continue;
+            }
+            step = 1;
+        }
+        n += i - run;
+        run = i + step;
+        switch (c) {
+        case '"': case '\\': case '\b': case '\f': case '\n': case '\r': case '\t': n += 2; break;
+        default: n += c >= 0x80 ? 3 : 6;
+        }
+        i = plain_run(s, run, len);
+    }
+    return n + (len - run);
+}
+
 int tg_json_write(tg_buf *out, const cJSON *item) {
     switch (item->type & 0xFF) {
     case cJSON_False: return put(out, "false", 5);
