@@ -352,9 +352,17 @@ tg_status tg_source_changes(tg_runtime *rt) {
 tg_status tg_restore_source(tg_runtime *rt, const char *source, size_t len, const char *state, size_t state_len,
                             int append) {
     tg_rt_begin(rt);
-    cJSON *tools;
-    tg_status st = tg_rt_parse(rt, "a source's tools", state, state_len, SIZE_MAX, &tools);
-    if (st != TG_OK) return st;
+    /* a tool's state nests its descriptor two levels down (the list, the
+     * state object): a descriptor registered at the depth limit comes back */
+    tg_json_limits jl = tg_rt_json_limits(rt, SIZE_MAX);
+    jl.max_depth += 2;
+    tg_json_error jerr;
+    cJSON *tools = tg_json_parse(&rt->call_arena, state, state_len, &jl, &jerr);
+    if (!tools) {
+        char msg[220];
+        snprintf(msg, sizeof msg, "a source's tools: %s", jerr.message);
+        return tg_rt_fail(rt, tg_rt_json_status(jerr.status), msg, (long long)jerr.offset);
+    }
     if (!cJSON_IsArray(tools)) return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "a source's tools must be an array", -1);
     size_t skipped, done;
     (void)tg_registry_source_restore(rt->registry, source, len, tools, append, &skipped, &done);

@@ -404,3 +404,16 @@ test('a source name holding U+0000 is refused: it would read as another source\'
   assert.deepEqual(rt.listTools().tools.map((t) => t.name), ['mcp__a__x']);
   rt.dispose();
 });
+
+test('a tool registered at the nesting limit comes back after a trap (its state nests it two levels deeper)', async () => {
+  const rt = await createToolRuntime({ limits: { jsonDepth: 20 } });
+  const nested = (levels) => { let v = 1; for (let i = 0; i < levels; i++) v = [v]; return v; };
+  // the descriptor, its inputSchema, the examples array and 17 more arrays: 20 levels, the limit
+  rt.registerTool({ name: 'deep', inputSchema: { type: 'object', examples: [nested(17)] } }, () => 'deep ok');
+  assert.throws(() => rt.registerTool({ name: 'deeper', inputSchema: { type: 'object', examples: [nested(18)] } }, () => 'x'),
+    (e) => e.code === 'too_large');
+  trapped(rt);
+  assert.deepEqual(rt.listTools().tools.map((t) => t.name), ['deep']);
+  assert.equal((await rt.callTool('deep', {})).content[0].text, 'deep ok');
+  rt.dispose();
+});
