@@ -185,15 +185,20 @@ static const char *op_name(int op) {
     }
 }
 
-/* s[0..n) equals t[0..n), up to ASCII case when fold */
+/* A byte as a restricting rule compares it: ASCII case folded (a
+ * case-insensitive file system reads "/SRV/" as "/srv/"), and '\\' as '/'
+ * (Windows reads either as a separator, and a URL parser reads "https:\\\\h\\x"
+ * as "https://h/x"). */
+static unsigned char fold_byte(unsigned char c) {
+    if (c >= 'A' && c <= 'Z') return (unsigned char)(c + 32);
+    return c == '\\' ? '/' : c;
+}
+
+/* s[0..n) equals t[0..n), up to fold_byte when fold */
 static int same_bytes(const char *s, const char *t, size_t n, int fold) {
     if (!fold) return memcmp(s, t, n) == 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char a = (unsigned char)s[i], b = (unsigned char)t[i];
-        if (a >= 'A' && a <= 'Z') a += 32;
-        if (b >= 'A' && b <= 'Z') b += 32;
-        if (a != b) return 0;
-    }
+    for (size_t i = 0; i < n; i++)
+        if (fold_byte((unsigned char)s[i]) != fold_byte((unsigned char)t[i])) return 0;
     return 1;
 }
 
@@ -210,8 +215,8 @@ static int cond_equal(const cJSON *v, const cJSON *want, int restricting, tg_are
 }
 
 /* fold: the rule restricts (deny, ask): prefix and suffix match up to ASCII
- * case, as a case-insensitive file system (macOS, Windows) reads "/SRV/",
- * and numbers match as doubles too (cond_equal) */
+ * case and '\\' as '/' (fold_byte), and numbers match as doubles too
+ * (cond_equal) */
 static int eval_cond(const tg_cond *c, const cJSON *args, int fold, const char **why, tg_arena *scratch) {
     const cJSON *v = arg_value(args, c->arg, c->arg_len);
     *why = NULL;

@@ -1562,6 +1562,32 @@ static void drive_letter_is_not_a_url_scheme(void) {
     tg_policy_free(p);
 }
 
+/* Windows reads '\' and '/' alike, as a URL parser does in http(s) URLs:
+ * a deny or ask rule's prefix or suffix matches with either, as it matches
+ * up to case; an allow rule's stays exact bytes, never broader. */
+static void separators_fold_in_restricting_rules(void) {
+    tg_policy *p = compile("{'version':1,'defaults':['*'],'rules':["
+                           " {'id':'no-windows','effect':'deny','tools':['write_file'],'args':{'path':{'prefix':'C:/Windows/'}}},"
+                           " {'id':'no-secrets','effect':'deny','tools':['write_file'],'args':{'path':{'prefix':'D:\\\\Secrets\\\\'}}},"
+                           " {'id':'env','effect':'ask','tools':['write_file'],'args':{'path':{'suffix':'/.env'}}},"
+                           " {'id':'all','effect':'allow','tools':['write_file']},"
+                           " {'id':'work','effect':'allow','tools':['save'],'args':{'path':{'prefix':'C:/work/'}}}]}");
+    if (!p) return;
+    ARGS_EXPECT(p, "write_file", "{'path':'C:/Windows/x'}", TG_DENY);
+    ARGS_EXPECT(p, "write_file", "{'path':'C:\\\\Windows\\\\System32\\\\x'}", TG_DENY);
+    ARGS_EXPECT(p, "write_file", "{'path':'c:\\\\windows\\\\x'}", TG_DENY);
+    ARGS_EXPECT(p, "write_file", "{'path':'C:/Windows\\\\x'}", TG_DENY);
+    ARGS_EXPECT(p, "write_file", "{'path':'D:/Secrets/key.pem'}", TG_DENY);
+    ARGS_EXPECT(p, "write_file", "{'path':'d:\\\\secrets/key.pem'}", TG_DENY);
+    ARGS_EXPECT(p, "write_file", "{'path':'C:\\\\app\\\\.env'}", TG_ASK);
+    ARGS_EXPECT(p, "write_file", "{'path':'C:\\\\app\\\\x.env'}", TG_ALLOW);
+    ARGS_EXPECT(p, "write_file", "{'path':'C:\\\\Windowsx\\\\a'}", TG_ALLOW);
+    ARGS_EXPECT(p, "save", "{'path':'C:/work/a'}", TG_ALLOW);
+    ARGS_EXPECT(p, "save", "{'path':'C:\\\\work\\\\a'}", TG_DENY); /* allow: exact bytes */
+    ARGS_EXPECT(p, "save", "{'path':'C:/work\\\\a'}", TG_DENY);
+    tg_policy_free(p);
+}
+
 /* An explicit id equal to another rule's default id (its JSON Pointer)
  * would make two rules report one id. */
 static void explicit_id_cannot_shadow_a_default_id(void) {
@@ -1890,6 +1916,7 @@ int main(void) {
     dotted_patterns_fold_or_are_refused();
     patterns_that_can_never_match_are_refused();
     drive_letter_is_not_a_url_scheme();
+    separators_fold_in_restricting_rules();
     explicit_id_cannot_shadow_a_default_id();
     bundles_are_shared_not_copied();
     CHECK_MSG(counter.live == 0, "%zu bytes still allocated", counter.live);
