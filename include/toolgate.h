@@ -252,7 +252,9 @@ tg_status tg_snapshot_release(tg_runtime *rt, uint32_t id);
  * that pass does not decide, every invalid call among them, is parsed and
  * explained by the evaluator. ctx is JSON text or len 0:
  * {"snapshot":id,"context":{"tenant_id":"t1",...},"principal","mode",
- *  "scheduler","source","tenant","session","format","approval","approvalToken"}.
+ *  "scheduler","source","tenant","session","format","approval","approvalToken"};
+ * any other member ("schedular") is refused (TG_ERR_INVALID_REQUEST, naming
+ * it), never ignored.
  * TG_PENDING_APPROVAL: the policy asks first; tg_output holds
  * {"status":"pending_approval","approvalId","tool","args","argsText","definition"[,"contextDigest"],"reason","rule",
  * "expiresAt"} ("args": the arguments without the tool's context parameters; "argsText" their exact bytes,
@@ -293,8 +295,12 @@ tg_status tg_call_complete_text(tg_runtime *rt, uint32_t call_id, const char *te
 tg_status tg_check_json(tg_runtime *rt, const char *text, size_t len, int allow_duplicate_keys);
 
 /* Renders the tool list (JSON request, or len 0 for MCP of the current set):
- * {"format":"mcp"|"anthropic"|"openai"|"openai-strict"|"gemini",
- *  "snapshot":id, "cursor":"...", "limit":N}. tg_output holds
+ * {"format":"mcp"|"anthropic"|"openai"|"openai-strict"|"gemini"|"bedrock",
+ *  "snapshot":id, "cursor":"...", "limit":N, "principal", "mode",
+ *  "scheduler", "source", "tenant", "session", "filter":bool}; given a
+ * principal (or mode, tenant, scheduler, source, or filter true) with a
+ * policy set, only the tools it could call. Any other member is refused
+ * (TG_ERR_INVALID_REQUEST), never ignored. tg_output holds
  * {"tools":<the provider's list>,"nextCursor"?,"report":[...],"epoch":N}:
  * for mcp the tools/list result's tools (with nextCursor when limit cut the
  * page), for anthropic the Messages API `tools`, for openai function tools,
@@ -320,7 +326,9 @@ tg_status tg_set_approval_key(tg_runtime *rt, const unsigned char *key, size_t l
 
 /* Decides without calling (a dry run: no rate or budget is charged). request:
  * {"tool","args"?,"principal"?,"mode"?,"scheduler"?,"source"?,"tenant"?,
- *  "session"?,"snapshot"?,"explain"?}. tg_output holds
+ *  "session"?,"snapshot"?,"context"?,"explain"?} ("context": the values of
+ * the tool's context parameters, as a call's); any other member is refused
+ * (TG_ERR_INVALID_REQUEST), never ignored. tg_output holds
  * {"decision","rule","reason"[,"trace"]}. With no policy set every tool is
  * allowed but what the host restricted: a needs-approval tool is denied
  * (nothing holds approvals) and plan mode allows only read-only tools. */

@@ -128,8 +128,9 @@ const ANY_STRUCTURED_ROOT = '2026-07-28';
  * client's cancellation (extra.signal). Call it before server.connect().
  *
  * Each request runs as the caller callContext(extra) names: { principal,
- * mode, scheduler, tenant, session, snapshot, context }, for tools/list
- * (what that principal can call) and tools/call alike. The session is
+ * mode, scheduler, source, tenant, session, snapshot, context }, for
+ * tools/list (what that principal can call) and tools/call alike; any other
+ * key fails the request (the client gets an error, nothing runs). The session is
  * extra.sessionId (a Streamable HTTP session) unless callContext gives one,
  * so each MCP session has its own budgets and session approvals. context
  * (extra) gives the call's context values (it wins over callContext's).
@@ -160,6 +161,12 @@ export function serveTools(rt, server, { pageSize = 100, context, callContext, o
   const sessions = endSessionsOnClose(rt, server);
   const caller = async (extra) => {
     const c = callContext ? await callContext(extra) : undefined;
+    // a key it does not take ("schedular", "Mode") is the host's mistake:
+    // refused (the request fails), never dropped, which would run the call
+    // without the scheduler block or plan mode the host meant
+    for (const k of Object.keys(c ?? {})) {
+      if (!CALLER_FIELDS.includes(k)) throw new TypeError(`callContext returned an unknown key "${k}" (the keys are ${CALLER_FIELDS.join(', ')})`);
+    }
     const who = {};
     for (const k of CALLER_FIELDS) if (c?.[k] !== undefined) who[k] = c[k];
     if (who.session === undefined && typeof extra?.sessionId === 'string' && extra.sessionId) {

@@ -71,6 +71,26 @@ function unknownKey(what, obj, known) {
   for (const k of Object.keys(obj)) if (!known.has(k)) throw new TypeError(`unknown ${what} "${k}" (known: ${[...known].join(', ')})`);
 }
 
+/** The keys a call's context, an authorize() request and a listTools()
+ * request take (the module takes the same): a misspelled one ("schedular",
+ * "Mode") is refused, never read as "not given", which would lift a
+ * scheduler block or plan mode. */
+const CONTEXT_KEYS = new Set(['principal', 'mode', 'scheduler', 'source', 'tenant', 'session', 'context', 'snapshot',
+  'format', 'approval', 'approvalToken', 'signal', 'onProgress']);
+const AUTHORIZE_KEYS = new Set(['tool', 'args', 'principal', 'mode', 'scheduler', 'source', 'tenant', 'session', 'context',
+  'snapshot', 'explain']);
+const LIST_KEYS = new Set(['format', 'snapshot', 'cursor', 'limit', 'principal', 'mode', 'scheduler', 'source', 'tenant',
+  'session']);
+
+/** unknownKey for a request the module would refuse: invalid_request. */
+function unknownRequestKey(what, obj, known) {
+  try {
+    unknownKey(what, obj ?? {}, known);
+  } catch (e) {
+    throw new ToolgateError('invalid_request', e.message);
+  }
+}
+
 /** tga_new's limit arguments: each a whole number of at most 2^32-1, 0 (or
  * omitted, or null) for its default (include/toolgate.h). A limit that is
  * not a number of at least 0 (a negative, NaN, a string) is refused: read as
@@ -875,7 +895,9 @@ export class ToolRuntime {
    * tool or the policy changes.
    * @returns {{ tools: object[], nextCursor?: string, report: object[], epoch: number }}
    */
-  listTools({ format = 'mcp', snapshot, cursor, limit, principal, mode, tenant, scheduler, source, session } = {}) {
+  listTools(request = {}) {
+    unknownRequestKey('listing request key', request, LIST_KEYS);
+    const { format = 'mcp', snapshot, cursor, limit, principal, mode, tenant, scheduler, source, session } = request;
     const req = { format };
     const id = snapshotId(snapshot);
     if (id !== undefined) req.snapshot = id;
@@ -926,7 +948,9 @@ export class ToolRuntime {
    * parameters holds the context's value.
    * @returns {{ decision: 'allow'|'ask'|'deny', rule: string, reason: string, trace?: object }}
    */
-  authorize({ tool, args, principal, mode, source, tenant, session, scheduler, explain, snapshot, context } = {}) {
+  authorize(request = {}) {
+    unknownRequestKey('request key', request, AUTHORIZE_KEYS);
+    const { tool, args, principal, mode, source, tenant, session, scheduler, explain, snapshot, context } = request;
     const req = { tool: String(tool), ...pick({ principal, mode, source, tenant, session, scheduler, explain, context, snapshot: snapshotId(snapshot) }) };
     let text = jsonText(req, 'invalid_request', 'the request');
     // arguments as a call takes them: JSON text (or its UTF-8 bytes) is the
@@ -1940,6 +1964,7 @@ function tokenExpiry(token) {
  * (the snapshot as its id). Throws a TypeError when it cannot be used. */
 function readContext(ctx) {
   if (typeof ctx !== 'object') throw new TypeError('it is not an object');
+  unknownKey('context key', ctx, CONTEXT_KEYS);
   const c = pick({
     principal: ctx.principal, mode: ctx.mode, scheduler: ctx.scheduler, source: ctx.source, tenant: ctx.tenant,
     session: ctx.session, context: ctx.context, format: ctx.format, approval: ctx.approval, approvalToken: ctx.approvalToken,

@@ -131,7 +131,9 @@ export interface Snapshot { id: number; epoch: number; tools: number; release():
 
 export type ExportFormat = 'mcp' | 'anthropic' | 'openai' | 'openai-strict' | 'gemini' | 'bedrock';
 
-/** Who is asking, for policy decisions and filtered lists. */
+/** Who is asking, for policy decisions and filtered lists. A call's context, an authorize() request and a
+ * listTools() request take only the keys their types name: any other one ("schedular", "Mode") is refused
+ * (invalid_request), never read as "not given". */
 export interface Principal {
   principal?: string;
   mode?: 'default' | 'acceptEdits' | 'bypassPermissions' | 'plan';

@@ -58,8 +58,9 @@ export declare function serveTools(rt: ToolRuntime, server: unknown, opts?: {
   pageSize?: number;
   /** The call's context values (for context parameters). */
   context?: (extra: RequestExtra) => Record<string, unknown>;
-  /** Who each request runs as (principal, mode, scheduler, tenant, session, snapshot, context). The session
-   * defaults to extra.sessionId, so each MCP session has its own budgets and session approvals. */
+  /** Who each request runs as (principal, mode, scheduler, source, tenant, session, snapshot, context; any other
+   * key fails the request, never ignored). The session defaults to extra.sessionId, so each MCP session has its
+   * own budgets and session approvals. */
   callContext?: (extra: RequestExtra) => ServedCallContext | Promise<ServedCallContext>;
   onApproval?: (pending: PendingApproval, extra: RequestExtra) => ApprovalAnswer | Promise<ApprovalAnswer>;
 }): void;

@@ -144,16 +144,30 @@ static const cJSON *arg_value(const cJSON *args, const char *name, size_t len) {
 
 static int is_sep(char c) { return c == '/' || c == '\\'; }
 
+/* How many dots a segment s[0..n) is when a resolver reads it as "." (1)
+ * or ".." (2), else 0. In a URL of a special scheme "%2e" is a dot too: the
+ * parser resolves "/a/%2e%2e/x" to "/x". */
+static int dot_segment(const char *s, size_t n, int url) {
+    int dots = 0;
+    for (size_t i = 0; i < n; dots++) {
+        if (s[i] == '.') i++;
+        else if (url && n - i >= 3 && s[i] == '%' && s[i + 1] == '2' && (s[i + 2] | 0x20) == 'e') i += 3;
+        else return 0;
+    }
+    return dots <= 2 ? dots : 0;
+}
+
 /* Why s[0..n) has a path segment that a file system or a URL resolver may
  * fold away, so a byte prefix cannot judge it: "..", ".", or an empty one
  * (two separators in a row: "/srv//secrets" is "/srv/secrets" to POSIX)
- * — past the "//" of a URL scheme ("https://"; a scheme of one letter is a
- * drive letter, "C://x" a path) — or, outside a URL, one
+ * — past the host of a URL (url_path, from tg_url_check, for a special
+ * scheme; past the "//" of another scheme, "ssh://"; a scheme of one
+ * letter is a drive letter, "C://x" a path) — or, outside a URL, one
  * ending in '.' or ' ' ("C:\\Windows.\\x" is "C:\\Windows\\x" to Windows).
  * Separators '/' and '\\'. NULL when there is none. */
-static const char *foldable_segment(const char *s, size_t n) {
-    size_t i = 0, k = 0;
-    if (n && ((s[0] | 0x20) >= 'a' && (s[0] | 0x20) <= 'z')) { /* scheme: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) */
+static const char *foldable_segment(const char *s, size_t n, size_t url_path) {
+    size_t i = url_path, k = 0;
+    if (!url_path && n && ((s[0] | 0x20) >= 'a' && (s[0] | 0x20) <= 'z')) { /* scheme: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) */
         while (k < n && (((s[k] | 0x20) >= 'a' && (s[k] | 0x20) <= 'z') || (s[k] >= '0' && s[k] <= '9') || s[k] == '+' ||
                          s[k] == '-' || s[k] == '.'))
             k++;
@@ -166,8 +180,9 @@ static const char *foldable_segment(const char *s, size_t n) {
     while (i <= n) {
         size_t j = i;
         while (j < n && !is_sep(s[j])) j++;
-        if (j - i == 2 && s[i] == '.' && s[i + 1] == '.') return "argument has a '..' path segment";
-        if (j - i == 1 && s[i] == '.') return "argument has a '.' path segment";
+        int dots = dot_segment(s + i, j - i, url_path != 0);
+        if (dots == 2) return "argument has a '..' path segment";
+        if (dots == 1) return "argument has a '.' path segment";
         if (j == i && i > start && i < n && is_sep(s[i - 1])) return "argument has an empty path segment (two separators in a row)";
         if (j > i && (s[j - 1] == '.' || s[j - 1] == ' ') && start == 0) /* (not in a URL: "example.com." is a name) */
             return "argument has a path segment ending in '.' or ' ' (Windows drops them)";
@@ -185,14 +200,31 @@ static const char *op_name(int op) {
     }
 }
 
-/* s[0..n) equals t[0..n), up to ASCII case when fold */
+/* A byte as a restricting rule compares it: ASCII case folded (a
+ * case-insensitive file system reads "/SRV/" as "/srv/"), and '\\' as '/'
+ * (Windows reads either as a separator, and a URL parser reads "https:\\\\h\\x"
+ * as "https://h/x"). */
+static unsigned char fold_byte(unsigned char c) {
+    if (c >= 'A' && c <= 'Z') return (unsigned char)(c + 32);
+    return c == '\\' ? '/' : c;
+}
+
+/* s[0..n) equals t[0..n), up to fold_byte when fold */
 static int same_bytes(const char *s, const char *t, size_t n, int fold) {
     if (!fold) return memcmp(s, t, n) == 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char a = (unsigned char)s[i], b = (unsigned char)t[i];
-        if (a >= 'A' && a <= 'Z') a += 32;
-        if (b >= 'A' && b <= 'Z') b += 32;
-        if (a != b) return 0;
+    for (size_t i = 0; i < n; i++)
+        if (fold_byte((unsigned char)s[i]) != fold_byte((unsigned char)t[i])) return 0;
+    return 1;
+}
+
+/* The n + 1 bytes of s[0..n) with a '/' put in at `at` (a URL with no
+ * path, as the parser reads it: "https://h" is "https://h/"), from byte
+ * `from` on, equal t[0..m) up to fold_byte. */
+static int same_with_slash(const char *s, size_t at, size_t from, const char *t, size_t m) {
+    for (size_t i = 0; i < m; i++) {
+        size_t v = from + i;
+        unsigned char c = (unsigned char)(v < at ? s[v] : v == at ? '/' : s[v - 1]);
+        if (fold_byte(c) != fold_byte((unsigned char)t[i])) return 0;
     }
     return 1;
 }
@@ -210,8 +242,8 @@ static int cond_equal(const cJSON *v, const cJSON *want, int restricting, tg_are
 }
 
 /* fold: the rule restricts (deny, ask): prefix and suffix match up to ASCII
- * case, as a case-insensitive file system (macOS, Windows) reads "/SRV/",
- * and numbers match as doubles too (cond_equal) */
+ * case and '\\' as '/' (fold_byte), and numbers match as doubles too
+ * (cond_equal) */
 static int eval_cond(const tg_cond *c, const cJSON *args, int fold, const char **why, tg_arena *scratch) {
     const cJSON *v = arg_value(args, c->arg, c->arg_len);
     *why = NULL;
@@ -237,9 +269,18 @@ static int eval_cond(const tg_cond *c, const cJSON *args, int fold, const char *
         *why = "argument contains U+0000";
         return C_UNDECIDABLE;
     }
+    /* a URL of a special scheme spelled otherwise than its parser writes
+     * it back ("https:///h", "http://2852039166/") is undecidable, as is a
+     * path segment a resolver folds away */
+    tg_url_form url;
+    if ((*why = tg_url_check(s, n, &url)) != NULL) return C_UNDECIDABLE;
+    /* a restricting rule also matches the URL as its parser reads one with
+     * no path: "https://h?q" as "https://h/?q" (either reading restricts) */
+    int slash = fold && url.bare;
     if (c->op == TG_OP_PREFIX) {
-        if ((*why = foldable_segment(s, n)) != NULL) return C_UNDECIDABLE;
-        return n >= c->str_len && same_bytes(s, c->str, c->str_len, fold) ? C_MATCH : C_NOMATCH;
+        if ((*why = foldable_segment(s, n, url.path)) != NULL) return C_UNDECIDABLE;
+        if (n >= c->str_len && same_bytes(s, c->str, c->str_len, fold)) return C_MATCH;
+        return slash && n + 1 >= c->str_len && same_with_slash(s, url.path, 0, c->str, c->str_len) ? C_MATCH : C_NOMATCH;
     }
     /* suffix: a path may end in what resolvers drop ("/.env/", "/.env/.")
      * or hold folded segments: undecidable as for prefix */
@@ -247,8 +288,10 @@ static int eval_cond(const tg_cond *c, const cJSON *args, int fold, const char *
         *why = "argument ends in a path separator";
         return C_UNDECIDABLE;
     }
-    if ((*why = foldable_segment(s, n)) != NULL) return C_UNDECIDABLE;
-    return n >= c->str_len && same_bytes(s + n - c->str_len, c->str, c->str_len, fold) ? C_MATCH : C_NOMATCH;
+    if ((*why = foldable_segment(s, n, url.path)) != NULL) return C_UNDECIDABLE;
+    if (n >= c->str_len && same_bytes(s + n - c->str_len, c->str, c->str_len, fold)) return C_MATCH;
+    return slash && n + 1 >= c->str_len && same_with_slash(s, url.path, n + 1 - c->str_len, c->str, c->str_len) ? C_MATCH
+                                                                                                              : C_NOMATCH;
 }
 
 static const char *cond_result_name(int r) {

@@ -102,6 +102,21 @@ int tg_rpatset_each(const tg_rpatset *set, const tg_rkey *key, tg_pat_cb cb, voi
 const tg_pat *tg_rpatset_find(const tg_rpatset *set, const tg_rkey *key);
 uint64_t tg_hash_bytes(const void *p, size_t n);
 
+/* ---- URL arguments (policy_url.c) ---- */
+typedef struct tg_url_form {
+    size_t path; /* where the path starts after the host; 0: not a URL of a special scheme */
+    int bare;    /* no path: the parser reads "https://h?q" as "https://h/?q" */
+} tg_url_form;
+
+/* For a prefix or suffix condition's argument s[0..n) that a WHATWG URL
+ * parser (fetch, new URL) reads as a URL of a special scheme (http, https,
+ * ws, wss, ftp, file): why it is not spelled as that parser writes it back
+ * (up to ASCII case and '\\' for '/', which restricting rules fold), when a
+ * byte comparison could miss what it names; NULL when it is (with *u set)
+ * or is no such URL (u->path 0). Its path's segments are left to the
+ * caller. */
+const char *tg_url_check(const char *s, size_t n, tg_url_form *u);
+
 /* ---- compiled document (policy_compile.c) ---- */
 enum { TG_OP_EQUALS, TG_OP_ONE_OF, TG_OP_PREFIX, TG_OP_SUFFIX };
 enum { TG_MODE_DEFAULT, TG_MODE_ACCEPT_EDITS, TG_MODE_BYPASS, TG_MODE_PLAN, TG_MODE_COUNT };

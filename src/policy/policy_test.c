@@ -1562,6 +1562,101 @@ static void drive_letter_is_not_a_url_scheme(void) {
     tg_policy_free(p);
 }
 
+/* Windows reads '\' and '/' alike, as a URL parser does in http(s) URLs:
+ * a deny or ask rule's prefix or suffix matches with either, as it matches
+ * up to case; an allow rule's stays exact bytes, never broader. */
+static void separators_fold_in_restricting_rules(void) {
+    tg_policy *p = compile("{'version':1,'defaults':['*'],'rules':["
+                           " {'id':'no-windows','effect':'deny','tools':['write_file'],'args':{'path':{'prefix':'C:/Windows/'}}},"
+                           " {'id':'no-secrets','effect':'deny','tools':['write_file'],'args':{'path':{'prefix':'D:\\\\Secrets\\\\'}}},"
+                           " {'id':'env','effect':'ask','tools':['write_file'],'args':{'path':{'suffix':'/.env'}}},"
+                           " {'id':'all','effect':'allow','tools':['write_file']},"
+                           " {'id':'work','effect':'allow','tools':['save'],'args':{'path':{'prefix':'C:/work/'}}}]}");
+    if (!p) return;
+    ARGS_EXPECT(p, "write_file", "{'path':'C:/Windows/x'}", TG_DENY);
+    ARGS_EXPECT(p, "write_file", "{'path':'C:\\\\Windows\\\\System32\\\\x'}", TG_DENY);
+    ARGS_EXPECT(p, "write_file", "{'path':'c:\\\\windows\\\\x'}", TG_DENY);
+    ARGS_EXPECT(p, "write_file", "{'path':'C:/Windows\\\\x'}", TG_DENY);
+    ARGS_EXPECT(p, "write_file", "{'path':'D:/Secrets/key.pem'}", TG_DENY);
+    ARGS_EXPECT(p, "write_file", "{'path':'d:\\\\secrets/key.pem'}", TG_DENY);
+    ARGS_EXPECT(p, "write_file", "{'path':'C:\\\\app\\\\.env'}", TG_ASK);
+    ARGS_EXPECT(p, "write_file", "{'path':'C:\\\\app\\\\x.env'}", TG_ALLOW);
+    ARGS_EXPECT(p, "write_file", "{'path':'C:\\\\Windowsx\\\\a'}", TG_ALLOW);
+    ARGS_EXPECT(p, "save", "{'path':'C:/work/a'}", TG_ALLOW);
+    ARGS_EXPECT(p, "save", "{'path':'C:\\\\work\\\\a'}", TG_DENY); /* allow: exact bytes */
+    ARGS_EXPECT(p, "save", "{'path':'C:/work\\\\a'}", TG_DENY);
+    tg_policy_free(p);
+}
+
+/* A URL parser (fetch, new URL) reads many spellings as one URL; each
+ * spelling of an http(s), ws(s), ftp or file URL other than the one it
+ * writes back is undecidable (a deny or ask rule matches, an allow rule
+ * does not), and a URL without a path is read with its "/". */
+static void url_spellings_cannot_dodge_a_deny(void) {
+    tg_policy *p = compile("{'version':1,'defaults':['*'],'rules':["
+                           " {'id':'internal','effect':'deny','tools':['fetch'],'args':{'url':{'prefix':'https://internal.example.com/'}}},"
+                           " {'id':'metadata','effect':'deny','tools':['fetch'],'args':{'url':{'prefix':'http://169.254.169.254/'}}},"
+                           " {'id':'all','effect':'allow','tools':['fetch']},"
+                           " {'id':'api','effect':'allow','tools':['get'],'args':{'url':{'prefix':'https://api.example.com/'}}}]}");
+    if (!p) return;
+    static const char *const denied[] = {
+        "https://internal.example.com/x", "https:///internal.example.com/x", "https:/internal.example.com/x",
+        "https:internal.example.com/x", "https:\\\\\\\\internal.example.com\\\\x", "https:\\\\/internal.example.com/x",
+        "HTTPS://INTERNAL.example.com/x", "https://inter\\tnal.example.com/x", "ht\\ttps://internal.example.com/x",
+        " https://internal.example.com/x", "\\u0001https://internal.example.com/x", "https://internal.example.com/x\\n",
+        "https://internal.example.com/x ", "https://evil@internal.example.com/x", "https://a:b@internal.example.com/x",
+        "https://%69nternal.example.com/x", "https://internal.example.com./x", "https://internal.example.com:443/x",
+        "https://internal.example.com:/x", "https://internal.example.com:0443/x", "https://internal.example.com",
+        "https://internal.example.com?x=1", "https://internal.example.com#x", "https://\xef\xbd\x89nternal.example.com/",
+        "https://internal.example.com\\\\x", "http://169.254.169.254/latest", "http://169.254.169.254./latest",
+        "http://2852039166/latest", "http://0xA9.0xFE.0xA9.0xFE/", "http://0xa9fea9fe/", "http://169.254.43518/",
+        "http://0251.0376.0251.0376/", "http://169.254.169.0254/", "http://169.254.169.254:80/",
+        "http://[::ffff:169.254.169.254]/", "http://[0:0:0:0:0:ffff:a9fe:a9fe]/", "http://[::FFFF:a9fe:a9fe]:80/",
+        "http://[::1", "wss://internal.example.com:443/x", "https://internal.example.com/a/%2e%2e/x"};
+    char args[256];
+    for (size_t i = 0; i < sizeof denied / sizeof denied[0]; i++) {
+        snprintf(args, sizeof args, "{'url':'%s'}", denied[i]);
+        ARGS_EXPECT(p, "fetch", args, TG_DENY);
+    }
+    /* canonical spellings are judged as before */
+    static const char *const allowed[] = {
+        "https://api.example.com/v1/x?y=1", "https://api.example.com", "https://api.example.com?q=1",
+        "https://api.example.com:8443/x", "http://10.0.0.1/x", "http://169.254.169.25/x", "https://[2001:db8::1]/x",
+        "http://[::ffff:a9fe:a9fe]/", "https://[::1]:8443/", "ws://h:443/", "https://internal.example.com.evil/x",
+        "file:///tmp/x", "file://host/share/x", "https://xn--nxasmq6b.example/", "https://1x.example/",
+        "https://api.example.com/a b", "ssh://internal.example.com:22/x", "https://api.example.com/v1/x.json"};
+    for (size_t i = 0; i < sizeof allowed / sizeof allowed[0]; i++) {
+        snprintf(args, sizeof args, "{'url':'%s'}", allowed[i]);
+        ARGS_EXPECT(p, "fetch", args, TG_ALLOW);
+    }
+    /* an allow rule never gets broader: exact bytes, and no spelling that
+     * is not written back passes it */
+    ARGS_EXPECT(p, "get", "{'url':'https://api.example.com/v1/x?y=1'}", TG_ALLOW);
+    static const char *const not_allowed[] = {
+        "https://api.example.com", "https://api.example.com?q=1", "HTTPS://api.example.com/x",
+        "https:\\\\\\\\api.example.com\\\\x", "https://api.example.com/%2e%2e/admin", "https://api.example.com/a/.%2E/b",
+        "https://api.example.com/x\\ty", "https://api.example.com/x\\n", "https://api.example.com:443/x",
+        "https:///api.example.com/x"};
+    for (size_t i = 0; i < sizeof not_allowed / sizeof not_allowed[0]; i++) {
+        snprintf(args, sizeof args, "{'url':'%s'}", not_allowed[i]);
+        ARGS_EXPECT(p, "get", args, TG_DENY);
+    }
+    /* the trace says why */
+    tg_buf ex;
+    tg_buf_init(&ex, A, 0);
+    tg_arena ar;
+    tg_arena_init(&ar, A);
+    tg_tool_facts t = tool("fetch");
+    tg_authz_request r = req("agent");
+    r.args = doc_from(&ar, "{'url':'http://2852039166/'}");
+    tg_policy_authorize(p, &t, &r, NULL, &ex);
+    CHECK_MSG(strstr(ex.data, "\"result\":\"undecidable\",\"why\":\"argument is a URL with an IPv4 address") != NULL,
+              "%s", ex.data);
+    tg_arena_free(&ar);
+    tg_buf_free(&ex);
+    tg_policy_free(p);
+}
+
 /* An explicit id equal to another rule's default id (its JSON Pointer)
  * would make two rules report one id. */
 static void explicit_id_cannot_shadow_a_default_id(void) {
@@ -1890,6 +1985,8 @@ int main(void) {
     dotted_patterns_fold_or_are_refused();
     patterns_that_can_never_match_are_refused();
     drive_letter_is_not_a_url_scheme();
+    separators_fold_in_restricting_rules();
+    url_spellings_cannot_dodge_a_deny();
     explicit_id_cannot_shadow_a_default_id();
     bundles_are_shared_not_copied();
     CHECK_MSG(counter.live == 0, "%zu bytes still allocated", counter.live);

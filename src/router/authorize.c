@@ -42,11 +42,48 @@ static int text_of(tg_runtime *rt, const cJSON *ctx, const char *key, const char
     return -1;
 }
 
-int tg_call_request_read(struct tg_runtime *rt, const cJSON *ctx, tg_call_request *req) {
+/* The members each request may have (include/toolgate.h). */
+static const char *const CALL_KEYS[] = {"principal", "mode", "scheduler", "source", "tenant", "session", "context",
+                                        "snapshot", "format", "approval", "approvalToken", NULL};
+static const char *const AUTHORIZE_KEYS[] = {"tool", "args", "principal", "mode", "scheduler", "source", "tenant",
+                                             "session", "context", "snapshot", "explain", NULL};
+static const char *const LIST_KEYS[] = {"format", "snapshot", "cursor", "limit", "filter", "principal", "mode",
+                                        "scheduler", "source", "tenant", "session", NULL};
+
+/* A member the request does not take is refused, never ignored: a host's
+ * "schedular": true or "Mode": "plan" read as "not given" would lift a
+ * scheduler block or plan mode, as a misspelled tool option would leave
+ * the tool unguarded. 0, or -1 with the error set, naming the key. */
+static int known_keys(tg_runtime *rt, const cJSON *ctx, tg_request_kind kind) {
+    const char *const *keys = kind == TG_REQUEST_CALL ? CALL_KEYS : kind == TG_REQUEST_AUTHORIZE ? AUTHORIZE_KEYS : LIST_KEYS;
+    for (const cJSON *m = ctx->child; m; m = m->next) {
+        size_t k = 0;
+        while (keys[k] && !tg_json_key_is(m, keys[k])) k++;
+        if (keys[k]) continue;
+        tg_buf msg;
+        tg_buf_init(&msg, rt->alloc, 0);
+        tg_buf_puts(&msg, kind == TG_REQUEST_CALL ? "unknown context key " : "unknown request key ");
+        size_t kl = tg_json_strlen(m->string);
+        tg_json_write_string(&msg, m->string, kl < 64 ? kl : 64); /* (as JSON: the key may hold any byte) */
+        tg_buf_puts(&msg, " (the keys are ");
+        for (k = 0; keys[k]; k++) {
+            if (k) tg_buf_puts(&msg, ", ");
+            tg_buf_puts(&msg, keys[k]);
+        }
+        tg_buf_putc(&msg, ')');
+        tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, msg.data ? msg.data : "unknown context key", -1);
+        tg_buf_free(&msg);
+        return -1;
+    }
+    return 0;
+}
+
+int tg_call_request_read(struct tg_runtime *rt, const cJSON *ctx, tg_request_kind kind, tg_call_request *req) {
     if (!cJSON_IsObject(ctx)) {
         tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "the call context must be a JSON object", -1);
         return -1;
     }
+    if (known_keys(rt, ctx, kind)) return -1;
     /* a snapshot id of the wrong type is refused, never read as "none": the
      * session would run the live tool set instead of the one it pinned */
     const cJSON *s = tg_json_getz(ctx, "snapshot");

@@ -116,7 +116,7 @@ tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const
             tg_rt_fail(rt, tg_rt_json_status(jerr.status), jerr.message, (long long)jerr.offset);
             return refused_recorded(rt, &ev, TG_ERR_INVALID_REQUEST);
         }
-        if (tg_call_request_read(rt, ctx, &req)) return refused_recorded(rt, &ev, TG_ERR_INVALID_REQUEST);
+        if (tg_call_request_read(rt, ctx, TG_REQUEST_CALL, &req)) return refused_recorded(rt, &ev, TG_ERR_INVALID_REQUEST);
     }
     ev.principal = req.principal;
 

@@ -228,7 +228,7 @@ tg_status tg_list_tools(tg_runtime *rt, const char *request, size_t len) {
                               "\"format\" must be mcp, anthropic, openai, openai-strict, gemini or bedrock", -1);
         if ((v = tg_json_getz(q, "limit")) && cJSON_IsNumber(v) && v->valuedouble >= 1)
             limit = v->valuedouble >= 1e9 ? (size_t)1000000000 : (size_t)v->valuedouble; /* (no more tools than that) */
-        if (tg_call_request_read(rt, q, &who)) return TG_ERR_INVALID_REQUEST;
+        if (tg_call_request_read(rt, q, TG_REQUEST_LIST, &who)) return TG_ERR_INVALID_REQUEST;
         snapshot = who.snapshot; /* (read strictly there, with the call's other fields) */
         filter = rt->policy && (who.principal || who.mode || who.tenant || who.scheduler || who.source ||
                                 cJSON_IsTrue(tg_json_getz(q, "filter")));

@@ -116,8 +116,14 @@ typedef struct tg_authz_outcome {
  * descriptor hints). */
 tg_tool_facts tg_tool_facts_of(const tg_tool *t);
 
-/* Reads the host's call context; -1 with rt's error set when malformed. */
-int tg_call_request_read(struct tg_runtime *rt, const cJSON *ctx, tg_call_request *req);
+/* Which request a context comes in: a call's context, an authorize
+ * request or a listing request (each takes its own members). */
+typedef enum tg_request_kind { TG_REQUEST_CALL, TG_REQUEST_AUTHORIZE, TG_REQUEST_LIST } tg_request_kind;
+
+/* Reads the host's call context; -1 with rt's error set when malformed,
+ * or when it has a member that kind of request does not take (refused,
+ * never ignored). */
+int tg_call_request_read(struct tg_runtime *rt, const cJSON *ctx, tg_request_kind kind, tg_call_request *req);
 /* What holds with no policy set: the absence of a policy never widens what
  * the host itself stated. A tool the host marks as needing approval is
  * refused (no policy could hold the approval: it never runs unasked), and in

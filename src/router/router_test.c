@@ -3,8 +3,8 @@
  * approval spent only once nothing else refuses its call, what a pending
  * approval shows and binds for a tool with context parameters (the
  * arguments, and the context values they run with), approvals restored
- * as they were answered, and the content blocks (and their annotations) a
- * handler's CallToolResult may hold. */
+ * as they were answered, the content blocks (and their annotations) a
+ * handler's CallToolResult may hold, and request members no request takes. */
 #include <stdio.h>
 #include <string.h>
 
@@ -458,6 +458,47 @@ static void content_annotations_checked(void) {
     tg_runtime_free(rt);
 }
 
+/* A request member no request of that kind takes ("schedular", "Mode",
+ * a key with a NUL in it) is refused naming it, never ignored: read as
+ * "not given" it lifted the scheduler block and plan mode. */
+static void unknown_context_keys_refused(void) {
+    host_log h = {0};
+    const char *policy = "{\"version\":1,\"defaults\":[\"*\"],\"scheduler\":{\"blocked\":[\"deploy\"]},"
+                         "\"rules\":[{\"id\":\"all\",\"effect\":\"allow\",\"tools\":[\"*\"]}]}";
+    tg_runtime *rt = runtime(&h, NULL, policy);
+    CHECK(tg_register_tool(rt, DEPLOY, strlen(DEPLOY), NULL, 0, 1) == TG_OK);
+    uint32_t id = 0;
+    static const char *const bad[] = {"{\"principal\":\"cron\",\"schedular\":true}", "{\"Scheduler\":true}",
+                                      "{\"Mode\":\"plan\"}", "{\"scheduler\\u0000x\":true}", "{\"tool\":\"deploy\"}",
+                                      "{\"cursor\":\"1:0\"}"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        CHECK_MSG(call_ctx(rt, "deploy", "{\"env\":\"x\"}", bad[i], &id) == TG_ERR_INVALID_REQUEST, "%s", bad[i]);
+        CHECK_MSG(strstr(out(rt), "\"code\":\"invalid_request\"") != NULL && strstr(out(rt), "unknown context key \\\"") != NULL,
+                  "%s", out(rt));
+    }
+    CHECK(strstr(tg_last_error(rt, NULL), "scheduler, source") != NULL); /* (the message lists the keys) */
+    CHECK(h.invoked == 0);
+    CHECK(call_ctx(rt, "deploy", "{\"env\":\"x\"}", "{\"scheduler\":true}", &id) == TG_ERR_DENIED);
+    /* authorize and listing: their own members, and the context's, only */
+    static const char *const bad_authz[] = {"{\"tool\":\"deploy\",\"schedular\":true}", "{\"tool\":\"deploy\",\"Mode\":\"plan\"}",
+                                            "{\"tool\":\"deploy\",\"approval\":\"ap_x\"}", "{\"tool\":\"deploy\",\"cursor\":\"1:0\"}"};
+    for (size_t i = 0; i < sizeof bad_authz / sizeof *bad_authz; i++) {
+        CHECK_MSG(tg_authorize(rt, bad_authz[i], strlen(bad_authz[i])) == TG_ERR_INVALID_REQUEST, "%s", bad_authz[i]);
+        CHECK_MSG(strstr(tg_last_error(rt, NULL), "unknown request key") != NULL, "%s", tg_last_error(rt, NULL));
+    }
+    const char *ok = "{\"tool\":\"deploy\",\"args\":{\"env\":\"x\"},\"scheduler\":true,\"explain\":false,\"context\":{}}";
+    CHECK(tg_authorize(rt, ok, strlen(ok)) == TG_OK && strstr(out(rt), "\"decision\":\"deny\"") != NULL);
+    static const char *const bad_list[] = {"{\"principal\":\"cron\",\"schedular\":true}", "{\"tool\":\"deploy\"}",
+                                           "{\"context\":{}}"};
+    for (size_t i = 0; i < sizeof bad_list / sizeof *bad_list; i++) {
+        CHECK_MSG(tg_list_tools(rt, bad_list[i], strlen(bad_list[i])) == TG_ERR_INVALID_REQUEST, "%s", bad_list[i]);
+        CHECK_MSG(strstr(tg_last_error(rt, NULL), "unknown request key") != NULL, "%s", tg_last_error(rt, NULL));
+    }
+    const char *list = "{\"format\":\"mcp\",\"limit\":10,\"principal\":\"cron\",\"scheduler\":true,\"filter\":true}";
+    CHECK(tg_list_tools(rt, list, strlen(list)) == TG_OK && strstr(out(rt), "deploy") == NULL);
+    tg_runtime_free(rt);
+}
+
 int main(void) {
     approval_outlives_flight_limits();
     ask_only_for_valid_arguments();
@@ -466,5 +507,6 @@ int main(void) {
     answered_approvals_restored();
     content_blocks_checked();
     content_annotations_checked();
+    unknown_context_keys_refused();
     return tg_test_finish("router");
 }

@@ -46,7 +46,7 @@ tg_status tg_authorize(tg_runtime *rt, const char *request, size_t len) {
     tg_call_request req;
     memset(&req, 0, sizeof req);
     if (!q) return tg_rt_fail(rt, tg_rt_json_status(jerr.status), jerr.message, (long long)jerr.offset);
-    if (tg_call_request_read(rt, q, &req)) return TG_ERR_INVALID_REQUEST;
+    if (tg_call_request_read(rt, q, TG_REQUEST_AUTHORIZE, &req)) return TG_ERR_INVALID_REQUEST;
     const cJSON *name = tg_json_getz(q, "tool");
     if (!cJSON_IsString(name)) return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "\"tool\" must be a string", -1);
     const cJSON *args = tg_json_getz(q, "args");

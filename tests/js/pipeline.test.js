@@ -83,6 +83,37 @@ test('a call context of the wrong type or with hidden bytes is refused, never re
   rt.dispose();
 });
 
+test('a call context, authorize or listTools request with a key it does not take is refused, naming it, never read as "not given"', async () => {
+  const { rt, ran } = await policyRuntime();
+  // "schedular": true lifted the scheduler block, "Mode": "plan" plan mode
+  for (const [ctx, key] of [[{ principal: 'intern', schedular: true }, 'schedular'], [{ principal: 'intern', Scheduler: true }, 'Scheduler'],
+    [{ principal: 'intern', Mode: 'plan' }, 'Mode'], [{ principal: 'intern', mode_: 'plan' }, 'mode_'], [{ principal: 'ops', tennant: 'acme' }, 'tennant'],
+    [{ principal: 'intern', schedular: undefined }, 'schedular']]) {
+    const r = await rt.callTool('deploy_staging', {}, ctx);
+    assert.equal(gateCode(r), 'invalid_request', JSON.stringify(ctx));
+    assert.match(r.content[0].text, new RegExp(`unknown context key "${key}"`));
+    assert.throws(() => rt.authorize({ tool: 'deploy_staging', ...ctx }), (e) => e.code === 'invalid_request' && e.message.includes(`"${key}"`));
+    assert.throws(() => rt.listTools(ctx), (e) => e.code === 'invalid_request' && e.message.includes(`"${key}"`));
+  }
+  // each request takes its own keys only
+  assert.throws(() => rt.authorize({ tool: 'deploy_staging', approval: 'ap_x' }), (e) => e.code === 'invalid_request');
+  assert.throws(() => rt.authorize({ tool: 'deploy_staging', cursor: '1:0' }), (e) => e.code === 'invalid_request');
+  assert.throws(() => rt.listTools({ tool: 'deploy_staging' }), (e) => e.code === 'invalid_request');
+  assert.throws(() => rt.listTools({ context: {} }), (e) => e.code === 'invalid_request');
+  assert.deepEqual(ran, []);
+  // the documented keys pass, as before
+  const s = rt.snapshot();
+  const all = { principal: 'intern', mode: 'default', scheduler: true, source: null, tenant: null, session: 's1', context: {}, snapshot: s,
+    format: 'mcp', approval: null, approvalToken: null, signal: new AbortController().signal, onProgress: () => {} };
+  assert.equal(gateCode(await rt.callTool('deploy_staging', {}, all)), 'denied');
+  assert.equal(rt.authorize({ tool: 'deploy_staging', args: {}, principal: 'intern', mode: 'default', scheduler: true, source: undefined,
+    tenant: undefined, session: 's1', context: {}, snapshot: s, explain: false }).rule, 'scheduler');
+  assert.ok(!rt.listTools({ format: 'mcp', snapshot: s, cursor: undefined, limit: 50, principal: 'intern', mode: 'default', scheduler: true,
+    source: undefined, tenant: undefined, session: 's1' }).tools.some((t) => t.name === 'deploy_staging'));
+  s.release();
+  rt.dispose();
+});
+
 test('argument conditions judge what the handler gets: context parameters injected, a model\'s value for one ignored', async () => {
   const rt = await createToolRuntime({ policy: { version: 1, defaults: ['*'], rules: [
     { id: 'no-prod', effect: 'deny', tools: ['query'], args: { db: { equals: 'prod' } } },

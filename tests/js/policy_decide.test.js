@@ -96,3 +96,47 @@ test('explain on a policy too large to list in full returns a truncated trace, n
   assert.equal(rulesStep.considered.length + rulesStep.omitted, 20000);
   rt.dispose();
 });
+
+test('a URL spelling a parser reads as a denied URL never runs, and what runs is judged as its parser reads it', async () => {
+  // fetch and new URL read "https:///h", "https:h", a tab anywhere,
+  // "http://2852039166/" as the denied URL: a deny prefix must hold for
+  // every spelling that reaches the handler (judged by the handler's own
+  // new URL), and canonical URLs must still be judged as before
+  const rt = await createToolRuntime();
+  const fetched = [];
+  rt.registerTool({ name: 'fetch_url', inputSchema: { type: 'object', properties: { url: { type: 'string' } } } },
+    (a) => { fetched.push(a.url); return 'fetched'; });
+  rt.setPolicy({ version: 1, defaults: ['*'], rules: [
+    { id: 'no-internal', effect: 'deny', tools: ['fetch_url'], args: { url: { prefix: 'https://internal.example.com/' } } },
+    { id: 'no-metadata', effect: 'deny', tools: ['fetch_url'], args: { url: { prefix: 'http://169.254.169.254/' } } },
+    { id: 'all', effect: 'allow', tools: ['*'] }] });
+  const hosts = ['internal.example.com', 'INTERNAL.example.com', 'internal.example.com.', 'inter\tnal.example.com',
+    'evil@internal.example.com', '%69nternal.example.com', '\uff49nternal.example.com', 'internal.example.com:443',
+    'internal.example.com:', '169.254.169.254', '169.254.169.254.', '2852039166', '0xA9.0xFE.0xA9.0xFE', '0xa9fea9fe',
+    '169.254.43518', '0251.0376.0251.0376', '169.254.169.254:80', '169.254.169.254:080', '[::ffff:169.254.169.254]',
+    'api.example.com', '10.0.0.1', 'internal.example.com.evil'];
+  const urls = [];
+  for (const scheme of ['https', 'http', 'HTTPS', 'ht\ttps']) {
+    for (const sep of ['//', '/', '', '///', '\\\\', '/\\']) {
+      for (const host of hosts) for (const rest of ['/x', '', '?q', '\\x', '/a/%2e%2e/x']) urls.push(`${scheme}:${sep}${host}${rest}`);
+    }
+  }
+  for (const u of ['https://internal.example.com/x', 'http://169.254.169.254/latest']) urls.push(` ${u}`, `${u}\n`, `\u0001${u}`);
+  const denied = (href) => href.startsWith('https://internal.example.com/') || href.startsWith('http://169.254.169.254/');
+  let refused = 0;
+  for (const url of urls) {
+    const r = await rt.callTool('fetch_url', { url });
+    if (r.isError) refused++;
+  }
+  const escaped = fetched.filter((url) => { try { return denied(new URL(url).href); } catch { return false; } });
+  assert.deepEqual(escaped, []);
+  assert.ok(refused > 0 && fetched.length > 0);
+  // canonical URLs: judged as before
+  for (const url of ['https://api.example.com/v1/x?y=1', 'https://api.example.com', 'http://10.0.0.1/x', 'https://[2001:db8::1]/x']) {
+    assert.equal((await rt.callTool('fetch_url', { url })).content[0].text, 'fetched', url);
+  }
+  for (const url of ['https://internal.example.com/x', 'https://internal.example.com', 'HTTPS://Internal.example.com/x']) {
+    assert.equal(rt.authorize({ tool: 'fetch_url', args: { url } }).rule, 'rule:no-internal', url);
+  }
+  rt.dispose();
+});

@@ -166,6 +166,26 @@ test('serveTools: each MCP session is its own session; callContext names the cal
   rt.dispose();
 });
 
+test('serveTools: a callContext key it does not take fails the request, never dropped', async () => {
+  // dropped, "schedular": true ran a tool the scheduler blocks
+  const rt = await createToolRuntime({ policy: { version: 1, defaults: ['*'], scheduler: { blocked: ['send_email'] },
+    rules: [{ id: 'rest', effect: 'allow', tools: ['*'] }] } });
+  let sent = 0;
+  rt.registerTool({ name: 'send_email', inputSchema: { type: 'object' } }, () => { sent++; return 'sent'; });
+  for (const who of [{ principal: 'cron', schedular: true }, { principal: 'cron', signal: null }, { approval: 'ap_x' }]) {
+    const client = await served(rt, { callContext: () => who });
+    await assert.rejects(client.listTools(), new RegExp(`unknown key "${Object.keys(who).at(-1)}"`));
+    await assert.rejects(client.callTool({ name: 'send_email', arguments: {} }), /unknown key/);
+    await client.close();
+  }
+  assert.equal(sent, 0);
+  const cron = await served(rt, { callContext: () => ({ principal: 'cron', scheduler: true, source: undefined }) });
+  assert.equal(gateCode(await cron.callTool({ name: 'send_email', arguments: {} })), 'denied');
+  assert.deepEqual((await cron.listTools()).tools, []);
+  await cron.close();
+  rt.dispose();
+});
+
 test('serveTools: whatever onApproval answers, the client gets a CallToolResult that never reads as done unless it ran', async () => {
   const rt = await createToolRuntime({ policy: { version: 1, defaults: ['*'], rules: [{ id: 'confirm', effect: 'ask', tools: ['deploy'] }, { id: 'rest', effect: 'allow', tools: ['*'] }] } });
   let deployed = 0;
