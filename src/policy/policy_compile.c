@@ -687,9 +687,9 @@ static int compile_rules(cc *c, const cJSON *arr) {
         v = tg_json_getz(r, "effect");
         ptr_key(p2, sizeof p2, ptr, "effect", 6);
         if (!v) diag_line(c, ptr, "missing required member \"effect\"");
-        else if (cJSON_IsString(v) && strcmp(v->valuestring, "allow") == 0) rule->effect = TG_ALLOW;
-        else if (cJSON_IsString(v) && strcmp(v->valuestring, "ask") == 0) rule->effect = TG_ASK;
-        else if (cJSON_IsString(v) && strcmp(v->valuestring, "deny") == 0) rule->effect = TG_DENY;
+        else if (tg_json_string_is(v, "allow")) rule->effect = TG_ALLOW;
+        else if (tg_json_string_is(v, "ask")) rule->effect = TG_ASK;
+        else if (tg_json_string_is(v, "deny")) rule->effect = TG_DENY;
         else diag_line(c, p2, "must be one of \"allow\", \"ask\", \"deny\"");
         required_tools(c, r, ptr, &tools, i, rule->effect == TG_ALLOW && v && cJSON_IsString(v), "rule", own_id);
         static const char *const lists[3] = {"principals", "sources", "tenants"};
@@ -1019,8 +1019,8 @@ static void compile_doc(cc *c, const cJSON *doc) {
 
     v = tg_json_getz(doc, "unknown_principals");
     if (v) {
-        if (cJSON_IsString(v) && strcmp(v->valuestring, "deny") == 0) p->unknown_deny = 1;
-        else if (!(cJSON_IsString(v) && strcmp(v->valuestring, "default") == 0))
+        if (tg_json_string_is(v, "deny")) p->unknown_deny = 1;
+        else if (!tg_json_string_is(v, "default"))
             diag_line(c, "/unknown_principals", "must be \"default\" or \"deny\"");
     }
     compile_sources(c, tg_json_getz(doc, "sources"));

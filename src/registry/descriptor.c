@@ -86,7 +86,8 @@ static int read_options(const cJSON *o, tg_tool_opts *opts, const cJSON *caps, t
                                         "concurrency", "tenant", "requires", "context", "contextParams"};
     for (const cJSON *m = o->child; m; m = m->next) {
         size_t k = 0;
-        while (k < sizeof KNOWN / sizeof KNOWN[0] && strcmp(m->string, KNOWN[k])) k++;
+        /* (by the whole key: "needsApproval\u0000" is no option, and would be ignored) */
+        while (k < sizeof KNOWN / sizeof KNOWN[0] && !tg_json_key_is(m, KNOWN[k])) k++;
         if (k == sizeof KNOWN / sizeof KNOWN[0]) {
             char msg[320];
             snprintf(msg, sizeof msg, "unknown tool option \"%.64s\" (the options are needsApproval, privileged, readOnly, "

@@ -404,9 +404,9 @@ tg_status tg_configure(tg_runtime *rt, const char *config, size_t len) {
     TG_SIZE("toolsPerSource", max_tools_per_source)
 #undef TG_SIZE
     if ((v = tg_json_getz(c, "formats"))) {
-        if (!cJSON_IsString(v) || (strcmp(v->valuestring, "annotate") && strcmp(v->valuestring, "assert")))
+        if (!tg_json_string_is(v, "annotate") && !tg_json_string_is(v, "assert"))
             return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "\"formats\" must be \"annotate\" or \"assert\"", -1);
-        cfg.schema.format_assert = strcmp(v->valuestring, "assert") == 0;
+        cfg.schema.format_assert = tg_json_string_is(v, "assert");
     }
     /* (held changes and remembered definitions too: a registry made afresh
      * would forget what waits for review) */

@@ -45,9 +45,9 @@ tg_status tg_compile_schema(tg_runtime *rt, const char *schema, size_t len, cons
             return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST,
                               "\"dialect\" must be one of 2020-12, 2019-09, draft-07, draft-06, draft-04", -1);
         if ((v = tg_json_getz(o, "formats"))) {
-            if (!cJSON_IsString(v) || (strcmp(v->valuestring, "assert") && strcmp(v->valuestring, "annotate")))
+            if (!tg_json_string_is(v, "assert") && !tg_json_string_is(v, "annotate"))
                 return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "\"formats\" must be \"annotate\" or \"assert\"", -1);
-            so.format_assert = strcmp(v->valuestring, "assert") == 0;
+            so.format_assert = tg_json_string_is(v, "assert");
         }
         if ((v = tg_json_getz(o, "resources"))) {
             if (!cJSON_IsObject(v)) return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "\"resources\" must map URIs to schemas", -1);

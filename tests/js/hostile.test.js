@@ -399,3 +399,21 @@ test('a long text past the room first guessed for it (mostly 2- and 3-byte chara
   }
   rt.dispose();
 });
+
+test('an option or policy word with U+0000 in it is no known word: "needsApproval\\u0000" is refused, never ignored', async () => {
+  const rt = await createToolRuntime();
+  let ran = false;
+  const tool = { name: 'wire_money', inputSchema: { type: 'object' } };
+  assert.throws(() => rt.registerTool(tool, () => { ran = true; }, { 'needsApproval\u0000': true }),
+    (e) => e instanceof ToolgateError && /unknown tool option/.test(e.message));
+  const r = rt.importTools('bank', [tool], { call: () => { ran = true; }, options: { 'needsApproval\u0000x': true } });
+  assert.deepEqual(r.rejected.map((t) => t.code), ['invalid_options']);
+  assert.equal(rt.listTools().tools.length, 0);
+  assert.ok((await rt.callTool('mcp__bank__wire_money', '{}')).isError && !ran);
+  for (const policy of [{ version: 1, rules: [{ id: 'r', effect: 'allow\u0000', tools: ['*'] }] },
+    { version: 1, unknown_principals: 'deny\u0000', rules: [] }]) {
+    assert.throws(() => rt.setPolicy(policy), (e) => e instanceof ToolgateError && e.code === 'invalid_policy', JSON.stringify(policy));
+  }
+  assert.throws(() => rt.compileSchema({ type: 'string' }, { formats: 'assert\u0000' }), (e) => e instanceof ToolgateError);
+  rt.dispose();
+});
