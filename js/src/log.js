@@ -72,12 +72,25 @@ export function relayStderr(stream, name, log, { now = Date.now, limits = STDERR
   let suppressed = 0; // bytes not shown since the notice
   let midLine = false; // (while suppressing: the last chunk did not end a line)
 
+  let lastCR = false; // the line so far ends with '\r' (a CRLF's, once its '\n' comes)
   const add = (chunk, from, to) => {
+    if (to > from) lastCR = chunk[to - 1] === 0x0d;
     seen += to - from;
     const take = Math.min(to, from + limits.lineBytes - kept);
     if (take > from) { parts.push(chunk.subarray(from, take)); kept += take - from; }
   };
   const endLine = (newline) => {
+    // a CRLF's '\r' is the line's end, not its text: not counted towards the cut
+    const cr = newline && lastCR ? 1 : 0;
+    lastCR = false;
+    if (cr) {
+      if (seen === kept) {
+        const l = parts.length - 1;
+        parts[l] = parts[l].subarray(0, parts[l].length - 1);
+        kept--;
+      }
+      seen--;
+    }
     const cut = seen > kept;
     const raw = parts.length === 1 ? parts[0] : Buffer.concat(parts, kept);
     // (a cut line's last character may be split: streaming leaves it out)
@@ -90,7 +103,7 @@ export function relayStderr(stream, name, log, { now = Date.now, limits = STDERR
     const n = utf8Length(text) + 1;
     if (lines + 1 > limits.windowLines || bytes + n > limits.windowBytes) {
       suppressing = true;
-      suppressed = size + newline;
+      suppressed = size + cr + newline;
       log(`toolgate: upstream ${who}: over ${limits.windowLines} lines or ${limits.windowBytes} bytes of stderr in ${limits.windowMs / 1000} s; further output of upstream ${who} suppressed`);
       return;
     }

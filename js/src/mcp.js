@@ -164,7 +164,7 @@ export function serveTools(rt, server, { pageSize = 100, context, callContext, o
     // a key it does not take ("schedular", "Mode") is the host's mistake:
     // refused (the request fails), never dropped, which would run the call
     // without the scheduler block or plan mode the host meant
-    for (const k of Object.keys(c ?? {})) {
+    for (const k in c ?? {}) { // (inherited keys too: they would be read)
       if (!CALLER_FIELDS.includes(k)) throw new TypeError(`callContext returned an unknown key "${k}" (the keys are ${CALLER_FIELDS.join(', ')})`);
     }
     const who = {};

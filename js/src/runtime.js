@@ -68,7 +68,9 @@ const RUNTIME_OPTIONS = new Set(['wasm', 'limits', 'exposeStack', 'clock', 'capa
 const LIMITS = ['memoryBytes', 'jsonDepth', 'argsBytes', 'descriptorBytes', 'resultBytes', 'tools', 'pendingCalls', 'timeoutMs'];
 
 function unknownKey(what, obj, known) {
-  for (const k of Object.keys(obj)) if (!known.has(k)) throw new TypeError(`unknown ${what} "${k}" (known: ${[...known].join(', ')})`);
+  // (for...in: inherited keys too, since the values are read through the
+  // prototype chain: an inherited "schedular" is as misspelled as an own one)
+  for (const k in obj) if (!known.has(k)) throw new TypeError(`unknown ${what} "${k}" (known: ${[...known].join(', ')})`);
 }
 
 /** The keys a call's context, an authorize() request and a listTools()
@@ -504,12 +506,15 @@ export class ToolRuntime {
 
   /** Writes strings/bytes back to back into the input area; returns their
    * byte lengths (in an array reused by the next write: read it at once).
-   * The first part goes through a kept view of the area: put it first when
-   * it is the long one. */
+   * The first part goes through a kept view of the whole area: put it first
+   * when it is the long one. Each part must end within the room reserved
+   * for it (the area may be larger, from an earlier input: a first part past
+   * its room would leave the others past the area's end). */
   #write(a, b, c, exact = false) {
     if (this.#inModule) throw reentered(); // (tga_input may move the input the running call reads)
     const n = c !== undefined ? 3 : b !== undefined ? 2 : 1;
-    const max = (exact ? size(a) : room(a)) + (n > 1 ? size(b) : 0) + (n > 2 ? size(c) : 0);
+    const first = exact ? size(a) : room(a);
+    const max = first + (n > 1 ? size(b) : 0) + (n > 2 ? size(c) : 0);
     if (max > this.#inCap) {
       // through #hot, as every call into the module: a trap while it allocates
       // replaces the instance and throws module_trap, which every caller that
@@ -528,8 +533,9 @@ export class ToolRuntime {
     let at = this.#inPtr;
     if (typeof a === 'string' && a.length > SHORT) {
       const r = encoder.encodeInto(a, this.#inView);
-      // a long text past its guessed room (room): counted, and written again
-      if (r.read < a.length) return this.#write(a, b, c, true);
+      // a long text past its guessed room (room), whether or not the area
+      // had more: counted, and written again
+      if (r.read < a.length || r.written > first) return this.#write(a, b, c, true);
       at += lens[0] = r.written;
     } else at += lens[0] = put(mem, at, a);
     if (n > 1) at += lens[1] = put(mem, at, b);

@@ -417,3 +417,21 @@ test('an option or policy word with U+0000 in it is no known word: "needsApprova
   assert.throws(() => rt.compileSchema({ type: 'string' }, { formats: 'assert\u0000' }), (e) => e instanceof ToolgateError);
   rt.dispose();
 });
+
+test('a long argument text past its guessed room is written again, also when an earlier input left the input area larger', async () => {
+  // the first input grows the area; the second (two-byte characters) fits
+  // that area but not the room guessed for it, and the name and context
+  // follow it: written past its room they would have run past the area
+  const rt = await createToolRuntime({ limits: { argsBytes: 64 << 20 } });
+  rt.registerTool({ name: 't', inputSchema: { type: 'object' } }, (args, info) => `${args.s.length} ${info.context.pad.length}`);
+  const a1 = JSON.stringify({ s: 'x'.repeat(3_000_000) });
+  await rt.callTool('t', a1, { context: { pad: '' } });
+  const C = a1.length + (a1.length >> 5) + 3;
+  for (let i = 0; i < 50; i++) rt.registerTool({ name: `tool${i}`, description: 'd'.repeat(2000), inputSchema: { type: 'object' } }, () => 'ok');
+  const m = 1_600_000, k = (C - 1) - m;
+  const cl = Math.floor((C - Math.floor(m * 33 / 32) - 10) / 3) - 40;
+  const r = await rt.callTool('t', JSON.stringify({ s: 'é'.repeat(k) + 'y'.repeat(m - 8 - k) }), { context: { pad: 'z'.repeat(cl) } });
+  assert.equal(r.isError, undefined, JSON.stringify(r).slice(0, 300));
+  assert.equal(r.content[0].text, `${m - 8} ${cl}`);
+  rt.dispose();
+});

@@ -72,3 +72,15 @@ test('relay: a partial line is relayed when the stream ends', async () => {
   await r.end();
   assert.deepEqual(r.lines, ['[upstream up] last words']);
 });
+
+test('relay: a CRLF line ending is not the line\'s text: a line of exactly lineBytes ended by CRLF is whole, as by LF', async () => {
+  const r = relay({ windowLines: 10 });
+  await r.write('0123456789abcdef\r\n', '0123456789abcdef\n', '0123456789abcdef', '\r', '\n', '0123456789abcdefg\r\n');
+  await r.end();
+  assert.deepEqual(r.lines, [
+    '[upstream up] 0123456789abcdef',
+    '[upstream up] 0123456789abcdef',
+    '[upstream up] 0123456789abcdef',
+    '[upstream up] 0123456789abcdef... (cut: a line of 17 bytes)',
+  ]);
+});

@@ -95,6 +95,12 @@ test('a call context, authorize or listTools request with a key it does not take
     assert.throws(() => rt.authorize({ tool: 'deploy_staging', ...ctx }), (e) => e.code === 'invalid_request' && e.message.includes(`"${key}"`));
     assert.throws(() => rt.listTools(ctx), (e) => e.code === 'invalid_request' && e.message.includes(`"${key}"`));
   }
+  // inherited keys are read, so they are checked too
+  const inherited = Object.create({ schedular: true });
+  inherited.principal = 'intern';
+  assert.equal(gateCode(await rt.callTool('deploy_staging', {}, inherited)), 'invalid_request');
+  assert.throws(() => rt.authorize(Object.assign(Object.create({ Mode: 'plan' }), { tool: 'deploy_staging', principal: 'intern' })), (e) => e.code === 'invalid_request');
+  assert.throws(() => rt.listTools(Object.create({ Mode: 'plan' })), (e) => e.code === 'invalid_request');
   // each request takes its own keys only
   assert.throws(() => rt.authorize({ tool: 'deploy_staging', approval: 'ap_x' }), (e) => e.code === 'invalid_request');
   assert.throws(() => rt.authorize({ tool: 'deploy_staging', cursor: '1:0' }), (e) => e.code === 'invalid_request');
