@@ -145,8 +145,9 @@ static const cJSON *arg_value(const cJSON *args, const char *name, size_t len) {
 static int is_sep(char c) { return c == '/' || c == '\\'; }
 
 /* How many dots a segment s[0..n) is when a resolver reads it as "." (1)
- * or ".." (2), else 0. In a URL of a special scheme "%2e" is a dot too: the
- * parser resolves "/a/%2e%2e/x" to "/x". */
+ * or ".." (2), else 0. In a URL "%2e" is a dot too, whatever its scheme:
+ * the parser resolves "https://h/a/%2e%2e/x" to "https://h/x", and
+ * "s3://b/a/%2e%2e/x" to "s3://b/x". */
 static int dot_segment(const char *s, size_t n, int url) {
     int dots = 0;
     for (size_t i = 0; i < n; dots++) {
@@ -180,7 +181,7 @@ static const char *foldable_segment(const char *s, size_t n, size_t url_path) {
     while (i <= n) {
         size_t j = i;
         while (j < n && !is_sep(s[j])) j++;
-        int dots = dot_segment(s + i, j - i, url_path != 0);
+        int dots = dot_segment(s + i, j - i, start > 0); /* (past a scheme's "//": a URL) */
         if (dots == 2) return "argument has a '..' path segment";
         if (dots == 1) return "argument has a '.' path segment";
         if (j == i && i > start && i < n && is_sep(s[i - 1])) return "argument has an empty path segment (two separators in a row)";
@@ -274,6 +275,15 @@ static int eval_cond(const tg_cond *c, const cJSON *args, int fold, const char *
      * path segment a resolver folds away */
     tg_url_form url;
     if ((*why = tg_url_check(s, n, &url)) != NULL) return C_UNDECIDABLE;
+    /* a byte the parser writes back percent-encoded ("/private notes/",
+     * "/café/"): a prefix with no '%' matches the text as given exactly
+     * when it matches it as written back (an encoding starts with '%'); a
+     * prefix with one, or a suffix (which may end inside an encoding's hex
+     * digits), cannot tell */
+    if (url.raw && (c->op == TG_OP_SUFFIX || (c->str_len && memchr(c->str, '%', c->str_len)))) {
+        *why = "argument is a URL with a byte a URL parser writes percent-encoded (a space, a quote, a non-ASCII character)";
+        return C_UNDECIDABLE;
+    }
     /* a restricting rule also matches the URL as its parser reads one with
      * no path: "https://h?q" as "https://h/?q" (either reading restricts) */
     int slash = fold && url.bare;

@@ -106,6 +106,8 @@ uint64_t tg_hash_bytes(const void *p, size_t n);
 typedef struct tg_url_form {
     size_t path; /* where the path starts after the host; 0: not a URL of a special scheme */
     int bare;    /* no path: the parser reads "https://h?q" as "https://h/?q" */
+    int raw;     /* its path, query or fragment holds a byte the parser writes back
+                  * percent-encoded (a space, '"', a non-ASCII character) */
 } tg_url_form;
 
 /* For a prefix or suffix condition's argument s[0..n) that a WHATWG URL

@@ -1592,6 +1592,41 @@ static void separators_fold_in_restricting_rules(void) {
  * spelling of an http(s), ws(s), ftp or file URL other than the one it
  * writes back is undecidable (a deny or ask rule matches, an allow rule
  * does not), and a URL without a path is read with its "/". */
+/* Bytes the parser writes back percent-encoded (a space, a non-ASCII
+ * character, "'" in a query): a deny written in the encoded spelling
+ * catches the raw one; a pattern without '%' judges the raw text as
+ * before; "%2e" is a dot in any URL ("s3://b/pub/%2e%2e/x" is "s3://b/x"). */
+static void url_bytes_written_back_encoded(void) {
+    tg_policy *p = compile("{'version':1,'defaults':['*'],'rules':["
+                           " {'id':'private','effect':'deny','tools':['fetch'],'args':{'url':{'prefix':'https://wiki.example.com/private%20notes/'}}},"
+                           " {'id':'cafe','effect':'deny','tools':['fetch'],'args':{'url':{'prefix':'https://wiki.example.com/caf%C3%A9/'}}},"
+                           " {'id':'q','effect':'deny','tools':['fetch'],'args':{'url':{'prefix':'https://wiki.example.com/s?q=it%27s'}}},"
+                           " {'id':'secret','effect':'deny','tools':['fetch'],'args':{'url':{'prefix':'s3://bucket/secret/'}}},"
+                           " {'id':'all','effect':'allow','tools':['fetch']},"
+                           " {'id':'api','effect':'allow','tools':['get'],'args':{'url':{'prefix':'https://api.example.com/'}}},"
+                           " {'id':'enc','effect':'allow','tools':['put'],'args':{'url':{'prefix':'https://api.example.com/a%20b/'}}},"
+                           " {'id':'pub','effect':'allow','tools':['ssh'],'args':{'url':{'prefix':'ssh://git.example.com/pub/'}}}]}");
+    if (!p) return;
+    ARGS_EXPECT(p, "fetch", "{'url':'https://wiki.example.com/private notes/keys'}", TG_DENY);
+    ARGS_EXPECT(p, "fetch", "{'url':'https://wiki.example.com/caf\u00e9/menu'}", TG_DENY);
+    ARGS_EXPECT(p, "fetch", "{'url':'https://wiki.example.com/s?q=it\\u0027s'}", TG_DENY);
+    ARGS_EXPECT(p, "fetch", "{'url':'https://wiki.example.com/private%20notes/keys'}", TG_DENY);
+    ARGS_EXPECT(p, "fetch", "{'url':'s3://bucket/pub/%2e%2e/secret/x'}", TG_DENY);
+    ARGS_EXPECT(p, "fetch", "{'url':'s3://bucket/pub/%2E./secret/x'}", TG_DENY);
+    ARGS_EXPECT(p, "fetch", "{'url':'https://wiki.example.com/public notes/x'}", TG_DENY); /* (a '%' rule cannot tell) */
+    ARGS_EXPECT(p, "fetch", "{'url':'https://other.example.com/x'}", TG_ALLOW);
+    /* a prefix without '%' judges the raw text: no broader, no narrower */
+    ARGS_EXPECT(p, "get", "{'url':'https://api.example.com/wiki/Caf\u00e9'}", TG_ALLOW);
+    ARGS_EXPECT(p, "get", "{'url':'https://api.example.com/search?q=it\\u0027s here'}", TG_ALLOW);
+    ARGS_EXPECT(p, "get", "{'url':'https://apix.example.com/wiki/Caf\u00e9'}", TG_DENY);
+    /* an allow with '%' is never broader: the raw spelling does not pass it */
+    ARGS_EXPECT(p, "put", "{'url':'https://api.example.com/a%20b/x'}", TG_ALLOW);
+    ARGS_EXPECT(p, "put", "{'url':'https://api.example.com/a b/x'}", TG_DENY);
+    ARGS_EXPECT(p, "ssh", "{'url':'ssh://git.example.com/pub/x'}", TG_ALLOW);
+    ARGS_EXPECT(p, "ssh", "{'url':'ssh://git.example.com/pub/%2e%2e/secret'}", TG_DENY);
+    tg_policy_free(p);
+}
+
 static void url_spellings_cannot_dodge_a_deny(void) {
     tg_policy *p = compile("{'version':1,'defaults':['*'],'rules':["
                            " {'id':'internal','effect':'deny','tools':['fetch'],'args':{'url':{'prefix':'https://internal.example.com/'}}},"
@@ -1987,6 +2022,7 @@ int main(void) {
     drive_letter_is_not_a_url_scheme();
     separators_fold_in_restricting_rules();
     url_spellings_cannot_dodge_a_deny();
+    url_bytes_written_back_encoded();
     explicit_id_cannot_shadow_a_default_id();
     bundles_are_shared_not_copied();
     CHECK_MSG(counter.live == 0, "%zu bytes still allocated", counter.live);

@@ -203,6 +203,7 @@ const char *tg_url_check(const char *s, size_t n, tg_url_form *u) {
     size_t k;
     u->path = 0;
     u->bare = 0;
+    u->raw = 0;
     int scheme = special_scheme(s, n, &k);
     if (scheme < 0) return NULL;
     /* the parser skips leading and trailing C0 controls and spaces, and
@@ -228,6 +229,18 @@ const char *tg_url_check(const char *s, size_t n, tg_url_form *u) {
     if (end > i || scheme != FILE_SCHEME) {
         const char *why = authority_check(s + i, end - i, scheme);
         if (why) return why;
+    }
+    /* what the parser percent-encodes when it writes the URL back (node's
+     * sets, per part): told to the caller, since it only matters to a
+     * pattern that could hold its encoding (eval_cond) */
+    int part = 0; /* 0 path, 1 query, 2 fragment */
+    for (size_t j = end; j < n && !u->raw; j++) {
+        unsigned char c = (unsigned char)s[j];
+        if (c == '?' && part == 0) part = 1;
+        else if (c == '#' && part < 2) part = 2;
+        else if (c <= 0x20 || c >= 0x7f || c == '"' || c == '<' || c == '>' || (part != 1 && c == '`') ||
+                 (part == 0 && (c == '{' || c == '}')) || (part == 1 && c == '\''))
+            u->raw = 1;
     }
     u->path = end;
     u->bare = end == n || s[end] == '?' || s[end] == '#'; /* "https://h?q" is "https://h/?q" */

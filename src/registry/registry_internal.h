@@ -31,7 +31,7 @@ typedef struct tg_tool_tree {
  * success; always initialized, to be freed with tg_arena_free(&keep->arena). */
 tg_tool *tg_tool_build(const tg_registry_config *cfg, const tg_allocator *alloc, const char *source, size_t source_len,
                        const char *tmpl, const tg_tool_entry *entry, tg_tool_error *e, tg_tool_tree *keep);
-/* Compiles t's schemas into its arena: 0, or -1 with e filled (the caller
+/* Compiles t's schemas (programs in arenas of their own): 0, or -1 with e filled (the caller
  * frees t). doc: t's cleaned descriptor as tg_tool_build kept it, or NULL
  * to read it back from t's text. */
 int tg_tool_compile(const tg_registry_config *cfg, tg_tool *t, const cJSON *doc, tg_tool_error *e);

@@ -355,7 +355,7 @@ tg_status tg_restore_source(tg_runtime *rt, const char *source, size_t len, cons
     /* a tool's state nests its descriptor two levels down (the list, the
      * state object): a descriptor registered at the depth limit comes back */
     tg_json_limits jl = tg_rt_json_limits(rt, SIZE_MAX);
-    jl.max_depth += 2;
+    if (jl.max_depth <= SIZE_MAX - 2) jl.max_depth += 2;
     tg_json_error jerr;
     cJSON *tools = tg_json_parse(&rt->call_arena, state, state_len, &jl, &jerr);
     if (!tools) {

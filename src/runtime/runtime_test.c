@@ -566,8 +566,39 @@ static void pinned_listing_follows_new_options(void) {
     tg_runtime_free(rt);
 }
 
+/* A source's tools come back from their states under any json_depth: the
+ * two levels a state adds are added without wrapping past SIZE_MAX (which
+ * read as a limit of 1 and refused every state). */
+static void restore_under_the_largest_depth(void) {
+    host_log h = {0};
+    tg_host host = {&h, host_invoke, NULL, NULL, NULL};
+    tg_limits l;
+    tg_limits_default(&l);
+    l.json_depth = SIZE_MAX;
+    tg_runtime *a = tg_runtime_new(&l, &host, NULL, NULL), *b = tg_runtime_new(&l, &host, NULL, NULL);
+    CHECK(a && b);
+    if (!a || !b) return;
+    tg_track_sources(a, 1);
+    const char *batch = "{\"source\":\"gh\",\"replace\":true,\"tools\":[{\"tool\":{\"name\":\"t\",\"inputSchema\":{\"type\":\"object\"}},\"handler\":1}]}";
+    CHECK(tg_register_batch(a, batch, strlen(batch)) == TG_OK);
+    CHECK(tg_source_changes(a) == TG_OK);
+    size_t n;
+    const char *log = tg_output(a, &n);
+    const char *tab = memchr(log, '\t', n), *end = tab ? memchr(tab, '\n', n - (size_t)(tab - log)) : NULL;
+    CHECK(tab && end);
+    if (tab && end) {
+        char state[4096];
+        int sl = snprintf(state, sizeof state, "[%.*s]", (int)(end - tab - 1), tab + 1);
+        CHECK(tg_restore_source(b, "gh", 2, state, (size_t)sl, 0) == TG_OK);
+        CHECK(strstr(tg_output(b, NULL), "\"skipped\":0,\"done\":1") != NULL);
+    }
+    tg_runtime_free(a);
+    tg_runtime_free(b);
+}
+
 int main(void) {
     happy_path();
+    restore_under_the_largest_depth();
     error_values();
     limits();
     limits_are_charged_only_for_calls_that_run();
