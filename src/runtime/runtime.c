@@ -177,7 +177,13 @@ static tg_status rejection_status(const char *code) {
 }
 
 tg_status tg_rt_parse(tg_runtime *rt, const char *what, const char *text, size_t len, size_t max, cJSON **out) {
+    return tg_rt_parse_nested(rt, what, text, len, max, 0, out);
+}
+
+tg_status tg_rt_parse_nested(tg_runtime *rt, const char *what, const char *text, size_t len, size_t max, size_t levels,
+                             cJSON **out) {
     tg_json_limits jl = tg_rt_json_limits(rt, max);
+    jl.max_depth = jl.max_depth <= SIZE_MAX - levels ? jl.max_depth + levels : SIZE_MAX;
     tg_json_error jerr;
     *out = tg_json_parse(&rt->call_arena, text, len, &jl, &jerr);
     if (*out) return TG_OK;
@@ -354,15 +360,9 @@ tg_status tg_restore_source(tg_runtime *rt, const char *source, size_t len, cons
     tg_rt_begin(rt);
     /* a tool's state nests its descriptor two levels down (the list, the
      * state object): a descriptor registered at the depth limit comes back */
-    tg_json_limits jl = tg_rt_json_limits(rt, SIZE_MAX);
-    if (jl.max_depth <= SIZE_MAX - 2) jl.max_depth += 2;
-    tg_json_error jerr;
-    cJSON *tools = tg_json_parse(&rt->call_arena, state, state_len, &jl, &jerr);
-    if (!tools) {
-        char msg[220];
-        snprintf(msg, sizeof msg, "a source's tools: %s", jerr.message);
-        return tg_rt_fail(rt, tg_rt_json_status(jerr.status), msg, (long long)jerr.offset);
-    }
+    cJSON *tools;
+    tg_status st = tg_rt_parse_nested(rt, "a source's tools", state, state_len, SIZE_MAX, 2, &tools);
+    if (st != TG_OK) return st;
     if (!cJSON_IsArray(tools)) return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "a source's tools must be an array", -1);
     size_t skipped, done;
     (void)tg_registry_source_restore(rt->registry, source, len, tools, append, &skipped, &done);

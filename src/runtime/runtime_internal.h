@@ -70,6 +70,10 @@ const tg_tool *tg_rt_pinned(tg_runtime *rt, const tg_toolset *set, const tg_tool
  * arena under max bytes and the runtime's depth; on failure records the
  * error (with offset) and returns its status. */
 tg_status tg_rt_parse(tg_runtime *rt, const char *what, const char *text, size_t len, size_t max, cJSON **out);
+/* tg_rt_parse for an input that nests its parts `levels` deeper than the
+ * runtime's depth counts them (a tool's state wraps its descriptor). */
+tg_status tg_rt_parse_nested(tg_runtime *rt, const char *what, const char *text, size_t len, size_t max, size_t levels,
+                             cJSON **out);
 /* Maps a json reader status to the API's. */
 tg_status tg_rt_json_status(tg_json_status s);
 /* JSON limits for one kind of input. */

@@ -22,17 +22,14 @@ tg_status tg_compile_schema(tg_runtime *rt, const char *schema, size_t len, cons
                             uint32_t *id) {
     tg_rt_begin(rt);
     *id = 0;
-    tg_json_limits jl = tg_rt_json_limits(rt, rt->reg_cfg.schema_bytes * 4);
-    tg_json_error jerr;
-    cJSON *doc = tg_json_parse(&rt->call_arena, schema, len, &jl, &jerr);
-    if (!doc) {
-        char msg[220];
-        snprintf(msg, sizeof msg, "schema: %s", jerr.message);
-        return tg_rt_fail(rt, tg_rt_json_status(jerr.status), msg, (long long)jerr.offset);
-    }
+    cJSON *doc;
+    tg_status pst = tg_rt_parse(rt, "schema", schema, len, rt->reg_cfg.schema_bytes * 4, &doc);
+    if (pst != TG_OK) return pst;
     tg_schema_options so = rt->reg_cfg.schema;
     so.format_assert = 0;
     if (options_len) {
+        tg_json_limits jl = tg_rt_json_limits(rt, rt->reg_cfg.schema_bytes * 4);
+        tg_json_error jerr;
         cJSON *o = tg_json_parse(&rt->call_arena, options, options_len, &jl, &jerr);
         if (!o) { /* (resources the host gave as JSON text are read here, strictly) */
             char msg[220];
