@@ -116,14 +116,14 @@ static void refuse_all(hw *w, const char *what) {
 
 static int list_has(const cJSON *arr, const char *name) {
     for (const cJSON *e = cJSON_IsArray(arr) ? arr->child : NULL; e; e = e->next)
-        if (cJSON_IsString(e) && strcmp(e->valuestring, name) == 0) return 1;
+        if (tg_json_string_is(e, name)) return 1;
     return 0;
 }
 
 static void list_remove(cJSON *arr, const char *name) {
     for (cJSON *e = cJSON_IsArray(arr) ? arr->child : NULL; e;) {
         cJSON *next = e->next;
-        if (cJSON_IsString(e) && strcmp(e->valuestring, name) == 0) tg_json_detach(arr, e);
+        if (tg_json_string_is(e, name)) tg_json_detach(arr, e);
         e = next;
     }
 }
@@ -216,7 +216,7 @@ static cJSON *find_anchor(cJSON *s, const char *name, int depth) {
     if (cJSON_IsObject(s)) {
         if (depth && tg_json_getz(s, "$id")) return NULL;
         const cJSON *a = tg_json_getz(s, "$anchor");
-        if (cJSON_IsString(a) && strcmp(a->valuestring, name) == 0) return s;
+        if (tg_json_string_is(a, name)) return s;
     }
     for (cJSON *m = s->child; m; m = m->next) {
         if (cJSON_IsObject(s) && (tg_json_key_is(m, "enum") || tg_json_key_is(m, "const") || tg_json_key_is(m, "default") ||

@@ -365,10 +365,10 @@ static int takes_null(const cJSON *root, const cJSON *s, int depth) {
             if (!takes_null(root, v, depth + 1)) return 0;
     if (!t && !tg_json_getz(s, "anyOf") && !tg_json_getz(s, "oneOf") && !tg_json_getz(s, "enum") && !tg_json_getz(s, "const"))
         return 1;
-    if (cJSON_IsString(t) && strcmp(t->valuestring, "null") == 0) return 1;
+    if (tg_json_string_is(t, "null")) return 1;
     if (cJSON_IsArray(t))
         for (v = t->child; v; v = v->next)
-            if (cJSON_IsString(v) && strcmp(v->valuestring, "null") == 0) return 1;
+            if (tg_json_string_is(v, "null")) return 1;
     if (t) return 0; /* (a type without "null" refuses it, whatever enum or const say) */
     if ((v = tg_json_getz(s, "const")) && cJSON_IsNull(v)) return 1;
     if ((v = tg_json_getz(s, "enum")) && cJSON_IsArray(v))
@@ -381,11 +381,13 @@ static int takes_null(const cJSON *root, const cJSON *s, int depth) {
     return 0;
 }
 
+/* (key: a member's, which may hold U+0000: compared by its whole length) */
 static int in_required(const cJSON *s, const char *key) {
     const cJSON *req = tg_json_getz(s, "required");
+    size_t n = tg_json_strlen(key);
     if (cJSON_IsArray(req))
         for (const cJSON *r = req->child; r; r = r->next)
-            if (cJSON_IsString(r) && strcmp(r->valuestring, key) == 0) return 1;
+            if (cJSON_IsString(r) && tg_json_strlen(r->valuestring) == n && memcmp(r->valuestring, key, n) == 0) return 1;
     return 0;
 }
 
@@ -403,7 +405,7 @@ static void strip_nulls(const cJSON *root, const cJSON *s, cJSON *inst, int dept
         const cJSON *props = tg_json_getz(s, "properties");
         for (cJSON *m = inst->child, *next; m; m = next) {
             next = m->next;
-            const cJSON *ps = cJSON_IsObject(props) ? tg_json_getz(props, m->string) : NULL;
+            const cJSON *ps = cJSON_IsObject(props) ? tg_json_get(props, m->string, tg_json_strlen(m->string)) : NULL;
             if (!ps) continue;
             if (cJSON_IsNull(m)) {
                 if (!in_required(s, m->string) && !takes_null(root, ps, 0)) tg_json_detach(inst, m);

@@ -1443,3 +1443,15 @@ test('an import reads the runtime\'s own limits: a host reusing its options obje
   assert.deepEqual(r.rejected.map((t) => [t.tool, t.code]), [['deep', 'too_large']]);
   rt.dispose();
 });
+
+test('openai-strict: a null is dropped only for the property it names, by its whole key ("color\\u0000x" is no "color")', async () => {
+  const rt = await createToolRuntime();
+  rt.registerTool({ name: 'paint', inputSchema: { type: 'object', properties: { what: { type: 'string' }, color: { type: 'string' } },
+    required: ['what'], additionalProperties: false } }, (a) => JSON.stringify(a));
+  const ok = await rt.callTool('paint', { what: 'wall', color: null }, { format: 'openai-strict' });
+  assert.equal(ok.content[0].text, '{"what":"wall"}');
+  // an unknown key that reads as "color" up to its U+0000 is the model's mistake, refused as such
+  const bad = await rt.callTool('paint', '{"what":"wall","color\\u0000x":null}', { format: 'openai-strict' });
+  assert.equal(gateCode(bad), 'invalid_arguments', JSON.stringify(bad));
+  rt.dispose();
+});
