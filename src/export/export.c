@@ -551,7 +551,7 @@ static void upgrade(ex_ctx *c, cJSON *s, int d4, int pre2019, int depth) {
             cJSON *next = d->next;
             cJSON *to = cJSON_IsArray(d) ? req : sch;
             tg_json_detach(deps, d);
-            cJSON *have = tg_json_getz(to, d->string);
+            cJSON *have = tg_json_get(to, d->string, tg_json_strlen(d->string));
             if (!have) {
                 tg_json_append(to, d);
             } else if (cJSON_IsArray(d) && cJSON_IsArray(have)) {
@@ -848,7 +848,7 @@ static void drop_unused_added(cJSON *s, const cJSON *in) {
         if (h.used[i]) continue;
         cJSON *home = h.home[i];
         tg_json_detach(home, h.added[i]);
-        if (!home->child && !(cJSON_IsObject(in) && tg_json_getz(in, home->string))) tg_json_detach(s, home);
+        if (!home->child && !(cJSON_IsObject(in) && tg_json_get(in, home->string, tg_json_strlen(home->string)))) tg_json_detach(s, home);
     }
 }
 
@@ -1827,7 +1827,7 @@ static cJSON *gem_node(ex_ctx *c, const cJSON *s, const ex_path *p, int depth, c
             }
             notek(c, &rk, "\"%.*s\" shown as an inclusive bound", kw);
         } else if (tg_json_key_is(kw, "minimum") || tg_json_key_is(kw, "maximum")) {
-            if (!tg_json_getz(out, kw->string)) {
+            if (!tg_json_get(out, kw->string, tg_json_strlen(kw->string))) {
                 const cJSON *ex = tg_json_getz(s, tg_json_key_is(kw, "minimum") ? "exclusiveMinimum" : "exclusiveMaximum");
                 int mn = tg_json_key_is(kw, "minimum");
                 if (cJSON_IsNumber(ex) && (mn ? ex->valuedouble >= kw->valuedouble : ex->valuedouble <= kw->valuedouble)) continue;
