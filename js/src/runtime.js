@@ -68,6 +68,8 @@ const RUNTIME_OPTIONS = new Set(['wasm', 'limits', 'exposeStack', 'clock', 'capa
 const LIMITS = ['memoryBytes', 'jsonDepth', 'argsBytes', 'descriptorBytes', 'resultBytes', 'tools', 'pendingCalls', 'timeoutMs'];
 
 function unknownKey(what, obj, known) {
+  // (a Map's or an array's entries are no keys: it would pass as empty)
+  if (obj instanceof Map || obj instanceof Set || Array.isArray(obj)) throw new TypeError(`${what}s are given as a plain object, not a ${obj.constructor.name}`);
   // (for...in: inherited keys too, since the values are read through the
   // prototype chain: an inherited "schedular" is as misspelled as an own one)
   for (const k in obj) if (!known.has(k)) throw new TypeError(`unknown ${what} "${k}" (known: ${[...known].join(', ')})`);
@@ -902,6 +904,7 @@ export class ToolRuntime {
    * @returns {{ tools: object[], nextCursor?: string, report: object[], epoch: number }}
    */
   listTools(request = {}) {
+    request ??= {}; // (null: no request, as callTool reads a null context)
     unknownRequestKey('listing request key', request, LIST_KEYS);
     const { format = 'mcp', snapshot, cursor, limit, principal, mode, tenant, scheduler, source, session } = request;
     const req = { format };

@@ -95,6 +95,10 @@ test('a call context, authorize or listTools request with a key it does not take
     assert.throws(() => rt.authorize({ tool: 'deploy_staging', ...ctx }), (e) => e.code === 'invalid_request' && e.message.includes(`"${key}"`));
     assert.throws(() => rt.listTools(ctx), (e) => e.code === 'invalid_request' && e.message.includes(`"${key}"`));
   }
+  // a Map's entries are no keys: refused, never read as an empty context
+  assert.equal(gateCode(await rt.callTool('deploy_staging', {}, new Map([['principal', 'ops']]))), 'invalid_request');
+  assert.throws(() => rt.listTools(new Map()), (e) => e.code === 'invalid_request');
+  assert.equal(rt.listTools(null).tools.length, rt.listTools().tools.length);
   // inherited keys are read, so they are checked too
   const inherited = Object.create({ schedular: true });
   inherited.principal = 'intern';
