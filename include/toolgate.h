@@ -432,6 +432,18 @@ tg_status tg_schema_release(tg_runtime *rt, uint32_t id);
  * gets TG_ERR_UNKNOWN_CALL. */
 tg_status tg_call_cancel(tg_runtime *rt, uint32_t call_id, const char *reason);
 
+/* tg_call_cancel for a call whose handler is still running (the host
+ * answers its caller now, and cannot stop the handler): tg_output holds the
+ * same error result, but the call keeps its place in limits.pending_calls
+ * and in its tool's concurrency until tg_call_settled, so a caller that
+ * cancels and calls again cannot run more handlers at once than the limits
+ * allow. TG_ERR_UNKNOWN_CALL when call_id is not pending. */
+tg_status tg_call_abandon(tg_runtime *rt, uint32_t call_id, const char *reason);
+
+/* The handler of a call tg_call_abandon answered has stopped: its place is
+ * given back. TG_ERR_UNKNOWN_CALL when call_id is no abandoned call. */
+tg_status tg_call_settled(tg_runtime *rt, uint32_t call_id);
+
 /* Output of the last call on rt (JSON text); *len receives its length. */
 const char *tg_output(const tg_runtime *rt, size_t *len);
 

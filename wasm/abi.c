@@ -324,6 +324,15 @@ int tga_call_cancel(tga_handle *h, uint32_t call_id, uint32_t reason) {
     return tg_call_cancel(h->rt, call_id, reason == 2 ? "too_large" : reason ? "timeout" : "cancelled");
 }
 
+/* reason: 0 cancelled, 1 timeout; the handler still runs (tg_call_abandon). */
+TG_EXPORT(tga_call_abandon)
+int tga_call_abandon(tga_handle *h, uint32_t call_id, uint32_t reason) {
+    return tg_call_abandon(h->rt, call_id, reason ? "timeout" : "cancelled");
+}
+
+TG_EXPORT(tga_call_settled)
+int tga_call_settled(tga_handle *h, uint32_t call_id) { return tg_call_settled(h->rt, call_id); }
+
 /* Traps on purpose: the JS layer's tests use it to prove that a trapped
  * instance is replaced and its registry, policy and approvals restored. */
 TG_EXPORT(tga_selftest_trap)

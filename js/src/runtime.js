@@ -1336,7 +1336,25 @@ export class ToolRuntime {
       if (first === 'disposed') return gateError('disposed', `The runtime was disposed while tool "${name}" ran.`);
       if (generation !== this.#generation) return this.#trappedCall(job, name, ctx, `The module was replaced while tool "${name}" ran.`);
       try {
-        return this.#endCall(job, first === 'timeout' ? 1 : 0);
+        if (first === 'timeout') return this.#endCall(job, 1);
+        // cancelled: the caller is answered now, but the handler may still
+        // run (JS cannot stop it), so the call keeps its place in the limits
+        // until it stops or its deadline passes, whichever is first (a
+        // caller that cancels and calls again gains nothing; a handler that
+        // never stops holds its place no longer than a timed-out one)
+        const out = this.#abandonCall(job, 0);
+        let stopped = false;
+        const stop = () => {
+          if (stopped) return;
+          stopped = true;
+          clearTimeout(timer);
+          this.#handlerStopped(job, generation);
+        };
+        const left = job.deadline - this.#clock();
+        const timer = setTimeout(stop, left > 0 ? Math.min(left, MAX_TIMER_MS) : 0);
+        timer.unref?.(); // (a process may exit with such a handler running)
+        work.then(stop);
+        return out;
       } catch (e) {
         if (e instanceof ToolgateError && e.code === 'unknown_call') return gateError(first, `The call to tool "${name}" ended: ${first}.`);
         if (e instanceof ToolgateError && e.code === 'module_trap') return this.#trappedCall(job, name, ctx, e.message);
@@ -1444,6 +1462,22 @@ export class ToolRuntime {
   #sourceOf(id) {
     for (const [source, ids] of this.#sourceHandlers) for (const h of ids.values()) if (h === id) return source;
     return undefined;
+  }
+
+  /** Answers a dispatched call whose handler still runs (reason: 0
+   * cancelled): the same result as #endCall, but the call keeps its place in
+   * pendingCalls and its tool's concurrency until #handlerStopped. */
+  #abandonCall(job, reason) {
+    const status = this.#call('tga_call_abandon', job.callId, reason);
+    if (status !== TG_OK) throw this.#lastError(status);
+    return this.#output();
+  }
+
+  /** An abandoned call's handler stopped: its place is given back (in the
+   * instance that dispatched it; a replaced or disposed one has none). */
+  #handlerStopped(job, generation) {
+    if (!this.#handle || generation !== this.#generation) return;
+    try { this.#call('tga_call_settled', job.callId); } catch { /* (a trap here is recovered from like any other) */ }
   }
 
   /** Ends a dispatched call in the module without its result (reason: 0

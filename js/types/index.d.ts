@@ -92,10 +92,9 @@ export interface ToolOptions {
   edit?: boolean;
   /** Deadline of a call (default: limits.timeoutMs, 60,000). */
   timeoutMs?: number;
-  /** Calls of this tool in flight at once. A call that times out or is
-   * cancelled leaves the count when its caller is answered, not when its
-   * handler stops: a handler that ignores its AbortSignal still runs
-   * (README, Limits). */
+  /** Calls of this tool in flight at once. A cancelled call keeps its place
+   * until its handler stops or its deadline passes; a timed-out one gives it
+   * back when it is answered (README, Limits). */
   concurrency?: number;
   /** Only visible and callable in this tenant's context: 1-128 bytes without control characters, as a
    * context's tenant (anything else is refused: invalid_request / invalid_options). */

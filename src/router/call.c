@@ -385,10 +385,12 @@ enum { FINISH_RESULT, FINISH_ERROR, FINISH_TEXT, FINISH_CANCEL, FINISH_TIMEOUT, 
 
 /* Takes call_id off the pending table and shapes its end into rt->out: a
  * passed deadline first, then the handler's outcome (kind). */
-static tg_status finish(tg_runtime *rt, uint32_t call_id, const char *result, size_t len, int kind) {
+/* running: the handler has not stopped (an abandoned call): its slots stay
+ * taken until tg_call_settled. */
+static tg_status finish(tg_runtime *rt, uint32_t call_id, const char *result, size_t len, int kind, int running) {
     tg_rt_begin(rt);
     tg_call_info info;
-    if (tg_pending_take(rt->pending, call_id, &info))
+    if (running ? tg_pending_answer(rt->pending, call_id, &info) : tg_pending_take(rt->pending, call_id, &info))
         return tg_rt_fail(rt, TG_ERR_UNKNOWN_CALL, "no pending call with that id", -1);
     double t = now(rt);
     const char *outcome;
@@ -413,23 +415,37 @@ static tg_status finish(tg_runtime *rt, uint32_t call_id, const char *result, si
         outcome = complete(rt, info.tool, result, len, kind == FINISH_ERROR);
     }
     outcome_event(rt, call_id, &info, outcome, t);
-    tg_tool_release(info.tool);
+    if (!running) tg_tool_release(info.tool); /* (else the slot keeps it) */
     if (rt->out.failed) return tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1);
     return plain ? TG_OK_TEXT : TG_OK;
 }
 
 tg_status tg_call_complete(tg_runtime *rt, uint32_t call_id, const char *result, size_t len, int is_error) {
-    return finish(rt, call_id, result, len, is_error ? FINISH_ERROR : FINISH_RESULT);
+    return finish(rt, call_id, result, len, is_error ? FINISH_ERROR : FINISH_RESULT, 0);
 }
 
 tg_status tg_call_complete_text(tg_runtime *rt, uint32_t call_id, const char *text, size_t len) {
-    return finish(rt, call_id, text, len, FINISH_TEXT);
+    return finish(rt, call_id, text, len, FINISH_TEXT, 0);
+}
+
+static int cancel_kind(const char *reason) {
+    return !reason                            ? FINISH_CANCEL
+           : strcmp(reason, "timeout") == 0   ? FINISH_TIMEOUT
+           : strcmp(reason, "too_large") == 0 ? FINISH_TOO_LARGE
+                                              : FINISH_CANCEL;
 }
 
 tg_status tg_call_cancel(tg_runtime *rt, uint32_t call_id, const char *reason) {
-    return finish(rt, call_id, NULL, 0,
-                  !reason                            ? FINISH_CANCEL
-                  : strcmp(reason, "timeout") == 0   ? FINISH_TIMEOUT
-                  : strcmp(reason, "too_large") == 0 ? FINISH_TOO_LARGE
-                                                     : FINISH_CANCEL);
+    return finish(rt, call_id, NULL, 0, cancel_kind(reason), 0);
+}
+
+tg_status tg_call_abandon(tg_runtime *rt, uint32_t call_id, const char *reason) {
+    return finish(rt, call_id, NULL, 0, cancel_kind(reason), 1);
+}
+
+tg_status tg_call_settled(tg_runtime *rt, uint32_t call_id) {
+    tg_rt_begin(rt);
+    if (tg_pending_settle(rt->pending, call_id))
+        return tg_rt_fail(rt, TG_ERR_UNKNOWN_CALL, "no abandoned call with that id", -1);
+    return TG_OK;
 }

@@ -6,7 +6,8 @@
 #include <string.h>
 
 typedef struct slot {
-    uint32_t id; /* 0: free */
+    uint32_t id;   /* 0: free */
+    int answered;  /* its caller was answered (cancelled, timed out) while its handler still runs */
     tg_call_info info;
 } slot;
 
@@ -64,11 +65,32 @@ uint32_t tg_pending_add(tg_pending *p, const tg_call_info *info) {
 int tg_pending_take(tg_pending *p, uint32_t id, tg_call_info *out) {
     if (id == 0) return -1;
     slot *s = &p->slots[id % p->cap];
-    if (s->id != id) return -1;
+    if (s->id != id || s->answered) return -1;
     *out = s->info;
     s->info.tool->flight->n--;
     memset(s, 0, sizeof *s);
     p->count--;
+    return 0;
+}
+
+int tg_pending_answer(tg_pending *p, uint32_t id, tg_call_info *out) {
+    if (id == 0) return -1;
+    slot *s = &p->slots[id % p->cap];
+    if (s->id != id || s->answered) return -1;
+    *out = s->info;
+    s->answered = 1;
+    return 0;
+}
+
+int tg_pending_settle(tg_pending *p, uint32_t id) {
+    if (id == 0) return -1;
+    slot *s = &p->slots[id % p->cap];
+    if (s->id != id || !s->answered) return -1;
+    tg_call_info info = s->info;
+    info.tool->flight->n--;
+    memset(s, 0, sizeof *s);
+    p->count--;
+    tg_tool_release(info.tool);
     return 0;
 }
 

@@ -35,6 +35,16 @@ uint32_t tg_pending_add(tg_pending *p, const tg_call_info *info);
  * to the caller (tg_tool_release it). 0, or -1 when id is not pending. */
 int tg_pending_take(tg_pending *p, uint32_t id, tg_call_info *out);
 
+/* Marks the call answered while its handler still runs (cancelled, timed
+ * out): it keeps its slot, its tool's concurrency count and its tool
+ * reference until tg_pending_settle; tg_pending_take no longer finds it.
+ * Copies out what was kept (the reference stays with the slot). 0, or -1
+ * when id is not pending or answered already. */
+int tg_pending_answer(tg_pending *p, uint32_t id, tg_call_info *out);
+/* Frees an answered call's slot once its handler has stopped. 0, or -1 when
+ * id is not an answered call. */
+int tg_pending_settle(tg_pending *p, uint32_t id);
+
 size_t tg_pending_count(const tg_pending *p);
 /* 1 when tg_pending_add would refuse (the table is full). */
 int tg_pending_full(const tg_pending *p);

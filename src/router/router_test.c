@@ -499,7 +499,41 @@ static void unknown_context_keys_refused(void) {
     tg_runtime_free(rt);
 }
 
+/* An abandoned call (its caller answered, its handler still running)
+ * keeps its places in the tool's concurrency and in pending_calls until
+ * tg_call_settled; its late result is discarded, and it settles once. */
+static void abandoned_calls_keep_their_place(void) {
+    host_log h = {0};
+    tg_limits l;
+    tg_limits_default(&l);
+    l.pending_calls = 2;
+    tg_runtime *rt = runtime(&h, &l, NULL);
+    CHECK(tg_register_tool(rt, DEPLOY, strlen(DEPLOY), "{\"concurrency\":1}", 17, 1) == TG_OK);
+    const char *other = "{\"name\":\"other\",\"inputSchema\":{\"type\":\"object\"}}";
+    CHECK(tg_register_tool(rt, other, strlen(other), NULL, 0, 2) == TG_OK);
+    uint32_t c1 = 0, c2 = 0, c3 = 0;
+    CHECK(call_ctx(rt, "deploy", "{\"env\":\"a\"}", "", &c1) == TG_PENDING);
+    CHECK(tg_call_abandon(rt, c1, "cancelled") == TG_OK);
+    CHECK(strstr(out(rt), "\"cancelled\"") != NULL);
+    CHECK(call_ctx(rt, "deploy", "{\"env\":\"b\"}", "", &c2) == TG_ERR_LIMIT); /* the tool's one place */
+    CHECK(call_ctx(rt, "other", "{}", "", &c2) == TG_PENDING);
+    CHECK(call_ctx(rt, "other", "{}", "", &c3) == TG_ERR_LIMIT);                  /* pending_calls: 2 */
+    CHECK(tg_call_complete(rt, c1, "\"late\"", 6, 0) == TG_ERR_UNKNOWN_CALL);      /* answered already */
+    CHECK(tg_call_abandon(rt, c1, "cancelled") == TG_ERR_UNKNOWN_CALL);
+    CHECK(tg_call_settled(rt, c2) == TG_ERR_UNKNOWN_CALL);                         /* not abandoned */
+    CHECK(tg_call_settled(rt, c1) == TG_OK);
+    CHECK(tg_call_settled(rt, c1) == TG_ERR_UNKNOWN_CALL);                         /* once */
+    CHECK(call_ctx(rt, "deploy", "{\"env\":\"b\"}", "", &c3) == TG_PENDING);
+    CHECK(tg_call_complete(rt, c3, "\"ok\"", 4, 0) == TG_OK);
+    CHECK(tg_call_complete(rt, c2, "\"ok\"", 4, 0) == TG_OK);
+    /* one still abandoned when the runtime goes: freed with it (ASan: no leak) */
+    CHECK(call_ctx(rt, "deploy", "{\"env\":\"c\"}", "", &c1) == TG_PENDING);
+    CHECK(tg_call_abandon(rt, c1, "timeout") == TG_OK);
+    tg_runtime_free(rt);
+}
+
 int main(void) {
+    abandoned_calls_keep_their_place();
     approval_outlives_flight_limits();
     ask_only_for_valid_arguments();
     approval_shows_what_runs();

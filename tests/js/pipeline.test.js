@@ -1388,3 +1388,38 @@ test('a host clock that throws once a call is under way ends the call as a resul
   await assert.rejects(createToolRuntime({ clock: 5 }), TypeError);
   rt.dispose();
 });
+
+test('a cancelled call keeps its place in concurrency and pendingCalls until its handler stops or its deadline passes', async () => {
+  const rt = await createToolRuntime({ limits: { pendingCalls: 2 } });
+  let running = 0, most = 0, release;
+  const gate = new Promise((r) => { release = r; });
+  // a handler that does not watch its signal (most do not)
+  rt.registerTool({ name: 'rebuild', inputSchema: obj() }, async () => {
+    running++; most = Math.max(most, running);
+    await gate;
+    running--;
+    return 'rebuilt';
+  }, { concurrency: 1 });
+  const ac = new AbortController();
+  const first = rt.callTool('rebuild', {}, { signal: ac.signal });
+  ac.abort();
+  assert.equal(gateCode(await first), 'cancelled');
+  // its handler still runs: calling again is refused, not run beside it
+  assert.equal(gateCode(await rt.callTool('rebuild', {})), 'limit_reached');
+  release();
+  await new Promise((r) => setTimeout(r, 0));
+  assert.equal((await rt.callTool('rebuild', {})).content[0].text, 'rebuilt');
+  assert.equal(most, 1);
+  // a handler that never stops holds its place no longer than its deadline
+  rt.registerTool({ name: 'hang', inputSchema: obj() }, () => new Promise(() => {}), { concurrency: 1, timeoutMs: 40 });
+  const ac2 = new AbortController();
+  const hung = rt.callTool('hang', {}, { signal: ac2.signal });
+  ac2.abort();
+  assert.equal(gateCode(await hung), 'cancelled');
+  await new Promise((r) => setTimeout(r, 80));
+  const again = new AbortController();
+  const third = rt.callTool('hang', {}, { signal: again.signal });
+  again.abort();
+  assert.equal(gateCode(await third), 'cancelled', 'its place was given back at the deadline, so this one was dispatched');
+  rt.dispose();
+});
