@@ -1,5 +1,6 @@
-// errors.js - the status codes of the C core and the one error class the
-// package throws for caller mistakes (bad descriptor, duplicate tool).
+// errors.js - the status codes of the C core, the one error class the
+// package throws for caller mistakes (bad descriptor, duplicate tool), and
+// the check that refuses a misspelled key in what a caller gives.
 
 /** tg_status values (include/toolgate.h) -> stable code strings. */
 export const STATUS = Object.freeze({
@@ -41,4 +42,14 @@ export class ToolgateError extends Error {
     this.code = code;
     this.diagnostics = diagnostics;
   }
+}
+
+/** Refuses (TypeError) a key of obj that is not in known: a misspelled
+ * option, limit or context key is never read as "not given". */
+export function unknownKey(what, obj, known) {
+  // (a Map's or an array's entries are no keys: it would pass as empty)
+  if (obj instanceof Map || obj instanceof Set || Array.isArray(obj)) throw new TypeError(`${what}s are given as a plain object, not a ${obj.constructor.name}`);
+  // (for...in: inherited keys too, since the values are read through the
+  // prototype chain: an inherited "schedular" is as misspelled as an own one)
+  for (const k in obj) if (!known.has(k)) throw new TypeError(`unknown ${what} "${k}" (known: ${[...known].join(', ')})`);
 }

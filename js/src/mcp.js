@@ -3,7 +3,7 @@
 // tools through an official SDK Server. The SDK is the caller's (a peer of
 // this entry); the core entry never loads it.
 import { ListToolsRequestSchema, CallToolRequestSchema, CallToolResultSchema, ResultSchema, McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { ToolgateError } from './errors.js';
+import { ToolgateError, unknownKey } from './errors.js';
 import { utf8Length } from './text.js';
 
 /**
@@ -164,8 +164,10 @@ export function serveTools(rt, server, { pageSize = 100, context, callContext, o
     // a key it does not take ("schedular", "Mode") is the host's mistake:
     // refused (the request fails), never dropped, which would run the call
     // without the scheduler block or plan mode the host meant
-    for (const k in c ?? {}) { // (inherited keys too: they would be read)
-      if (!CALLER_FIELDS.includes(k)) throw new TypeError(`callContext returned an unknown key "${k}" (the keys are ${CALLER_FIELDS.join(', ')})`);
+    try {
+      unknownKey('key', c ?? {}, CALLER_KEYS);
+    } catch (e) {
+      throw new TypeError(`callContext: ${e.message}`);
     }
     const who = {};
     for (const k of CALLER_FIELDS) if (c?.[k] !== undefined) who[k] = c[k];
@@ -214,6 +216,7 @@ export function serveTools(rt, server, { pageSize = 100, context, callContext, o
 
 /** What callContext may set for a request (the signal is the client's). */
 const CALLER_FIELDS = ['principal', 'mode', 'scheduler', 'tenant', 'session', 'source', 'snapshot', 'context'];
+const CALLER_KEYS = new Set(CALLER_FIELDS);
 
 /**
  * The protocol version the server agreed with its client. The SDK's Server

@@ -9,7 +9,7 @@
 // epoch, snapshot and call id counters, pending approvals (and answered ones,
 // refused as they were), spent tokens and policy state, so the host keeps
 // working; the operation that trapped fails with code 'module_trap'.
-import { STATUS, ToolgateError } from './errors.js';
+import { STATUS, ToolgateError, unknownKey } from './errors.js';
 import { utf8Length } from './text.js';
 
 const TG_OK = 0;
@@ -66,14 +66,6 @@ function giveMemory(m) {
 const RUNTIME_OPTIONS = new Set(['wasm', 'limits', 'exposeStack', 'clock', 'capabilities', 'descriptionBytes',
   'schemaBytes', 'toolsPerSource', 'formats', 'policy', 'approvalKey']);
 const LIMITS = ['memoryBytes', 'jsonDepth', 'argsBytes', 'descriptorBytes', 'resultBytes', 'tools', 'pendingCalls', 'timeoutMs'];
-
-function unknownKey(what, obj, known) {
-  // (a Map's or an array's entries are no keys: it would pass as empty)
-  if (obj instanceof Map || obj instanceof Set || Array.isArray(obj)) throw new TypeError(`${what}s are given as a plain object, not a ${obj.constructor.name}`);
-  // (for...in: inherited keys too, since the values are read through the
-  // prototype chain: an inherited "schedular" is as misspelled as an own one)
-  for (const k in obj) if (!known.has(k)) throw new TypeError(`unknown ${what} "${k}" (known: ${[...known].join(', ')})`);
-}
 
 /** The keys a call's context, an authorize() request and a listTools()
  * request take (the module takes the same): a misspelled one ("schedular",
@@ -1342,7 +1334,7 @@ export class ToolRuntime {
         // until it stops or its deadline passes, whichever is first (a
         // caller that cancels and calls again gains nothing; a handler that
         // never stops holds its place no longer than a timed-out one)
-        const out = this.#abandonCall(job, 0);
+        const out = this.#endCall(job, 0, true);
         let stopped = false;
         const stop = () => {
           if (stopped) return;
@@ -1464,15 +1456,6 @@ export class ToolRuntime {
     return undefined;
   }
 
-  /** Answers a dispatched call whose handler still runs (reason: 0
-   * cancelled): the same result as #endCall, but the call keeps its place in
-   * pendingCalls and its tool's concurrency until #handlerStopped. */
-  #abandonCall(job, reason) {
-    const status = this.#call('tga_call_abandon', job.callId, reason);
-    if (status !== TG_OK) throw this.#lastError(status);
-    return this.#output();
-  }
-
   /** An abandoned call's handler stopped: its place is given back (in the
    * instance that dispatched it; a replaced or disposed one has none). */
   #handlerStopped(job, generation) {
@@ -1482,9 +1465,11 @@ export class ToolRuntime {
 
   /** Ends a dispatched call in the module without its result (reason: 0
    * cancelled, 1 timeout, 2 too large): every call the module dispatched is
-   * ended there, or its pending and concurrency slots would stay taken. */
-  #endCall(job, reason) {
-    const status = this.#call('tga_call_cancel', job.callId, reason);
+   * ended there, or its pending and concurrency slots would stay taken.
+   * running: its handler has not stopped (tga_call_abandon), so the call
+   * keeps those slots until #handlerStopped. */
+  #endCall(job, reason, running = false) {
+    const status = this.#call(running ? 'tga_call_abandon' : 'tga_call_cancel', job.callId, reason);
     if (status !== TG_OK) throw this.#lastError(status);
     return this.#output();
   }
