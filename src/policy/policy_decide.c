@@ -142,7 +142,6 @@ static const cJSON *arg_value(const cJSON *args, const char *name, size_t len) {
     return cur;
 }
 
-static int is_sep(char c) { return c == '/' || c == '\\'; }
 
 /* How many dots a segment s[0..n) is when a resolver reads it as "." (1)
  * or ".." (2), else 0. In a URL "%2e" is a dot too, whatever its scheme:
@@ -180,11 +179,11 @@ static const char *foldable_segment(const char *s, size_t n, size_t url_path) {
     const size_t start = i;
     while (i <= n) {
         size_t j = i;
-        while (j < n && !is_sep(s[j])) j++;
+        while (j < n && !tg_path_sep(s[j])) j++;
         int dots = dot_segment(s + i, j - i, start > 0); /* (past a scheme's "//": a URL) */
         if (dots == 2) return "argument has a '..' path segment";
         if (dots == 1) return "argument has a '.' path segment";
-        if (j == i && i > start && i < n && is_sep(s[i - 1])) return "argument has an empty path segment (two separators in a row)";
+        if (j == i && i > start && i < n && tg_path_sep(s[i - 1])) return "argument has an empty path segment (two separators in a row)";
         if (j > i && (s[j - 1] == '.' || s[j - 1] == ' ') && start == 0) /* (not in a URL: "example.com." is a name) */
             return "argument has a path segment ending in '.' or ' ' (Windows drops them)";
         i = j + 1;
@@ -294,7 +293,7 @@ static int eval_cond(const tg_cond *c, const cJSON *args, int fold, const char *
     }
     /* suffix: a path may end in what resolvers drop ("/.env/", "/.env/.")
      * or hold folded segments: undecidable as for prefix */
-    if (n && is_sep(s[n - 1]) && !(c->str_len && is_sep(c->str[c->str_len - 1]))) {
+    if (n && tg_path_sep(s[n - 1]) && !(c->str_len && tg_path_sep(c->str[c->str_len - 1]))) {
         *why = "argument ends in a path separator";
         return C_UNDECIDABLE;
     }

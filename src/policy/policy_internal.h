@@ -102,6 +102,10 @@ int tg_rpatset_each(const tg_rpatset *set, const tg_rkey *key, tg_pat_cb cb, voi
 const tg_pat *tg_rpatset_find(const tg_rpatset *set, const tg_rkey *key);
 uint64_t tg_hash_bytes(const void *p, size_t n);
 
+/* A path separator to a file system or a URL parser ('\\' to Windows and
+ * to a URL of a special scheme). */
+static inline int tg_path_sep(char c) { return c == '/' || c == '\\'; }
+
 /* ---- URL arguments (policy_url.c) ---- */
 typedef struct tg_url_form {
     size_t path; /* where the path starts after the host; 0: not a URL of a special scheme */

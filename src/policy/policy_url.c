@@ -17,7 +17,6 @@
 static int is_alpha(unsigned char c) { return (c | 0x20) >= 'a' && (c | 0x20) <= 'z'; }
 static int is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
 static int is_hex(unsigned char c) { return is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f'); }
-static int is_sep(char c) { return c == '/' || c == '\\'; }
 static int tab_or_newline(char c) { return c == '\t' || c == '\n' || c == '\r'; }
 
 /* s[0..n) is z up to ASCII case */
@@ -212,19 +211,19 @@ const char *tg_url_check(const char *s, size_t n, tg_url_form *u) {
     for (size_t i = 0; i < n; i++)
         if (tab_or_newline(s[i])) goto white;
     size_t seps = 0, i = k + 1;
-    while (i + seps < n && is_sep(s[i + seps])) seps++;
+    while (i + seps < n && tg_path_sep(s[i + seps])) seps++;
     /* "https:h", "https:/h", "https:///h" are all "https://h"; "file:///x"
      * has an empty host */
     if (scheme == FILE_SCHEME ? seps < 2 : seps != 2)
         return "argument is a URL whose host does not follow exactly two slashes after the scheme";
     i += 2;
     size_t end = i;
-    while (end < n && !is_sep(s[end]) && s[end] != '?' && s[end] != '#') end++;
+    while (end < n && !tg_path_sep(s[end]) && s[end] != '?' && s[end] != '#') end++;
     if (scheme == FILE_SCHEME) {
         /* "file:///C|/x" is file:///C:/x, and a file URL's path is read
          * percent-decoded (fileURLToPath) */
         if (memchr(s, '|', n) || memchr(s, '%', n)) return "argument is a file URL with '|' or a percent-encoded byte";
-        if (end == i && (end == n || !is_sep(s[end]))) return "argument is a file URL without a path";
+        if (end == i && (end == n || !tg_path_sep(s[end]))) return "argument is a file URL without a path";
     }
     if (end > i || scheme != FILE_SCHEME) {
         const char *why = authority_check(s + i, end - i, scheme);

@@ -479,11 +479,7 @@ tg_tool *tg_tool_build(const tg_registry_config *cfg, const tg_allocator *alloc,
                   tg_json_clone_size(sanitized) + (hidden ? tg_json_clone_size(hidden) : 0) +
                   (entry->options ? tg_json_clone_size(entry->options) : 0);
     if (!(t = tg_tool_new(alloc, source, source_len, more))) goto nomem;
-    char *def = tg_arena_alloc(&t->arena, text.len + 1);
-    if (!def) goto nomem;
-    memcpy(def, text.data, text.len);
-    def[text.len] = '\0';
-    t->definition = def;
+    if (!(t->definition = tg_arena_strndup(&t->arena, text.data, text.len))) goto nomem;
     t->definition_len = text.len;
     t->tool_name = tg_arena_strndup(&t->arena, name->valuestring, nlen); /* (no NUL: check_shape refuses controls) */
     t->sanitized = tg_json_clone(&t->arena, sanitized);

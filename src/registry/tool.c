@@ -63,16 +63,14 @@ tg_tool *tg_tool_record(const tg_tool *t) {
                   TG_TEXT_BYTES(t->gone_key_len) + (t->sanitized ? tg_json_clone_size(t->sanitized) : 0);
     tg_tool *g = tg_tool_new(&t->arena.alloc, t->source, strlen(t->source), more);
     if (!g) return NULL;
-    char *def = tg_arena_alloc(&g->arena, t->definition_len + 1);
+    g->definition = tg_arena_strndup(&g->arena, t->definition, t->definition_len);
+    g->definition_len = t->definition_len;
     g->tool_name = tg_arena_strndup(&g->arena, t->tool_name, strlen(t->tool_name));
     g->sanitized = t->sanitized ? tg_json_clone(&g->arena, t->sanitized) : NULL;
-    if (!def || !g->tool_name || (t->sanitized && !g->sanitized) || tg_tool_set_name(g, t->name, t->name_len)) {
+    if (!g->definition || !g->tool_name || (t->sanitized && !g->sanitized) || tg_tool_set_name(g, t->name, t->name_len)) {
         tg_tool_free(g);
         return NULL;
     }
-    memcpy(def, t->definition, t->definition_len + 1);
-    g->definition = def;
-    g->definition_len = t->definition_len;
     g->handler_id = t->handler_id;
     memcpy(g->digest, t->digest, sizeof g->digest);
     memcpy(g->schema_bytes, t->schema_bytes, sizeof g->schema_bytes);
