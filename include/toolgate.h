@@ -423,6 +423,54 @@ int tg_validate_records(tg_runtime *rt, uint32_t id, const char *instance, size_
  * none), owned by rt until its next call; *n receives how many. */
 const uint32_t *tg_output_lengths(const tg_runtime *rt, size_t *n);
 
+/* tg_validate_records with max_errors 1, for a host that holds the
+ * instance as text whose UTF-16 offsets are its byte offsets (ASCII): when
+ * the first error's message is fixed words around one part read from the
+ * text (the value, a count, a member name), it is left as a code rather
+ * than words: tg_output_codes gives its TG_SCODE_* words, tg_output and
+ * tg_output_lengths stay empty, and tg_schema_site gives the fixed words
+ * (once per site: the host keeps them). Any other error is left as records,
+ * as tg_validate_records leaves it. Returns and errors as tg_validate. */
+int tg_validate_first(tg_runtime *rt, uint32_t id, const char *instance, size_t len);
+
+/* The words of a coded first error: the site and variant that name its
+ * fixed words, what the rest of the message is (TG_SDYN_*), then the
+ * instance path: TG_SCODE_DEPTH pairs of a member name's byte offset in the
+ * text and its length (names in a code are never escaped, in the text or
+ * as JSON Pointer tokens: no '~' or '/'), or
+ * TG_SCODE_INDEX and an array index. */
+enum {
+    TG_SCODE_SITE,     /* the instruction: tg_schema_site's site */
+    TG_SCODE_VARIANT,  /* tg_schema_site's variant */
+    TG_SCODE_DYN,      /* TG_SDYN_*: the part read from the text */
+    TG_SCODE_COUNT,    /* TG_SDYN_COUNT: the count, written in decimal */
+    TG_SCODE_VKIND,    /* TG_SDYN_VALUE: TG_SVAL_* (written as "null", "boolean true",
+                        * "boolean false", "object", "array", "string " with the
+                        * string's text quoted, cut after 40 bytes and "..." added,
+                        * or "integer " and the number's text) */
+    TG_SCODE_VSTART,   /* ... the string's bytes in the text (without quotes; never
+                        * escaped), the integer's digits */
+    TG_SCODE_VEND,
+    TG_SCODE_KSTART,   /* TG_SDYN_KEY: the member's name in the text, written quoted; */
+    TG_SCODE_KLEN,     /* the instance location gains it as a last token */
+    TG_SCODE_DEPTH,
+    TG_SCODE_PATH
+};
+#define TG_SCODE_INDEX 0xFFFFFFFFu
+enum { TG_SDYN_NONE, TG_SDYN_VALUE, TG_SDYN_COUNT, TG_SDYN_KEY };
+enum { TG_SVAL_NULL, TG_SVAL_TRUE, TG_SVAL_FALSE, TG_SVAL_OBJECT, TG_SVAL_ARRAY, TG_SVAL_STRING, TG_SVAL_INTEGER };
+
+/* The words tg_validate_first left as a code (NULL when none), owned by rt
+ * until its next call; *n receives how many. */
+const uint32_t *tg_output_codes(const tg_runtime *rt, size_t *n);
+
+/* The fixed words of a coded error of compiled schema id, as one record
+ * in tg_output / tg_output_lengths: its keywordLocation, then its message
+ * with byte 0x01 where the part read from the text goes (the same words
+ * tg_validate_records writes around it). TG_ERR_UNKNOWN_TOOL for an id or
+ * site that names none, TG_ERR_NOMEM. */
+tg_status tg_schema_site(tg_runtime *rt, uint32_t id, uint32_t site, uint32_t variant);
+
 tg_status tg_schema_release(tg_runtime *rt, uint32_t id);
 
 /* Ends a pending call without a result: reason "timeout", "cancelled", or

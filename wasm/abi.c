@@ -38,19 +38,23 @@ typedef struct tga_handle {
     int has_now;
     /* Where the output of the last hot export (validate, call begin,
      * complete) lies: text pointer, length, record lengths' pointer, their
-     * count. The host reads these four words in place (tga_out_place)
-     * instead of asking with four calls. */
-    uint32_t out[4];
+     * count, a coded error's words' pointer, their count. The host reads
+     * these six words in place (tga_out_place) instead of asking with six
+     * calls. */
+    uint32_t out[6];
 } tga_handle;
 
 static void publish(tga_handle *h) {
-    size_t n = 0, nl = 0;
+    size_t n = 0, nl = 0, nc = 0;
     const char *p = tg_output(h->rt, &n);
     const uint32_t *l = tg_output_lengths(h->rt, &nl);
     h->out[0] = (uint32_t)(uintptr_t)p;
     h->out[1] = p ? (uint32_t)n : 0;
     h->out[2] = (uint32_t)(uintptr_t)l;
     h->out[3] = l ? (uint32_t)nl : 0;
+    const uint32_t *c = tg_output_codes(h->rt, &nc);
+    h->out[4] = (uint32_t)(uintptr_t)c;
+    h->out[5] = c ? (uint32_t)nc : 0;
 }
 
 static int host_invoke(void *ud, uint32_t handler_id, uint32_t call_id, const char *args, size_t len, double deadline) {
@@ -258,7 +262,25 @@ int tga_validate(tga_handle *h, uint32_t id, uint32_t len, uint32_t max_errors) 
     return r;
 }
 
-/* The address of the four words publish() fills (fixed for the handle). */
+/* The first error, coded when it can be (tg_validate_first): the host
+ * says the text is ASCII, so the code's byte offsets are its own. Returns
+ * as tga_validate. */
+TG_EXPORT(tga_validate_first)
+int tga_validate_first(tga_handle *h, uint32_t id, uint32_t len) {
+    int r = tg_validate_first(h->rt, id, h->input, len);
+    if (r == 0) publish(h);
+    return r;
+}
+
+/* The fixed words of a coded error's site, as one record (tg_schema_site). */
+TG_EXPORT(tga_schema_site)
+int tga_schema_site(tga_handle *h, uint32_t id, uint32_t site, uint32_t variant) {
+    int r = tg_schema_site(h->rt, id, site, variant);
+    if (r == TG_OK) publish(h);
+    return r;
+}
+
+/* The address of the six words publish() fills (fixed for the handle). */
 TG_EXPORT(tga_out_place) const uint32_t *tga_out_place(tga_handle *h) { return h->out; }
 
 TG_EXPORT(tga_schema_release)

@@ -11,6 +11,7 @@
 // working; the operation that trapped fails with code 'module_trap'.
 import { STATUS, ToolgateError, unknownKey } from './errors.js';
 import { utf8Length } from './text.js';
+import { codedError, siteWordsOf } from './first-error.js';
 
 const TG_OK = 0;
 const TG_PENDING = 1;
@@ -157,6 +158,7 @@ export class ToolRuntime {
   #mintedTokens = new Map(); // tokens resolveApproval issued -> their session, spent by endSession in any instance
   #lens = [0, 0, 0];
   #validateFn = null; // the hot exports, looked up once per instance
+  #firstFn = null;
   #beginFn = null;
   #completeFn = null;
   #argsGiven = null; // during tga_call_begin: the caller's argument string and where it lies
@@ -239,6 +241,7 @@ export class ToolRuntime {
     }
     this.#exports = instance.exports;
     this.#validateFn = instance.exports.tga_validate;
+    this.#firstFn = instance.exports.tga_validate_first;
     this.#beginFn = instance.exports.tga_call_begin;
     this.#completeFn = instance.exports.tga_call_complete;
     this.#memory = imports.env.memory;
@@ -567,6 +570,15 @@ export class ToolRuntime {
       at = c;
     }
     return errors;
+  }
+
+  /** The fields of the one record the last hot export left, n of them. */
+  #records(n) {
+    const text = this.#hotText();
+    const w = this.#words();
+    const fields = [];
+    for (let i = 0, at = 0, l = w[this.#place + 2] >>> 2; i < n; i++, l++) fields.push(text.slice(at, at += w[l]));
+    return fields;
   }
 
   #lastError(status) {
@@ -1510,7 +1522,7 @@ export class ToolRuntime {
 
   /** @internal validates through compiled schema `v`. */
   _validate(v, instance, maxErrors) {
-    if (v.generation !== this.#generation) { v.id = this.#compileSchema(v.text, v.optText); v.generation = this.#generation; }
+    if (v.generation !== this.#generation) { v.id = this.#compileSchema(v.text, v.optText); v.generation = this.#generation; v.sites = null; }
     let input;
     try {
       input = typeof instance === 'string' ? instance : bytesOf(instance) ?? instance;
@@ -1540,15 +1552,47 @@ export class ToolRuntime {
       if (e instanceof ToolgateError && e.code === 'out_of_memory') return unjudged(e);
       throw e;
     }
-    const r = this.#hot(this.#validateFn, v.id, len, maxErrors);
+    // the first error of a text whose bytes are its characters (ASCII: as
+    // many bytes as UTF-16 units) may come back coded, to be written here
+    // from the text itself (first-error.js)
+    const coded = maxErrors === 1 && len === input.length && typeof input === 'string';
+    const r = coded ? this.#hot(this.#firstFn, v.id, len) : this.#hot(this.#validateFn, v.id, len, maxErrors);
     if (r === 1) return { valid: true, errors: [] }; // (the caller's to change: a fresh object costs nothing next to the call)
-    if (r === 0) return { valid: false, errors: maxErrors ? this.#errorRecords() : [] };
+    if (r === 0) {
+      if (!maxErrors) return { valid: false, errors: [] };
+      const w = this.#words();
+      if (coded && w[this.#place + 5]) {
+        const e = this.#codedError(v, w, input);
+        if (e) return { valid: false, errors: [e] };
+        // (no memory for the site's words: the module writes the error itself)
+        if (this.#hot(this.#validateFn, v.id, len, 1) !== 0) return unjudged(new ToolgateError('out_of_memory', 'no memory to write the error'));
+      }
+      return { valid: false, errors: this.#errorRecords() };
+    }
     const e = this.#lastError(r);
     if (e.code === 'invalid_json' || e.code === 'too_large') {
       return { valid: false, errors: [], jsonError: { code: e.code, message: e.message, offset: e.diagnostics.offset ?? 0 } };
     }
     if (e.code === 'out_of_memory') return unjudged(e);
     throw e;
+  }
+
+  /** The coded first error the module left (words w) over `text`, written
+   * with its site's fixed words: asked of the module once per site (after
+   * the code's words are copied out: the asking overwrites them) and kept
+   * on v (a schema has as many sites as keywords). null when the module
+   * has no memory to write them. */
+  #codedError(v, w, text) {
+    const at = w[this.#place + 4] >>> 2, site = w[at], variant = w[at + 1];
+    const key = variant < 1024 && site < 0x100000 ? variant * 0x100000 + site : `${site}:${variant}`;
+    const words = v.sites?.get(key);
+    if (words !== undefined) return codedError(w, at, text, words);
+    const code = w.slice(at, at + w[this.#place + 5]);
+    if (this.#call('tga_schema_site', v.id, site, variant) !== TG_OK) return null; // (out of memory: a site the module coded is one)
+    const [loc, template] = this.#records(2);
+    const made = siteWordsOf(loc, template);
+    (v.sites ??= new Map()).set(key, made);
+    return codedError(code, 0, text, made);
   }
 
   /** @internal */
@@ -2035,6 +2079,7 @@ export class Validator {
     this.text = text;
     this.optText = optText;
     this.generation = generation;
+    this.sites = null; // coded errors' fixed words (first-error.js), by site
   }
 
   /**

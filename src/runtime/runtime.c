@@ -86,6 +86,7 @@ tg_runtime *tg_runtime_new(const tg_limits *limits, const tg_host *host, tg_allo
     tg_arena_init(&rt->call_arena, rt->alloc);
     tg_buf_init(&rt->out, rt->alloc, 0);
     tg_buf_init(&rt->lens, rt->alloc, 0);
+    tg_buf_init(&rt->codes, rt->alloc, 0);
     tg_buf_init(&rt->err, rt->alloc, 8192);
     tg_arena_init(&rt->cfg_arena, rt->alloc);
     tg_registry_default_config(&rt->reg_cfg);
@@ -128,6 +129,7 @@ void tg_runtime_free(tg_runtime *rt) {
     tg_arena_free(&rt->call_arena);
     tg_buf_free(&rt->out);
     tg_buf_free(&rt->lens);
+    tg_buf_free(&rt->codes);
     tg_arena_free(&rt->compile_arena);
     tg_buf_free(&rt->err);
     rt->budget.fn(rt->budget.ud, rt, sizeof *rt, 0);
@@ -138,6 +140,7 @@ void tg_rt_begin(tg_runtime *rt) {
      * instance's many long errors) is given back, not kept for good */
     tg_buf_reset_max(&rt->out, 4u << 20);
     tg_buf_reset_max(&rt->lens, 4u << 20);
+    rt->codes.len = 0; /* (a code's words are few: the buffer is kept) */
     tg_buf_reset_max(&rt->err, 4u << 20);
     tg_arena_reset_max(&rt->call_arena, 4u << 20);
 }
@@ -507,6 +510,11 @@ const uint32_t *tg_output_lengths(const tg_runtime *rt, size_t *n) {
     return rt->lens.len ? (const uint32_t *)(const void *)rt->lens.data : NULL;
 }
 
+const uint32_t *tg_output_codes(const tg_runtime *rt, size_t *n) {
+    if (n) *n = rt->codes.len / sizeof(uint32_t);
+    return rt->codes.len ? (const uint32_t *)(const void *)rt->codes.data : NULL;
+}
+
 const char *tg_last_error(const tg_runtime *rt, size_t *len) {
     if (len) *len = rt->err.len;
     return rt->err.data ? rt->err.data : "";
@@ -517,6 +525,7 @@ void tg_trim(tg_runtime *rt) {
     tg_arena_free(&rt->compile_arena);
     tg_buf_free(&rt->out);
     tg_buf_free(&rt->lens);
+    tg_buf_free(&rt->codes);
     tg_buf_free(&rt->err);
 }
 

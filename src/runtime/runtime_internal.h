@@ -48,6 +48,7 @@ struct tg_runtime {
     tg_arena compile_arena; /* the schema compiler's working memory, one chunk kept */
     tg_buf out;          /* tg_output */
     tg_buf lens;         /* tg_output_lengths (tg_validate_records) */
+    tg_buf codes;        /* tg_output_codes (tg_validate_first) */
     tg_buf err;          /* tg_last_error */
 };
 

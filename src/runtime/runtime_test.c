@@ -492,6 +492,58 @@ static void validation_errors(void) {
     tg_runtime_free(rt);
 }
 
+/* tg_validate_first: a first error whose message is fixed words and one
+ * part of the text comes back as a code (offsets into the text, the site
+ * of its fixed words); tg_schema_site gives those words with 0x01 where the
+ * part goes; any other first error comes back as a record. */
+static void coded_first_errors(void) {
+    tg_runtime *rt = tg_runtime_new(NULL, NULL, NULL, NULL);
+    static const char *const S =
+        "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\"},"
+        "\"list\":{\"items\":{\"maxLength\":2}}},\"required\":[\"n\"],\"additionalProperties\":false}";
+    uint32_t id = 0;
+    size_t n = 0, len = 0;
+    CHECK(tg_compile_schema(rt, S, strlen(S), NULL, 0, &id) == TG_OK);
+    /* the value's part: /n is a string, bytes 6..7 of the text */
+    const char *bad = "{\"n\":\"5\"}";
+    CHECK(tg_validate_first(rt, id, bad, strlen(bad)) == 0);
+    const uint32_t *c = tg_output_codes(rt, &n);
+    CHECK(c && n == TG_SCODE_PATH + 2 && tg_output_lengths(rt, NULL) == NULL);
+    if (!c || n != TG_SCODE_PATH + 2) { tg_runtime_free(rt); return; }
+    CHECK(c[TG_SCODE_DYN] == TG_SDYN_VALUE && c[TG_SCODE_VKIND] == TG_SVAL_STRING);
+    CHECK(c[TG_SCODE_VSTART] == 6 && c[TG_SCODE_VEND] == 7);
+    CHECK(c[TG_SCODE_DEPTH] == 1 && c[TG_SCODE_PATH] == 2 && c[TG_SCODE_PATH + 1] == 1); /* "n" */
+    uint32_t site = c[TG_SCODE_SITE], variant = c[TG_SCODE_VARIANT];
+    CHECK(tg_schema_site(rt, id, site, variant) == TG_OK);
+    const char *rec = tg_output(rt, &len);
+    const uint32_t *lens = tg_output_lengths(rt, &n);
+    static const char W[] = "/properties/n/typeexpected integer, got \x01";
+    CHECK(n == 2 && lens && lens[0] == 18 && len == sizeof W - 1 && memcmp(rec, W, len) == 0);
+    /* a count and an array index: /list/1 is 3 characters long */
+    const char *longer = "{\"n\":1,\"list\":[\"ab\",\"abc\"]}";
+    CHECK(tg_validate_first(rt, id, longer, strlen(longer)) == 0);
+    c = tg_output_codes(rt, &n);
+    CHECK(c && c[TG_SCODE_DYN] == TG_SDYN_COUNT && c[TG_SCODE_COUNT] == 3 && c[TG_SCODE_DEPTH] == 2);
+    CHECK(c && c[TG_SCODE_PATH + 2] == TG_SCODE_INDEX && c[TG_SCODE_PATH + 3] == 1);
+    /* a member additionalProperties refuses: its name's part */
+    const char *extra = "{\"n\":1,\"zz\":0}";
+    CHECK(tg_validate_first(rt, id, extra, strlen(extra)) == 0);
+    c = tg_output_codes(rt, &n);
+    CHECK(c && c[TG_SCODE_DYN] == TG_SDYN_KEY && c[TG_SCODE_KSTART] == 8 && c[TG_SCODE_KLEN] == 2 && c[TG_SCODE_DEPTH] == 0);
+    if (c) CHECK(tg_schema_site(rt, id, c[TG_SCODE_SITE], c[TG_SCODE_VARIANT]) == TG_OK);
+    rec = tg_output(rt, &len);
+    static const char K[] = "/additionalPropertiesproperty \x01 is not allowed";
+    CHECK(len == sizeof K - 1 && memcmp(rec, K, len) == 0);
+    /* an escaped string has no rule: a record, as tg_validate_records leaves it */
+    const char *esc = "{\"n\":\"\\u0035\"}";
+    CHECK(tg_validate_first(rt, id, esc, strlen(esc)) == 0);
+    CHECK(tg_output_codes(rt, &n) == NULL && n == 0 && tg_output_lengths(rt, &n) != NULL && n == 3);
+    /* a site that is not one: refused by name */
+    CHECK(tg_schema_site(rt, id, 100000, 0) == TG_ERR_UNKNOWN_TOOL);
+    CHECK(tg_schema_site(rt, id + 1, site, variant) == TG_ERR_UNKNOWN_TOOL);
+    tg_runtime_free(rt);
+}
+
 /* A source registered under a template of its own: tg_model_name and
  * tg_model_name_key answer under that template when given it (the host
  * passes the template the source was listed with), under the default when
@@ -611,6 +663,7 @@ int main(void) {
     keys_with_nul_are_members();
     metaschemas_on_first_use();
     validation_errors();
+    coded_first_errors();
     model_names_under_templates();
     schema_options_read_strictly();
     pinned_listing_follows_new_options();

@@ -91,34 +91,51 @@ tg_status tg_compile_schema(tg_runtime *rt, const char *schema, size_t len, cons
     return TG_OK;
 }
 
-/* tg_validate and tg_validate_records: errors as JSON (lens NULL) or records */
-static int validate(tg_runtime *rt, uint32_t id, const char *instance, size_t len, size_t max_errors, tg_buf *lens) {
+/* tg_validate, tg_validate_records and tg_validate_first: errors as JSON
+ * (lens NULL), records, or a first error coded when it can be (codes) */
+static int validate(tg_runtime *rt, uint32_t id, const char *instance, size_t len, size_t max_errors, tg_buf *lens,
+                    tg_buf *codes) {
     tg_rt_begin(rt);
     if (id == 0 || id > rt->validators_cap || !rt->validators[id - 1])
         return tg_rt_fail(rt, TG_ERR_UNKNOWN_TOOL, "no compiled schema with that id", -1);
     tg_json_limits jl = tg_rt_json_limits(rt, rt->limits.args_bytes);
     const tg_schema *s = rt->validators[id - 1];
-    tg_schema_errors to = {&rt->out, lens};
+    tg_schema_errors to = {&rt->out, lens, codes};
     /* one pass decides most texts and tells a first error; the evaluator
      * explains the rest */
     int v = tg_schema_check_text(s, instance, len, &jl, &rt->call_arena, max_errors == 1 ? &to : NULL);
-    if (v == 1 || (v == 0 && (!max_errors || rt->out.len))) return v;
+    if (v == 1 || (v == 0 && (!max_errors || rt->out.len || rt->codes.len))) return v;
     tg_json_error jerr;
     cJSON *doc = tg_json_parse(&rt->call_arena, instance, len, &jl, &jerr);
     if (!doc) return tg_rt_fail(rt, tg_rt_json_status(jerr.status), jerr.message, (long long)jerr.offset);
     if (v < 0) v = tg_schema_validate(s, doc, &rt->call_arena, TG_OUTPUT_FLAG, 0, NULL);
     if (v == 0 && max_errors) v = tg_schema_validate_into(s, doc, &rt->call_arena, max_errors, &to);
     if (v < 0) return tg_rt_fail(rt, TG_ERR_TOO_LARGE, "the instance could not be checked within the limits (nesting depth, evaluation steps, memory)", -1);
-    if (rt->out.failed || rt->lens.failed) return tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory writing the errors", -1);
+    if (rt->out.failed || rt->lens.failed || rt->codes.failed) return tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory writing the errors", -1);
     return v;
 }
 
 int tg_validate(tg_runtime *rt, uint32_t id, const char *instance, size_t len, size_t max_errors) {
-    return validate(rt, id, instance, len, max_errors, NULL);
+    return validate(rt, id, instance, len, max_errors, NULL, NULL);
 }
 
 int tg_validate_records(tg_runtime *rt, uint32_t id, const char *instance, size_t len, size_t max_errors) {
-    return validate(rt, id, instance, len, max_errors, &rt->lens);
+    return validate(rt, id, instance, len, max_errors, &rt->lens, NULL);
+}
+
+int tg_validate_first(tg_runtime *rt, uint32_t id, const char *instance, size_t len) {
+    return validate(rt, id, instance, len, 1, &rt->lens, &rt->codes);
+}
+
+tg_status tg_schema_site(tg_runtime *rt, uint32_t id, uint32_t site, uint32_t variant) {
+    tg_rt_begin(rt);
+    if (id == 0 || id > rt->validators_cap || !rt->validators[id - 1])
+        return tg_rt_fail(rt, TG_ERR_UNKNOWN_TOOL, "no compiled schema with that id", -1);
+    tg_schema_errors to = {&rt->out, &rt->lens, NULL};
+    int rc = tg_schema_site_words(rt->validators[id - 1], site, variant, &rt->call_arena, &to);
+    if (rc == -1) return tg_rt_fail(rt, TG_ERR_UNKNOWN_TOOL, "no coded error site with that number", -1);
+    if (rc) return tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory writing the error's words", -1);
+    return TG_OK;
 }
 
 tg_status tg_schema_release(tg_runtime *rt, uint32_t id) {

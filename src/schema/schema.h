@@ -25,6 +25,7 @@
 #include "../base/arena.h"
 #include "../base/buf.h"
 #include "../json/json.h"
+#include "toolgate.h" /* (TG_SCODE_*: the words of a coded error) */
 
 typedef struct tg_schema tg_schema;
 
@@ -184,7 +185,20 @@ int tg_schema_validate(const tg_schema *s, const cJSON *instance, tg_arena *scra
 typedef struct tg_schema_errors {
     tg_buf *out;
     tg_buf *lens;
+    /* set (with lens), for tg_schema_check_text's first error: when its
+     * message is static words and one part read from the text, a code of
+     * TG_SCODE_* words (toolgate.h) goes here instead of a record (out
+     * and lens untouched) */
+    tg_buf *codes;
 } tg_schema_errors;
+
+/* Renders the static part of a coded error of s (tg_sreport_site) into
+ * to's out and lens as one record: keyword location, then the message with
+ * byte 0x01 where the instance's part goes (a member refused by
+ * properties, TG_SDYN_KEY, is located at its additionalProperties).
+ * 0; -1 no such site or not a coded one; -2 out of memory. */
+int tg_schema_site_words(const tg_schema *s, uint32_t site, uint32_t variant, tg_arena *scratch,
+                         const tg_schema_errors *to);
 
 /* tg_schema_validate in BASIC mode into `to`. */
 int tg_schema_validate_into(const tg_schema *s, const cJSON *instance, tg_arena *scratch, size_t max_errors,

@@ -258,7 +258,7 @@ int tg_sc_meta_check(sc *c, const cJSON *root, const char *meta_uri, tg_dialect 
     r = tg_sval(use->flat ? use->flat : use, root, c->tmp, TG_OUTPUT_FLAG, 0, NULL, 1);
     tg_arena_rewind(c->tmp, mark);
     if (r == 0) {
-        tg_schema_errors to = {&mdiag, NULL};
+        tg_schema_errors to = {&mdiag, NULL, NULL};
         r = tg_sval(use, root, c->tmp, TG_OUTPUT_BASIC, 3, &to, 1);
         tg_arena_rewind(c->tmp, mark);
     }

@@ -983,7 +983,7 @@ int tg_sval_probes(const tg_schema *s, const cJSON *instance, tg_arena *scratch,
 int tg_schema_validate(const tg_schema *s, const cJSON *instance, tg_arena *scratch, tg_output_mode mode,
                        size_t max_errors, tg_buf *errors) {
     if (!s || !instance || !scratch) return -1;
-    tg_schema_errors to = {errors, NULL};
+    tg_schema_errors to = {errors, NULL, NULL};
     int r = tg_sval(s, instance, scratch, mode, max_errors, errors ? &to : NULL, 0);
     return r < 0 ? -1 : r; /* (memory or a limit, alike to callers) */
 }

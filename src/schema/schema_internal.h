@@ -270,6 +270,17 @@ void tg_sreport_free(tg_sreport *r);
  * indices the failure found (tg_sval's report). 0, or -1 out of memory. */
 int tg_sreport_error(tg_sreport *r, const tg_sins *in, const cJSON *inst, size_t a, size_t b, const char *key,
                      size_t klen, const char *loc, const tg_spath *path, size_t npath);
+/* A first error as a code (tg_schema_errors.codes) rather than words: the
+ * static words of its message depend on the instruction and a variant
+ * alone, and the rest (TG_SDYN_*) on the instance, which a host holding
+ * the text renders itself. tg_sreport_dyn: the kind of that rest for `in`
+ * failing with count/index a (with_key: on a member's key), and the
+ * variant; -1 when its message is not of that shape. tg_sreport_site:
+ * one record of two fields, the keyword location `loc` and the message
+ * with TG_SDYN_MARK where the rest goes. 0, or -1 out of memory. */
+#define TG_SDYN_MARK '\x01'
+int tg_sreport_dyn(const tg_sins *in, int with_key, size_t a, size_t *variant);
+int tg_sreport_site(tg_sreport *r, const tg_sins *in, size_t variant, const char *loc);
 
 /* schema_eval.c: validation; errors (BASIC mode) go to `to`; text 1 renders
  * them as "loc: message" text (for compile diagnostics). 1 valid, 0

@@ -64,8 +64,20 @@ static void put_value(tg_buf *b, const cJSON *v, const tg_allocator *a) {
     tg_buf_free(&t);
 }
 
+/* The part of a message that depends on the instance, or with mark set
+ * (tg_sreport_site), TG_SDYN_MARK in its place. */
+static void dyn_value(tg_buf *msg, const cJSON *inst, int mark) {
+    if (mark) tg_buf_putc(msg, TG_SDYN_MARK);
+    else describe(msg, inst);
+}
+
+static void dyn_count(tg_buf *msg, size_t a, int mark) {
+    if (mark) tg_buf_putc(msg, TG_SDYN_MARK);
+    else tg_buf_printf(msg, "%zu", a);
+}
+
 static void message(tg_buf *msg, const tg_sins *in, const cJSON *inst, size_t a, size_t b, const char *key,
-                    size_t klen, const tg_allocator *alloc) {
+                    size_t klen, const tg_allocator *alloc, int mark) {
     size_t i;
     switch ((tg_sop)in->op) {
     case TG_OP_FALSE: tg_buf_puts(msg, "no value is allowed here (the schema is false)"); break;
@@ -79,36 +91,38 @@ static void message(tg_buf *msg, const tg_sins *in, const cJSON *inst, size_t a,
         }
         if (first) tg_buf_puts(msg, "nothing");
         tg_buf_puts(msg, ", got ");
-        describe(msg, inst);
+        dyn_value(msg, inst, mark);
         break;
     }
     case TG_OP_CONST: case TG_OP_ENUM:
         tg_buf_puts(msg, in->op == TG_OP_CONST ? "expected the constant " : "expected one of ");
         put_value(msg, in->u.value, alloc);
         tg_buf_puts(msg, ", got ");
-        describe(msg, inst);
+        dyn_value(msg, inst, mark);
         break;
     case TG_OP_MULTIPLE_OF:
-        describe(msg, inst);
+        dyn_value(msg, inst, mark);
         tg_buf_printf(msg, " is not a multiple of %s", in->u.num.lex);
         break;
     case TG_OP_MAXIMUM: case TG_OP_EXCL_MAXIMUM: case TG_OP_MINIMUM: case TG_OP_EXCL_MINIMUM:
         tg_buf_printf(msg, "expected a number %s %s, got ",
                       in->op == TG_OP_MAXIMUM ? "at most" : in->op == TG_OP_EXCL_MAXIMUM ? "less than"
                       : in->op == TG_OP_MINIMUM ? "at least" : "greater than", in->u.num.lex);
-        describe(msg, inst);
+        dyn_value(msg, inst, mark);
         break;
     case TG_OP_MAX_LENGTH: case TG_OP_MIN_LENGTH:
-        tg_buf_printf(msg, "expected a string of %s %zu characters, got %zu",
-                      in->op == TG_OP_MAX_LENGTH ? "at most" : "at least", in->u.count, a);
+        tg_buf_printf(msg, "expected a string of %s %zu characters, got ",
+                      in->op == TG_OP_MAX_LENGTH ? "at most" : "at least", in->u.count);
+        dyn_count(msg, a, mark);
         break;
-    case TG_OP_PATTERN: describe(msg, inst); tg_buf_puts(msg, " does not match the pattern"); break;
-    case TG_OP_FORMAT: describe(msg, inst); tg_buf_puts(msg, " is not a valid format"); break;
+    case TG_OP_PATTERN: dyn_value(msg, inst, mark); tg_buf_puts(msg, " does not match the pattern"); break;
+    case TG_OP_FORMAT: dyn_value(msg, inst, mark); tg_buf_puts(msg, " is not a valid format"); break;
     case TG_OP_MAX_ITEMS: case TG_OP_MIN_ITEMS: case TG_OP_MAX_PROPS: case TG_OP_MIN_PROPS: {
         int mx = in->op == TG_OP_MAX_ITEMS || in->op == TG_OP_MAX_PROPS;
         int arr = in->op == TG_OP_MAX_ITEMS || in->op == TG_OP_MIN_ITEMS;
-        tg_buf_printf(msg, "expected %s %zu %s, got %zu", mx ? "at most" : "at least", in->u.count,
-                      arr ? "items" : "properties", a);
+        tg_buf_printf(msg, "expected %s %zu %s, got ", mx ? "at most" : "at least", in->u.count,
+                      arr ? "items" : "properties");
+        dyn_count(msg, a, mark);
         break;
     }
     case TG_OP_UNIQUE_ITEMS: tg_buf_printf(msg, "items %zu and %zu are equal; items must be unique", a, b); break;
@@ -124,7 +138,8 @@ static void message(tg_buf *msg, const tg_sins *in, const cJSON *inst, size_t a,
         break;
     case TG_OP_PROPS:
         tg_buf_puts(msg, "property ");
-        tg_json_write_string(msg, key, klen);
+        if (mark) tg_buf_putc(msg, TG_SDYN_MARK);
+        else tg_json_write_string(msg, key, klen);
         tg_buf_puts(msg, " is not allowed");
         break;
     case TG_OP_DEP_REQUIRED: {
@@ -144,7 +159,8 @@ static void message(tg_buf *msg, const tg_sins *in, const cJSON *inst, size_t a,
     case TG_OP_UNEVAL_ITEMS: tg_buf_printf(msg, "item %zu is not allowed (unevaluated)", a); break;
     case TG_OP_UNEVAL_PROPS:
         tg_buf_puts(msg, "property ");
-        tg_json_write_string(msg, key, klen);
+        if (mark) tg_buf_putc(msg, TG_SDYN_MARK);
+        else tg_json_write_string(msg, key, klen);
         tg_buf_puts(msg, " is not allowed (unevaluated)");
         break;
     default: tg_buf_puts(msg, "invalid"); break;
@@ -188,7 +204,7 @@ int tg_sreport_error(tg_sreport *r, const tg_sins *in, const cJSON *inst, size_t
     tg_buf *o = r->out, *il = &r->il;
     size_t i;
     tg_buf_reset(&r->msg);
-    message(&r->msg, in, inst, a, b, key, klen, r->alloc);
+    message(&r->msg, in, inst, a, b, key, klen, r->alloc, 0);
     tg_buf_reset(il);
     for (i = 0; i < npath; i++) {
         tg_buf_putc(il, '/');
@@ -229,4 +245,41 @@ int tg_sreport_error(tg_sreport *r, const tg_sins *in, const cJSON *inst, size_t
     }
     r->n_errors++;
     return il->failed || r->msg.failed || o->failed || (r->lens && r->lens->failed) ? -1 : 0;
+}
+
+int tg_sreport_dyn(const tg_sins *in, int with_key, size_t a, size_t *variant) {
+    *variant = 0;
+    switch ((tg_sop)in->op) {
+    case TG_OP_TYPE: case TG_OP_CONST: case TG_OP_ENUM: case TG_OP_MULTIPLE_OF:
+    case TG_OP_MAXIMUM: case TG_OP_EXCL_MAXIMUM: case TG_OP_MINIMUM: case TG_OP_EXCL_MINIMUM:
+    case TG_OP_PATTERN: case TG_OP_FORMAT:
+        return with_key ? -1 : TG_SDYN_VALUE;
+    case TG_OP_MAX_LENGTH: case TG_OP_MIN_LENGTH:
+    case TG_OP_MAX_ITEMS: case TG_OP_MIN_ITEMS: case TG_OP_MAX_PROPS: case TG_OP_MIN_PROPS:
+        return with_key ? -1 : TG_SDYN_COUNT;
+    case TG_OP_PROPS: case TG_OP_UNEVAL_PROPS:
+        return with_key ? TG_SDYN_KEY : -1;
+    case TG_OP_REQUIRED:
+        if (with_key || a >= in->u.req.n) return -1;
+        *variant = a;
+        return TG_SDYN_NONE;
+    case TG_OP_FALSE: case TG_OP_NOT:
+        return with_key ? -1 : TG_SDYN_NONE;
+    case TG_OP_ANY_OF: case TG_OP_ONE_OF:
+        if (with_key) return -1;
+        *variant = a > 1 ? 2 : 0; /* (an a that chooses the same words) */
+        return TG_SDYN_NONE;
+    default:
+        return -1;
+    }
+}
+
+int tg_sreport_site(tg_sreport *r, const tg_sins *in, size_t variant, const char *loc) {
+    tg_buf_reset(&r->msg);
+    /* (the instance is never read with mark set; variant is the a that
+     * chose the static words: the required name, or oneOf's "more than one") */
+    message(&r->msg, in, NULL, variant, 0, NULL, 0, r->alloc, 1);
+    put_field(r, loc, strlen(loc));
+    put_field(r, r->msg.data ? r->msg.data : "", r->msg.len);
+    return r->msg.failed || r->out->failed || r->lens->failed ? -1 : 0;
 }

@@ -69,7 +69,8 @@ typedef struct sframe {          /* an open container, on the C stack (explainin
 
 typedef struct sexplain {
     const tg_schema_errors *to;  /* where the error goes */
-    int started;                 /* rep and the marks below are set (at the first refusal) */
+    int started;                 /* the marks below are set (at the first refusal) */
+    int rep_ready;               /* rep is set (at the first error rendered, not coded) */
     tg_sreport rep;
     tg_allocator alloc;          /* over the scratch arena: the message buffers */
     size_t mark, lens_mark;      /* rep.out's length before our '[' (or record), rep.lens's */
@@ -281,6 +282,85 @@ static int simple(const st *t, const sset *set) {
     return real <= 1;
 }
 
+/* The instance's part of a coded error (TG_SDYN_VALUE): what describe()
+ * in schema_report.c would write for the value at start..t->pos (kind 0)
+ * or a container, when a host can write the same from the text: a string
+ * with no escapes (its bytes are what describe quotes), an integer of
+ * digits alone (its lexeme), a literal, a container. 0 otherwise. */
+static int code_value(const st *t, int kind, size_t start, uint32_t *w) {
+    size_t i, end = t->pos;
+    const unsigned char *p = t->p;
+    w[TG_SCODE_VSTART] = w[TG_SCODE_VEND] = 0;
+    if (kind) {
+        w[TG_SCODE_VKIND] = kind == cJSON_Array ? TG_SVAL_ARRAY : TG_SVAL_OBJECT;
+        return 1;
+    }
+    if (end <= start) return 0;
+    switch (p[start]) {
+    case 'n': w[TG_SCODE_VKIND] = TG_SVAL_NULL; return 1;
+    case 't': w[TG_SCODE_VKIND] = TG_SVAL_TRUE; return 1;
+    case 'f': w[TG_SCODE_VKIND] = TG_SVAL_FALSE; return 1;
+    case '"':
+        if (end - start < 2) return 0;
+        for (i = start + 1; i < end - 1; i++) if (p[i] == '\\') return 0;
+        w[TG_SCODE_VKIND] = TG_SVAL_STRING;
+        w[TG_SCODE_VSTART] = (uint32_t)(start + 1);
+        w[TG_SCODE_VEND] = (uint32_t)(end - 1);
+        return 1;
+    default:
+        /* (up to 40 digits: describe's cut, and a value whose double is integral) */
+        i = start + (p[start] == '-');
+        if (i == end || end - start > 40) return 0;
+        for (; i < end; i++) if (p[i] < '0' || p[i] > '9') return 0;
+        w[TG_SCODE_VKIND] = TG_SVAL_INTEGER;
+        w[TG_SCODE_VSTART] = (uint32_t)start;
+        w[TG_SCODE_VEND] = (uint32_t)end;
+        return 1;
+    }
+}
+
+/* 1 when a member name is its own JSON Pointer token (no '~' or '/'). */
+static int plain_token(const char *s, size_t n) {
+    size_t i;
+    for (i = 0; i < n; i++) if (s[i] == '~' || s[i] == '/') return 0;
+    return 1;
+}
+
+/* explain()'s error as a code (tg_schema_errors.codes): 1 written, 0 not
+ * one a code can tell (rendered instead), -1 out of memory. */
+static int code(st *t, const tg_sins *in, size_t a, int kind, const char *key, size_t klen,
+                const tg_spath *path, size_t depth, size_t start) {
+    size_t variant, i;
+    uint32_t head[TG_SCODE_PATH];
+    int dyn = tg_sreport_dyn(in, key != NULL, a, &variant);
+    if (dyn < 0 || t->len > UINT32_MAX || a > UINT32_MAX || variant > UINT32_MAX) return 0;
+    memset(head, 0, sizeof head);
+    head[TG_SCODE_SITE] = (uint32_t)(in - t->s->ins);
+    head[TG_SCODE_VARIANT] = (uint32_t)variant;
+    head[TG_SCODE_DYN] = (uint32_t)dyn;
+    head[TG_SCODE_COUNT] = (uint32_t)a;
+    if (dyn == TG_SDYN_VALUE && !code_value(t, kind, start, head)) return 0;
+    for (i = 0; i < depth; i++)
+        if (path[i].key ? !plain_token(path[i].key, path[i].len) : path[i].idx >= UINT32_MAX) return 0;
+    if (key) {
+        if (!plain_token(key, klen)) return 0;
+        head[TG_SCODE_KSTART] = (uint32_t)((const unsigned char *)key - t->p);
+        head[TG_SCODE_KLEN] = (uint32_t)klen;
+    }
+    head[TG_SCODE_DEPTH] = (uint32_t)depth;
+    tg_buf *c = t->x->to->codes;
+    tg_buf_append(c, head, sizeof head);
+    for (i = 0; i < depth; i++) {
+        uint32_t pair[2];
+        /* (member names in the one pass are the text's own bytes: it leaves escaped ones to the evaluator) */
+        pair[0] = path[i].key ? (uint32_t)((const unsigned char *)path[i].key - t->p) : TG_SCODE_INDEX;
+        pair[1] = (uint32_t)(path[i].key ? path[i].len : path[i].idx);
+        tg_buf_append(c, pair, sizeof pair);
+    }
+    if (c->failed) { c->len = 0; return -1; }
+    return 1;
+}
+
 /* Renders the error of `in` refusing a value whose set is `set` and whose
  * enclosing containers are `up` and above (kind: 0 the scalar at
  * start..t->pos, else the cJSON type of a container), or with key, of the
@@ -301,14 +381,22 @@ static TG_COLD void explain(st *t, const tg_sins *in, size_t a, int kind, const 
         x->json = x->to->lens == NULL;
         x->lens_mark = x->json ? 0 : x->to->lens->len;
         if (x->json && tg_buf_putc(x->to->out, '[')) { x->err = 2; return; }
-        x->alloc = tg_arena_allocator(t->scratch);
-        tg_sreport_init(&x->rep, x->to, 0, &x->alloc);
         x->started = 1;
     }
     if (!simple(t, set)) { x->err = 2; return; }
     for (f = up; f && i; f = f->up) {
         if (!simple(t, f->set)) { x->err = 2; return; }
         path[--i] = f->at;
+    }
+    x->to->out->len = x->mark + (size_t)x->json; /* a container's error replaces its member's */
+    x->to->out->failed = 0;
+    if (x->to->lens) x->to->lens->len = x->lens_mark;
+    x->err_depth = key ? depth + 1 : depth;
+    if (x->to->codes) {
+        x->to->codes->len = 0;
+        x->to->codes->failed = 0;
+        int c = code(t, in, a, kind, key, klen, path, depth, start);
+        if (c) { x->err = c < 0 ? 2 : 1; return; }
     }
     memset(&fake, 0, sizeof fake);
     fake.type = kind ? kind : cJSON_Object;
@@ -318,12 +406,13 @@ static TG_COLD void explain(st *t, const tg_sins *in, size_t a, int kind, const 
         inst = tg_json_parse(t->scratch, (const char *)t->p + start, t->pos - start, NULL, &je);
         if (!inst) { x->err = 2; return; }
     }
-    x->rep.out->len = x->mark + (size_t)x->json; /* a container's error replaces its member's */
-    x->rep.out->failed = 0;
-    if (x->rep.lens) x->rep.lens->len = x->lens_mark;
+    if (!x->rep_ready) {
+        x->alloc = tg_arena_allocator(t->scratch);
+        tg_sreport_init(&x->rep, x->to, 0, &x->alloc);
+        x->rep_ready = 1;
+    }
     x->rep.n_errors = 0;
     x->err = tg_sreport_error(&x->rep, in, inst, a, 0, key, klen, loc, path, depth) ? 2 : 1;
-    x->err_depth = key ? depth + 1 : depth;
 }
 
 /* A keyword refused the value at hand: the verdict is "invalid" once the
@@ -811,6 +900,7 @@ int tg_schema_check_text(const tg_schema *s, const char *text, size_t len, const
         t->x = &t->xs;
         t->xs.to = first_error;
         t->xs.started = 0;
+        t->xs.rep_ready = 0;
         t->xs.err = 0;
         t->xs.top = NULL;
     }
@@ -835,8 +925,27 @@ int tg_schema_check_text(const tg_schema *s, const char *text, size_t len, const
                 lens->len = t->x->lens_mark;
                 lens->failed = 0;
             }
+            if (first_error->codes) first_error->codes->len = 0;
         }
-        tg_sreport_free(&t->x->rep);
+        if (t->x->rep_ready) tg_sreport_free(&t->x->rep);
     }
     return r;
+}
+
+int tg_schema_site_words(const tg_schema *s, uint32_t site, uint32_t variant, tg_arena *scratch,
+                         const tg_schema_errors *to) {
+    size_t v;
+    if (!s || !to || !to->lens || site >= s->n_ins) return -1;
+    const tg_sins *in = s->ins + site;
+    int dyn = tg_sreport_dyn(in, in->op == TG_OP_PROPS || in->op == TG_OP_UNEVAL_PROPS, variant, &v);
+    if (dyn < 0 || v != variant || in->op == TG_OP_UNEVAL_PROPS) return -1; /* (the one pass codes no other) */
+    const char *loc = in->op == TG_OP_PROPS ? tg_sloc_kw(scratch, in->u.props->additional_base, "additionalProperties")
+                                            : tg_sins_loc(in, scratch);
+    if (!loc) return -2;
+    tg_allocator alloc = tg_arena_allocator(scratch);
+    tg_sreport r;
+    tg_sreport_init(&r, to, 0, &alloc);
+    int rc = tg_sreport_site(&r, in, v, loc);
+    tg_sreport_free(&r);
+    return rc ? -2 : 0;
 }

@@ -57,7 +57,7 @@ static int fast(const tg_schema *s, const char *text, size_t len) {
 
 /* The evaluator's first error: as JSON (lens NULL) or as a record. */
 static int tree_first(const tg_schema *s, const char *text, size_t len, tg_buf *out, tg_buf *lens) {
-    tg_schema_errors to = {out, lens};
+    tg_schema_errors to = {out, lens, NULL};
     return tree_to(s, text, len, &to);
 }
 
@@ -72,7 +72,7 @@ static int fast_first(const tg_schema *s, const char *text, size_t len, int *tol
     tg_arena a;
     tg_json_limits lim = tg_json_default_limits();
     tg_buf mine, theirs, mine_lens, their_lens;
-    tg_schema_errors json = {&mine, NULL}, records = {&mine, &mine_lens};
+    tg_schema_errors json = {&mine, NULL, NULL}, records = {&mine, &mine_lens, NULL};
     int r, r2;
     tg_arena_init(&a, A);
     tg_buf_init(&mine, A, 0);

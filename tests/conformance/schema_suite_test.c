@@ -255,7 +255,7 @@ static void run_file(const char *path, const char *label, tg_dialect dialect, in
                     tg_buf mine, theirs;
                     tg_buf_init(&mine, A, 0);
                     tg_buf_init(&theirs, A, 0);
-                    tg_schema_errors to = {&mine, NULL};
+                    tg_schema_errors to = {&mine, NULL, NULL};
                     r3 = tg_schema_check_text(s, text.data ? text.data : "", text.len, NULL, &scratch, &to);
                     tg_arena_rewind(&scratch, mk);
                     if (mine.len) {
