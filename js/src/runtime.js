@@ -1522,7 +1522,7 @@ export class ToolRuntime {
 
   /** @internal validates through compiled schema `v`. */
   _validate(v, instance, maxErrors) {
-    if (v.generation !== this.#generation) { v.id = this.#compileSchema(v.text, v.optText); v.generation = this.#generation; v.sites = null; }
+    if (v.generation !== this.#generation) { v.id = this.#compileSchema(v.text, v.optText); v.generation = this.#generation; v.sites = null; v.lastSite = -1; }
     let input;
     try {
       input = typeof instance === 'string' ? instance : bytesOf(instance) ?? instance;
@@ -1585,8 +1585,13 @@ export class ToolRuntime {
   #codedError(v, w, text) {
     const at = w[this.#place + 4] >>> 2, site = w[at], variant = w[at + 1];
     const key = variant < 1024 && site < 0x100000 ? variant * 0x100000 + site : `${site}:${variant}`;
+    if (v.lastSite === key) return codedError(w, at, text, v.lastWords); // (the same error again: no lookup)
     const words = v.sites?.get(key);
-    if (words !== undefined) return codedError(w, at, text, words);
+    if (words !== undefined) {
+      v.lastSite = key;
+      v.lastWords = words;
+      return codedError(w, at, text, words);
+    }
     const code = w.slice(at, at + w[this.#place + 5]);
     if (this.#call('tga_schema_site', v.id, site, variant) !== TG_OK) return null; // (out of memory: a site the module coded is one)
     const [loc, template] = this.#records(2);
@@ -2080,6 +2085,8 @@ export class Validator {
     this.optText = optText;
     this.generation = generation;
     this.sites = null; // coded errors' fixed words (first-error.js), by site
+    this.lastSite = -1; // the site of the last coded error, and its words
+    this.lastWords = null;
   }
 
   /**

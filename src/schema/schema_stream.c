@@ -75,7 +75,8 @@ typedef struct sexplain {
     tg_allocator alloc;          /* over the scratch arena: the message buffers */
     size_t mark, lens_mark;      /* rep.out's length before our '[' (or record), rep.lens's */
     int json;                    /* BASIC output, not records: '[' and ']' */
-    int err;                     /* 0 none, 1 rendered, 2 the evaluator's to tell */
+    int err;                     /* 0 none, 1 rendered or coded, 2 the evaluator's to tell */
+    int escaped;                 /* the string last read had escapes (string_value) */
     size_t err_depth;            /* the error lies beneath every open container of lower depth */
     const sframe *top;           /* the innermost open container */
     const struct sset *vset;     /* the set of the container being opened (before picks) */
@@ -301,8 +302,7 @@ static int code_value(const st *t, int kind, size_t start, uint32_t *w) {
     case 't': w[TG_SCODE_VKIND] = TG_SVAL_TRUE; return 1;
     case 'f': w[TG_SCODE_VKIND] = TG_SVAL_FALSE; return 1;
     case '"':
-        if (end - start < 2) return 0;
-        for (i = start + 1; i < end - 1; i++) if (p[i] == '\\') return 0;
+        if (end - start < 2 || t->x->escaped) return 0;
         w[TG_SCODE_VKIND] = TG_SVAL_STRING;
         w[TG_SCODE_VSTART] = (uint32_t)(start + 1);
         w[TG_SCODE_VEND] = (uint32_t)(end - 1);
@@ -327,14 +327,16 @@ static int plain_token(const char *s, size_t n) {
 }
 
 /* explain()'s error as a code (tg_schema_errors.codes): 1 written, 0 not
- * one a code can tell (rendered instead), -1 out of memory. */
+ * one a code can tell (rendered instead; so is one deeper than
+ * CODE_DEPTH_MAX), -1 out of memory. */
+#define CODE_DEPTH_MAX 32
 static int code(st *t, const tg_sins *in, size_t a, int kind, const char *key, size_t klen,
                 const tg_spath *path, size_t depth, size_t start) {
     size_t variant, i;
-    uint32_t head[TG_SCODE_PATH];
+    uint32_t head[TG_SCODE_PATH + 2 * CODE_DEPTH_MAX]; /* the code, written in one append */
     int dyn = tg_sreport_dyn(in, key != NULL, a, &variant);
-    if (dyn < 0 || t->len > UINT32_MAX || a > UINT32_MAX || variant > UINT32_MAX) return 0;
-    memset(head, 0, sizeof head);
+    if (dyn < 0 || depth > CODE_DEPTH_MAX || t->len > UINT32_MAX || a > UINT32_MAX || variant > UINT32_MAX) return 0;
+    memset(head, 0, TG_SCODE_PATH * sizeof *head);
     head[TG_SCODE_SITE] = (uint32_t)(in - t->s->ins);
     head[TG_SCODE_VARIANT] = (uint32_t)variant;
     head[TG_SCODE_DYN] = (uint32_t)dyn;
@@ -349,15 +351,13 @@ static int code(st *t, const tg_sins *in, size_t a, int kind, const char *key, s
     }
     head[TG_SCODE_DEPTH] = (uint32_t)depth;
     tg_buf *c = t->x->to->codes;
-    tg_buf_append(c, head, sizeof head);
-    for (i = 0; i < depth; i++) {
-        uint32_t pair[2];
+    uint32_t *w = head + TG_SCODE_PATH;
+    for (i = 0; i < depth; i++, w += 2) {
         /* (member names in the one pass are the text's own bytes: it leaves escaped ones to the evaluator) */
-        pair[0] = path[i].key ? (uint32_t)((const unsigned char *)path[i].key - t->p) : TG_SCODE_INDEX;
-        pair[1] = (uint32_t)(path[i].key ? path[i].len : path[i].idx);
-        tg_buf_append(c, pair, sizeof pair);
+        w[0] = path[i].key ? (uint32_t)((const unsigned char *)path[i].key - t->p) : TG_SCODE_INDEX;
+        w[1] = (uint32_t)(path[i].key ? path[i].len : path[i].idx);
     }
-    if (c->failed) { c->len = 0; return -1; }
+    if (tg_buf_append(c, head, (size_t)(w - head) * sizeof *head)) { c->len = 0; return -1; }
     return 1;
 }
 
@@ -443,6 +443,7 @@ static int string_value(st *t, const sset *set) {
     const size_t at = t->pos, start = at + 1;
     if (tg_json_lex_string(t->p, t->len, start, &ls)) return 0;
     t->pos = ls.end + 1;
+    if (t->x) t->x->escaped = ls.escapes;
     const char *s = (const char *)t->p + start;
     size_t len = ls.end - start, cps = (size_t)-1;
     if (ls.escapes) {
