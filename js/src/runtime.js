@@ -1829,11 +1829,16 @@ function loneSurrogateOffset(s) {
   return 0;
 }
 
-/** An AbortSignal, or something that acts as one (another realm's). */
+/** An AbortSignal, or something that acts as one (another realm's). This
+ * realm's are told by instanceof: a property read on signals made per
+ * request (as an MCP server's are) misses V8's caches, and the three reads
+ * of the duck test took ~0.8 µs a call where instanceof takes ~15 ns. */
 function isAbortSignal(s) {
+  if (NativeAbortSignal !== undefined && s instanceof NativeAbortSignal) return true;
   return typeof s === 'object' && s !== null && typeof s.aborted === 'boolean' &&
     typeof s.addEventListener === 'function' && typeof s.removeEventListener === 'function';
 }
+const NativeAbortSignal = typeof AbortSignal === 'function' ? AbortSignal : undefined;
 
 /** Arms an awaited call's deadline, `left` ms away. setTimeout takes at
  * most MAX_TIMER_MS (~24.8 days; a longer delay fires at once), so a later
