@@ -425,9 +425,10 @@ const uint32_t *tg_output_lengths(const tg_runtime *rt, size_t *n);
 
 /* tg_validate_records with max_errors 1, for a host that holds the
  * instance as text whose UTF-16 offsets are its byte offsets (ASCII): when
- * the first error's message is fixed words around one part read from the
- * text (the value, a count, a member name), it is left as a code rather
- * than words: tg_output_codes gives its TG_SCODE_* words, tg_output and
+ * the first error's message is fixed words and at most one part read from
+ * the text (the value, a count, a member name), it is left as a code rather
+ * than words (not when a member name on its path holds '~' or '/', or the
+ * path is deeper than 32): tg_output_codes gives its TG_SCODE_* words, tg_output and
  * tg_output_lengths stay empty, and tg_schema_site gives the fixed words
  * (once per site: the host keeps them). Any other error is left as records,
  * as tg_validate_records leaves it. Returns and errors as tg_validate. */
@@ -449,7 +450,7 @@ enum {
                         * string's text quoted, cut after 40 bytes and "..." added,
                         * or "integer " and the number's text) */
     TG_SCODE_VSTART,   /* ... the string's bytes in the text (without quotes; never
-                        * escaped), the integer's digits */
+                        * escaped), the integer's text (its sign and digits) */
     TG_SCODE_VEND,
     TG_SCODE_KSTART,   /* TG_SDYN_KEY: the member's name in the text, written quoted; */
     TG_SCODE_KLEN,     /* the instance location gains it as a last token */

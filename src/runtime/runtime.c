@@ -140,7 +140,7 @@ void tg_rt_begin(tg_runtime *rt) {
      * instance's many long errors) is given back, not kept for good */
     tg_buf_reset_max(&rt->out, 4u << 20);
     tg_buf_reset_max(&rt->lens, 4u << 20);
-    rt->codes.len = 0; /* (a code's words are few: the buffer is kept) */
+    tg_buf_reset(&rt->codes); /* (a code's words are few: the buffer is kept; a failed write is forgotten) */
     tg_buf_reset_max(&rt->err, 4u << 20);
     tg_arena_reset_max(&rt->call_arena, 4u << 20);
 }

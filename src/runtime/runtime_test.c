@@ -544,6 +544,40 @@ static void coded_first_errors(void) {
     tg_runtime_free(rt);
 }
 
+/* Allocations of 256..512 fresh bytes refused while *ud is set: the first
+ * buffer of a coded error (and nothing else the call below allocates). */
+static void *refuse_small_fresh(void *ud, void *p, size_t os, size_t ns) {
+    (void)os;
+    if (ns == 0) { free(p); return NULL; }
+    if (*(int *)ud && !p && ns >= 256 && ns <= 512) return NULL;
+    return realloc(p, ns);
+}
+
+/* A coded error whose words found no memory fails that call alone: the
+ * next validations, coded or not, are judged (the failed write was kept
+ * and every later validation said out of memory, valid ones included). */
+static void coded_error_out_of_memory(void) {
+    int refuse = 0;
+    tg_runtime *rt = tg_runtime_new(NULL, NULL, refuse_small_fresh, &refuse);
+    uint32_t sid = 0, nid = 0;
+    const char *S = "{\"properties\":{\"a\":{\"type\":\"integer\"}}}";
+    const char *N = "{\"not\":{\"type\":\"string\"}}"; /* (not: the evaluator's, never the one pass's) */
+    const char *bad = "{\"a\":\"x\"}";
+    CHECK(tg_compile_schema(rt, S, strlen(S), NULL, 0, &sid) == TG_OK);
+    CHECK(tg_compile_schema(rt, N, strlen(N), NULL, 0, &nid) == TG_OK);
+    CHECK(tg_validate_records(rt, sid, bad, strlen(bad), 1) == 0); /* (the other buffers warmed) */
+    refuse = 1;
+    /* (the code cannot be written, nor the words the evaluator would
+     * write instead: that call fails, and never says valid) */
+    CHECK(tg_validate_first(rt, sid, bad, strlen(bad)) < 0 && tg_output_codes(rt, NULL) == NULL);
+    refuse = 0;
+    CHECK(tg_validate(rt, nid, "1", 1, 0) == 1);
+    CHECK(tg_validate_records(rt, sid, bad, strlen(bad), 5) == 0);
+    size_t n = 0;
+    CHECK(tg_validate_first(rt, sid, bad, strlen(bad)) == 0 && tg_output_codes(rt, &n) != NULL && n > 0);
+    tg_runtime_free(rt);
+}
+
 /* A source registered under a template of its own: tg_model_name and
  * tg_model_name_key answer under that template when given it (the host
  * passes the template the source was listed with), under the default when
@@ -664,6 +698,7 @@ int main(void) {
     metaschemas_on_first_use();
     validation_errors();
     coded_first_errors();
+    coded_error_out_of_memory();
     model_names_under_templates();
     schema_options_read_strictly();
     pinned_listing_follows_new_options();

@@ -186,7 +186,7 @@ typedef struct tg_schema_errors {
     tg_buf *out;
     tg_buf *lens;
     /* set (with lens), for tg_schema_check_text's first error: when its
-     * message is static words and one part read from the text, a code of
+     * message is static words and at most one part read from the text, a code of
      * TG_SCODE_* words (toolgate.h) goes here instead of a record (out
      * and lens untouched) */
     tg_buf *codes;

@@ -926,7 +926,7 @@ int tg_schema_check_text(const tg_schema *s, const char *text, size_t len, const
                 lens->len = t->x->lens_mark;
                 lens->failed = 0;
             }
-            if (first_error->codes) first_error->codes->len = 0;
+            if (first_error->codes) tg_buf_reset(first_error->codes);
         }
         if (t->x->rep_ready) tg_sreport_free(&t->x->rep);
     }
