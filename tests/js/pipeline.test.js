@@ -1307,6 +1307,8 @@ test('a context of the wrong shape, a throwing getter or name, and a non-AbortSi
     [() => rt.callTool('x', {}, 'ops'), 'invalid_request'],
     [() => rt.callTool('slow', {}, { signal: 'stop' }), 'invalid_request'],
     [() => rt.callTool('slow', {}, { signal: { aborted: false } }), 'invalid_request'],
+    // (an AbortSignal in name only: instanceof passes it, its first read throws)
+    [() => rt.callTool('slow', {}, { signal: Object.create(AbortSignal.prototype) }), 'invalid_request'],
     [() => rt.callTool('x', {}, { get signal() { throw new Error('getter'); } }), 'invalid_request'],
     [() => rt.callTool({ toString() { throw new Error('name'); } }, {}), 'invalid_request'],
   ];
