@@ -1522,7 +1522,7 @@ export class ToolRuntime {
 
   /** @internal validates through compiled schema `v`. */
   _validate(v, instance, maxErrors) {
-    if (v.generation !== this.#generation) { v.id = this.#compileSchema(v.text, v.optText); v.generation = this.#generation; v.sites = null; v.lastSite = -1; }
+    if (v.generation !== this.#generation) { v.id = this.#compileSchema(v.text, v.optText); v.generation = this.#generation; v._sites = null; v._lastSite = -1; }
     let input;
     try {
       input = typeof instance === 'string' ? instance : bytesOf(instance) ?? instance;
@@ -1585,18 +1585,18 @@ export class ToolRuntime {
   #codedError(v, w, text) {
     const at = w[this.#place + 4] >>> 2, site = w[at], variant = w[at + 1];
     const key = variant < 1024 && site < 0x100000 ? variant * 0x100000 + site : `${site}:${variant}`;
-    if (v.lastSite === key) return codedError(w, at, text, v.lastWords); // (the same error again: no lookup)
-    const words = v.sites?.get(key);
+    if (v._lastSite === key) return codedError(w, at, text, v._lastWords); // (the same error again: no lookup)
+    const words = v._sites?.get(key);
     if (words !== undefined) {
-      v.lastSite = key;
-      v.lastWords = words;
+      v._lastSite = key;
+      v._lastWords = words;
       return codedError(w, at, text, words);
     }
     const code = w.slice(at, at + w[this.#place + 5]);
     if (this.#call('tga_schema_site', v.id, site, variant) !== TG_OK) return null; // (out of memory: a site the module coded is one)
     const [loc, template] = this.#records(2);
     const made = siteWordsOf(loc, template);
-    (v.sites ??= new Map()).set(key, made);
+    (v._sites ??= new Map()).set(key, made);
     return codedError(code, 0, text, made);
   }
 
@@ -2089,9 +2089,9 @@ export class Validator {
     this.text = text;
     this.optText = optText;
     this.generation = generation;
-    this.sites = null; // coded errors' fixed words (first-error.js), by site
-    this.lastSite = -1; // the site of the last coded error, and its words
-    this.lastWords = null;
+    this._sites = null; // (internal) coded errors' fixed words (first-error.js), by site
+    this._lastSite = -1; // the site of the last coded error, and its words
+    this._lastWords = null;
   }
 
   /**
