@@ -653,7 +653,7 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
                 if (e->s->nodes[P->additional].is_false) {
                     valid = 0;
                     if (want_error(e)) {
-                        const char *al = tg_sloc_kw(e->scratch, P->additional_base, "additionalProperties");
+                        const char *al = tg_sloc_additional(P, e->scratch);
                         if (al) report(e, in, inst, 0, 0, it, al);
                         else e->fatal = e->oom = 1;
                     }

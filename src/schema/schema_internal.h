@@ -168,6 +168,11 @@ const char *tg_sloc_kw(tg_arena *a, const char *base, const char *kw);
 static inline const char *tg_sins_loc(const tg_sins *in, tg_arena *a) {
     return in->kw ? tg_sloc_kw(a, in->base, in->kw) : in->base;
 }
+/* The keyword location of a member a properties instruction refuses: its
+ * additionalProperties (P: the instruction's u.props). */
+static inline const char *tg_sloc_additional(const tg_sprops *P, tg_arena *a) {
+    return tg_sloc_kw(a, P->additional_base, "additionalProperties");
+}
 
 typedef struct tg_snode {
     const char *loc;            /* the subschema's location (a $ref target's base: errors

@@ -743,7 +743,7 @@ static int object_value(st *t, const sset *set, size_t depth, size_t edepth) {
             if (!matched && P->additional != TG_SNONE) {
                 if (t->s->nodes[P->additional].is_false) {
                     if (t->x && !t->bad) {
-                        const char *al = tg_sloc_kw(t->scratch, P->additional_base, "additionalProperties");
+                        const char *al = tg_sloc_additional(P, t->scratch);
                         if (al) explain(t, props_in[i], 0, 0, key, kl, al, f.set, f.up, 0);
                         else t->x->err = 2;
                     }
@@ -940,8 +940,7 @@ int tg_schema_site_words(const tg_schema *s, uint32_t site, uint32_t variant, tg
     const tg_sins *in = s->ins + site;
     int dyn = tg_sreport_dyn(in, in->op == TG_OP_PROPS || in->op == TG_OP_UNEVAL_PROPS, variant, &v);
     if (dyn < 0 || v != variant || in->op == TG_OP_UNEVAL_PROPS) return -1; /* (the one pass codes no other) */
-    const char *loc = in->op == TG_OP_PROPS ? tg_sloc_kw(scratch, in->u.props->additional_base, "additionalProperties")
-                                            : tg_sins_loc(in, scratch);
+    const char *loc = in->op == TG_OP_PROPS ? tg_sloc_additional(in->u.props, scratch) : tg_sins_loc(in, scratch);
     if (!loc) return -2;
     tg_allocator alloc = tg_arena_allocator(scratch);
     tg_sreport r;
