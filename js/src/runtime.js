@@ -560,24 +560,18 @@ export class ToolRuntime {
   /** Validation errors left as records (tg_validate_records): one decoded
    * string sliced by the UTF-16 lengths beside it, three fields an error. */
   #errorRecords() {
-    const text = this.#hotText();
-    const w = this.#words();
-    const n = w[this.#place + 3];
+    const f = this.#records();
     const errors = [];
-    for (let i = 0, at = 0, l = w[this.#place + 2] >>> 2; i < n; i += 3, l += 3) {
-      const a = at + w[l], b = a + w[l + 1], c = b + w[l + 2];
-      errors.push({ instanceLocation: text.slice(at, a), keywordLocation: text.slice(a, b), message: text.slice(b, c) });
-      at = c;
-    }
+    for (let i = 0; i + 2 < f.length; i += 3) errors.push({ instanceLocation: f[i], keywordLocation: f[i + 1], message: f[i + 2] });
     return errors;
   }
 
-  /** The fields of the one record the last hot export left, n of them. */
-  #records(n) {
+  /** The fields the last hot export left as records, in order. */
+  #records() {
     const text = this.#hotText();
     const w = this.#words();
     const fields = [];
-    for (let i = 0, at = 0, l = w[this.#place + 2] >>> 2; i < n; i++, l++) fields.push(text.slice(at, at += w[l]));
+    for (let i = 0, at = 0, l = w[this.#place + 2] >>> 2, n = w[this.#place + 3]; i < n; i++, l++) fields.push(text.slice(at, at += w[l]));
     return fields;
   }
 
@@ -1594,7 +1588,7 @@ export class ToolRuntime {
     }
     const code = w.slice(at, at + w[this.#place + 5]);
     if (this.#call('tga_schema_site', v.id, site, variant) !== TG_OK) return null; // (out of memory: a site the module coded is one)
-    const [loc, template] = this.#records(2);
+    const [loc, template] = this.#records();
     const made = siteWordsOf(loc, template);
     (v._sites ??= new Map()).set(key, made);
     return codedError(code, 0, text, made);

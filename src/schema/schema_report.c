@@ -76,6 +76,11 @@ static void dyn_count(tg_buf *msg, size_t a, int mark) {
     else tg_buf_printf(msg, "%zu", a);
 }
 
+static void dyn_key(tg_buf *msg, const char *key, size_t klen, int mark) {
+    if (mark) tg_buf_putc(msg, TG_SDYN_MARK);
+    else tg_json_write_string(msg, key, klen);
+}
+
 static void message(tg_buf *msg, const tg_sins *in, const cJSON *inst, size_t a, size_t b, const char *key,
                     size_t klen, const tg_allocator *alloc, int mark) {
     size_t i;
@@ -138,8 +143,7 @@ static void message(tg_buf *msg, const tg_sins *in, const cJSON *inst, size_t a,
         break;
     case TG_OP_PROPS:
         tg_buf_puts(msg, "property ");
-        if (mark) tg_buf_putc(msg, TG_SDYN_MARK);
-        else tg_json_write_string(msg, key, klen);
+        dyn_key(msg, key, klen, mark);
         tg_buf_puts(msg, " is not allowed");
         break;
     case TG_OP_DEP_REQUIRED: {
@@ -159,8 +163,7 @@ static void message(tg_buf *msg, const tg_sins *in, const cJSON *inst, size_t a,
     case TG_OP_UNEVAL_ITEMS: tg_buf_printf(msg, "item %zu is not allowed (unevaluated)", a); break;
     case TG_OP_UNEVAL_PROPS:
         tg_buf_puts(msg, "property ");
-        if (mark) tg_buf_putc(msg, TG_SDYN_MARK);
-        else tg_json_write_string(msg, key, klen);
+        dyn_key(msg, key, klen, mark);
         tg_buf_puts(msg, " is not allowed (unevaluated)");
         break;
     default: tg_buf_puts(msg, "invalid"); break;

@@ -342,21 +342,26 @@ static int code(st *t, const tg_sins *in, size_t a, int kind, const char *key, s
     head[TG_SCODE_DYN] = (uint32_t)dyn;
     head[TG_SCODE_COUNT] = (uint32_t)a;
     if (dyn == TG_SDYN_VALUE && !code_value(t, kind, start, head)) return 0;
-    for (i = 0; i < depth; i++)
-        if (path[i].key ? !plain_token(path[i].key, path[i].len) : path[i].idx >= UINT32_MAX) return 0;
     if (key) {
         if (!plain_token(key, klen)) return 0;
         head[TG_SCODE_KSTART] = (uint32_t)((const unsigned char *)key - t->p);
         head[TG_SCODE_KLEN] = (uint32_t)klen;
     }
     head[TG_SCODE_DEPTH] = (uint32_t)depth;
-    tg_buf *c = t->x->to->codes;
     uint32_t *w = head + TG_SCODE_PATH;
     for (i = 0; i < depth; i++, w += 2) {
         /* (member names in the one pass are the text's own bytes: it leaves escaped ones to the evaluator) */
-        w[0] = path[i].key ? (uint32_t)((const unsigned char *)path[i].key - t->p) : TG_SCODE_INDEX;
-        w[1] = (uint32_t)(path[i].key ? path[i].len : path[i].idx);
+        if (path[i].key) {
+            if (!plain_token(path[i].key, path[i].len)) return 0;
+            w[0] = (uint32_t)((const unsigned char *)path[i].key - t->p);
+            w[1] = (uint32_t)path[i].len;
+        } else {
+            if (path[i].idx >= UINT32_MAX) return 0;
+            w[0] = TG_SCODE_INDEX;
+            w[1] = (uint32_t)path[i].idx;
+        }
     }
+    tg_buf *c = t->x->to->codes;
     if (tg_buf_append(c, head, (size_t)(w - head) * sizeof *head)) { c->len = 0; return -1; }
     return 1;
 }
@@ -393,8 +398,7 @@ static TG_COLD void explain(st *t, const tg_sins *in, size_t a, int kind, const 
     if (x->to->lens) x->to->lens->len = x->lens_mark;
     x->err_depth = key ? depth + 1 : depth;
     if (x->to->codes) {
-        x->to->codes->len = 0;
-        x->to->codes->failed = 0;
+        tg_buf_reset(x->to->codes);
         int c = code(t, in, a, kind, key, klen, path, depth, start);
         if (c) { x->err = c < 0 ? 2 : 1; return; }
     }
