@@ -35,6 +35,17 @@ int tg_buf__append(tg_buf *b, const void *p, size_t n) {
     return 0;
 }
 
+int tg_buf_reserve(tg_buf *b, size_t n) {
+    if (b->failed || n > ((size_t)-1) - b->len - 1 || (b->max && b->len + n > b->max)) return -1;
+    if (b->len + n + 1 <= b->cap) return 0;
+    char *nd = tg_realloc(&b->alloc, b->data, b->cap, b->len + n + 1);
+    if (!nd) return -1;
+    if (!b->data) nd[0] = '\0';
+    b->data = nd;
+    b->cap = b->len + n + 1;
+    return 0;
+}
+
 int tg_buf_puts(tg_buf *b, const char *s) { return tg_buf_append(b, s, strlen(s)); }
 
 int tg_buf_putc(tg_buf *b, char c) { return tg_buf_append(b, &c, 1); }
@@ -59,6 +70,15 @@ void tg_buf_reset(tg_buf *b) {
 void tg_buf_reset_max(tg_buf *b, size_t keep) {
     if (b->cap > keep) tg_buf_free(b);
     else tg_buf_reset(b);
+}
+
+void tg_buf_swap(tg_buf *a, tg_buf *b) {
+    tg_buf t = *a;
+    size_t amax = a->max, bmax = b->max;
+    *a = *b;
+    *b = t;
+    a->max = amax;
+    b->max = bmax;
 }
 
 void tg_buf_free(tg_buf *b) {

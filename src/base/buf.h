@@ -38,7 +38,14 @@ int tg_buf_putc(tg_buf *b, char c);
 int tg_buf_printf(tg_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Empties the buffer, keeping its memory. */
 void tg_buf_reset(tg_buf *b);
+/* Room for n more bytes in one step, ahead of appends that would grow the
+ * buffer by doubling (copying it each time). A hint: -1 when the
+ * allocator refuses or max is in the way, the buffer unchanged and usable. */
+int tg_buf_reserve(tg_buf *b, size_t n);
 void tg_buf_free(tg_buf *b);
+/* Exchanges the bytes a and b hold (with the allocators they came from);
+ * each keeps its own max. For handing a long text on without copying it. */
+void tg_buf_swap(tg_buf *a, tg_buf *b);
 /* tg_buf_reset, but a buffer grown past keep bytes is freed (a call's output
  * is the next call's room: one huge answer must not hold memory for good). */
 void tg_buf_reset_max(tg_buf *b, size_t keep);

@@ -431,7 +431,9 @@ void tg_registry_track(tg_registry *r, int on) {
 int tg_registry_take_changes(tg_registry *r, tg_buf *out) {
     /* (a log that ran out of memory lost changes: the caller must not trust it) */
     int lost = r->log.failed;
-    if (r->log.len) tg_buf_append(out, r->log.data, r->log.len); /* (an empty log may have no buffer yet) */
+    if (r->log.len && !out->len && !out->failed && (!out->max || r->log.len <= out->max))
+        tg_buf_swap(out, &r->log); /* (a batch's log holds its definitions: a megabyte handed on, not copied) */
+    else if (r->log.len) tg_buf_append(out, r->log.data, r->log.len); /* (an empty log may have no buffer yet) */
     tg_buf_reset_max(&r->log, 4u << 20); /* (one large batch's log is not held for good) */
     r->log.failed = 0;
     return lost || out->failed ? -1 : 0;
@@ -885,6 +887,13 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
         n_ok++;
     }
     if (rc) goto done;
+    if (r->live.log) { /* the log's room for every tool it may put, taken at once (log_change) */
+        size_t room = 0;
+        for (size_t i = 0; i < bt->n; i++)
+            if (items[i].tool) /* (its definition, name twice, source, digest and labels) */
+                room += items[i].tool->definition_len + 2 * strlen(items[i].tool->name) + bt->source_len + 200;
+        (void)tg_buf_reserve(&r->log, room);
+    }
 
     /* 2 collisions inside the batch: every member of a colliding group is
      * rejected (a hash of collision keys, so a 1,000-tool list costs O(n)) */
