@@ -659,7 +659,9 @@ export class ToolRuntime {
       staged.push([key, id, e.handler]);
       return { tool: e.descriptor, handler: id, ...(e.options ? { options: e.options } : {}) };
     });
-    const request = { source: String(source), atomic, replace, tools, ...(nameTemplate ? { nameTemplate } : {}) };
+    // (the tools last: the module builds each tool as it reads it when the
+    // batch's source and template come first, never holding all of them: src/runtime/batch.c)
+    const request = { source: String(source), atomic, replace, ...(nameTemplate ? { nameTemplate } : {}), tools };
     let text;
     try { text = JSON.stringify(request); } catch { text = undefined; }
     // an entry JSON cannot hold (a BigInt, a cycle, a throwing toJSON):

@@ -58,6 +58,24 @@ tg_json_limits tg_json_default_limits(void);
 cJSON *tg_json_parse(tg_arena *arena, const char *text, size_t len, const tg_json_limits *limits,
                      tg_json_error *err);
 
+/* tg_json_parse that hands the elements of one array to fn as each is
+ * read, instead of keeping them: the array is the member `key` of the root
+ * object (a tools/list batch's "tools"). Each element is parsed into
+ * scratch, given to fn with the root as read so far (the members before the
+ * array), and scratch is rewound after: a batch of a thousand tools never
+ * holds more than one tool's nodes. The array itself stays in the tree,
+ * empty. Strictness, limits and errors are tg_json_parse's to the byte.
+ * fn returns 0, or -1 to stop (out of memory: NULL, TG_JSON_NOMEM). */
+typedef struct tg_json_each {
+    const char *key;
+    tg_arena *scratch;
+    int (*fn)(void *ud, const cJSON *root, const cJSON *element);
+    void *ud;
+} tg_json_each;
+
+cJSON *tg_json_parse_each(tg_arena *arena, const char *text, size_t len, const tg_json_limits *limits,
+                          tg_json_error *err, const tg_json_each *each);
+
 /* Byte length of a string, key or number lexeme made by this module (kept
  * in the size_t just before the text). */
 static inline size_t tg_json_strlen(const char *s) {

@@ -198,8 +198,21 @@ typedef struct frame {
 
 cJSON *tg_json_parse(tg_arena *arena, const char *text, size_t len, const tg_json_limits *limits,
                      tg_json_error *err) {
+    return tg_json_parse_each(arena, text, len, limits, err, NULL);
+}
+
+/* 1 when a value read with `depth` containers open is an element each
+ * wants: depth 2, in the root object's array named each->key. */
+static int each_element(const tg_json_each *each, const frame *stack, size_t depth) {
+    return each && depth == 2 && IS_OBJ(stack[0].node) && (stack[1].node->type & 0xFF) == cJSON_Array &&
+           tg_json_key_is(stack[1].node, each->key);
+}
+
+cJSON *tg_json_parse_each(tg_arena *arena, const char *text, size_t len, const tg_json_limits *limits,
+                          tg_json_error *err, const tg_json_each *each) {
     tg_json_limits lim = limits ? *limits : tg_json_default_limits();
     reader r = {arena, (const unsigned char *)text, len, 0, err, lim.allow_duplicate_keys};
+    tg_arena_mark element_mark = {NULL, 0}; /* scratch before the element being read (r.arena is scratch) */
     if (err) {
         err->status = TG_JSON_OK;
         err->offset = 0;
@@ -225,13 +238,17 @@ cJSON *tg_json_parse(tg_arena *arena, const char *text, size_t len, const tg_jso
         skip_ws(&r);
         if (r.pos >= r.len) return unexpected(&r, "a JSON value");
         unsigned char c = r.s[r.pos];
+        if (r.arena == arena && each_element(each, stack, depth)) {
+            element_mark = tg_arena_save(each->scratch);
+            r.arena = each->scratch;
+        }
         if (c == '{' || c == '[') {
             if (depth >= lim.max_depth) {
                 char msg[96];
                 snprintf(msg, sizeof msg, "nesting deeper than the limit of %zu", lim.max_depth);
                 return fail(&r, TG_JSON_DEPTH, r.pos, msg);
             }
-            cJSON *node = new_node(arena, c == '{' ? cJSON_Object : cJSON_Array);
+            cJSON *node = new_node(r.arena, c == '{' ? cJSON_Object : cJSON_Array);
             if (!node) return fail(&r, TG_JSON_NOMEM, r.pos, "out of memory");
             node->string = key;
             key = NULL;
@@ -253,7 +270,7 @@ cJSON *tg_json_parse(tg_arena *arena, const char *text, size_t len, const tg_jso
         if (c == '"') {
             char *s = read_string(&r);
             if (!s) return NULL;
-            v = new_node(arena, cJSON_String);
+            v = new_node(r.arena, cJSON_String);
             if (!v) return fail(&r, TG_JSON_NOMEM, r.pos, "out of memory");
             v->valuestring = s;
         } else if (c == '-' || (c >= '0' && c <= '9')) {
@@ -280,7 +297,13 @@ cJSON *tg_json_parse(tg_arena *arena, const char *text, size_t len, const tg_jso
                 return v;
             }
             frame *f = &stack[depth - 1];
-            tg_json__append(f->node, v);
+            if (r.arena != arena && depth == 2) { /* an element each wants, whole: handed on, then let go */
+                int stop = each->fn(each->ud, stack[0].node, v);
+                r.arena = arena;
+                tg_arena_rewind(each->scratch, element_mark);
+                if (stop) return fail(&r, TG_JSON_NOMEM, r.pos, "out of memory");
+            } else
+                tg_json__append(f->node, v);
             f->count++;
             skip_ws(&r);
             if (r.pos >= r.len) return unexpected(&r, IS_OBJ(f->node) ? "',' or '}'" : "',' or ']'");
@@ -294,7 +317,7 @@ cJSON *tg_json_parse(tg_arena *arena, const char *text, size_t len, const tg_jso
                 r.pos++;
                 if (IS_OBJ(f->node) && !r.allow_dups) {
                     int nomem = 0;
-                    const cJSON *dup = find_duplicate(arena, f->node, f->count, &nomem);
+                    const cJSON *dup = find_duplicate(r.arena, f->node, f->count, &nomem);
                     if (nomem) return fail(&r, TG_JSON_NOMEM, r.pos, "out of memory");
                     if (dup) {
                         char msg[140], shown[48];

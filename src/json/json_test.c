@@ -422,6 +422,99 @@ out:
     tg_arena_free(&a);
 }
 
+/* tg_json_parse_each: what one element callback saw. */
+typedef struct seen {
+    tg_buf texts;        /* each element written, then '|' */
+    int source_first;    /* the root held "source" when the first element came */
+    size_t calls;
+    int stop_at;         /* 1-based call that returns -1; 0 never */
+} seen;
+
+static int note_element(void *ud, const cJSON *root, const cJSON *element) {
+    seen *s = ud;
+    if (!s->calls) s->source_first = tg_json_getz(root, "source") != NULL;
+    s->calls++;
+    tg_json_write(&s->texts, element);
+    tg_buf_putc(&s->texts, '|');
+    return s->stop_at && s->calls == (size_t)s->stop_at ? -1 : 0;
+}
+
+/* The elements of the root's "tools" reach the callback one by one, each
+ * whole, in order, with the members before them in the root; the tree
+ * keeps "tools" empty and everything else; scratch ends as it began. */
+static void parse_each_hands_elements_over(void) {
+    tg_arena a, scratch;
+    tg_arena_init(&a, libc_alloc);
+    tg_arena_init(&scratch, libc_alloc);
+    seen s;
+    memset(&s, 0, sizeof s);
+    tg_buf_init(&s.texts, libc_alloc, 0);
+    tg_json_each each = {"tools", &scratch, note_element, &s};
+    const char *in = "{\"source\":\"gh\",\"tools\":[{\"tool\":{\"name\":\"a\",\"k\":[1,{\"x\":null}]}},7,\"s\",[],{}],"
+                     "\"other\":[{\"not\":\"an element\"}],\"nested\":{\"tools\":[1]}}";
+    tg_json_error err;
+    (void)tg_arena_reserve(&scratch, 256); /* (a small first chunk: the elements overflow it) */
+    tg_arena_mark before = tg_arena_save(&scratch);
+    cJSON *d = tg_json_parse_each(&a, in, strlen(in), NULL, &err, &each);
+    CHECK_MSG(d != NULL, "%s", err.message);
+    CHECK(s.calls == 5 && s.source_first);
+    CHECK_STR(s.texts.data ? s.texts.data : "", "{\"tool\":{\"name\":\"a\",\"k\":[1,{\"x\":null}]}}|7|\"s\"|[]|{}|");
+    tg_arena_mark after = tg_arena_save(&scratch);
+    CHECK(after.chunk == before.chunk && after.pos == before.pos);
+    if (d) {
+        tg_buf b;
+        tg_buf_init(&b, libc_alloc, 0);
+        tg_json_write(&b, d);
+        CHECK_STR(b.data, "{\"source\":\"gh\",\"tools\":[],\"other\":[{\"not\":\"an element\"}],\"nested\":{\"tools\":[1]}}");
+        tg_buf_free(&b);
+    }
+    /* a callback that stops the reading: out of memory */
+    tg_buf_reset(&s.texts);
+    s.calls = 0;
+    s.stop_at = 2;
+    CHECK(tg_json_parse_each(&a, in, strlen(in), NULL, &err, &each) == NULL && err.status == TG_JSON_NOMEM);
+    CHECK(s.calls == 2);
+    tg_buf_free(&s.texts);
+    tg_arena_free(&scratch);
+    tg_arena_free(&a);
+}
+
+/* Malformed or over-limit text is refused by tg_json_parse_each exactly as
+ * by tg_json_parse (status, offset, message), wherever the fault lies:
+ * before, inside or after the elements handed over. */
+static void parse_each_refuses_as_parse_does(void) {
+    static const char *const BAD[] = {
+        "{\"source\":\"x\",\"tools\":[{\"a\":1,\"a\":2}]}",         /* duplicate inside an element */
+        "{\"tools\":[{\"tool\":{}}],\"tools\":[]}",                 /* duplicate member of the root */
+        "{\"tools\":[{\"t\":[[[[[[1]]]]]]}]}",                      /* deeper than the limit inside an element */
+        "{\"tools\":[{\"t\":\"\\ud800\"}]}",                        /* a lone surrogate escape */
+        "{\"tools\":[{\"t\":1},]}",                                 /* a trailing comma */
+        "{\"tools\":[{\"t\":1}],\"source\":tru}",                   /* a fault after the elements */
+        "{\"tools\":[{\"t\":\"\xC3\"}]}",                           /* invalid UTF-8 */
+        "{\"tools\":[01]}",
+        "{\"tools\":[{\"t\":1}]",
+    };
+    tg_json_limits lim = tg_json_default_limits();
+    lim.max_depth = 6;
+    for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
+        tg_arena a, scratch;
+        tg_arena_init(&a, libc_alloc);
+        tg_arena_init(&scratch, libc_alloc);
+        seen s;
+    memset(&s, 0, sizeof s);
+        tg_buf_init(&s.texts, libc_alloc, 0);
+        tg_json_each each = {"tools", &scratch, note_element, &s};
+        tg_json_error e1, e2;
+        cJSON *d1 = tg_json_parse(&a, BAD[i], strlen(BAD[i]), &lim, &e1);
+        cJSON *d2 = tg_json_parse_each(&a, BAD[i], strlen(BAD[i]), &lim, &e2, &each);
+        CHECK_MSG(!d1 && !d2 && e1.status == e2.status && e1.offset == e2.offset && strcmp(e1.message, e2.message) == 0,
+                  "%s: %s / %s", BAD[i], e1.message, e2.message);
+        tg_buf_free(&s.texts);
+        tg_arena_free(&scratch);
+        tg_arena_free(&a);
+    }
+}
+
 int main(void) {
     strings_of_any_bytes();
     string_sizes();
@@ -436,5 +529,7 @@ int main(void) {
     indexes();
     building();
     allocation_failures();
+    parse_each_hands_elements_over();
+    parse_each_refuses_as_parse_does();
     return tg_test_finish("json");
 }

@@ -856,28 +856,50 @@ static void forget_records(tg_registry *r) {
     }
 }
 
+void tg_registry_build(tg_registry *r, const tg_batch *bt, const tg_tool_entry *e, tg_batch_built *out) {
+    memset(out, 0, sizeof *out);
+    tg_tool *kept = relisted_exactly(r, bt, e);
+    tg_tool_tree built;
+    memset(&built, 0, sizeof built);
+    out->tool = kept ? kept
+                     : tg_tool_build(&r->cfg, &r->alloc, bt->source, bt->source_len, bt->name_template, e, &out->err,
+                                     &built);
+    if (out->tool && !kept && !relisted(r, bt, out->tool) && tg_tool_compile(&r->cfg, out->tool, built.doc, &out->err)) {
+        tg_tool_free(out->tool);
+        out->tool = NULL;
+    }
+    if (!kept) tg_arena_free(&built.arena);
+}
+
+void tg_registry_unbuild(tg_batch_built *built, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        tg_tool_release(built[i].tool);
+        built[i].tool = NULL;
+    }
+}
+
 int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
     item *items = tg_malloc(&r->alloc, (bt->n ? bt->n : 1) * sizeof *items);
-    if (!items) return -1;
+    if (!items) {
+        if (bt->built) tg_registry_unbuild(bt->built, bt->n);
+        return -1;
+    }
     memset(items, 0, (bt->n ? bt->n : 1) * sizeof *items);
     int rc = 0;
 
-    /* 1 build every tool on its own; its schemas compile unless the source
-     * lists it again unchanged (re-listing keeps the live tool) */
+    /* 1 build every tool on its own (or take it as built while the batch
+     * was read); its schemas compile unless the source lists it again
+     * unchanged (re-listing keeps the live tool) */
     size_t n_ok = 0;
     for (size_t i = 0; i < bt->n; i++) {
-        tg_tool *kept = relisted_exactly(r, bt, &bt->entries[i]);
-        tg_tool_tree built;
-        memset(&built, 0, sizeof built);
-        items[i].tool = kept ? kept
-                             : tg_tool_build(&r->cfg, &r->alloc, bt->source, bt->source_len, bt->name_template,
-                                             &bt->entries[i], &items[i].err, &built);
-        if (items[i].tool && !kept && !relisted(r, bt, items[i].tool) &&
-            tg_tool_compile(&r->cfg, items[i].tool, built.doc, &items[i].err)) {
-            tg_tool_free(items[i].tool);
-            items[i].tool = NULL;
-        }
-        if (!kept) tg_arena_free(&built.arena);
+        tg_batch_built b;
+        if (bt->built) {
+            b = bt->built[i];
+            bt->built[i].tool = NULL; /* (the items own it now) */
+        } else
+            tg_registry_build(r, bt, &bt->entries[i], &b);
+        items[i].tool = b.tool;
+        items[i].err = b.err;
         if (!items[i].tool) {
             if (strcmp(items[i].err.code, "out_of_memory") == 0) rc = -1;
             items[i].state = ST_REJECTED;

@@ -128,7 +128,34 @@ typedef struct tg_batch {
     int replace_source;        /* the batch is the source's whole list: tools it no longer lists are removed */
     const tg_tool_entry *entries;
     size_t n;
+    /* NULL, or the n entries built ahead (tg_registry_build): entries is
+     * then not read, and tg_registry_apply takes the tools over */
+    struct tg_batch_built *built;
 } tg_batch;
+
+/* Why a tool was refused: what a batch's result lists under "rejected". */
+typedef struct tg_tool_error {
+    char tool[130];  /* the descriptor's name, if it had one */
+    char name[TG_NAME_MAX + 1]; /* the mapped name, once known */
+    char code[32];
+    char message[400];
+} tg_tool_error;
+
+/* One entry of a batch built ahead of tg_registry_apply, as its first step
+ * builds each: the tool (schemas compiled; or the live tool its source lists
+ * again unchanged, retained), else NULL with err saying why. */
+typedef struct tg_batch_built {
+    tg_tool *tool;
+    tg_tool_error err;
+} tg_batch_built;
+
+/* Builds entry e of batch bt (its source, template and replace flag; not
+ * its entries) into *out: what a reader streaming a tools/list does as each
+ * tool is read, so no tool's nodes outlive it. */
+void tg_registry_build(tg_registry *r, const tg_batch *bt, const tg_tool_entry *e, tg_batch_built *out);
+
+/* Lets go of n built entries of a batch that will not be applied. */
+void tg_registry_unbuild(tg_batch_built *built, size_t n);
 
 /* Applies a batch. Each tool is registered, left unchanged (same digest,
  * same handler and options), updated (same digest, other handler or

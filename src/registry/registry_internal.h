@@ -4,13 +4,6 @@
 
 #include "registry.h"
 
-typedef struct tg_tool_error {
-    char tool[130];  /* the descriptor's name, if it had one */
-    char name[TG_NAME_MAX + 1]; /* the mapped name, once known */
-    char code[32];
-    char message[400];
-} tg_tool_error;
-
 /* An arena's bytes for a copy of n bytes of text and its NUL. */
 #define TG_TEXT_BYTES(n) (((n) + 1 + 7u) & ~(size_t)7u)
 

@@ -210,7 +210,7 @@ static cJSON *apply(fixture *f, const char *source, int atomic, int replace, con
         e[i].options = NULL;
         e[i].handler_id = (uint32_t)i + 1;
     }
-    tg_batch b = {source, strlen(source), *source ? "mcp__{source}__{tool}" : "{tool}", atomic, replace, e, n};
+    tg_batch b = {source, strlen(source), *source ? "mcp__{source}__{tool}" : "{tool}", atomic, replace, e, n, NULL};
     tg_buf_reset(&f->out);
     CHECK(tg_registry_apply(f->r, &b, &f->out) == 0);
     return J(f, f->out.data);
@@ -332,7 +332,7 @@ static void lookalikes_at_the_length_limit(void) {
     snprintf(da, sizeof da, TOOL("remove_files_%s", "removes"), pad);
     snprintf(db, sizeof db, TOOL("rernove_files_%s", "removes"), pad);
     tg_tool_entry ea = {J(&f, da), NULL, 1}, eb = {J(&f, db), NULL, 2};
-    tg_batch ba = {"a", 1, "{tool}", 0, 1, &ea, 1}, bb = {"b", 1, "{tool}", 0, 1, &eb, 1};
+    tg_batch ba = {"a", 1, "{tool}", 0, 1, &ea, 1, NULL}, bb = {"b", 1, "{tool}", 0, 1, &eb, 1, NULL};
     CHECK(tg_registry_apply(f.r, &ba, &f.out) == 0 && tg_registry_count(f.r) == 1);
     tg_buf_reset(&f.out);
     CHECK(tg_registry_apply(f.r, &bb, &f.out) == 0 && tg_registry_count(f.r) == 1);
@@ -447,7 +447,7 @@ static void options_on_relisting(void) {
     fixture f;
     fixture_open(&f, A, NULL);
     tg_tool_entry e = {J(&f, TOOL("drop", "Drops a table.")), J(&f, "{\"needsApproval\":false}"), 7};
-    tg_batch b = {"db", 2, "mcp__{source}__{tool}", 0, 1, &e, 1};
+    tg_batch b = {"db", 2, "mcp__{source}__{tool}", 0, 1, &e, 1, NULL};
     CHECK(tg_registry_apply(f.r, &b, &f.out) == 0);
     const tg_tool *t = tg_toolset_find(tg_registry_current(f.r), "mcp__db__drop", 13);
     CHECK(t && !t->opts.needs_approval);
@@ -503,7 +503,7 @@ static void capabilities_and_options(void) {
     f.r = tg_registry_new(&A, &cfg);
     tg_tool_entry e[2] = {{J(&f, TOOL("q", "query")), J(&f, "{\"requires\":[\"db\"],\"readOnly\":true}"), 1},
                           {J(&f, TOOL("mail", "send")), J(&f, "{\"requires\":[\"smtp\"]}"), 2}};
-    tg_batch b = {"", 0, "{tool}", 0, 0, e, 2};
+    tg_batch b = {"", 0, "{tool}", 0, 0, e, 2, NULL};
     CHECK(tg_registry_apply(f.r, &b, &f.out) == 0);
     CHECK(strstr(f.out.data, "\"code\":\"missing_capability\"") && strstr(f.out.data, "\\\"smtp\\\""));
     const tg_tool *q = tg_toolset_find(tg_registry_current(f.r), "q", 1);
@@ -513,20 +513,20 @@ static void capabilities_and_options(void) {
      * still stops the whole batch */
     tg_tool_entry e3[2] = {{J(&f, TOOL("r", "report")), J(&f, "{\"requires\":[\"db\"]}"), 4},
                            {J(&f, TOOL("fax", "fax")), J(&f, "{\"requires\":[\"fax\"]}"), 5}};
-    tg_batch b3 = {"", 0, "{tool}", 1, 0, e3, 2};
+    tg_batch b3 = {"", 0, "{tool}", 1, 0, e3, 2, NULL};
     tg_buf_reset(&f.out);
     CHECK(tg_registry_apply(f.r, &b3, &f.out) == 0);
     CHECK_MSG(strstr(f.out.data, "\"applied\":true") && strstr(f.out.data, "\"code\":\"missing_capability\""), "%s", f.out.data);
     CHECK(tg_toolset_find(tg_registry_current(f.r), "r", 1) && !tg_toolset_find(tg_registry_current(f.r), "fax", 3));
     tg_tool_entry e4[2] = {{J(&f, TOOL("s", "s")), NULL, 6}, {J(&f, TOOL("fax2", "fax")), J(&f, "{\"requires\":[\"fax\"]}"), 7}};
     e4[0].descriptor = J(&f, "{\"name\":\"s\",\"inputSchema\":{\"type\":\"string\"}}"); /* (not an object root: rejected) */
-    tg_batch b4 = {"", 0, "{tool}", 1, 0, e4, 2};
+    tg_batch b4 = {"", 0, "{tool}", 1, 0, e4, 2, NULL};
     tg_buf_reset(&f.out);
     CHECK(tg_registry_apply(f.r, &b4, &f.out) == 0);
     CHECK_MSG(strstr(f.out.data, "\"applied\":false"), "%s", f.out.data);
     CHECK(!tg_toolset_find(tg_registry_current(f.r), "s", 1));
     tg_tool_entry bad = {J(&f, TOOL("x", "x")), J(&f, "{\"privileged\":\"yes\"}"), 3};
-    tg_batch b2 = {"", 0, "{tool}", 1, 0, &bad, 1};
+    tg_batch b2 = {"", 0, "{tool}", 1, 0, &bad, 1, NULL};
     tg_buf_reset(&f.out);
     tg_registry_apply(f.r, &b2, &f.out);
     CHECK(strstr(f.out.data, "invalid_options") != NULL);
@@ -538,7 +538,7 @@ static void capabilities_and_options(void) {
                              "{\"tenant\":\"a\\u007fb\"}", long_tenant};
     for (size_t i = 0; i < sizeof tenants / sizeof tenants[0]; i++) {
         tg_tool_entry t = {J(&f, TOOL("scoped", "scoped")), J(&f, tenants[i]), 8};
-        tg_batch bt = {"", 0, "{tool}", 1, 0, &t, 1};
+        tg_batch bt = {"", 0, "{tool}", 1, 0, &t, 1, NULL};
         tg_buf_reset(&f.out);
         tg_registry_apply(f.r, &bt, &f.out);
         CHECK_MSG(strstr(f.out.data, "invalid_options") && strstr(f.out.data, "tenant"), "%s: %s", tenants[i], f.out.data);
@@ -547,7 +547,7 @@ static void capabilities_and_options(void) {
     long_tenant[sizeof "{\"tenant\":\"" - 1 + 128] = '"', long_tenant[sizeof "{\"tenant\":\"" + 128] = '}';
     long_tenant[sizeof "{\"tenant\":\"" + 129] = 0;
     tg_tool_entry t128 = {J(&f, TOOL("scoped", "scoped")), J(&f, long_tenant), 8};
-    tg_batch b128 = {"", 0, "{tool}", 1, 0, &t128, 1};
+    tg_batch b128 = {"", 0, "{tool}", 1, 0, &t128, 1, NULL};
     tg_buf_reset(&f.out);
     CHECK(tg_registry_apply(f.r, &b128, &f.out) == 0);
     const tg_tool *sc = tg_toolset_find(tg_registry_current(f.r), "scoped", 6);
@@ -564,7 +564,7 @@ static void context_parameter_left_visible_refused(void) {
          J(&f, "{\"context\":{\"tenant_id\":\"tenant\"}}"), 1},
         {J(&f, "{\"name\":\"r\",\"inputSchema\":{\"type\":\"object\",\"then\":{\"required\":[\"tenant_id\"]}}}"),
          J(&f, "{\"context\":{\"tenant_id\":\"tenant\"}}"), 2}};
-    tg_batch b = {"", 0, "{tool}", 0, 0, e, 2};
+    tg_batch b = {"", 0, "{tool}", 0, 0, e, 2, NULL};
     CHECK(tg_registry_apply(f.r, &b, &f.out) == 0);
     CHECK(strstr(f.out.data, "\"code\":\"invalid_descriptor\"") && strstr(f.out.data, "\\\"tenant_id\\\"") &&
           strstr(f.out.data, "/not"));
@@ -714,13 +714,13 @@ static void held_changes_kept(void) {
     fixture f;
     fixture_open(&f, A, &cfg);
     tg_tool_entry e = {J(&f, TOOL("send", "sends mail")), NULL, 1};
-    tg_batch a = {"a", 1, "{tool}", 0, 1, &e, 1}; /* two sources under one name template */
+    tg_batch a = {"a", 1, "{tool}", 0, 1, &e, 1, NULL}; /* two sources under one name template */
     CHECK(tg_registry_apply(f.r, &a, &f.out) == 0);
     e.descriptor = J(&f, TOOL("send", "sends mail, attachments too"));
     tg_buf_reset(&f.out);
     CHECK(tg_registry_apply(f.r, &a, &f.out) == 0 && tg_registry_held(f.r, "send", 4));
     tg_tool_entry eb = {J(&f, TOOL("Send", "sends mail")), NULL, 2};
-    tg_batch b = {"b", 1, "{tool}", 0, 1, &eb, 1};
+    tg_batch b = {"b", 1, "{tool}", 0, 1, &eb, 1, NULL};
     tg_buf_reset(&f.out);
     CHECK(tg_registry_apply(f.r, &b, &f.out) == 0);
     CHECK(strstr(f.out.data, "\"code\":\"name_collision\"") && strstr(f.out.data, "source \\\"a\\\""));
@@ -895,7 +895,7 @@ static void dropping_under_refusals(void) {
         fixture_open(&f, (tg_allocator){refusing_alloc, &rf}, NULL);
         apply(&f, "fs", 0, 1, three, 3);
         tg_tool_entry e = {J(&f, three[0]), NULL, 1};
-        tg_batch b = {"fs", 2, "mcp__{source}__{tool}", 0, 1, &e, 1};
+        tg_batch b = {"fs", 2, "mcp__{source}__{tool}", 0, 1, &e, 1, NULL};
         rf.n = n;
         rf.seen = 0;
         int rc = tg_registry_apply(f.r, &b, &f.out);
@@ -934,7 +934,7 @@ static void ten_thousand_tools(void) {
         }
         char src[16];
         snprintf(src, sizeof src, "s%d", s);
-        tg_batch b = {src, strlen(src), "mcp__{source}__{tool}", 0, 1, e, 1000};
+        tg_batch b = {src, strlen(src), "mcp__{source}__{tool}", 0, 1, e, 1000, NULL};
         tg_buf out;
         tg_buf_init(&out, A, 0);
         CHECK(tg_registry_apply(r, &b, &out) == 0);

@@ -195,8 +195,7 @@ tg_status tg_rt_parse_nested(tg_runtime *rt, const char *what, const char *text,
     return tg_rt_fail(rt, tg_rt_json_status(jerr.status), msg, (long long)jerr.offset);
 }
 
-/* Applies a batch and, for a single host tool, turns a rejection into a status. */
-static tg_status apply(tg_runtime *rt, const tg_batch *b, int single) {
+tg_status tg_rt_apply(tg_runtime *rt, const tg_batch *b, int single) {
     tg_buf res;
     tg_buf_init(&res, rt->alloc, 0);
     if (tg_registry_apply(rt->registry, b, &res)) {
@@ -232,77 +231,18 @@ tg_status tg_register_tool(tg_runtime *rt, const char *descriptor, size_t len, c
     if (st == TG_OK && options_len) st = tg_rt_parse(rt, "options", options, options_len, 65536, &o);
     if (st != TG_OK) return st;
     tg_tool_entry e = {d, o, handler_id};
-    tg_batch b = {"", 0, "{tool}", 1, 0, &e, 1};
-    return apply(rt, &b, 1);
+    tg_batch b = {"", 0, "{tool}", 1, 0, &e, 1, NULL};
+    return tg_rt_apply(rt, &b, 1);
 }
 
-/* The name template of a source without one of its own: imported tools
- * "mcp__{source}__{tool}", the host's own (source "") the bare name. */
-static const char *default_template(size_t source_len) { return source_len ? "mcp__{source}__{tool}" : "{tool}"; }
-
-tg_status tg_register_batch(tg_runtime *rt, const char *request, size_t len) {
-    tg_rt_begin(rt);
-    cJSON *req;
-    size_t max = rt->limits.descriptor_bytes * 64; /* a whole tools/list */
-    tg_status st = tg_rt_parse(rt, "batch", request, len, max, &req);
-    if (st != TG_OK) return st;
-    const cJSON *source = tg_json_getz(req, "source"), *tmpl = tg_json_getz(req, "nameTemplate");
-    const cJSON *tools = tg_json_getz(req, "tools");
-    if (!cJSON_IsObject(req) || !cJSON_IsString(source) || !cJSON_IsArray(tools) || (tmpl && !cJSON_IsString(tmpl)))
-        return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "a batch needs \"source\" (string) and \"tools\" (array)", -1);
-    size_t n = 0;
-    for (const cJSON *t = tools->child; t; t = t->next) n++;
-    tg_tool_entry *entries = tg_arena_calloc(&rt->call_arena, n ? n : 1, sizeof *entries);
-    if (!entries) return tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1);
-    size_t i = 0;
-    for (const cJSON *t = tools->child; t; t = t->next, i++) {
-        const cJSON *h = tg_json_getz(t, "handler");
-        if (!cJSON_IsObject(t) || !tg_json_getz(t, "tool") || !cJSON_IsNumber(h) || h->valuedouble < 0 ||
-            h->valuedouble > 4294967295.0)
-            return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "each entry needs \"tool\" and a numeric \"handler\"", -1);
-        entries[i].descriptor = tg_json_getz(t, "tool");
-        entries[i].options = tg_json_getz(t, "options");
-        entries[i].handler_id = (uint32_t)h->valuedouble;
-    }
-    const cJSON *atomic = tg_json_getz(req, "atomic"), *replace = tg_json_getz(req, "replace");
-    size_t slen = tg_json_strlen(source->valuestring);
-    /* (source names are C strings inside the registry: one holding U+0000
-     * would read as the name before it, another source's) */
-    if (memchr(source->valuestring, 0, slen))
-        return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "a source name cannot hold U+0000", -1);
-    tg_batch b = {source->valuestring, slen,
-                  tmpl ? tmpl->valuestring : default_template(slen),
-                  cJSON_IsTrue(atomic), cJSON_IsTrue(replace), entries, n};
-    /* "mcp__{source}__{tool}" reads back only when the mapped source holds no
-     * "__" and does not end in "_": else source "git" with tool "hub__x" and
-     * source "git__hub" with tool "x" share a prefix, and a grant or deny
-     * written for one namespace reaches the other. All of the mapped source
-     * is judged, not its shortened form (a name shows more of it than that);
-     * a name cut inside the source never ends the cut in '_' (tg_name_map) */
-    if (slen && strstr(b.name_template, "{source}__")) {
-        if (tg_name_splits(b.source, slen))
-            return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST,
-                              "a source name must not hold \"__\" or end in \"_\" (after mapping): "
-                              "mcp__{source}__{tool} would not tell its tools from another source's",
-                              -1);
-    }
-    const char *other = tg_registry_source_clash(rt->registry, b.source, slen);
-    if (other) {
-        char msg[400];
-        snprintf(msg, sizeof msg, "source \"%.*s\" maps to the same tool-name prefix as source \"%.100s\" (after mapping, "
-                 "up to case and look-alike characters): a pattern written for one would reach the other's tools",
-                 (int)(slen > 100 ? 100 : slen), b.source, other);
-        return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, msg, -1);
-    }
-    return apply(rt, &b, 0);
-}
+const char *tg_rt_default_template(size_t source_len) { return source_len ? "mcp__{source}__{tool}" : "{tool}"; }
 
 /* The model-visible name, or (key) its collision key, to rt->out. */
 static tg_status model_name(tg_runtime *rt, const char *source, size_t source_len, const char *tool, size_t tool_len,
                             const char *tmpl, int key) {
     tg_rt_begin(rt);
     char name[TG_NAME_MAX + 1], skeleton[TG_NAME_MAX + 1];
-    size_t n = tg_name_map(tmpl ? tmpl : default_template(source_len), source, source_len, tool, tool_len, name);
+    size_t n = tg_name_map(tmpl ? tmpl : tg_rt_default_template(source_len), source, source_len, tool, tool_len, name);
     if (key) tg_buf_append(&rt->out, skeleton, tg_name_skeleton(name, n, skeleton));
     else tg_buf_append(&rt->out, name, n);
     return rt->out.failed ? tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1) : TG_OK;

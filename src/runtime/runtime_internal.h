@@ -75,6 +75,12 @@ tg_status tg_rt_parse(tg_runtime *rt, const char *what, const char *text, size_t
  * runtime's depth counts them (a tool's state wraps its descriptor). */
 tg_status tg_rt_parse_nested(tg_runtime *rt, const char *what, const char *text, size_t len, size_t max, size_t levels,
                              cJSON **out);
+/* Applies a batch (tg_registry_apply) and writes its result to rt->out;
+ * single: one host tool, whose rejection becomes the status. */
+tg_status tg_rt_apply(tg_runtime *rt, const tg_batch *b, int single);
+/* The name template of a source without one of its own: imported tools
+ * "mcp__{source}__{tool}", the host's own (source "") the bare name. */
+const char *tg_rt_default_template(size_t source_len);
 /* Maps a json reader status to the API's. */
 tg_status tg_rt_json_status(tg_json_status s);
 /* JSON limits for one kind of input. */

@@ -682,6 +682,60 @@ static void restore_under_the_largest_depth(void) {
     tg_runtime_free(b);
 }
 
+/* A batch whose tools come last is built tool by tool as it is read
+ * (src/runtime/batch.c); one in any other order is read whole and built
+ * after. Both give the same result to the byte, and every refusal of the
+ * one is the other's: a member after "tools" is heard, never the value it
+ * had (none) while the tools were read. */
+static void batch_read_in_any_order(void) {
+    static const char TOOLS[] =
+        "\"tools\":[{\"tool\":{\"name\":\"a.b\",\"description\":\"x\\u200by\",\"inputSchema\":{\"type\":\"object\","
+        "\"properties\":{\"n\":{\"type\":\"integer\"}}}},\"handler\":1},"
+        "{\"tool\":{\"name\":\"bad\",\"inputSchema\":{\"type\":\"object\",\"minLength\":-1}},\"handler\":2},"
+        "{\"tool\":{\"name\":\"c\",\"inputSchema\":{\"type\":\"object\"}},\"handler\":3,\"options\":{\"readOnly\":true}}]";
+    static const char *const HEAD[] = {"\"source\":\"gh\",\"replace\":true", "\"source\":\"gh\",\"replace\":true,\"nameTemplate\":\"t_{tool}\""};
+    char first[2048], second[2048];
+    for (int k = 0; k < 2; k++) {
+        /* k: the same parts, "tools" last (streamed) and first (read whole) */
+        tg_runtime *a = tg_runtime_new(NULL, NULL, NULL, NULL), *b = tg_runtime_new(NULL, NULL, NULL, NULL);
+        snprintf(first, sizeof first, "{%s,%s}", HEAD[k], TOOLS);
+        snprintf(second, sizeof second, "{%s,%s}", TOOLS, HEAD[k]);
+        CHECK(tg_register_batch(a, first, strlen(first)) == TG_OK && tg_register_batch(b, second, strlen(second)) == TG_OK);
+        size_t la = 0, lb = 0;
+        const char *oa = tg_output(a, &la), *ob = tg_output(b, &lb);
+        CHECK(la == lb && memcmp(oa, ob, la) == 0);
+        CHECK(strstr(oa, k ? "\"name\":\"t_a_b\"" : "\"name\":\"mcp__gh__a_b\"") && strstr(oa, "\"code\":\"invalid_schema\""));
+        tg_runtime_free(a);
+        tg_runtime_free(b);
+    }
+    /* members after the tools that change how they are named: the later word holds */
+    static const char *const LATE[][2] = {{"{\"source\":\"gh\",", ",\"replace\":true}"},
+                                          {"{\"source\":\"gh\",", ",\"nameTemplate\":\"t_{tool}\"}"},
+                                          {"{\"nameTemplate\":\"t_{tool}\",", ",\"source\":\"gh\"}"}};
+    for (int k = 0; k < 3; k++) {
+        tg_runtime *rt = tg_runtime_new(NULL, NULL, NULL, NULL);
+        snprintf(first, sizeof first, "%s%s%s", LATE[k][0], TOOLS, LATE[k][1]);
+        CHECK_MSG(tg_register_batch(rt, first, strlen(first)) == TG_OK, "%s", err(rt));
+        CHECK(strstr(out(rt), k ? "\"name\":\"t_a_b\"" : "\"name\":\"mcp__gh__a_b\"") != NULL);
+        tg_runtime_free(rt);
+    }
+    /* refusals, streamed or not: a malformed entry, a source that would not read back */
+    tg_runtime *rt = tg_runtime_new(NULL, NULL, NULL, NULL);
+    static const char *const REFUSED[] = {
+        "{\"source\":\"gh\",\"tools\":[{\"tool\":{\"name\":\"a\",\"inputSchema\":{}},\"handler\":1},{\"handler\":2}]}",
+        "{\"tools\":[{\"tool\":{\"name\":\"a\",\"inputSchema\":{}},\"handler\":1},{\"handler\":2}],\"source\":\"gh\"}",
+        "{\"source\":\"g__h\",\"tools\":[{\"tool\":{\"name\":\"a\",\"inputSchema\":{\"type\":\"object\"}},\"handler\":1}]}",
+        "{\"tools\":[{\"tool\":{\"name\":\"a\",\"inputSchema\":{\"type\":\"object\"}},\"handler\":1}],\"source\":\"g__h\"}",
+        "{\"source\":\"g\\u0000h\",\"tools\":[{\"tool\":{\"name\":\"a\",\"inputSchema\":{\"type\":\"object\"}},\"handler\":1}]}",
+    };
+    for (size_t i = 0; i < sizeof REFUSED / sizeof REFUSED[0]; i++) {
+        CHECK_MSG(tg_register_batch(rt, REFUSED[i], strlen(REFUSED[i])) == TG_ERR_INVALID_REQUEST, "%s", REFUSED[i]);
+        CHECK(strstr(err(rt), i < 2 ? "each entry needs" : i < 4 ? "must not hold \\\"__\\\"" : "U+0000"));
+    }
+    CHECK(tg_list_tools(rt, "{}", 2) == TG_OK && strstr(out(rt), "\"tools\":[]"));
+    tg_runtime_free(rt);
+}
+
 int main(void) {
     happy_path();
     restore_under_the_largest_depth();
@@ -702,5 +756,6 @@ int main(void) {
     model_names_under_templates();
     schema_options_read_strictly();
     pinned_listing_follows_new_options();
+    batch_read_in_any_order();
     return tg_test_finish("runtime");
 }
