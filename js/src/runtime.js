@@ -149,7 +149,7 @@ export class ToolRuntime {
   #version = 0; // bumped by every change to tools or policy: keys the list cache
   #listCache = new Map();
   #spentTokens = new Map(); // approval tokens presented to the module -> expiry (ms), for a replaced instance
-  #sourceStates = new Map(); // source -> Map(state \0 name -> the tool's JSON text, as logged): what the registry holds, for a replaced instance
+  #sourceStates = new Map(); // source -> Map(state \0 name -> the tool's JSON as logged, UTF-8 bytes): what the registry holds, for a replaced instance
   #lostRestores = 0; // tools a replaced instance could not be given back (memory)
   #lastEpoch = 0; // the registry's epoch at the last change, and the highest snapshot id handed out:
   #lastSnapshot = 0; // a replaced instance's are never reused (cursors, snapshots)
@@ -295,7 +295,7 @@ export class ToolRuntime {
       const chunk = all.slice(at, at + size);
       let done = 0;
       try {
-        const [len, textLen] = this.#write(source, `[${chunk.join(',')}]`);
+        const [len, textLen] = this.#write(source, `[${chunk.map((b) => decoder.decode(b)).join(',')}]`);
         if (this.#exports.tga_restore_source(this.#handle, len, textLen, 1) === TG_OK) {
           const out = this.#output();
           done = out.done;
@@ -425,20 +425,27 @@ export class ToolRuntime {
     this.#lastEpoch = this.#exports.tga_epoch(this.#handle);
     if (!len) return;
     // one change a line: its header, and for a put a tab and the tool's JSON,
-    // kept as text (numbers as the module spelled them)
-    for (const line of decoder.decode(this.#bytes().subarray(ptr, ptr + len)).split('\n')) {
-      if (!line) continue;
-      const tab = line.indexOf('\t');
-      const { op, source, state, name } = JSON.parse(tab < 0 ? line : line.slice(0, tab));
+    // kept as its UTF-8 bytes (numbers as the module spelled them): read as
+    // text only if an instance is ever replaced, not at every import (a
+    // 1,000-tool listing logs ~1.3 MB)
+    const log = this.#bytes().slice(ptr, ptr + len);
+    for (let at = 0; at < len;) {
+      let end = log.indexOf(10, at);
+      if (end < 0) end = len;
+      if (end === at) { at++; continue; }
+      let tab = log.indexOf(9, at);
+      if (tab < 0 || tab > end) tab = end;
+      const { op, source, state, name } = JSON.parse(decoder.decode(log.subarray(at, tab)));
       let tools = this.#sourceStates.get(source);
       const key = `${state}\0${name}`;
       if (op === 'put') {
         if (!tools) this.#sourceStates.set(source, (tools = new Map()));
-        tools.set(key, line.slice(tab + 1));
+        tools.set(key, log.subarray(tab + 1, end));
       } else if (tools) {
         tools.delete(key);
         if (!tools.size) this.#sourceStates.delete(source);
       }
+      at = end + 1;
     }
   }
 
@@ -762,7 +769,7 @@ export class ToolRuntime {
     const live = new Set(), held = new Set();
     for (const [key, text] of tools) {
       const state = key.slice(0, key.indexOf('\0'));
-      if (state !== 'gone') (state === 'live' ? live : held).add(JSON.parse(text).handler);
+      if (state !== 'gone') (state === 'live' ? live : held).add(JSON.parse(decoder.decode(text)).handler);
     }
     for (const [key, id, fn] of staged) {
       if (!live.has(id) && !held.has(id)) continue;
