@@ -294,6 +294,47 @@ static void allocation_failures(void) {
     CHECK(ok_at > 0);
 }
 
+/* Keys and values of up to 16 bytes take a short way (tested a word at a
+ * time): whatever byte sits wherever in them, and however full the
+ * buffer, what is written is what tg_json_write_string writes. */
+static void short_strings(void) {
+    static const char SPECIAL[] = {'"', '\\', '\n', 0x01, 0x1F, 0x7F, (char)0xC3, (char)0xFF, 'a'};
+    tg_arena a;
+    tg_arena_init(&a, libc_alloc);
+    for (size_t len = 0; len <= 18; len++)
+        for (size_t at = 0; at < (len ? len : 1); at++)
+            for (size_t k = 0; k < sizeof SPECIAL; k++) {
+                char s[20];
+                memset(s, 'x', sizeof s);
+                if (len) s[at] = SPECIAL[k];
+                cJSON *v = tg_json_new_string(&a, s, len);
+                tg_buf want, got;
+                tg_buf_init(&want, libc_alloc, 0);
+                tg_json_write_string(&want, s, len);
+                /* after p bytes of a 256-byte buffer (room to spare, then
+                 * less than a word's), with no cap or one it meets or passes */
+                for (size_t p = 200; p < 256; p += 3)
+                    for (size_t over = 0; over < 3; over++) {
+                        tg_buf_init(&got, libc_alloc, 0);
+                        char pad[256];
+                        memset(pad, '-', sizeof pad);
+                        tg_buf_append(&got, pad, 255);
+                        tg_buf_reset(&got);
+                        tg_buf_append(&got, pad, p);
+                        got.max = over == 0 ? 0 : over == 1 ? p + want.len : p + want.len - 1;
+                        int rc = tg_json_write(&got, v);
+                        CHECK_MSG(rc == (over == 2 ? -1 : 0), "len %zu at %zu byte %02x", len, at, (unsigned char)SPECIAL[k]);
+                        if (!rc)
+                            CHECK_MSG(got.len == p + want.len && memcmp(got.data + p, want.data, want.len) == 0 &&
+                                          got.data[got.len] == '\0',
+                                      "len %zu at %zu byte %02x", len, at, (unsigned char)SPECIAL[k]);
+                        tg_buf_free(&got);
+                    }
+                tg_buf_free(&want);
+            }
+    tg_arena_free(&a);
+}
+
 /* Whatever bytes a string holds, what is written is strict JSON: a byte
  * that starts no valid UTF-8 sequence becomes U+FFFD; valid text is kept. */
 static void strings_of_any_bytes(void) {
@@ -436,5 +477,6 @@ int main(void) {
     indexes();
     building();
     allocation_failures();
+    short_strings();
     return tg_test_finish("json");
 }

@@ -113,6 +113,42 @@ int tg_json_write_string(tg_buf *out, const char *s, size_t len) {
     return put1(out, '"');
 }
 
+/* A string this module made (its length in the size_t before it), as
+ * tg_json_write_string writes it. Most are keys and short values, written
+ * here whole when none of their bytes needs a look: up to 16 bytes tested
+ * and stored as one or two 8-byte words, the quotes put around them (the
+ * word's bytes past the closing quote lie within cap and are left as
+ * bytes past len). Under 8 bytes the word read ends at the string's end,
+ * so it starts in the length before the string: those bytes are shifted
+ * out, and only the string's own bytes are tested. */
+static inline int write_text(tg_buf *out, const char *s) {
+    size_t len = tg_json_strlen(s);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (len - 1 < 16 && fits(out, 18)) {
+        char *d = out->data + out->len;
+        uint64_t lo, hi;
+        if (len <= 8) {
+            memcpy(&lo, s + len - 8, 8);
+            lo >>= 8 * (8 - len);
+            if (tg_json__special8(lo) & (~(uint64_t)0 >> 8 * (8 - len))) return tg_json_write_string(out, s, len);
+            memcpy(d + 1, &lo, 8);
+        } else {
+            memcpy(&lo, s, 8);
+            memcpy(&hi, s + len - 8, 8);
+            if (tg_json__special8(lo) | tg_json__special8(hi)) return tg_json_write_string(out, s, len);
+            memcpy(d + 1, &lo, 8);
+            memcpy(d + 1 + len - 8, &hi, 8);
+        }
+        d[0] = '"';
+        d[len + 1] = '"';
+        d[len + 2] = '\0';
+        out->len += len + 2;
+        return 0;
+    }
+#endif
+    return tg_json_write_string(out, s, len);
+}
+
 size_t tg_json_string_size(const char *s, size_t len) {
     size_t n = 2, i = plain_run(s, 0, len), run = 0;
     while (i < len) { /* (tg_json_write_string's walk, counting what it would put) */
@@ -144,7 +180,7 @@ int tg_json_write(tg_buf *out, const cJSON *item) {
     case cJSON_True: return put(out, "true", 4);
     case cJSON_NULL: return put(out, "null", 4);
     case cJSON_Number: return put(out, item->valuestring, tg_json_strlen(item->valuestring));
-    case cJSON_String: return tg_json_write_string(out, item->valuestring, tg_json_strlen(item->valuestring));
+    case cJSON_String: return write_text(out, item->valuestring);
     case cJSON_Array:
     case cJSON_Object: {
         int obj = cJSON_IsObject(item);
@@ -152,7 +188,7 @@ int tg_json_write(tg_buf *out, const cJSON *item) {
         for (const cJSON *c = item->child; c; c = c->next) {
             if (c != item->child) put1(out, ',');
             if (obj) {
-                tg_json_write_string(out, c->string, tg_json_strlen(c->string));
+                write_text(out, c->string);
                 put1(out, ':');
             }
             if (tg_json_write(out, c)) return -1;
@@ -216,7 +252,7 @@ int tg_json_write_sorted(tg_buf *out, const cJSON *item) {
     for (i = 0; i < n && !rc; i++, c = c ? c->next : NULL) {
         const cJSON *x = m ? m[i] : c;
         if (i) put1(out, ',');
-        tg_json_write_string(out, x->string, tg_json_strlen(x->string));
+        write_text(out, x->string);
         put1(out, ':');
         rc = tg_json_write_sorted(out, x);
     }
