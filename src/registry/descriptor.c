@@ -238,69 +238,78 @@ static int clean_icons(tg_arena *a, cJSON *d, cJSON *sanitized) {
     return 0;
 }
 
-/* BLAKE2s-256 over the canonical text of the whole descriptor: the
- * model-relevant fields first, then every other member (_meta, icons,
- * execution, unknown ones: a client may show any of them to a model or a
- * person, so a change to any is held for review), each in key order; the
- * canonical sizes of inputSchema and outputSchema come back in sizes[0..1],
- * the whole descriptor's (the text less its labels and line ends) in
- * sizes[2] (the size limits are checked on them: the text is written once). */
+/* The canonical text's fields, in its order. */
+#define FIELD(key) {key, sizeof key - 1}
+static const struct field {
+    const char *key;
+    size_t len;
+} FIELDS[] = {FIELD("name"), FIELD("title"), FIELD("description"), FIELD("inputSchema"), FIELD("outputSchema"),
+              FIELD("annotations")};
+#undef FIELD
+enum { N_FIELDS = sizeof FIELDS / sizeof FIELDS[0] };
 
-static int digest(tg_arena *a, const cJSON *d, char hex[65], size_t sizes[3], size_t hint) {
-    static const char *const FIELDS[] = {"name", "title", "description", "inputSchema", "outputSchema", "annotations"};
-    enum { N_FIELDS = sizeof FIELDS / sizeof FIELDS[0] };
-    tg_buf b;
+/* The field m is (its index in FIELDS), or N_FIELDS for another member. */
+static size_t field_of(const cJSON *m) {
+    size_t n = tg_json_strlen(m->string), i = 0;
+    while (i < N_FIELDS && !(n == FIELDS[i].len && memcmp(m->string, FIELDS[i].key, n) == 0)) i++;
+    return i;
+}
+
+/* The descriptor's text, as tg_json_write writes it (the definition's text
+ * while cleaning changes nothing), to text, and its digest: BLAKE2s-256
+ * over the canonical text of the whole descriptor: the model-relevant
+ * fields first, then every other member (_meta, icons, execution, unknown
+ * ones: a client may show any of them to a model or a person, so a change
+ * to any is held for review), each in key order (member order is a
+ * writer's habit, not a change). Both are written in one
+ * walk (tg_json_write_split). The canonical sizes of inputSchema and
+ * outputSchema come back in sizes[0..1], the whole descriptor's (the text
+ * less its labels and line ends) in sizes[2] (the size limits are checked
+ * on them: the text is written once). */
+static int digest(tg_arena *a, const cJSON *d, tg_buf *text, char hex[65], size_t sizes[3]) {
+    size_t n = 0;
+    for (const cJSON *m = d->child; m; m = m->next) n++;
+    tg_json_span *span = tg_arena_alloc(a, (n ? n : 1) * sizeof *span);
+    tg_buf vals, b;
+    tg_buf_init(&vals, a->alloc, 0);
     tg_buf_init(&b, a->alloc, 0);
-    /* one buffer of about the text's size (a hint; tg_buf grows past it) */
-    if (hint >= 256 && (b.data = tg_malloc(&b.alloc, hint)) != NULL) {
-        b.cap = hint;
-        b.data[0] = '\0';
+    (void)tg_buf_reserve(&vals, 4096); /* (hints: the buffers grow past them) */
+    if (!span || tg_json_write_split(text, &vals, d, span)) {
+        tg_buf_free(&vals);
+        return -1;
     }
-    sizes[0] = sizes[1] = sizes[2] = 0;
+    /* the fields' values, then the other members as one object in key
+     * order (the member a field's key names first is the field: spans in
+     * key order keep equal keys in document order) */
+    tg_json_span field[N_FIELDS];
+    size_t rest = 0;
+    for (size_t i = 0; i < N_FIELDS; i++) field[i].member = NULL;
+    for (size_t k = 0; k < n; k++) {
+        size_t f = field_of(span[k].member);
+        if (f == N_FIELDS) span[rest++] = span[k];
+        else if (!field[f].member) field[f] = span[k];
+    }
+    (void)tg_buf_reserve(&b, vals.len + 128);
+    sizes[0] = sizes[1] = 0;
     size_t labels = 0; /* "name=", "\n", ...: not the descriptor's bytes */
-    for (size_t i = 0; i < sizeof FIELDS / sizeof FIELDS[0]; i++) {
-        const cJSON *v = tg_json_getz(d, FIELDS[i]);
-        tg_buf_puts(&b, FIELDS[i]);
+    for (size_t i = 0; i < N_FIELDS; i++) {
+        tg_buf_append(&b, FIELDS[i].key, FIELDS[i].len);
         tg_buf_putc(&b, '=');
-        labels += strlen(FIELDS[i]) + 2;
-        size_t at = b.len;
-        if (v) tg_json_write_sorted(&b, v); /* (member order is a writer's habit, not a change) */
-        if (i == 3 || i == 4) sizes[i - 3] = b.len - at;
+        labels += FIELDS[i].len + 2;
+        if (field[i].member) {
+            tg_buf_append(&b, vals.data + field[i].val, field[i].end - field[i].val);
+            if (i == 3 || i == 4) sizes[i - 3] = field[i].end - field[i].val;
+        }
         tg_buf_putc(&b, '\n');
     }
-    /* the other members, as one object in key order (tg_json_write_sorted
-     * of a copy without the fields above) */
-    tg_buf_puts(&b, "rest=");
+    tg_buf_puts(&b, "rest={");
     labels += 6;
-    cJSON rest;
-    memset(&rest, 0, sizeof rest);
-    rest.type = cJSON_Object;
-    cJSON *copies = NULL, *last = NULL;
-    size_t n_other = 0;
-    for (const cJSON *m = d->child; m; m = m->next) {
-        int field = 0;
-        for (size_t i = 0; i < N_FIELDS && !field; i++) field = tg_json_key_is(m, FIELDS[i]);
-        if (!field) n_other++;
+    for (size_t k = 0; k < rest; k++) {
+        if (k) tg_buf_putc(&b, ',');
+        tg_buf_append(&b, vals.data + span[k].at, span[k].end - span[k].at);
     }
-    if (n_other) {
-        copies = tg_arena_alloc(a, n_other * sizeof *copies);
-        if (!copies) b.failed = 1;
-        size_t k = 0;
-        for (const cJSON *m = d->child; m && copies; m = m->next) {
-            int field = 0;
-            for (size_t i = 0; i < N_FIELDS && !field; i++) field = tg_json_key_is(m, FIELDS[i]);
-            if (field) continue;
-            copies[k] = *m; /* a shallow copy, linked into `rest` */
-            copies[k].next = NULL;
-            copies[k].prev = last;
-            if (last) last->next = &copies[k];
-            else rest.child = &copies[k];
-            last = &copies[k++];
-        }
-        if (rest.child) rest.child->prev = last;
-    }
-    tg_json_write_sorted(&b, &rest);
-    tg_buf_putc(&b, '\n');
+    tg_buf_puts(&b, "}\n");
+    tg_buf_free(&vals);
     if (b.failed) {
         tg_buf_free(&b);
         return -1;
@@ -407,18 +416,17 @@ tg_tool *tg_tool_build(const tg_registry_config *cfg, const tg_allocator *alloc,
     if (check_shape(entry->descriptor, e)) return NULL;
 
     /* scratch: the cleaned copy and the canonical texts; the tool keeps
-     * only the definition's text, written from the cleaned copy */
+     * only the definition's text, that of the cleaned copy */
     tg_arena s;
     tg_arena_init(&s, *alloc);
     tg_buf text;
     tg_buf_init(&text, *alloc, 0);
+    (void)tg_buf_reserve(&text, 4096);
     tg_tool *t = NULL;
     tg_tool_opts opts;
     char hex[65];
     size_t sizes[3];
-    /* canonical text: about a third of the nodes' size, plus the labels */
-    if (digest(&s, entry->descriptor, hex, sizes, tg_json_clone_size(entry->descriptor) / 3 + 256))
-        goto nomem; /* of what the source sent, before cleaning */
+    if (digest(&s, entry->descriptor, &text, hex, sizes)) goto nomem; /* of what the source sent, before cleaning */
     /* (the whole descriptor, as written canonically: a batch, which a
      * tools/list fills, holds many, and each is bounded alone) */
     if (cfg->descriptor_bytes && sizes[2] > cfg->descriptor_bytes) {
@@ -471,7 +479,11 @@ tg_tool *tg_tool_build(const tg_registry_config *cfg, const tg_allocator *alloc,
         const cJSON *in = tg_json_getz(d, "inputSchema");
         if (in && check_context(&s, in, hidden, e)) goto fail;
     }
-    if (tg_json_write(&text, d) || text.failed) goto nomem;
+    /* (the text digest wrote is the cleaned copy's while cleaning changed nothing) */
+    if (sanitized->child) {
+        tg_buf_reset(&text);
+        if (tg_json_write(&text, d) || text.failed) goto nomem;
+    }
 
     /* the tool, in one chunk of what it keeps (its programs come with
      * tg_tool_compile): no node of the descriptor, its text */
