@@ -177,6 +177,38 @@ static void sanitizing_schemas(void) {
     tg_arena_free(&a);
 }
 
+/* Names and short strings are passed a word at a time: a control, DEL or
+ * hidden character anywhere in a name of any length refuses the tool, a
+ * printable or an accented one does not, and a description holding one at
+ * any place is cleaned. */
+static void sanitizing_every_place(void) {
+    tg_allocator al = {tg_alloc_libc, NULL};
+    tg_arena a;
+    tg_arena_init(&a, al);
+    static const struct { const char *esc; int refused; } B[] = {
+        {"\\u0001", 1}, {"\\u007f", 1}, {"\\u200b", 1}, {"\\u00e9", 0}, {"~", 0}, {" ", 0}};
+    for (size_t len = 1; len <= 18; len++)
+        for (size_t at = 0; at < len; at++)
+            for (size_t k = 0; k < sizeof B / sizeof B[0]; k++) {
+                char name[40] = "", text[200];
+                for (size_t i = 0; i < len; i++) strcat(name, i == at ? B[k].esc : "n");
+                snprintf(text, sizeof text, "{\"properties\":{\"%s\":{\"description\":\"%s\"}}}", name, name);
+                tg_json_error je;
+                char why[300];
+                int changed = 0;
+                cJSON *sch = tg_json_parse(&a, text, strlen(text), NULL, &je);
+                int r = sch ? tg_sanitize_schema(&a, sch, 100, 100, &changed, why, sizeof why) : -2;
+                CHECK_MSG(r == B[k].refused, "%s: %d", text, r);
+                /* (the name is refused first; a description alone is cleaned) */
+                snprintf(text, sizeof text, "{\"description\":\"%s\"}", name);
+                changed = 0;
+                sch = tg_json_parse(&a, text, strlen(text), NULL, &je);
+                r = sch ? tg_sanitize_schema(&a, sch, 100, 100, &changed, why, sizeof why) : -2;
+                CHECK_MSG(r == 0 && changed == B[k].refused, "%s: %d %d", text, r, changed);
+            }
+    tg_arena_free(&a);
+}
+
 typedef struct fixture {
     tg_registry *r;
     tg_arena a;
@@ -955,6 +987,7 @@ int main(void) {
     names();
     sanitizing();
     sanitizing_schemas();
+    sanitizing_every_place();
     batches();
     lookalikes_at_the_length_limit();
     limits_count_what_is_held();
