@@ -151,12 +151,17 @@ static int read_options(const cJSON *o, tg_tool_opts *opts, const cJSON *caps, t
     return 0;
 }
 
-/* Replaces a string value by its cleaned copy (cut to cap bytes); sets
- * *changed when that changed it. -1 when memory ran out. */
+/* Replaces a string value by its cleaned copy (cut to cap bytes), or,
+ * with a NULL arena, leaves it as it is; sets *changed when cleaning
+ * changes it. -1 when memory ran out. */
 static int clean_value(tg_arena *a, cJSON *v, size_t cap, int *changed) {
     if (!cJSON_IsString(v)) return 0;
     size_t len = tg_json_strlen(v->valuestring);
     if (len <= cap && tg_plain_prefix(v->valuestring, len) == len) return 0; /* (as it is) */
+    if (!a) {
+        *changed |= tg_sanitize_changes(v->valuestring, len, cap);
+        return 0;
+    }
     char *tmp = tg_arena_alloc(a, (len < cap ? len : cap) + 8);
     if (!tmp) return -1;
     int cut;
@@ -169,14 +174,22 @@ static int clean_value(tg_arena *a, cJSON *v, size_t cap, int *changed) {
     return 0;
 }
 
-static int clean_field(tg_arena *a, cJSON *obj, const char *key, size_t cap, const char *label, cJSON *sanitized) {
-    int changed = 0;
-    if (clean_value(a, tg_json_getz(obj, key), cap, &changed)) return -1;
-    if (!changed) return 0;
-    cJSON *note = tg_json_new_string(a, label, strlen(label));
-    if (!note) return -1;
-    tg_json_append(sanitized, note);
+/* Notes in sanitized that cleaning changed a field (label), when it
+ * cleans (a set); sets *changed. */
+static int note(tg_arena *a, cJSON *sanitized, const char *label, int *changed) {
+    *changed = 1;
+    if (!a) return 0;
+    cJSON *n = tg_json_new_string(a, label, strlen(label));
+    if (!n) return -1;
+    tg_json_append(sanitized, n);
     return 0;
+}
+
+static int clean_field(tg_arena *a, cJSON *obj, const char *key, size_t cap, const char *label, cJSON *sanitized,
+                       int *changed) {
+    int cut = 0;
+    if (clean_value(a, tg_json_getz(obj, key), cap, &cut)) return -1;
+    return cut ? note(a, sanitized, label, changed) : 0;
 }
 
 /* MCP says an icon's src is an HTTP(S) URL or a data: URI: an icon with
@@ -214,27 +227,53 @@ static int icon_ok(const cJSON *icon) {
     return 0;
 }
 
-static int clean_icons(tg_arena *a, cJSON *d, cJSON *sanitized) {
+static int clean_icons(tg_arena *a, cJSON *d, cJSON *sanitized, int *changed) {
     cJSON *icons = tg_json_getz(d, "icons");
     if (!cJSON_IsArray(icons)) return 0; /* (check_shape refused any other) */
-    int changed = 0;
+    int cut = 0;
     for (cJSON *icon = icons->child, *next; icon; icon = next) {
         next = icon->next;
         if (!icon_ok(icon)) {
-            tg_json_detach(icons, icon);
-            changed = 1;
+            if (a) tg_json_detach(icons, icon);
+            cut = 1;
             continue;
         }
         /* (theme is light or dark: nothing to clean) */
-        if (clean_value(a, tg_json_getz(icon, "mimeType"), TITLE_BYTES, &changed)) return -1;
+        if (clean_value(a, tg_json_getz(icon, "mimeType"), TITLE_BYTES, &cut)) return -1;
         cJSON *sizes = tg_json_getz(icon, "sizes");
         for (cJSON *sz = cJSON_IsArray(sizes) ? sizes->child : NULL; sz; sz = sz->next)
-            if (clean_value(a, sz, TITLE_BYTES, &changed)) return -1;
+            if (clean_value(a, sz, TITLE_BYTES, &cut)) return -1;
     }
-    if (!changed) return 0;
-    cJSON *note = tg_json_new_string(a, "icons", 5);
-    if (!note) return -1;
-    tg_json_append(sanitized, note);
+    return cut ? note(a, sanitized, "icons", changed) : 0;
+}
+
+/* Cleans the text of d that reaches a model or a person (description,
+ * titles, icons, the schemas' own text), noting each field it changes in
+ * sanitized; with a NULL arena d is only read: *changed tells whether
+ * cleaning would change it. 0, 1 refused (e filled), -1 out of memory. */
+static int clean(tg_arena *a, const tg_registry_config *cfg, cJSON *d, cJSON *sanitized, int *changed,
+                 tg_tool_error *e) {
+    if (clean_field(a, d, "description", cfg->description_bytes, "description", sanitized, changed) ||
+        clean_field(a, d, "title", TITLE_BYTES, "title", sanitized, changed))
+        return -1;
+    cJSON *ann = tg_json_getz(d, "annotations");
+    if (ann && clean_field(a, ann, "title", TITLE_BYTES, "annotations.title", sanitized, changed)) return -1;
+    if (clean_icons(a, d, sanitized, changed)) return -1;
+    /* the schemas' own text reaches the model too (every format shows it) */
+    static const char *const SCHEMAS[] = {"inputSchema", "outputSchema"};
+    for (int i = 0; i < 2; i++) {
+        cJSON *sch = tg_json_getz(d, SCHEMAS[i]);
+        char why[sizeof e->message - 16];
+        int cut = 0, r = sch ? tg_sanitize_schema(a, sch, cfg->description_bytes, TITLE_BYTES, &cut, why, sizeof why) : 0;
+        if (r < 0) return -1;
+        if (r > 0) {
+            char msg[sizeof e->message];
+            snprintf(msg, sizeof msg, "%s: %s", SCHEMAS[i], why);
+            fail(e, "invalid_descriptor", msg);
+            return 1;
+        }
+        if (cut && note(a, sanitized, SCHEMAS[i], changed)) return -1;
+    }
     return 0;
 }
 
@@ -436,32 +475,19 @@ tg_tool *tg_tool_build(const tg_registry_config *cfg, const tg_allocator *alloc,
         goto fail;
     }
     if (read_options(entry->options, &opts, cfg->capabilities, e)) goto fail; /* (read again from the tool's copy) */
-    cJSON *d = nodes_of(&s, entry->descriptor);
-    cJSON *sanitized = d ? tg_json_new(&s, cJSON_Array) : NULL;
+    /* cleaning works on a copy of the descriptor's nodes, made when it
+     * changes something (most descriptors are clean: read, not copied) */
+    const cJSON *d = entry->descriptor;
+    cJSON *sanitized = tg_json_new(&s, cJSON_Array);
     if (!sanitized) goto nomem;
-    if (clean_field(&s, d, "description", cfg->description_bytes, "description", sanitized) ||
-        clean_field(&s, d, "title", TITLE_BYTES, "title", sanitized))
-        goto nomem;
-    cJSON *ann = tg_json_getz(d, "annotations");
-    if (ann && clean_field(&s, ann, "title", TITLE_BYTES, "annotations.title", sanitized)) goto nomem;
-    if (clean_icons(&s, d, sanitized)) goto nomem;
-    /* the schemas' own text reaches the model too (every format shows it) */
-    static const char *const SCHEMAS[] = {"inputSchema", "outputSchema"};
-    for (int i = 0; i < 2; i++) {
-        cJSON *sch = tg_json_getz(d, SCHEMAS[i]);
-        char why[sizeof e->message - 16];
-        int changed = 0, r = sch ? tg_sanitize_schema(&s, sch, cfg->description_bytes, TITLE_BYTES, &changed, why, sizeof why) : 0;
-        if (r < 0) goto nomem;
-        if (r > 0) {
-            char msg[sizeof e->message];
-            snprintf(msg, sizeof msg, "%s: %s", SCHEMAS[i], why);
-            fail(e, "invalid_descriptor", msg);
-            goto fail;
-        }
-        cJSON *note = changed ? tg_json_new_string(&s, SCHEMAS[i], strlen(SCHEMAS[i])) : NULL;
-        if (changed && !note) goto nomem;
-        if (note) tg_json_append(sanitized, note);
+    int changes = 0, r = clean(NULL, cfg, (cJSON *)d, NULL, &changes, e); /* (only read) */
+    if (!r && changes) {
+        cJSON *copy = nodes_of(&s, d);
+        r = copy ? clean(&s, cfg, copy, sanitized, &changes, e) : -1;
+        d = copy;
     }
+    if (r < 0) goto nomem;
+    if (r > 0) goto fail;
 
     const cJSON *name = tg_json_getz(d, "name");
     size_t nlen = tg_json_strlen(name->valuestring);
@@ -511,7 +537,7 @@ tg_tool *tg_tool_build(const tg_registry_config *cfg, const tg_allocator *alloc,
     t->flight->refs = 1;
     t->flight->alloc = *alloc;
     tg_buf_free(&text);
-    if (keep) { /* the scratch arena, and the cleaned copy in it, go to the caller */
+    if (keep) { /* the scratch arena and the cleaned descriptor (the copy in it, or entry's) go to the caller */
         keep->arena = s;
         keep->doc = d;
     } else

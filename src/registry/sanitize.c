@@ -109,6 +109,18 @@ static int plain_text(const char *s, size_t len) {
     return tg_plain_prefix(s, len) == len;
 }
 
+int tg_sanitize_changes(const char *s, size_t len, size_t max_bytes) {
+    if (len > max_bytes) return 1; /* (cut, if nothing else) */
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t i = tg_plain_prefix(s, len); i < len;) {
+        uint32_t cp;
+        size_t k = tg_utf8_decode(u + i, len - i, &cp);
+        if (!k || hidden(cp)) return 1;
+        i += k;
+    }
+    return 0;
+}
+
 /* The first code point of s[0..len) that tg_sanitize_text would drop and
  * that cannot be text a tool depends on (ZWJ, ZWNJ and the emoji
  * presentation selectors U+FE0E/U+FE0F pass), or 0. */
@@ -128,7 +140,7 @@ static uint32_t hidden_in(const char *s, size_t len) {
 }
 
 typedef struct sctx {
-    tg_arena *a;
+    tg_arena *a; /* NULL: nothing is cleaned, changed only tells */
     size_t desc_cap, title_cap;
     int changed;
     char *why;
@@ -144,6 +156,10 @@ static int refuse(sctx *c, const char *what, const char *path, uint32_t cp) {
 static int clean_string(sctx *c, cJSON *v, size_t cap) {
     size_t len = tg_json_strlen(v->valuestring);
     if (len <= cap && plain_text(v->valuestring, len)) return 0; /* printable ASCII within the cap: as it is */
+    if (!c->a) {
+        c->changed |= tg_sanitize_changes(v->valuestring, len, cap);
+        return 0;
+    }
     char *tmp = tg_arena_alloc(c->a, (len < cap ? len : cap) + 8);
     if (!tmp) return -1;
     int changed;
