@@ -19,6 +19,16 @@ static int fail(tg_tool_error *e, const char *code, const char *msg) {
     return -1;
 }
 
+/* s[0..n), up to a NUL and cut to cap - 1 bytes, as C text in out (what
+ * snprintf's "%.*s" writes, without the formatting). */
+static void put_text(char *out, size_t cap, const char *s, size_t n) {
+    const char *nul = memchr(s, '\0', n);
+    if (nul) n = (size_t)(nul - s);
+    if (n > cap - 1) n = cap - 1;
+    memcpy(out, s, n);
+    out[n] = '\0';
+}
+
 static int is_bool_or_absent(const cJSON *o, const char *k) {
     const cJSON *v = tg_json_getz(o, k);
     return !v || cJSON_IsBool(v);
@@ -449,7 +459,7 @@ tg_tool *tg_tool_build(const tg_registry_config *cfg, const tg_allocator *alloc,
     e->name[0] = '\0';
     const cJSON *dname = cJSON_IsObject(entry->descriptor) ? tg_json_getz(entry->descriptor, "name") : NULL;
     if (cJSON_IsString(dname))
-        snprintf(e->tool, sizeof e->tool, "%.*s", (int)(tg_json_strlen(dname->valuestring) < 128 ? tg_json_strlen(dname->valuestring) : 128), dname->valuestring);
+        put_text(e->tool, sizeof e->tool, dname->valuestring, tg_json_strlen(dname->valuestring) < 128 ? tg_json_strlen(dname->valuestring) : 128);
     else
         e->tool[0] = '\0';
     if (check_shape(entry->descriptor, e)) return NULL;
@@ -493,7 +503,7 @@ tg_tool *tg_tool_build(const tg_registry_config *cfg, const tg_allocator *alloc,
     size_t nlen = tg_json_strlen(name->valuestring);
     char mapped[TG_NAME_MAX + 1];
     size_t mlen = tg_name_map(tmpl, source, source_len, name->valuestring, nlen, mapped);
-    snprintf(e->name, sizeof e->name, "%s", mapped);
+    put_text(e->name, sizeof e->name, mapped, mlen);
     cJSON *hidden = NULL;
     if (opts.context) {
         if (!(hidden = tg_json_new(&s, cJSON_Array))) goto nomem;
