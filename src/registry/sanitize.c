@@ -93,7 +93,7 @@ size_t tg_plain_prefix(const char *s, size_t len) {
  * up to 16 bytes, tested as one or two words (under 8 bytes the word ends
  * at the string's end, starting in the length before it: those bytes are
  * shifted out, and only the string's own are tested). */
-static int plain_text(const char *s, size_t len) {
+static inline int plain_text(const char *s, size_t len) {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     if (len - 1 < 16) {
         uint64_t lo, hi;
@@ -121,13 +121,9 @@ int tg_sanitize_changes(const char *s, size_t len, size_t max_bytes) {
     return 0;
 }
 
-/* The first code point of s[0..len) that tg_sanitize_text would drop and
- * that cannot be text a tool depends on (ZWJ, ZWNJ and the emoji
- * presentation selectors U+FE0E/U+FE0F pass), or 0. */
-static uint32_t hidden_in(const char *s, size_t len) {
-    if (plain_text(s, len)) return 0;
+/* hidden_in's answer for s[i..len), s[0..i) being printable ASCII */
+static uint32_t hidden_past(const char *s, size_t len, size_t i) {
     const unsigned char *u = (const unsigned char *)s;
-    size_t i = tg_plain_prefix(s, len);
     while (i < len) {
         uint32_t cp;
         size_t k = tg_utf8_decode(u + i, len - i, &cp);
@@ -137,6 +133,13 @@ static uint32_t hidden_in(const char *s, size_t len) {
         i += k;
     }
     return 0;
+}
+
+/* The first code point of s[0..len) that tg_sanitize_text would drop and
+ * that cannot be text a tool depends on (ZWJ, ZWNJ and the emoji
+ * presentation selectors U+FE0E/U+FE0F pass), or 0. */
+static inline uint32_t hidden_in(const char *s, size_t len) {
+    return plain_text(s, len) ? 0 : hidden_past(s, len, tg_plain_prefix(s, len)); /* (most are plain) */
 }
 
 typedef struct sctx {
