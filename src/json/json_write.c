@@ -121,6 +121,9 @@ int tg_json_write_string(tg_buf *out, const char *s, size_t len) {
  * bytes past len). Under 8 bytes the word read ends at the string's end,
  * so it starts in the length before the string: those bytes are shifted
  * out, and only the string's own bytes are tested. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline)) /* (the writers call it for every key and string) */
+#endif
 static inline int write_text(tg_buf *out, const char *s) {
     size_t len = tg_json_strlen(s);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -201,7 +204,7 @@ int tg_json_write(tg_buf *out, const cJSON *item) {
 
 /* key order of two members: by their bytes, a prefix first (most keys
  * differ in their first byte: no call for those) */
-static int key_before(const cJSON *a, const cJSON *b) {
+static inline int key_before(const cJSON *a, const cJSON *b) {
     size_t la = tg_json_strlen(a->string), lb = tg_json_strlen(b->string);
     if (la && lb && a->string[0] != b->string[0]) return (unsigned char)a->string[0] < (unsigned char)b->string[0];
     int c = memcmp(a->string, b->string, la < lb ? la : lb);
@@ -346,7 +349,7 @@ static int split_members(split *x, const cJSON *obj, size_t *base) {
         p.in_doc = reads_alike(c);
         if (p.in_doc) {
             p.from = doc->len;
-            if (tg_json_write(doc, c)) return -1;
+            if ((c->type & 0xFF) == cJSON_String ? write_text(doc, c->valuestring) : tg_json_write(doc, c)) return -1;
             p.to = doc->len;
         } else {
             p.from = x->sorted->len;
