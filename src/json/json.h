@@ -163,6 +163,21 @@ int tg_json_write(tg_buf *out, const cJSON *item);
  * bytes (a key that is a prefix of another first): the same text for the
  * same JSON however a writer ordered its members (definition digests). */
 int tg_json_write_sorted(tg_buf *out, const cJSON *item);
+/* Where a member of an object tg_json_write_split wrote lies in the
+ * sorted text: "key":value from at, the value from val, to end. */
+typedef struct tg_json_span {
+    const cJSON *member;
+    size_t at, val, end;
+} tg_json_span;
+/* Both texts of object obj in one walk, each string escaped once: obj as
+ * tg_json_write writes it, to doc; each of its members, "key":value with
+ * the value as tg_json_write_sorted writes it, to sorted, one after
+ * another in the order tg_json_write_sorted writes them in (equal keys,
+ * which only a reader allowing them makes, in document order), with nothing
+ * between them, span[i] (room for one per member) telling where the i-th
+ * lies. For a canonical text made of a document's members (a digest)
+ * beside the document's own text. 0, or -1 when a buffer refused. */
+int tg_json_write_split(tg_buf *doc, tg_buf *sorted, const cJSON *obj, tg_json_span *span);
 /* Appends s[0..len) as a JSON string literal. */
 int tg_json_write_string(tg_buf *out, const char *s, size_t len);
 /* The bytes tg_json_write_string would write for s[0..len), quotes

@@ -294,6 +294,118 @@ static void allocation_failures(void) {
     CHECK(ok_at > 0);
 }
 
+/* tg_json_write_split writes what tg_json_write and tg_json_write_sorted
+ * write, in one walk: the document's text, and its members in key order,
+ * each as the sorted writer writes it; a buffer that refuses is an error. */
+static void split_writing(void) {
+    static const char *const DOCS[] = {
+        "{}",
+        "{\"b\":1,\"a\":{\"d\":[{\"z\":1,\"y\":2}],\"c\":2}}",
+        "{\"ab\":1,\"a\":2,\"\":3,\"\u00e9\":4,\"B\":5,\"a\\u0000\":[[{\"y\":{},\"x\":[]}]]}",
+        "{\"z\":{\"t\":0,\"s\":0,\"r\":0,\"q\":0,\"p\":0,\"o\":0,\"n\":0,\"m\":0,\"l\":0,\"k\":0,\"j\":0,"
+        "\"i\":0,\"h\":0,\"g\":0,\"f\":0,\"e\":0,\"d\":0,\"c\":0,\"b\":0,\"a\":{\"2\":\"x\\\"y\",\"1\":null}},"
+        "\"y\":[1,\"a\\n\",true,{\"q\":1}],\"x\":{\"only\":{\"b\":1,\"a\":2}}}",
+    };
+    for (size_t i = 0; i < sizeof DOCS / sizeof DOCS[0]; i++) {
+        tg_arena a;
+        tg_arena_init(&a, libc_alloc);
+        tg_json_error err;
+        cJSON *d = parse(&a, DOCS[i], &err);
+        CHECK_MSG(d != NULL, "%s: %s", DOCS[i], err.message);
+        if (!d) continue;
+        tg_buf doc, sorted, want, joined;
+        tg_buf_init(&doc, libc_alloc, 0);
+        tg_buf_init(&sorted, libc_alloc, 0);
+        tg_buf_init(&want, libc_alloc, 0);
+        tg_buf_init(&joined, libc_alloc, 0);
+        tg_json_span span[8];
+        CHECK(tg_json_write_split(&doc, &sorted, d, span) == 0);
+        tg_json_write(&want, d);
+        CHECK_STR(doc.data, want.data);
+        tg_buf_reset(&want);
+        tg_json_write_sorted(&want, d);
+        /* the members, joined, are the sorted text; each value its own */
+        tg_buf_append(&joined, "{", 1);
+        size_t n = (size_t)cJSON_GetArraySize(d);
+        for (size_t k = 0; k < n; k++) {
+            if (k) tg_buf_append(&joined, ",", 1);
+            tg_buf_append(&joined, sorted.data + span[k].at, span[k].end - span[k].at);
+            tg_buf v;
+            tg_buf_init(&v, libc_alloc, 0);
+            tg_json_write_sorted(&v, span[k].member);
+            CHECK(span[k].end - span[k].val == v.len && memcmp(sorted.data + span[k].val, v.data, v.len) == 0);
+            tg_buf_free(&v);
+        }
+        tg_buf_append(&joined, "}", 1);
+        CHECK_STR(joined.data, want.data);
+        tg_buf_free(&doc);
+        tg_buf_free(&sorted);
+        tg_buf_free(&want);
+        tg_buf_free(&joined);
+        tg_arena_free(&a);
+    }
+    /* every allocation failing in turn: -1, never a crash or a leak */
+    tg_arena a;
+    tg_arena_init(&a, libc_alloc);
+    tg_json_error err;
+    cJSON *d = parse(&a, DOCS[3], &err);
+    int ok_at = -1;
+    for (int n = 0; n < 100 && ok_at < 0 && d; n++) {
+        failing f = {n};
+        tg_allocator al = {failing_alloc, &f};
+        tg_buf doc, sorted;
+        tg_buf_init(&doc, al, 0);
+        tg_buf_init(&sorted, al, 0);
+        tg_json_span span[3];
+        if (tg_json_write_split(&doc, &sorted, d, span) == 0) ok_at = n;
+        tg_buf_free(&doc);
+        tg_buf_free(&sorted);
+    }
+    CHECK(ok_at > 0);
+    tg_arena_free(&a);
+}
+
+/* Keys and values of up to 16 bytes take a short way (tested a word at a
+ * time): whatever byte sits wherever in them, and however full the
+ * buffer, what is written is what tg_json_write_string writes. */
+static void short_strings(void) {
+    static const char SPECIAL[] = {'"', '\\', '\n', 0x01, 0x1F, 0x7F, (char)0xC3, (char)0xFF, 'a'};
+    tg_arena a;
+    tg_arena_init(&a, libc_alloc);
+    for (size_t len = 0; len <= 18; len++)
+        for (size_t at = 0; at < (len ? len : 1); at++)
+            for (size_t k = 0; k < sizeof SPECIAL; k++) {
+                char s[20];
+                memset(s, 'x', sizeof s);
+                if (len) s[at] = SPECIAL[k];
+                cJSON *v = tg_json_new_string(&a, s, len);
+                tg_buf want, got;
+                tg_buf_init(&want, libc_alloc, 0);
+                tg_json_write_string(&want, s, len);
+                /* after p bytes of a 256-byte buffer (room to spare, then
+                 * less than a word's), with no cap or one it meets or passes */
+                for (size_t p = 200; p < 256; p += 3)
+                    for (size_t over = 0; over < 3; over++) {
+                        tg_buf_init(&got, libc_alloc, 0);
+                        char pad[256];
+                        memset(pad, '-', sizeof pad);
+                        tg_buf_append(&got, pad, 255);
+                        tg_buf_reset(&got);
+                        tg_buf_append(&got, pad, p);
+                        got.max = over == 0 ? 0 : over == 1 ? p + want.len : p + want.len - 1;
+                        int rc = tg_json_write(&got, v);
+                        CHECK_MSG(rc == (over == 2 ? -1 : 0), "len %zu at %zu byte %02x", len, at, (unsigned char)SPECIAL[k]);
+                        if (!rc)
+                            CHECK_MSG(got.len == p + want.len && memcmp(got.data + p, want.data, want.len) == 0 &&
+                                          got.data[got.len] == '\0',
+                                      "len %zu at %zu byte %02x", len, at, (unsigned char)SPECIAL[k]);
+                        tg_buf_free(&got);
+                    }
+                tg_buf_free(&want);
+            }
+    tg_arena_free(&a);
+}
+
 /* Whatever bytes a string holds, what is written is strict JSON: a byte
  * that starts no valid UTF-8 sequence becomes U+FFFD; valid text is kept. */
 static void strings_of_any_bytes(void) {
@@ -531,5 +643,7 @@ int main(void) {
     allocation_failures();
     parse_each_hands_elements_over();
     parse_each_refuses_as_parse_does();
+    split_writing();
+    short_strings();
     return tg_test_finish("json");
 }

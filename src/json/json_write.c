@@ -113,6 +113,45 @@ int tg_json_write_string(tg_buf *out, const char *s, size_t len) {
     return put1(out, '"');
 }
 
+/* A string this module made (its length in the size_t before it), as
+ * tg_json_write_string writes it. Most are keys and short values, written
+ * here whole when none of their bytes needs a look: up to 16 bytes tested
+ * and stored as one or two 8-byte words, the quotes put around them (the
+ * word's bytes past the closing quote lie within cap and are left as
+ * bytes past len). Under 8 bytes the word read ends at the string's end,
+ * so it starts in the length before the string: those bytes are shifted
+ * out, and only the string's own bytes are tested. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline)) /* (the writers call it for every key and string) */
+#endif
+static inline int write_text(tg_buf *out, const char *s) {
+    size_t len = tg_json_strlen(s);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (len - 1 < 16 && fits(out, 18)) {
+        char *d = out->data + out->len;
+        uint64_t lo, hi;
+        if (len <= 8) {
+            memcpy(&lo, s + len - 8, 8);
+            lo >>= 8 * (8 - len);
+            if (tg_json__special8(lo) & (~(uint64_t)0 >> 8 * (8 - len))) return tg_json_write_string(out, s, len);
+            memcpy(d + 1, &lo, 8);
+        } else {
+            memcpy(&lo, s, 8);
+            memcpy(&hi, s + len - 8, 8);
+            if (tg_json__special8(lo) | tg_json__special8(hi)) return tg_json_write_string(out, s, len);
+            memcpy(d + 1, &lo, 8);
+            memcpy(d + 1 + len - 8, &hi, 8);
+        }
+        d[0] = '"';
+        d[len + 1] = '"';
+        d[len + 2] = '\0';
+        out->len += len + 2;
+        return 0;
+    }
+#endif
+    return tg_json_write_string(out, s, len);
+}
+
 size_t tg_json_string_size(const char *s, size_t len) {
     size_t n = 2, i = plain_run(s, 0, len), run = 0;
     while (i < len) { /* (tg_json_write_string's walk, counting what it would put) */
@@ -144,7 +183,7 @@ int tg_json_write(tg_buf *out, const cJSON *item) {
     case cJSON_True: return put(out, "true", 4);
     case cJSON_NULL: return put(out, "null", 4);
     case cJSON_Number: return put(out, item->valuestring, tg_json_strlen(item->valuestring));
-    case cJSON_String: return tg_json_write_string(out, item->valuestring, tg_json_strlen(item->valuestring));
+    case cJSON_String: return write_text(out, item->valuestring);
     case cJSON_Array:
     case cJSON_Object: {
         int obj = cJSON_IsObject(item);
@@ -152,7 +191,7 @@ int tg_json_write(tg_buf *out, const cJSON *item) {
         for (const cJSON *c = item->child; c; c = c->next) {
             if (c != item->child) put1(out, ',');
             if (obj) {
-                tg_json_write_string(out, c->string, tg_json_strlen(c->string));
+                write_text(out, c->string);
                 put1(out, ':');
             }
             if (tg_json_write(out, c)) return -1;
@@ -163,9 +202,11 @@ int tg_json_write(tg_buf *out, const cJSON *item) {
     }
 }
 
-/* key order of two members: by their bytes, a prefix first */
-static int key_before(const cJSON *a, const cJSON *b) {
+/* key order of two members: by their bytes, a prefix first (most keys
+ * differ in their first byte: no call for those) */
+static inline int key_before(const cJSON *a, const cJSON *b) {
     size_t la = tg_json_strlen(a->string), lb = tg_json_strlen(b->string);
+    if (la && lb && a->string[0] != b->string[0]) return (unsigned char)a->string[0] < (unsigned char)b->string[0];
     int c = memcmp(a->string, b->string, la < lb ? la : lb);
     return c < 0 || (c == 0 && la < lb);
 }
@@ -216,10 +257,180 @@ int tg_json_write_sorted(tg_buf *out, const cJSON *item) {
     for (i = 0; i < n && !rc; i++, c = c ? c->next : NULL) {
         const cJSON *x = m ? m[i] : c;
         if (i) put1(out, ',');
-        tg_json_write_string(out, x->string, tg_json_strlen(x->string));
+        write_text(out, x->string);
         put1(out, ':');
         rc = tg_json_write_sorted(out, x);
     }
     if (m && m != small) tg_free(&out->alloc, m, n * sizeof *m);
     return rc ? -1 : put1(out, '}');
+}
+
+/* ---- both texts in one walk (tg_json_write_split) ---- */
+
+/* A member of an object being written: its "key": in doc, from at to
+ * val, and its value: in doc from `from` to `to` when it reads the same
+ * in key order (in_doc), else its sorted text, in sorted. */
+typedef struct placed {
+    const cJSON *member;
+    size_t at, val, from, to;
+    int in_doc;
+} placed;
+
+typedef struct split {
+    tg_buf *doc, *sorted;
+    tg_buf tmp;   /* an object's values in sorted while its members are put in key order */
+    placed *open; /* the members of the objects being written, outermost first */
+    size_t n_open, cap_open;
+} split;
+
+/* 1 when v's sorted text is its text: it holds no object (a leaf, or an
+ * array of leaves). */
+static int reads_alike(const cJSON *v) {
+    int t = v->type & 0xFF;
+    if (t == cJSON_Object) return 0;
+    if (t == cJSON_Array)
+        for (const cJSON *c = v->child; c; c = c->next)
+            if ((c->type & 0xFF) == cJSON_Object || (c->type & 0xFF) == cJSON_Array) return 0;
+    return 1;
+}
+
+/* Key order; equal keys (which only a reader allowing them makes) keep
+ * their document order. */
+static int placed_cmp(const void *a, const void *b) {
+    const placed *x = a, *y = b;
+    if (key_before(x->member, y->member)) return -1;
+    if (key_before(y->member, x->member)) return 1;
+    return x->at < y->at ? -1 : x->at > y->at;
+}
+
+static void sort_placed(placed *p, size_t n) {
+    if (n > 16) { /* many members: qsort (a schema's may run to thousands) */
+        qsort(p, n, sizeof *p, placed_cmp);
+        return;
+    }
+    for (size_t i = 1; i < n; i++) { /* insertion sort: members are few */
+        placed m = p[i];
+        size_t j = i;
+        while (j > 0 && key_before(m.member, p[j - 1].member)) {
+            p[j] = p[j - 1];
+            j--;
+        }
+        p[j] = m;
+    }
+}
+
+static int split_value(split *x, const cJSON *v);
+
+/* obj to doc, as tg_json_write writes it; its members on x->open from
+ * *base on, saying where their texts lie. */
+static int split_members(split *x, const cJSON *obj, size_t *base) {
+    tg_buf *doc = x->doc;
+    size_t n = 0;
+    for (const cJSON *c = obj->child; c; c = c->next) n++;
+    if (n > x->cap_open - x->n_open) {
+        size_t cap = x->cap_open ? x->cap_open : 64;
+        while (cap < x->n_open + n) cap *= 2;
+        placed *p = tg_realloc(&x->sorted->alloc, x->open, x->cap_open * sizeof *p, cap * sizeof *p);
+        if (!p) return -1;
+        x->open = p;
+        x->cap_open = cap;
+    }
+    size_t i = *base = x->n_open;
+    x->n_open += n;
+    put1(doc, '{');
+    for (const cJSON *c = obj->child; c; c = c->next, i++) {
+        placed p;
+        if (c != obj->child) put1(doc, ',');
+        p.member = c;
+        p.at = doc->len;
+        write_text(doc, c->string);
+        put1(doc, ':');
+        p.val = doc->len;
+        p.in_doc = reads_alike(c);
+        if (p.in_doc) {
+            p.from = doc->len;
+            if ((c->type & 0xFF) == cJSON_String ? write_text(doc, c->valuestring) : tg_json_write(doc, c)) return -1;
+            p.to = doc->len;
+        } else {
+            p.from = x->sorted->len;
+            if (split_value(x, c)) return -1;
+            p.to = x->sorted->len;
+        }
+        x->open[i] = p; /* (after split_value, which may move x->open) */
+    }
+    return put1(doc, '}');
+}
+
+/* The n members on x->open from base, in that order, to sorted from
+ * `from` on, where the sorted texts of their values were written: commas
+ * between them, or, given span, nothing, span telling where each lies. */
+static int place(split *x, size_t from, size_t base, size_t n, tg_json_span *span) {
+    tg_buf *s = x->sorted, *doc = x->doc;
+    if (s->failed || doc->failed) return -1;
+    tg_buf_reset(&x->tmp);
+    if (s->len > from && tg_buf_append(&x->tmp, s->data + from, s->len - from)) return -1;
+    s->len = from;
+    for (size_t k = 0; k < n; k++) {
+        const placed *p = &x->open[base + k];
+        if (k && !span) put1(s, ',');
+        size_t at = s->len;
+        if (p->in_doc) { /* (its key and value are one run of doc) */
+            put(s, doc->data + p->at, p->to - p->at);
+        } else {
+            put(s, doc->data + p->at, p->val - p->at);
+            put(s, x->tmp.data + (p->from - from), p->to - p->from);
+        }
+        if (span) {
+            span[k].member = p->member;
+            span[k].at = at;
+            span[k].val = at + (p->val - p->at);
+            span[k].end = s->len;
+        }
+    }
+    return s->failed ? -1 : 0;
+}
+
+/* v, an object or an array, to doc and its sorted text to sorted */
+static int split_value(split *x, const cJSON *v) {
+    tg_buf *doc = x->doc, *sorted = x->sorted;
+    if ((v->type & 0xFF) == cJSON_Array) {
+        put1(doc, '[');
+        put1(sorted, '[');
+        for (const cJSON *c = v->child; c; c = c->next) {
+            if (c != v->child) {
+                put1(doc, ',');
+                put1(sorted, ',');
+            }
+            size_t at = doc->len;
+            if (!reads_alike(c)) {
+                if (split_value(x, c)) return -1;
+            } else if (tg_json_write(doc, c) || doc->failed || put(sorted, doc->data + at, doc->len - at))
+                return -1;
+        }
+        put1(doc, ']');
+        return put1(sorted, ']');
+    }
+    put1(sorted, '{');
+    size_t from = sorted->len, base;
+    if (split_members(x, v, &base)) return -1;
+    if (x->n_open - base > 1) sort_placed(x->open + base, x->n_open - base);
+    if (place(x, from, base, x->n_open - base, NULL)) return -1;
+    x->n_open = base;
+    return put1(sorted, '}');
+}
+
+int tg_json_write_split(tg_buf *doc, tg_buf *sorted, const cJSON *obj, tg_json_span *span) {
+    split x;
+    x.doc = doc;
+    x.sorted = sorted;
+    tg_buf_init(&x.tmp, sorted->alloc, 0);
+    x.open = NULL;
+    x.n_open = x.cap_open = 0;
+    size_t from = sorted->len, base;
+    int rc = split_members(&x, obj, &base);
+    if (!rc && x.n_open - base > 1) sort_placed(x.open + base, x.n_open - base);
+    if (!rc) rc = place(&x, from, base, x.n_open - base, span);
+    tg_buf_free(&x.tmp);
+    tg_free(&sorted->alloc, x.open, x.cap_open * sizeof *x.open);
+    return rc || doc->failed || sorted->failed ? -1 : 0;
 }

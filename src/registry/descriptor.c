@@ -19,6 +19,16 @@ static int fail(tg_tool_error *e, const char *code, const char *msg) {
     return -1;
 }
 
+/* s[0..n), up to a NUL and cut to cap - 1 bytes, as C text in out (what
+ * snprintf's "%.*s" writes, without the formatting). */
+static void put_text(char *out, size_t cap, const char *s, size_t n) {
+    const char *nul = memchr(s, '\0', n);
+    if (nul) n = (size_t)(nul - s);
+    if (n > cap - 1) n = cap - 1;
+    memcpy(out, s, n);
+    out[n] = '\0';
+}
+
 static int is_bool_or_absent(const cJSON *o, const char *k) {
     const cJSON *v = tg_json_getz(o, k);
     return !v || cJSON_IsBool(v);
@@ -151,12 +161,17 @@ static int read_options(const cJSON *o, tg_tool_opts *opts, const cJSON *caps, t
     return 0;
 }
 
-/* Replaces a string value by its cleaned copy (cut to cap bytes); sets
- * *changed when that changed it. -1 when memory ran out. */
+/* Replaces a string value by its cleaned copy (cut to cap bytes), or,
+ * with a NULL arena, leaves it as it is; sets *changed when cleaning
+ * changes it. -1 when memory ran out. */
 static int clean_value(tg_arena *a, cJSON *v, size_t cap, int *changed) {
     if (!cJSON_IsString(v)) return 0;
     size_t len = tg_json_strlen(v->valuestring);
     if (len <= cap && tg_plain_prefix(v->valuestring, len) == len) return 0; /* (as it is) */
+    if (!a) {
+        *changed |= tg_sanitize_changes(v->valuestring, len, cap);
+        return 0;
+    }
     char *tmp = tg_arena_alloc(a, (len < cap ? len : cap) + 8);
     if (!tmp) return -1;
     int cut;
@@ -169,14 +184,22 @@ static int clean_value(tg_arena *a, cJSON *v, size_t cap, int *changed) {
     return 0;
 }
 
-static int clean_field(tg_arena *a, cJSON *obj, const char *key, size_t cap, const char *label, cJSON *sanitized) {
-    int changed = 0;
-    if (clean_value(a, tg_json_getz(obj, key), cap, &changed)) return -1;
-    if (!changed) return 0;
-    cJSON *note = tg_json_new_string(a, label, strlen(label));
-    if (!note) return -1;
-    tg_json_append(sanitized, note);
+/* Notes in sanitized that cleaning changed a field (label), when it
+ * cleans (a set); sets *changed. */
+static int note(tg_arena *a, cJSON *sanitized, const char *label, int *changed) {
+    *changed = 1;
+    if (!a) return 0;
+    cJSON *n = tg_json_new_string(a, label, strlen(label));
+    if (!n) return -1;
+    tg_json_append(sanitized, n);
     return 0;
+}
+
+static int clean_field(tg_arena *a, cJSON *obj, const char *key, size_t cap, const char *label, cJSON *sanitized,
+                       int *changed) {
+    int cut = 0;
+    if (clean_value(a, tg_json_getz(obj, key), cap, &cut)) return -1;
+    return cut ? note(a, sanitized, label, changed) : 0;
 }
 
 /* MCP says an icon's src is an HTTP(S) URL or a data: URI: an icon with
@@ -214,93 +237,128 @@ static int icon_ok(const cJSON *icon) {
     return 0;
 }
 
-static int clean_icons(tg_arena *a, cJSON *d, cJSON *sanitized) {
+static int clean_icons(tg_arena *a, cJSON *d, cJSON *sanitized, int *changed) {
     cJSON *icons = tg_json_getz(d, "icons");
     if (!cJSON_IsArray(icons)) return 0; /* (check_shape refused any other) */
-    int changed = 0;
+    int cut = 0;
     for (cJSON *icon = icons->child, *next; icon; icon = next) {
         next = icon->next;
         if (!icon_ok(icon)) {
-            tg_json_detach(icons, icon);
-            changed = 1;
+            if (a) tg_json_detach(icons, icon);
+            cut = 1;
             continue;
         }
         /* (theme is light or dark: nothing to clean) */
-        if (clean_value(a, tg_json_getz(icon, "mimeType"), TITLE_BYTES, &changed)) return -1;
+        if (clean_value(a, tg_json_getz(icon, "mimeType"), TITLE_BYTES, &cut)) return -1;
         cJSON *sizes = tg_json_getz(icon, "sizes");
         for (cJSON *sz = cJSON_IsArray(sizes) ? sizes->child : NULL; sz; sz = sz->next)
-            if (clean_value(a, sz, TITLE_BYTES, &changed)) return -1;
+            if (clean_value(a, sz, TITLE_BYTES, &cut)) return -1;
     }
-    if (!changed) return 0;
-    cJSON *note = tg_json_new_string(a, "icons", 5);
-    if (!note) return -1;
-    tg_json_append(sanitized, note);
+    return cut ? note(a, sanitized, "icons", changed) : 0;
+}
+
+/* Cleans the text of d that reaches a model or a person (description,
+ * titles, icons, the schemas' own text), noting each field it changes in
+ * sanitized; with a NULL arena d is only read: *changed tells whether
+ * cleaning would change it. 0, 1 refused (e filled), -1 out of memory. */
+static int clean(tg_arena *a, const tg_registry_config *cfg, cJSON *d, cJSON *sanitized, int *changed,
+                 tg_tool_error *e) {
+    if (clean_field(a, d, "description", cfg->description_bytes, "description", sanitized, changed) ||
+        clean_field(a, d, "title", TITLE_BYTES, "title", sanitized, changed))
+        return -1;
+    cJSON *ann = tg_json_getz(d, "annotations");
+    if (ann && clean_field(a, ann, "title", TITLE_BYTES, "annotations.title", sanitized, changed)) return -1;
+    if (clean_icons(a, d, sanitized, changed)) return -1;
+    /* the schemas' own text reaches the model too (every format shows it) */
+    static const char *const SCHEMAS[] = {"inputSchema", "outputSchema"};
+    for (int i = 0; i < 2; i++) {
+        cJSON *sch = tg_json_getz(d, SCHEMAS[i]);
+        char why[sizeof e->message - 16];
+        int cut = 0, r = sch ? tg_sanitize_schema(a, sch, cfg->description_bytes, TITLE_BYTES, &cut, why, sizeof why) : 0;
+        if (r < 0) return -1;
+        if (r > 0) {
+            char msg[sizeof e->message];
+            snprintf(msg, sizeof msg, "%s: %s", SCHEMAS[i], why);
+            fail(e, "invalid_descriptor", msg);
+            return 1;
+        }
+        if (cut && note(a, sanitized, SCHEMAS[i], changed)) return -1;
+    }
     return 0;
 }
 
-/* BLAKE2s-256 over the canonical text of the whole descriptor: the
- * model-relevant fields first, then every other member (_meta, icons,
- * execution, unknown ones: a client may show any of them to a model or a
- * person, so a change to any is held for review), each in key order; the
- * canonical sizes of inputSchema and outputSchema come back in sizes[0..1],
- * the whole descriptor's (the text less its labels and line ends) in
- * sizes[2] (the size limits are checked on them: the text is written once). */
+/* The canonical text's fields, in its order. */
+#define FIELD(key) {key, sizeof key - 1}
+static const struct field {
+    const char *key;
+    size_t len;
+} FIELDS[] = {FIELD("name"), FIELD("title"), FIELD("description"), FIELD("inputSchema"), FIELD("outputSchema"),
+              FIELD("annotations")};
+#undef FIELD
+enum { N_FIELDS = sizeof FIELDS / sizeof FIELDS[0] };
 
-static int digest(tg_arena *a, const cJSON *d, char hex[65], size_t sizes[3], size_t hint) {
-    static const char *const FIELDS[] = {"name", "title", "description", "inputSchema", "outputSchema", "annotations"};
-    enum { N_FIELDS = sizeof FIELDS / sizeof FIELDS[0] };
-    tg_buf b;
+/* The field m is (its index in FIELDS), or N_FIELDS for another member. */
+static size_t field_of(const cJSON *m) {
+    size_t n = tg_json_strlen(m->string), i = 0;
+    while (i < N_FIELDS && !(n == FIELDS[i].len && memcmp(m->string, FIELDS[i].key, n) == 0)) i++;
+    return i;
+}
+
+/* The descriptor's text, as tg_json_write writes it (the definition's text
+ * while cleaning changes nothing), to text, and its digest: BLAKE2s-256
+ * over the canonical text of the whole descriptor: the model-relevant
+ * fields first, then every other member (_meta, icons, execution, unknown
+ * ones: a client may show any of them to a model or a person, so a change
+ * to any is held for review), each in key order (member order is a
+ * writer's habit, not a change). Both are written in one
+ * walk (tg_json_write_split). The canonical sizes of inputSchema and
+ * outputSchema come back in sizes[0..1], the whole descriptor's (the text
+ * less its labels and line ends) in sizes[2] (the size limits are checked
+ * on them: the text is written once). */
+static int digest(tg_arena *a, const cJSON *d, tg_buf *text, char hex[65], size_t sizes[3]) {
+    size_t n = 0;
+    for (const cJSON *m = d->child; m; m = m->next) n++;
+    tg_json_span *span = tg_arena_alloc(a, (n ? n : 1) * sizeof *span);
+    tg_buf vals, b;
+    tg_buf_init(&vals, a->alloc, 0);
     tg_buf_init(&b, a->alloc, 0);
-    /* one buffer of about the text's size (a hint; tg_buf grows past it) */
-    if (hint >= 256 && (b.data = tg_malloc(&b.alloc, hint)) != NULL) {
-        b.cap = hint;
-        b.data[0] = '\0';
+    (void)tg_buf_reserve(&vals, 4096); /* (hints: the buffers grow past them) */
+    if (!span || tg_json_write_split(text, &vals, d, span)) {
+        tg_buf_free(&vals);
+        return -1;
     }
-    sizes[0] = sizes[1] = sizes[2] = 0;
+    /* the fields' values, then the other members as one object in key
+     * order (the member a field's key names first is the field: spans in
+     * key order keep equal keys in document order) */
+    tg_json_span field[N_FIELDS];
+    size_t rest = 0;
+    for (size_t i = 0; i < N_FIELDS; i++) field[i].member = NULL;
+    for (size_t k = 0; k < n; k++) {
+        size_t f = field_of(span[k].member);
+        if (f == N_FIELDS) span[rest++] = span[k];
+        else if (!field[f].member) field[f] = span[k];
+    }
+    (void)tg_buf_reserve(&b, vals.len + 128);
+    sizes[0] = sizes[1] = 0;
     size_t labels = 0; /* "name=", "\n", ...: not the descriptor's bytes */
-    for (size_t i = 0; i < sizeof FIELDS / sizeof FIELDS[0]; i++) {
-        const cJSON *v = tg_json_getz(d, FIELDS[i]);
-        tg_buf_puts(&b, FIELDS[i]);
+    for (size_t i = 0; i < N_FIELDS; i++) {
+        tg_buf_append(&b, FIELDS[i].key, FIELDS[i].len);
         tg_buf_putc(&b, '=');
-        labels += strlen(FIELDS[i]) + 2;
-        size_t at = b.len;
-        if (v) tg_json_write_sorted(&b, v); /* (member order is a writer's habit, not a change) */
-        if (i == 3 || i == 4) sizes[i - 3] = b.len - at;
+        labels += FIELDS[i].len + 2;
+        if (field[i].member) {
+            tg_buf_append(&b, vals.data + field[i].val, field[i].end - field[i].val);
+            if (i == 3 || i == 4) sizes[i - 3] = field[i].end - field[i].val;
+        }
         tg_buf_putc(&b, '\n');
     }
-    /* the other members, as one object in key order (tg_json_write_sorted
-     * of a copy without the fields above) */
-    tg_buf_puts(&b, "rest=");
+    tg_buf_puts(&b, "rest={");
     labels += 6;
-    cJSON rest;
-    memset(&rest, 0, sizeof rest);
-    rest.type = cJSON_Object;
-    cJSON *copies = NULL, *last = NULL;
-    size_t n_other = 0;
-    for (const cJSON *m = d->child; m; m = m->next) {
-        int field = 0;
-        for (size_t i = 0; i < N_FIELDS && !field; i++) field = tg_json_key_is(m, FIELDS[i]);
-        if (!field) n_other++;
+    for (size_t k = 0; k < rest; k++) {
+        if (k) tg_buf_putc(&b, ',');
+        tg_buf_append(&b, vals.data + span[k].at, span[k].end - span[k].at);
     }
-    if (n_other) {
-        copies = tg_arena_alloc(a, n_other * sizeof *copies);
-        if (!copies) b.failed = 1;
-        size_t k = 0;
-        for (const cJSON *m = d->child; m && copies; m = m->next) {
-            int field = 0;
-            for (size_t i = 0; i < N_FIELDS && !field; i++) field = tg_json_key_is(m, FIELDS[i]);
-            if (field) continue;
-            copies[k] = *m; /* a shallow copy, linked into `rest` */
-            copies[k].next = NULL;
-            copies[k].prev = last;
-            if (last) last->next = &copies[k];
-            else rest.child = &copies[k];
-            last = &copies[k++];
-        }
-        if (rest.child) rest.child->prev = last;
-    }
-    tg_json_write_sorted(&b, &rest);
-    tg_buf_putc(&b, '\n');
+    tg_buf_puts(&b, "}\n");
+    tg_buf_free(&vals);
     if (b.failed) {
         tg_buf_free(&b);
         return -1;
@@ -401,24 +459,23 @@ tg_tool *tg_tool_build(const tg_registry_config *cfg, const tg_allocator *alloc,
     e->name[0] = '\0';
     const cJSON *dname = cJSON_IsObject(entry->descriptor) ? tg_json_getz(entry->descriptor, "name") : NULL;
     if (cJSON_IsString(dname))
-        snprintf(e->tool, sizeof e->tool, "%.*s", (int)(tg_json_strlen(dname->valuestring) < 128 ? tg_json_strlen(dname->valuestring) : 128), dname->valuestring);
+        put_text(e->tool, sizeof e->tool, dname->valuestring, tg_json_strlen(dname->valuestring) < 128 ? tg_json_strlen(dname->valuestring) : 128);
     else
         e->tool[0] = '\0';
     if (check_shape(entry->descriptor, e)) return NULL;
 
     /* scratch: the cleaned copy and the canonical texts; the tool keeps
-     * only the definition's text, written from the cleaned copy */
+     * only the definition's text, that of the cleaned copy */
     tg_arena s;
     tg_arena_init(&s, *alloc);
     tg_buf text;
     tg_buf_init(&text, *alloc, 0);
+    (void)tg_buf_reserve(&text, 4096);
     tg_tool *t = NULL;
     tg_tool_opts opts;
     char hex[65];
     size_t sizes[3];
-    /* canonical text: about a third of the nodes' size, plus the labels */
-    if (digest(&s, entry->descriptor, hex, sizes, tg_json_clone_size(entry->descriptor) / 3 + 256))
-        goto nomem; /* of what the source sent, before cleaning */
+    if (digest(&s, entry->descriptor, &text, hex, sizes)) goto nomem; /* of what the source sent, before cleaning */
     /* (the whole descriptor, as written canonically: a batch, which a
      * tools/list fills, holds many, and each is bounded alone) */
     if (cfg->descriptor_bytes && sizes[2] > cfg->descriptor_bytes) {
@@ -428,38 +485,25 @@ tg_tool *tg_tool_build(const tg_registry_config *cfg, const tg_allocator *alloc,
         goto fail;
     }
     if (read_options(entry->options, &opts, cfg->capabilities, e)) goto fail; /* (read again from the tool's copy) */
-    cJSON *d = nodes_of(&s, entry->descriptor);
-    cJSON *sanitized = d ? tg_json_new(&s, cJSON_Array) : NULL;
+    /* cleaning works on a copy of the descriptor's nodes, made when it
+     * changes something (most descriptors are clean: read, not copied) */
+    const cJSON *d = entry->descriptor;
+    cJSON *sanitized = tg_json_new(&s, cJSON_Array);
     if (!sanitized) goto nomem;
-    if (clean_field(&s, d, "description", cfg->description_bytes, "description", sanitized) ||
-        clean_field(&s, d, "title", TITLE_BYTES, "title", sanitized))
-        goto nomem;
-    cJSON *ann = tg_json_getz(d, "annotations");
-    if (ann && clean_field(&s, ann, "title", TITLE_BYTES, "annotations.title", sanitized)) goto nomem;
-    if (clean_icons(&s, d, sanitized)) goto nomem;
-    /* the schemas' own text reaches the model too (every format shows it) */
-    static const char *const SCHEMAS[] = {"inputSchema", "outputSchema"};
-    for (int i = 0; i < 2; i++) {
-        cJSON *sch = tg_json_getz(d, SCHEMAS[i]);
-        char why[sizeof e->message - 16];
-        int changed = 0, r = sch ? tg_sanitize_schema(&s, sch, cfg->description_bytes, TITLE_BYTES, &changed, why, sizeof why) : 0;
-        if (r < 0) goto nomem;
-        if (r > 0) {
-            char msg[sizeof e->message];
-            snprintf(msg, sizeof msg, "%s: %s", SCHEMAS[i], why);
-            fail(e, "invalid_descriptor", msg);
-            goto fail;
-        }
-        cJSON *note = changed ? tg_json_new_string(&s, SCHEMAS[i], strlen(SCHEMAS[i])) : NULL;
-        if (changed && !note) goto nomem;
-        if (note) tg_json_append(sanitized, note);
+    int changes = 0, r = clean(NULL, cfg, (cJSON *)d, NULL, &changes, e); /* (only read) */
+    if (!r && changes) {
+        cJSON *copy = nodes_of(&s, d);
+        r = copy ? clean(&s, cfg, copy, sanitized, &changes, e) : -1;
+        d = copy;
     }
+    if (r < 0) goto nomem;
+    if (r > 0) goto fail;
 
     const cJSON *name = tg_json_getz(d, "name");
     size_t nlen = tg_json_strlen(name->valuestring);
     char mapped[TG_NAME_MAX + 1];
     size_t mlen = tg_name_map(tmpl, source, source_len, name->valuestring, nlen, mapped);
-    snprintf(e->name, sizeof e->name, "%s", mapped);
+    put_text(e->name, sizeof e->name, mapped, mlen);
     cJSON *hidden = NULL;
     if (opts.context) {
         if (!(hidden = tg_json_new(&s, cJSON_Array))) goto nomem;
@@ -471,7 +515,11 @@ tg_tool *tg_tool_build(const tg_registry_config *cfg, const tg_allocator *alloc,
         const cJSON *in = tg_json_getz(d, "inputSchema");
         if (in && check_context(&s, in, hidden, e)) goto fail;
     }
-    if (tg_json_write(&text, d) || text.failed) goto nomem;
+    /* (the text digest wrote is the cleaned copy's while cleaning changed nothing) */
+    if (sanitized->child) {
+        tg_buf_reset(&text);
+        if (tg_json_write(&text, d) || text.failed) goto nomem;
+    }
 
     /* the tool, in one chunk of what it keeps (its programs come with
      * tg_tool_compile): no node of the descriptor, its text */
@@ -499,7 +547,7 @@ tg_tool *tg_tool_build(const tg_registry_config *cfg, const tg_allocator *alloc,
     t->flight->refs = 1;
     t->flight->alloc = *alloc;
     tg_buf_free(&text);
-    if (keep) { /* the scratch arena, and the cleaned copy in it, go to the caller */
+    if (keep) { /* the scratch arena and the cleaned descriptor (the copy in it, or entry's) go to the caller */
         keep->arena = s;
         keep->doc = d;
     } else

@@ -87,9 +87,9 @@ static uint32_t key_end(key_hash *k) {
 
 /* The mapping of the character at u[*i] (of n bytes), *i moved past it. */
 static char map_next(const unsigned char *u, size_t n, size_t *i) {
-    uint32_t cp;
-    size_t len = tg_utf8_decode(u + *i, n - *i, &cp);
-    if (!len) {
+    uint32_t cp = u[*i];
+    size_t len = 1;
+    if (cp >= 0x80 && !(len = tg_utf8_decode(u + *i, n - *i, &cp))) { /* (ASCII is itself) */
         cp = 0xFFFD;
         len = 1;
     }
@@ -97,20 +97,26 @@ static char map_next(const unsigned char *u, size_t n, size_t *i) {
     return fold_cp(cp);
 }
 
-/* Appends the mapping of s[0..n) to out at *o (bounded by cap), and feeds
- * it to the collision key's hash. */
+/* Appends the mapping of s[0..n) to out at *o (bounded by cap); what
+ * passes cap is fed to the collision key's hash, after what out holds
+ * (only a long name's key is needed: the text out holds is fed when it
+ * is, see tg_name_map). */
 static void map_into(const char *s, size_t n, char *out, size_t *o, size_t cap, key_hash *k) {
     for (size_t i = 0; i < n;) {
         char c = map_next((const unsigned char *)s, n, &i);
         if (*o < cap) out[*o] = c;
+        else {
+            if (*o == cap)
+                for (size_t j = 0; j < cap; j++) key_feed(k, out[j]);
+            key_feed(k, c);
+        }
         (*o)++;
-        key_feed(k, c);
     }
 }
 
 /* 1 when full[i], full[i + 1] is a pair (rn, vv) the collision key reads
  * as one letter (m, w). */
-static int pair_at(const char *full, size_t len, size_t i) {
+static inline int pair_at(const char *full, size_t len, size_t i) {
     return pair_letter(lower(full[i]), i + 1 < len ? lower(full[i + 1]) : 0) != 0;
 }
 
@@ -213,6 +219,7 @@ size_t tg_name_map(const char *tmpl, const char *source, size_t source_len, cons
          * alike, so their shortened names differ only so too and collide,
          * as short ones do (and a renamed look-alike is a held change) */
         static const char hex[] = "0123456789abcdef";
+        for (size_t j = 0; o <= CAP && j < o; j++) key_feed(&k, full[j]); /* (else fed while mapped) */
         uint32_t h = key_end(&k);
         size_t keep = kept_length(full, len, 55 - w);
         memcpy(out + w, full, keep);

@@ -13,7 +13,8 @@
 tg_tool *tg_tool_new(const tg_allocator *alloc, const char *source, size_t source_len, size_t more);
 /* The cleaned descriptor tg_tool_build wrote the tool's text from, kept
  * for tg_tool_compile so that the text need not be read back (doc lives in
- * arena, which the caller frees; doc is NULL when the build failed). */
+ * arena, which the caller frees, or, when cleaning changed nothing, is the
+ * entry's descriptor itself; doc is NULL when the build failed). */
 typedef struct tg_tool_tree {
     tg_arena arena;
     const cJSON *doc;

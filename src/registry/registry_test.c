@@ -177,6 +177,67 @@ static void sanitizing_schemas(void) {
     tg_arena_free(&a);
 }
 
+/* tg_sanitize_changes says whether tg_sanitize_text changes a text: for
+ * text cut, dropped from, both, or left as it is. */
+static void telling_changes(void) {
+    static const char *const T[] = {"", "plain", "tab\tand\nnewline", "caf\xc3\xa9", "zero\xe2\x80\x8bwidth", "del\x7f",
+                                     "bad \xff byte", "\xf3\xa0\x81\x81tag", "ZWJ\xe2\x80\x8dok", "\x01"};
+    for (size_t i = 0; i < sizeof T / sizeof T[0]; i++)
+        for (size_t cap = 0; cap < 24; cap++) {
+            char out[64];
+            int changed;
+            size_t len = strlen(T[i]);
+            tg_sanitize_text(T[i], len, cap, out, &changed);
+            CHECK_MSG(tg_sanitize_changes(T[i], len, cap) == changed, "%zu cap %zu", i, cap);
+        }
+}
+
+/* Names and short strings are passed a word at a time: a control, DEL or
+ * hidden character anywhere in a name of any length refuses the tool, a
+ * printable or an accented one does not, and a description holding one at
+ * any place is cleaned. */
+static void sanitizing_every_place(void) {
+    tg_allocator al = {tg_alloc_libc, NULL};
+    tg_arena a;
+    tg_arena_init(&a, al);
+    static const struct { const char *esc; int refused; } B[] = {
+        {"\\u0001", 1}, {"\\u007f", 1}, {"\\u200b", 1}, {"\\u00e9", 0}, {"~", 0}, {" ", 0}};
+    for (size_t len = 1; len <= 18; len++)
+        for (size_t at = 0; at < len; at++)
+            for (size_t k = 0; k < sizeof B / sizeof B[0]; k++) {
+                char name[40] = "", text[200];
+                for (size_t i = 0; i < len; i++) strcat(name, i == at ? B[k].esc : "n");
+                snprintf(text, sizeof text, "{\"properties\":{\"%s\":{\"description\":\"%s\"}}}", name, name);
+                tg_json_error je;
+                char why[300];
+                int changed = 0;
+                cJSON *sch = tg_json_parse(&a, text, strlen(text), NULL, &je);
+                int r = sch ? tg_sanitize_schema(&a, sch, 100, 100, &changed, why, sizeof why) : -2;
+                CHECK_MSG(r == B[k].refused, "%s: %d", text, r);
+                /* (with no arena, only told: the same answer, nothing changed) */
+                int told = -1;
+                sch = tg_json_parse(&a, text, strlen(text), NULL, &je);
+                CHECK(sch && tg_sanitize_schema(NULL, sch, 100, 100, &told, why, sizeof why) == r);
+                /* (the name is refused first; a description alone is cleaned) */
+                snprintf(text, sizeof text, "{\"description\":\"%s\"}", name);
+                changed = told = 0;
+                sch = tg_json_parse(&a, text, strlen(text), NULL, &je);
+                CHECK(sch && tg_sanitize_schema(NULL, sch, 100, 100, &told, why, sizeof why) == 0);
+                const char *before = sch ? sch->child->valuestring : NULL;
+                CHECK(sch && sch->child->valuestring == before);
+                r = sch ? tg_sanitize_schema(&a, sch, 100, 100, &changed, why, sizeof why) : -2;
+                CHECK_MSG(r == 0 && changed == B[k].refused && told == changed, "%s: %d %d %d", text, r, changed, told);
+                /* a cap the text meets or passes: cut, and told so */
+                for (size_t cap = len; cap <= len + 1; cap++) {
+                    sch = tg_json_parse(&a, text, strlen(text), NULL, &je);
+                    told = changed = 0;
+                    CHECK(sch && tg_sanitize_schema(NULL, sch, cap, 100, &told, why, sizeof why) == 0 &&
+                          tg_sanitize_schema(&a, sch, cap, 100, &changed, why, sizeof why) == 0 && told == changed);
+                }
+            }
+    tg_arena_free(&a);
+}
+
 typedef struct fixture {
     tg_registry *r;
     tg_arena a;
@@ -955,6 +1016,8 @@ int main(void) {
     names();
     sanitizing();
     sanitizing_schemas();
+    sanitizing_every_place();
+    telling_changes();
     batches();
     lookalikes_at_the_length_limit();
     limits_count_what_is_held();

@@ -67,27 +67,63 @@ size_t tg_sanitize_text(const char *s, size_t len, size_t max_bytes, char *out, 
     return w;
 }
 
+/* Nonzero when a byte of v is under 0x20, or over 0x7E (0x7F..0xFF):
+ * exact as a yes/no; the lowest flag marks the first such byte (a borrow
+ * or carry only runs up from one). */
+static inline uint64_t unplain8(uint64_t v) {
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    return ((v - 0x20 * ones) & ~v & highs) | (((v + ones) | v) & highs);
+}
+
 /* (the usual text, passed eight bytes a step) */
 size_t tg_plain_prefix(const char *s, size_t len) {
     const unsigned char *u = (const unsigned char *)s;
     size_t i = 0;
-    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
     for (; len - i >= 8; i += 8) {
         uint64_t v;
         memcpy(&v, u + i, 8);
-        /* a byte under 0x20, or over 0x7E (0x7F..0xFF): exact as a yes/no */
-        if (((v - 0x20 * ones) & ~v & highs) | (((v + ones) | v) & highs)) break;
+        if (unplain8(v)) break;
     }
     while (i < len && u[i] >= 0x20 && u[i] < 0x7F) i++;
     return i;
 }
 
-/* The first code point of s[0..len) that tg_sanitize_text would drop and
- * that cannot be text a tool depends on (ZWJ, ZWNJ and the emoji
- * presentation selectors U+FE0E/U+FE0F pass), or 0. */
-static uint32_t hidden_in(const char *s, size_t len) {
+/* 1 when a string this module made (its length in the size_t before it)
+ * is printable ASCII, as tg_plain_prefix tells: names and short values,
+ * up to 16 bytes, tested as one or two words (under 8 bytes the word ends
+ * at the string's end, starting in the length before it: those bytes are
+ * shifted out, and only the string's own are tested). */
+static inline int plain_text(const char *s, size_t len) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (len - 1 < 16) {
+        uint64_t lo, hi;
+        if (len <= 8) {
+            memcpy(&lo, s + len - 8, 8);
+            return !(unplain8(lo >> 8 * (8 - len)) & (~(uint64_t)0 >> 8 * (8 - len)));
+        }
+        memcpy(&lo, s, 8);
+        memcpy(&hi, s + len - 8, 8);
+        return !(unplain8(lo) | unplain8(hi));
+    }
+#endif
+    return tg_plain_prefix(s, len) == len;
+}
+
+int tg_sanitize_changes(const char *s, size_t len, size_t max_bytes) {
+    if (len > max_bytes) return 1; /* (cut, if nothing else) */
     const unsigned char *u = (const unsigned char *)s;
-    size_t i = tg_plain_prefix(s, len);
+    for (size_t i = tg_plain_prefix(s, len); i < len;) {
+        uint32_t cp;
+        size_t k = tg_utf8_decode(u + i, len - i, &cp);
+        if (!k || hidden(cp)) return 1;
+        i += k;
+    }
+    return 0;
+}
+
+/* hidden_in's answer for s[i..len), s[0..i) being printable ASCII */
+static uint32_t hidden_past(const char *s, size_t len, size_t i) {
+    const unsigned char *u = (const unsigned char *)s;
     while (i < len) {
         uint32_t cp;
         size_t k = tg_utf8_decode(u + i, len - i, &cp);
@@ -99,8 +135,15 @@ static uint32_t hidden_in(const char *s, size_t len) {
     return 0;
 }
 
+/* The first code point of s[0..len) that tg_sanitize_text would drop and
+ * that cannot be text a tool depends on (ZWJ, ZWNJ and the emoji
+ * presentation selectors U+FE0E/U+FE0F pass), or 0. */
+static inline uint32_t hidden_in(const char *s, size_t len) {
+    return plain_text(s, len) ? 0 : hidden_past(s, len, tg_plain_prefix(s, len)); /* (most are plain) */
+}
+
 typedef struct sctx {
-    tg_arena *a;
+    tg_arena *a; /* NULL: nothing is cleaned, changed only tells */
     size_t desc_cap, title_cap;
     int changed;
     char *why;
@@ -114,8 +157,12 @@ static int refuse(sctx *c, const char *what, const char *path, uint32_t cp) {
 }
 
 static int clean_string(sctx *c, cJSON *v, size_t cap) {
-    size_t len = tg_json_strlen(v->valuestring), i = tg_plain_prefix(v->valuestring, len);
-    if (i == len && len <= cap) return 0; /* printable ASCII within the cap: as it is */
+    size_t len = tg_json_strlen(v->valuestring);
+    if (len <= cap && plain_text(v->valuestring, len)) return 0; /* printable ASCII within the cap: as it is */
+    if (!c->a) {
+        c->changed |= tg_sanitize_changes(v->valuestring, len, cap);
+        return 0;
+    }
     char *tmp = tg_arena_alloc(c->a, (len < cap ? len : cap) + 8);
     if (!tmp) return -1;
     int changed;
@@ -172,30 +219,29 @@ static size_t annotation_cap(const sctx *c, const char *k, size_t n) {
     return 0;
 }
 
-/* data: inside enum, const, default or examples (nothing cleaned there) */
+/* node's members or elements (node an object or an array); data: inside
+ * enum, const, default or examples (nothing cleaned there) */
 static int walk(sctx *c, cJSON *node, const frame *at, int data) {
-    if (cJSON_IsString(node)) {
-        uint32_t cp = hidden_in(node->valuestring, tg_json_strlen(node->valuestring));
-        return cp ? refuse_at(c, data ? "a value" : "a string", at, cp) : 0;
-    }
-    int obj = cJSON_IsObject(node);
-    if (!obj && !cJSON_IsArray(node)) return 0;
+    int obj = (node->type & 0xFF) == cJSON_Object;
     frame f = {at, NULL, 0};
     for (cJSON *m = node->child; m; m = m->next, f.idx++) {
-        int into = data;
+        int into = data, type = m->type & 0xFF;
         if (obj) {
             size_t kl = tg_json_strlen(m->string);
             uint32_t cp;
             f.key = m->string;
             if ((cp = hidden_in(m->string, kl)) != 0) return refuse_at(c, "a name", &f, cp);
-            size_t cap = !data && cJSON_IsString(m) ? annotation_cap(c, m->string, kl) : 0;
+            size_t cap = !data && type == cJSON_String ? annotation_cap(c, m->string, kl) : 0;
             if (cap) {
                 if (clean_string(c, m, cap)) return -1;
                 continue;
             }
             into = data || is_data_kw(m->string, kl);
         }
-        if (!cJSON_IsNumber(m) && !cJSON_IsBool(m) && !cJSON_IsNull(m)) {
+        if (type == cJSON_String) {
+            uint32_t cp = hidden_in(m->valuestring, tg_json_strlen(m->valuestring));
+            if (cp) return refuse_at(c, into ? "a value" : "a string", &f, cp);
+        } else if (type == cJSON_Object || type == cJSON_Array) {
             int r = walk(c, m, &f, into);
             if (r) return r;
         }
@@ -207,7 +253,12 @@ int tg_sanitize_schema(tg_arena *arena, cJSON *schema, size_t description_cap, s
                        char *why, size_t why_cap) {
     sctx c = {arena, description_cap, title_cap, 0, why, why_cap};
     frame root = {NULL, NULL, 0};
-    int r = walk(&c, schema, &root, 0);
+    int r = 0;
+    if (cJSON_IsString(schema)) {
+        uint32_t cp = hidden_in(schema->valuestring, tg_json_strlen(schema->valuestring));
+        r = cp ? refuse_at(&c, "a string", &root, cp) : 0;
+    } else if (cJSON_IsObject(schema) || cJSON_IsArray(schema))
+        r = walk(&c, schema, &root, 0);
     *changed = c.changed;
     return r;
 }

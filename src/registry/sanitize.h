@@ -23,6 +23,11 @@
  * was dropped or cut. */
 size_t tg_sanitize_text(const char *s, size_t len, size_t max_bytes, char *out, int *changed);
 
+/* 1 when tg_sanitize_text(s, len, max_bytes, ...) would change s (it is
+ * longer than max_bytes, or holds what is dropped), 0 when it would copy
+ * it as it is. */
+int tg_sanitize_changes(const char *s, size_t len, size_t max_bytes);
+
 /* The length of the printable ASCII (0x20..0x7E) s[0..len) starts with:
  * text tg_sanitize_text leaves as it is (within its cap). */
 size_t tg_plain_prefix(const char *s, size_t len);
@@ -38,7 +43,9 @@ size_t tg_plain_prefix(const char *s, size_t len);
  * drop (ZWJ and ZWNJ aside: they join emoji and some scripts) refuses the
  * tool. Returns 0 (*changed set when an annotation was cleaned), 1 refused
  * (why: a sentence naming the place, up to why_cap bytes), -1 out of
- * memory. Nesting is bounded by the JSON reader's depth limit. */
+ * memory. With a NULL arena nothing is cleaned (schema is only read):
+ * *changed tells whether cleaning would change it, the refusals are the
+ * same. Nesting is bounded by the JSON reader's depth limit. */
 int tg_sanitize_schema(tg_arena *arena, cJSON *schema, size_t description_cap, size_t title_cap, int *changed,
                        char *why, size_t why_cap);
 
