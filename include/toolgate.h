@@ -163,7 +163,10 @@ tg_status tg_register_tool(tg_runtime *rt, const char *descriptor, size_t len, c
  * A name over 64 characters is written with its last pairs rn/vv as m/w
  * when that fits, else cut (never to end in '_' or '-') and given a hash
  * of its collision key: either way up to its collision key alone
- * (src/registry/names.h). */
+ * (src/registry/names.h). A batch whose "source", "nameTemplate" and
+ * "replace" come before "tools" is built tool by tool as it is read, never
+ * holding every tool's nodes at once; in any other order it is read whole
+ * first, with the same result (src/runtime/batch.c). */
 tg_status tg_register_batch(tg_runtime *rt, const char *request, size_t len);
 
 /* The model-visible name a tool of source would get (template NULL: the
