@@ -25,16 +25,18 @@ enum {
     KEEP_EXTENSION = 1u << 5 /* every "x-" member */
 };
 
-/* The KEEP_ bit of a member name evaluation never reads, or 0. */
+/* The KEEP_ bit of a member name evaluation never reads, or 0. Asked of
+ * every member of every subschema: told by the length first, so most names
+ * ("type", "properties", ...) cost no comparison. */
 static unsigned prunable(const char *k, size_t n) {
-    static const struct { const char *s; size_t len; unsigned bit; } NAMES[] = {
-        {"title", 5, KEEP_TITLE},     {"description", 11, KEEP_DESCRIPTION}, {"$comment", 8, KEEP_COMMENT},
-        {"default", 7, KEEP_DEFAULT}, {"examples", 8, KEEP_EXAMPLES},
-    };
     if (n >= 2 && k[0] == 'x' && k[1] == '-') return KEEP_EXTENSION;
-    for (size_t i = 0; i < sizeof NAMES / sizeof NAMES[0]; i++)
-        if (NAMES[i].len == n && memcmp(NAMES[i].s, k, n) == 0) return NAMES[i].bit;
-    return 0;
+    switch (n) {
+    case 5: return memcmp(k, "title", 5) == 0 ? KEEP_TITLE : 0;
+    case 7: return memcmp(k, "default", 7) == 0 ? KEEP_DEFAULT : 0;
+    case 8: return memcmp(k, "$comment", 8) == 0 ? KEEP_COMMENT : memcmp(k, "examples", 8) == 0 ? KEEP_EXAMPLES : 0;
+    case 11: return memcmp(k, "description", 11) == 0 ? KEEP_DESCRIPTION : 0;
+    default: return 0;
+    }
 }
 
 /* The bits of the names ref's fragment pointer holds as tokens, read as
