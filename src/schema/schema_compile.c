@@ -137,15 +137,17 @@ int tg_schema_compile(const tg_allocator *alloc, const cJSON *schema, const tg_s
      * program, several of working state) instead of doubling up from 1 KiB;
      * a refusal here is left to the allocations that follow */
     if (schema) {
-        size_t est = tg_json_clone_size(schema);
-        size_t tmp = est > (1u << 20) ? (8u << 20) : 8 * est + 8192;
-        size_t copy = est;
-        (void)tg_arena_reserve(c.tmp, tmp);
-        if (doc_mode(&o) == SC_DOC_BORROW) copy = 0;
+        size_t whole, est, copy;
         if (doc_mode(&o) == SC_DOC_PRUNE) { /* (what the copy leaves out makes no program either) */
-            c.prune_keep = tg_sc_prune_keep(c.tmp, schema);
-            est = copy = tg_sc_prune_size(schema, c.prune_keep);
+            sc_prune_plan p = tg_sc_prune_plan(c.tmp, schema);
+            whole = p.whole;
+            est = copy = p.size;
+            c.prune_keep = p.keep;
+        } else {
+            whole = est = copy = tg_json_clone_size(schema);
+            if (doc_mode(&o) == SC_DOC_BORROW) copy = 0;
         }
+        (void)tg_arena_reserve(c.tmp, whole > (1u << 20) ? (8u << 20) : 8 * whole + 8192);
         (void)tg_arena_reserve(s->arena, program_estimate(est, copy));
     }
     tg_json_index_init(&c.ptr_ix, c.tmp);

@@ -57,7 +57,7 @@ typedef struct sc {
     /* the containers $ref pointers walk through, indexed once each (in tmp):
      * R refs into a $defs of M cost R log M, not R x M */
     tg_json_index ptr_ix;
-    unsigned prune_keep;    /* SC_DOC_PRUNE: tg_sc_prune_keep of the root */
+    unsigned prune_keep;    /* SC_DOC_PRUNE: the keep mask of the root's tg_sc_prune_plan */
 } sc;
 
 /* A 64-bit filter of an object's member names (length and first and last
@@ -125,12 +125,13 @@ int tg_sc_add_doc(sc *c, const cJSON *doc, const char *uri, size_t urilen, const
 /* Resolves ref against the base URI of entry `from`; *out the target entry. */
 int tg_sc_resolve(sc *c, uint32_t from, const char *ref, size_t reflen, const char *kwloc, uint32_t *out);
 
-/* schema_prune.c: what prune_document leaves out. The members a
- * reference's JSON Pointer names (kept wherever they are), as a mask for
- * the two below; every one when tmp refuses (nothing left out). */
-unsigned tg_sc_prune_keep(tg_arena *tmp, const cJSON *doc);
-/* Arena bytes tg_sc_prune takes. */
-size_t tg_sc_prune_size(const cJSON *doc, unsigned keep);
+/* schema_prune.c: what prune_document leaves out, read in one walk of the
+ * document: the arena bytes of a whole copy (tg_json_clone_size), the
+ * members a reference's JSON Pointer names (kept wherever they are), as a
+ * mask for tg_sc_prune (every one when tmp refuses: nothing left out), and
+ * the arena bytes tg_sc_prune takes with that mask. */
+typedef struct sc_prune_plan { size_t whole, size; unsigned keep; } sc_prune_plan;
+sc_prune_plan tg_sc_prune_plan(tg_arena *tmp, const cJSON *doc);
 /* doc copied into a without the members evaluation never reads; NULL
  * when a refuses. */
 cJSON *tg_sc_prune(tg_arena *a, const cJSON *doc, unsigned keep);

@@ -64,23 +64,6 @@ static unsigned pointer_names(tg_arena *tmp, const char *ref, size_t len) {
     return bits;
 }
 
-static void refs_in(tg_arena *tmp, const cJSON *n, unsigned *keep) {
-    for (const cJSON *m = n->child; m && *keep != ~0u; m = m->next) {
-        if (m->string && m->string[0] == '$' && tg_sj_IsString(m) &&
-            (tg_json_key_is(m, "$ref") || tg_json_key_is(m, "$dynamicRef") || tg_json_key_is(m, "$recursiveRef")))
-            *keep |= pointer_names(tmp, m->valuestring, tg_json_strlen(m->valuestring));
-        if (m->child) refs_in(tmp, m, keep);
-    }
-}
-
-unsigned tg_sc_prune_keep(tg_arena *tmp, const cJSON *doc) {
-    unsigned keep = 0;
-    tg_arena_mark mark = tg_arena_save(tmp);
-    refs_in(tmp, doc, &keep);
-    tg_arena_rewind(tmp, mark);
-    return keep;
-}
-
 static int listed(const sc_kwname *t, const char *k, size_t n) {
     for (; t->s; t++)
         if (t->len == n && memcmp(t->s, k, n) == 0) return 1;
@@ -104,22 +87,71 @@ static int left_out(const cJSON *m, unsigned keep) {
     return bit && !(keep & bit);
 }
 
-/* (recursion as deep as the document, as tg_json_clone's) */
-size_t tg_sc_prune_size(const cJSON *n, unsigned keep) {
-    if (!tg_sj_IsObject(n)) return tg_json_clone_size(n);
+/* One walk of the document for tg_sc_prune_plan. */
+typedef struct plan_walk {
+    tg_arena *tmp;
+    unsigned keep;
+    size_t gone[6]; /* bytes of the members the copy leaves out, by the position of their KEEP_ bit */
+} plan_walk;
+
+/* A reference's pointer: the names it holds are kept. */
+static void note_ref(plan_walk *w, const cJSON *m) {
+    if (w->keep != ~0u && m->string && m->string[0] == '$' && tg_sj_IsString(m) &&
+        (tg_json_key_is(m, "$ref") || tg_json_key_is(m, "$dynamicRef") || tg_json_key_is(m, "$recursiveRef")))
+        w->keep |= pointer_names(w->tmp, m->valuestring, tg_json_strlen(m->valuestring));
+}
+
+/* tg_json_clone_size of n, its references noted (recursion as deep as the
+ * document, as tg_json_clone's). */
+static size_t whole_size(plan_walk *w, const cJSON *n) {
     size_t size = tg_json_node_size(n);
     for (const cJSON *m = n->child; m; m = m->next) {
-        if (left_out(m, keep)) continue;
+        note_ref(w, m);
+        size += whole_size(w, m);
+    }
+    return size;
+}
+
+/* The bytes tg_sc_prune takes of n when no reference names what it leaves
+ * out; what it leaves out goes to w->gone. */
+static size_t pruned_size(plan_walk *w, const cJSON *n) {
+    if (!tg_sj_IsObject(n)) return whole_size(w, n);
+    size_t size = tg_json_node_size(n);
+    for (const cJSON *m = n->child; m; m = m->next) {
+        unsigned bit = prunable(m->string, tg_json_strlen(m->string)), i = 0;
+        note_ref(w, m);
+        if (bit) {
+            while (bit >> i != 1) i++;
+            w->gone[i] += whole_size(w, m);
+            continue;
+        }
         switch (member_holds(m)) {
-        case HOLDS_SCHEMA: size += tg_sc_prune_size(m, keep); break;
+        case HOLDS_SCHEMA: size += pruned_size(w, m); break;
         case HOLDS_SCHEMAS:
             size += tg_json_node_size(m);
-            for (const cJSON *s = m->child; s; s = s->next) size += tg_sc_prune_size(s, keep);
+            for (const cJSON *s = m->child; s; s = s->next) {
+                note_ref(w, s);
+                size += pruned_size(w, s);
+            }
             break;
-        default: size += tg_json_clone_size(m);
+        default: size += whole_size(w, m);
         }
     }
     return size;
+}
+
+sc_prune_plan tg_sc_prune_plan(tg_arena *tmp, const cJSON *doc) {
+    plan_walk w = {tmp, 0, {0}};
+    sc_prune_plan p;
+    tg_arena_mark mark = tg_arena_save(tmp);
+    p.whole = p.size = pruned_size(&w, doc);
+    tg_arena_rewind(tmp, mark);
+    for (unsigned i = 0; i < sizeof w.gone / sizeof w.gone[0]; i++) {
+        p.whole += w.gone[i];
+        if (w.keep & (1u << i)) p.size += w.gone[i]; /* (kept: copied whole) */
+    }
+    p.keep = w.keep;
+    return p;
 }
 
 /* A container like n (type and key), empty. */
