@@ -14,6 +14,8 @@
 
 typedef struct smap_slot { const void *k; size_t klen; uint32_t h; uint32_t v; } smap_slot;
 typedef struct smap { smap_slot *slots; size_t cap, n; } smap;
+typedef struct nmap_slot { const cJSON *n; uint32_t ent; } nmap_slot;
+typedef struct nmap { nmap_slot *slots; size_t cap, n; } nmap;
 
 typedef struct sc_ent {
     const cJSON *node;
@@ -42,7 +44,7 @@ typedef struct sc {
     int failed;
     int oom;                /* the failure was memory (tg_schema_compile returns -2) */
     sc_ent *ents; size_t n_ents, cap_ents;
-    smap by_node;   /* key: pointer bytes */
+    nmap by_node;   /* node -> ent */
     smap by_uri;    /* key: uri bytes -> ent */
     sc_res *res; size_t n_res, cap_res;
     uint32_t *queue; size_t n_queue, cap_queue;
