@@ -71,12 +71,16 @@ static tg_sins *emit(sc *c, tg_sins **list, size_t *n, size_t *cap, int op, cons
 }
 
 static int type_bit(const char *t) {
-    static const struct { const char *n; int b; } k[] = {
-        {"null", TG_ST_NULL}, {"boolean", TG_ST_BOOLEAN}, {"object", TG_ST_OBJECT}, {"array", TG_ST_ARRAY},
-        {"number", TG_ST_NUMBER}, {"string", TG_ST_STRING}, {"integer", TG_ST_INTEGER}};
-    size_t i;
-    for (i = 0; i < sizeof k / sizeof k[0]; i++) if (!strcmp(k[i].n, t)) return k[i].b;
-    return 0;
+    /* by the first letter, then one compare ("type" is in most subschemas) */
+    switch (t[0]) {
+    case 'n': return !strcmp(t, "null") ? TG_ST_NULL : !strcmp(t, "number") ? TG_ST_NUMBER : 0;
+    case 'b': return !strcmp(t, "boolean") ? TG_ST_BOOLEAN : 0;
+    case 'o': return !strcmp(t, "object") ? TG_ST_OBJECT : 0;
+    case 'a': return !strcmp(t, "array") ? TG_ST_ARRAY : 0;
+    case 's': return !strcmp(t, "string") ? TG_ST_STRING : 0;
+    case 'i': return !strcmp(t, "integer") ? TG_ST_INTEGER : 0;
+    default: return 0;
+    }
 }
 
 static int compile_regex(sc *c, const cJSON *v, lazy_loc at, uint32_t *out) {
