@@ -59,10 +59,12 @@ static uint32_t child(sc *c, uint32_t parent, const cJSON *v, lazy_loc at) {
     return tg_sc_node_of(c, e);
 }
 
-static tg_sins *emit(sc *c, tg_sins **list, size_t *n, size_t *cap, int op, const char *base, const char *kw) {
+/* The node's next instruction, straight into c->ins after the n of it
+ * emitted so far (nodes are emitted one at a time: nothing else appends). */
+static tg_sins *emit(sc *c, size_t *n, int op, const char *base, const char *kw) {
     tg_sins *i;
-    if (tg_sc_grow(c, (void **)list, cap, *n + 1, sizeof **list)) { tg_sc_oom(c); return NULL; }
-    i = &(*list)[(*n)++];
+    if (tg_sc_grow(c, (void **)&c->ins, &c->cap_ins, c->n_ins + *n + 1, sizeof *c->ins)) { tg_sc_oom(c); return NULL; }
+    i = &c->ins[c->n_ins + (*n)++];
     memset(i, 0, sizeof *i);
     i->op = (uint8_t)op;
     i->base = base;
@@ -175,7 +177,7 @@ static uint32_t *node_list(sc *c, uint32_t ent, const cJSON *arr, lazy_loc at, u
 
 #define KW(name) tg_sc_kw(n, kb, name)
 #define LOC(name) tg_sc_loc_kw(c, e->loc, name)
-#define EMIT(op, kw) emit(c, &list, &nl, &ncap, (op), e->loc, (kw))
+#define EMIT(op, kw) emit(c, &nl, (op), e->loc, (kw))
 
 int tg_sc_emit_node(sc *c, uint32_t id) {
     uint32_t ent = c->node_ent[id];
@@ -183,8 +185,8 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
     const cJSON *n = e->node, *v;
     tg_dialect d = (tg_dialect)e->dialect;
     uint8_t voc = e->voc;
-    tg_sins *list = NULL, *in;
-    size_t nl = 0, ncap = 0, k;
+    tg_sins *in;
+    size_t nl = 0, k;
     int is_2019 = d == TG_DIALECT_2019_09, is_2020 = d == TG_DIALECT_2020_12, modern = is_2019 || is_2020;
     const uint64_t kb = tg_sc_bloom(n);
 
@@ -547,8 +549,6 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
     }
 done:
     if (c->failed) return -1;
-    if (tg_sc_grow(c, (void **)&c->ins, &c->cap_ins, c->n_ins + nl, sizeof *c->ins)) { tg_sc_oom(c); return -1; }
-    if (nl) memcpy(c->ins + c->n_ins, list, nl * sizeof *list);
     c->nodes[id].start = (uint32_t)c->n_ins;
     c->nodes[id].count = (uint32_t)nl;
     c->n_ins += nl;
