@@ -64,8 +64,9 @@ typedef struct sc {
 
 /* A 64-bit filter of an object's member names (length and first and last
  * bytes), so keyword lookups of absent keywords skip the member scan. */
+#define TG_SC_KBIT(l, first, last) ((unsigned)((l) * 7u + (unsigned char)(first) * 3u + (unsigned char)(last)) & 63u)
 static inline unsigned tg_sc_kbit(const char *k, size_t l) {
-    return (unsigned)(l * 7u + (unsigned char)k[0] * 3u + (l ? (unsigned char)k[l - 1] : 0u)) & 63u;
+    return TG_SC_KBIT(l, k[0], l ? k[l - 1] : 0);
 }
 static inline uint64_t tg_sc_bloom(const cJSON *n) {
     uint64_t b = 0;
@@ -90,11 +91,15 @@ static inline const cJSON *tg_sc_kw(const cJSON *n, uint64_t bloom, const char *
     return tg_sc_kwn(n, bloom, k, strlen(k));
 }
 
-/* The keywords whose values hold subschemas, with their lengths (scanned
- * at every node: no strlen each time): a subschema (object or boolean),
- * an array of them, a map of them; {NULL, 0} ends each. */
-typedef struct sc_kwname { const char *s; size_t len; } sc_kwname;
+/* The keywords whose values hold subschemas, with their lengths and filter
+ * bits (looked up at every node: nothing computed each time): a subschema
+ * (object or boolean), an array of them, a map of them; {NULL} ends each. */
+typedef struct sc_kwname { const char *s; size_t len; uint64_t bit; } sc_kwname;
 extern const sc_kwname tg_sc_single_kw[], tg_sc_array_kw[], tg_sc_map_kw[];
+/* tg_sc_kwn for a table's keyword. */
+static inline const cJSON *tg_sc_kwt(const cJSON *n, uint64_t bloom, const sc_kwname *k) {
+    return bloom & k->bit ? tg_json_get(n, k->s, k->len) : NULL;
+}
 
 /* How a document comes into the program. */
 typedef enum sc_doc {

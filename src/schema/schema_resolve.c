@@ -256,15 +256,15 @@ static int add_anchor(sc *c, uint32_t res, const char *name, size_t len, uint32_
     return put_uri(c, k, rl + 1 + len, ent);
 }
 
-#define KWN(k) {k, sizeof k - 1}
+#define KWN(k) {k, sizeof k - 1, 1ull << TG_SC_KBIT(sizeof k - 1, k[0], k[sizeof k - 2])}
 const sc_kwname tg_sc_single_kw[] = {
     KWN("additionalItems"), KWN("additionalProperties"), KWN("contains"), KWN("propertyNames"), KWN("not"),
     KWN("if"), KWN("then"), KWN("else"), KWN("unevaluatedItems"), KWN("unevaluatedProperties"), KWN("items"),
-    KWN("contentSchema"), {NULL, 0}};
+    KWN("contentSchema"), {NULL, 0, 0}};
 const sc_kwname tg_sc_array_kw[] = {KWN("allOf"), KWN("anyOf"), KWN("oneOf"), KWN("prefixItems"), KWN("items"),
-                                     {NULL, 0}};
+                                     {NULL, 0, 0}};
 const sc_kwname tg_sc_map_kw[] = {KWN("properties"), KWN("patternProperties"), KWN("$defs"), KWN("definitions"),
-                                   KWN("dependentSchemas"), KWN("dependencies"), {NULL, 0}};
+                                   KWN("dependentSchemas"), KWN("dependencies"), {NULL, 0, 0}};
 #undef KWN
 
 int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, const char *loc, size_t depth,
@@ -348,7 +348,7 @@ int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, cons
     }
     /* children */
     for (i = 0; tg_sc_single_kw[i].s; i++) {
-        v = tg_sc_kwn(n, kb, tg_sc_single_kw[i].s, tg_sc_single_kw[i].len);
+        v = tg_sc_kwt(n, kb, &tg_sc_single_kw[i]);
         if (v && (tg_sj_IsObject(v) || tg_sj_IsBool(v))) {
             char *l = loc_join2(c, loc, tg_sc_single_kw[i].s, tg_sc_single_kw[i].len, NULL, 0);
             if (!l) { tg_sc_oom(c); return -1; }
@@ -357,7 +357,7 @@ int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, cons
     }
     for (i = 0; tg_sc_array_kw[i].s; i++) {
         size_t k = 0;
-        v = tg_sc_kwn(n, kb, tg_sc_array_kw[i].s, tg_sc_array_kw[i].len);
+        v = tg_sc_kwt(n, kb, &tg_sc_array_kw[i]);
         if (!tg_sj_IsArray(v)) continue;
         for (it = v->child; it; it = it->next, k++) {
             char num[24];
@@ -368,7 +368,7 @@ int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, cons
         }
     }
     for (i = 0; tg_sc_map_kw[i].s; i++) {
-        v = tg_sc_kwn(n, kb, tg_sc_map_kw[i].s, tg_sc_map_kw[i].len);
+        v = tg_sc_kwt(n, kb, &tg_sc_map_kw[i]);
         if (!tg_sj_IsObject(v)) continue;
         for (it = v->child; it; it = it->next) {
             char *l;
