@@ -95,6 +95,7 @@ static inline const cJSON *tg_sc_kw(const cJSON *n, uint64_t bloom, const char *
  * bits (looked up at every node: nothing computed each time): a subschema
  * (object or boolean), an array of them, a map of them; {NULL} ends each. */
 typedef struct sc_kwname { const char *s; size_t len; uint64_t bit; } sc_kwname;
+#define TG_SC_KWNAME(k) {k, sizeof k - 1, 1ull << TG_SC_KBIT(sizeof k - 1, k[0], k[sizeof k - 2])}
 extern const sc_kwname tg_sc_single_kw[], tg_sc_array_kw[], tg_sc_map_kw[];
 /* tg_sc_kwn for a table's keyword. */
 static inline const cJSON *tg_sc_kwt(const cJSON *n, uint64_t bloom, const sc_kwname *k) {

@@ -339,15 +339,16 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
         }
     }
     if (voc & TG_VOC_APPLICATOR) {
-        static const struct { const char *kw; int op; } lists[] = {
-            {"allOf", TG_OP_ALL_OF}, {"anyOf", TG_OP_ANY_OF}, {"oneOf", TG_OP_ONE_OF}};
+        static const struct { sc_kwname kw; int op; } lists[] = {
+            {TG_SC_KWNAME("allOf"), TG_OP_ALL_OF}, {TG_SC_KWNAME("anyOf"), TG_OP_ANY_OF},
+            {TG_SC_KWNAME("oneOf"), TG_OP_ONE_OF}};
         uint32_t n_prefix = 0;
         for (k = 0; k < 3; k++) {
-            if (tg_sj_IsArray(v = KW(lists[k].kw))) {
+            if (tg_sj_IsArray(v = tg_sc_kwt(n, kb, &lists[k].kw))) {
                 uint32_t *nodes, cnt = 0;
-                if (!(nodes = node_list(c, ent, v, AT(lists[k].kw), &cnt))) { if (!c->failed) tg_sc_oom(c); return -1; }
+                if (!(nodes = node_list(c, ent, v, AT(lists[k].kw.s), &cnt))) { if (!c->failed) tg_sc_oom(c); return -1; }
                 e = &c->ents[ent];
-                if (!(in = EMIT(lists[k].op, lists[k].kw))) return -1;
+                if (!(in = EMIT(lists[k].op, lists[k].kw.s))) return -1;
                 in->u.list.nodes = nodes; in->u.list.n = cnt;
             }
         }
@@ -373,7 +374,7 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
         /* arrays */
         {
             const char *pk = is_2020 ? "prefixItems" : "items";
-            v = KW(pk);
+            v = is_2020 ? KW("prefixItems") : KW("items");
             if (tg_sj_IsArray(v)) {
                 uint32_t *nodes, cnt = 0;
                 if (!(nodes = node_list(c, ent, v, AT(pk), &cnt))) { if (!c->failed) tg_sc_oom(c); return -1; }
@@ -488,7 +489,7 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
         for (k = modern ? 0 : 1; k < 2; k++) {
             const char *dk = k == 0 ? "dependentSchemas" : "dependencies";
             int split = k == 1;
-            v = KW(dk);
+            v = k == 0 ? KW("dependentSchemas") : KW("dependencies");
             if (tg_sj_IsObject(v)) {
                 const cJSON *it;
                 uint32_t cnt = (uint32_t)cJSON_GetArraySize(v), js = 0, jr = 0;

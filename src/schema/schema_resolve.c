@@ -256,7 +256,7 @@ static int add_anchor(sc *c, uint32_t res, const char *name, size_t len, uint32_
     return put_uri(c, k, rl + 1 + len, ent);
 }
 
-#define KWN(k) {k, sizeof k - 1, 1ull << TG_SC_KBIT(sizeof k - 1, k[0], k[sizeof k - 2])}
+#define KWN(k) TG_SC_KWNAME(k)
 const sc_kwname tg_sc_single_kw[] = {
     KWN("additionalItems"), KWN("additionalProperties"), KWN("contains"), KWN("propertyNames"), KWN("not"),
     KWN("if"), KWN("then"), KWN("else"), KWN("unevaluatedItems"), KWN("unevaluatedProperties"), KWN("items"),
@@ -281,9 +281,8 @@ int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, cons
     }
     kb = tg_sc_bloom(n);
     if (tg_sj_IsObject(n)) {
-        const char *idkw = d == TG_DIALECT_DRAFT4 ? "id" : "$id";
         const cJSON *sv = tg_sc_kw(n, kb, "$schema");
-        v = tg_sc_kw(n, kb, idkw);
+        v = d == TG_DIALECT_DRAFT4 ? tg_sc_kw(n, kb, "id") : tg_sc_kw(n, kb, "$id");
         if (tg_sj_IsString(v) && OLD_DIALECT(d) && tg_sc_kw(n, kb, "$ref")) v = NULL;
         if (tg_sj_IsString(v) && v->valuestring[0] != '#') {
             size_t vl = tg_json_strlen(v->valuestring);
@@ -321,8 +320,7 @@ int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, cons
     if (!tg_sj_IsObject(n)) return 0;
     /* anchors */
     if (OLD_DIALECT(d)) {
-        const char *idkw = d == TG_DIALECT_DRAFT4 ? "id" : "$id";
-        v = tg_sc_kw(n, kb, idkw);
+        v = d == TG_DIALECT_DRAFT4 ? tg_sc_kw(n, kb, "id") : tg_sc_kw(n, kb, "$id");
         if (tg_sj_IsString(v) && !(tg_sc_kw(n, kb, "$ref"))) {
             const char *h = strchr(v->valuestring, '#');
             if (h && h[1] && h[1] != '/')
