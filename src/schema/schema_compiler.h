@@ -110,7 +110,12 @@ typedef enum sc_doc {
 } sc_doc;
 
 /* schema_resolve.c */
-int tg_sc_grow(sc *c, void **arr, size_t *cap, size_t need, size_t elem);
+/* Makes *arr (in tmp) hold need elements. Asked at every entry, node and
+ * instruction: the check inline, the growing (tg_sc_grow_to) not. */
+int tg_sc_grow_to(sc *c, void **arr, size_t *cap, size_t need, size_t elem);
+static inline int tg_sc_grow(sc *c, void **arr, size_t *cap, size_t need, size_t elem) {
+    return need <= *cap ? 0 : tg_sc_grow_to(c, arr, cap, need, elem);
+}
 void tg_sc_fail(sc *c, const char *loc, const char *fmt, const char *arg);
 void tg_sc_oom(sc *c);
 int tg_sc_smap_find(const smap *m, const void *k, size_t klen, uint32_t *v);

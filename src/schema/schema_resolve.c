@@ -10,7 +10,7 @@
 
 #include "schema_compiler.h"
 
-int tg_sc_grow(sc *c, void **arr, size_t *cap, size_t need, size_t elem) {
+int tg_sc_grow_to(sc *c, void **arr, size_t *cap, size_t need, size_t elem) {
     size_t nc;
     void *p;
     if (need <= *cap) return 0;
