@@ -19,6 +19,7 @@ typedef struct nmap { nmap_slot *slots; size_t cap, n; } nmap;
 
 typedef struct sc_ent {
     const cJSON *node;
+    uint64_t kb;    /* tg_sc_bloom(node): the scan's, for the emit too */
     uint32_t res;
     uint8_t dialect, voc;
     const char *loc;

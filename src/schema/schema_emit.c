@@ -188,7 +188,7 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
     tg_sins *in;
     size_t nl = 0, k;
     int is_2019 = d == TG_DIALECT_2019_09, is_2020 = d == TG_DIALECT_2020_12, modern = is_2019 || is_2020;
-    const uint64_t kb = tg_sc_bloom(n);
+    const uint64_t kb = e->kb;
 
     if (tg_sj_IsBool(n)) {
         if (tg_sj_IsFalse(n)) {

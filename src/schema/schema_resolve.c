@@ -306,6 +306,7 @@ int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, cons
     if (tg_sc_grow(c, (void **)&c->ents, &c->cap_ents, c->n_ents + 1, sizeof *c->ents)) { tg_sc_oom(c); return -1; }
     e = (uint32_t)c->n_ents++;
     c->ents[e].node = n;
+    c->ents[e].kb = kb;
     c->ents[e].res = res;
     c->ents[e].dialect = d;
     c->ents[e].voc = voc;
