@@ -130,7 +130,7 @@ const cJSON *tg_json_pointer_ref_in(tg_json_index *ix, const cJSON *doc, const c
 }
 
 cJSON *tg_json_get(const cJSON *o, const char *key, size_t keylen) {
-    if (!o || !cJSON_IsObject(o)) return NULL;
+    if (!o || (o->type & 0xFF) != cJSON_Object) return NULL; /* (cJSON_IsObject, without a call into the library) */
     for (cJSON *c = o->child; c; c = c->next)
         if (tg_json_strlen(c->string) == keylen && (keylen == 0 || (c->string[0] == key[0] &&
                                                                    memcmp(c->string, key, keylen) == 0)))
