@@ -123,6 +123,7 @@ int tg_schema_compile(const tg_allocator *alloc, const cJSON *schema, const tg_s
     c.s = s;
     c.o = &o;
     c.diag = diag;
+    tg_sc_scan_init(&c);
     tg_arena_mark scratch_mark = {NULL, 0};
     int scratch_empty = 0;
     if (o.scratch) {

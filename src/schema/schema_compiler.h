@@ -60,6 +60,10 @@ typedef struct sc {
     /* the containers $ref pointers walk through, indexed once each (in tmp):
      * R refs into a $defs of M cost R log M, not R x M */
     tg_json_index ptr_ix;
+    /* the filter bits of tg_sc_single_kw, _array_kw and _map_kw, each
+     * table's together: the scan skips a table none of whose bits a
+     * subschema has (tg_sc_scan_init) */
+    uint64_t kw_bits[3];
     unsigned prune_keep;    /* SC_DOC_PRUNE: the keep mask of the root's tg_sc_prune_plan */
 } sc;
 
@@ -130,6 +134,8 @@ static inline const char *tg_sc_loc_kw(sc *c, const char *base, const char *kw) 
 }
 char *tg_sc_loc_idx(sc *c, const char *base, size_t i);
 tg_dialect tg_sc_dialect_of_uri(const char *u, size_t n);
+/* Readies c for tg_sc_scan. */
+void tg_sc_scan_init(sc *c);
 /* Indexes subschema n (and everything under it); *out_ent its entry. */
 int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, const char *loc, size_t depth,
                int is_root, uint32_t *out_ent);

@@ -267,6 +267,18 @@ const sc_kwname tg_sc_map_kw[] = {KWN("properties"), KWN("patternProperties"), K
                                    KWN("dependentSchemas"), KWN("dependencies"), {NULL, 0, 0}};
 #undef KWN
 
+static uint64_t table_bits(const sc_kwname *t) {
+    uint64_t b = 0;
+    for (; t->s; t++) b |= t->bit;
+    return b;
+}
+
+void tg_sc_scan_init(sc *c) {
+    c->kw_bits[0] = table_bits(tg_sc_single_kw);
+    c->kw_bits[1] = table_bits(tg_sc_array_kw);
+    c->kw_bits[2] = table_bits(tg_sc_map_kw);
+}
+
 int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, const char *loc, size_t depth,
                 int is_root, uint32_t *out_ent) {
     uint32_t e, i;
@@ -346,7 +358,7 @@ int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, cons
         if (tg_sj_IsTrue(v) && new_resource) c->res[res].recursive_anchor = 1;
     }
     /* children */
-    for (i = 0; tg_sc_single_kw[i].s; i++) {
+    for (i = 0; (kb & c->kw_bits[0]) && tg_sc_single_kw[i].s; i++) {
         v = tg_sc_kwt(n, kb, &tg_sc_single_kw[i]);
         if (v && (tg_sj_IsObject(v) || tg_sj_IsBool(v))) {
             char *l = loc_join2(c, loc, tg_sc_single_kw[i].s, tg_sc_single_kw[i].len, NULL, 0);
@@ -354,7 +366,7 @@ int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, cons
             if (tg_sc_scan(c, v, res, d, voc, l, depth + 1, 0, NULL)) return -1;
         }
     }
-    for (i = 0; tg_sc_array_kw[i].s; i++) {
+    for (i = 0; (kb & c->kw_bits[1]) && tg_sc_array_kw[i].s; i++) {
         size_t k = 0;
         v = tg_sc_kwt(n, kb, &tg_sc_array_kw[i]);
         if (!tg_sj_IsArray(v)) continue;
@@ -366,7 +378,7 @@ int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, cons
             if (tg_sc_scan(c, it, res, d, voc, l, depth + 1, 0, NULL)) return -1;
         }
     }
-    for (i = 0; tg_sc_map_kw[i].s; i++) {
+    for (i = 0; (kb & c->kw_bits[2]) && tg_sc_map_kw[i].s; i++) {
         v = tg_sc_kwt(n, kb, &tg_sc_map_kw[i]);
         if (!tg_sj_IsObject(v)) continue;
         for (it = v->child; it; it = it->next) {
