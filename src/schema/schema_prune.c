@@ -73,13 +73,18 @@ static int listed(const sc_kwname *t, const char *k, size_t n) {
 /* What a subschema's member holds, as the scanner reads it. */
 typedef enum { HOLDS_DATA, HOLDS_SCHEMA, HOLDS_SCHEMAS } holds;
 
-static holds member_holds(const cJSON *m) {
+static holds container_holds(const cJSON *m) {
     const char *k = m->string;
     size_t n = tg_json_strlen(k);
     if ((tg_sj_IsObject(m) || tg_sj_IsBool(m)) && listed(tg_sc_single_kw, k, n)) return HOLDS_SCHEMA;
     if ((tg_sj_IsArray(m) && listed(tg_sc_array_kw, k, n)) || (tg_sj_IsObject(m) && listed(tg_sc_map_kw, k, n)))
         return HOLDS_SCHEMAS; /* (each item, or each member's value) */
     return HOLDS_DATA;
+}
+
+/* (a string, number or null holds data: told without a call) */
+static inline holds member_holds(const cJSON *m) {
+    return m->type & (cJSON_Object | cJSON_Array | cJSON_True | cJSON_False) ? container_holds(m) : HOLDS_DATA;
 }
 
 static int left_out(const cJSON *m, unsigned keep) {
