@@ -151,8 +151,14 @@ const cJSON *tg_json_pointer_ref(const cJSON *doc, const char *ref, size_t len);
 cJSON *tg_json_clone(tg_arena *arena, const cJSON *item);
 /* Arena bytes tg_json_clone(item) takes (for tg_arena_reserve). */
 size_t tg_json_clone_size(const cJSON *item);
-/* ... of which item alone takes (its node, key and text; no children). */
-size_t tg_json_node_size(const cJSON *item);
+/* ... of which item alone takes (its node, key and text; no children):
+ * inline, asked of every node a size walk passes. */
+static inline size_t tg_json__str_bytes(const char *s) {
+    return s ? (sizeof(size_t) + tg_json_strlen(s) + 1 + 7u) & ~(size_t)7u : 0;
+}
+static inline size_t tg_json_node_size(const cJSON *item) {
+    return ((sizeof *item + 7u) & ~(size_t)7u) + tg_json__str_bytes(item->valuestring) + tg_json__str_bytes(item->string);
+}
 
 /* Canonical writing: no insignificant white space, keys in document order,
  * number lexemes as read, strings with only the escapes RFC 8259 requires

@@ -364,14 +364,6 @@ int tg_json_same(const cJSON *a, const cJSON *b) {
     }
 }
 
-static size_t str_bytes(const char *s) {
-    return s ? (sizeof(size_t) + tg_json_strlen(s) + 1 + 7u) & ~(size_t)7u : 0;
-}
-
-size_t tg_json_node_size(const cJSON *item) {
-    return ((sizeof *item + 7u) & ~(size_t)7u) + str_bytes(item->valuestring) + str_bytes(item->string);
-}
-
 size_t tg_json_clone_size(const cJSON *item) {
     size_t n = tg_json_node_size(item);
     for (const cJSON *c = item->child; c; c = c->next) n += tg_json_clone_size(c);
