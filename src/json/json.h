@@ -84,6 +84,26 @@ static inline size_t tg_json_strlen(const char *s) {
     return n;
 }
 
+/* a[0..n) == b[0..n), for short names (keys, keywords, property names):
+ * word compares inline instead of a memcmp call */
+static inline int tg_json_same_bytes(const char *a, const char *b, size_t n) {
+    uint64_t x, y;
+    while (n >= 8) {
+        memcpy(&x, a, 8);
+        memcpy(&y, b, 8);
+        if (x != y) return 0;
+        a += 8; b += 8; n -= 8;
+    }
+    if (n >= 4) {
+        uint32_t p, q, r, t;
+        memcpy(&p, a, 4); memcpy(&q, b, 4);
+        memcpy(&r, a + n - 4, 4); memcpy(&t, b + n - 4, 4);
+        return p == q && r == t;
+    }
+    while (n--) if (*a++ != *b++) return 0;
+    return 1;
+}
+
 /* Child of object named key[0..keylen) (exact bytes), or NULL. */
 cJSON *tg_json_get(const cJSON *object, const char *key, size_t keylen);
 /* Same, for a NUL-terminated key. */

@@ -133,7 +133,7 @@ cJSON *tg_json_get(const cJSON *o, const char *key, size_t keylen) {
     if (!o || (o->type & 0xFF) != cJSON_Object) return NULL; /* (cJSON_IsObject, without a call into the library) */
     for (cJSON *c = o->child; c; c = c->next)
         if (tg_json_strlen(c->string) == keylen && (keylen == 0 || (c->string[0] == key[0] &&
-                                                                   memcmp(c->string, key, keylen) == 0)))
+                                                                   tg_json_same_bytes(c->string, key, keylen))))
             return c;
     return NULL;
 }

@@ -325,25 +325,8 @@ static inline uint32_t tg_shash(const char *s, size_t len) {
 }
 
 
-/* a[0..n) == b[0..n), for the short names of properties: word compares
- * inline instead of a memcmp call */
-static inline int tg_ssame_bytes(const char *a, const char *b, size_t n) {
-    uint64_t x, y;
-    while (n >= 8) {
-        memcpy(&x, a, 8);
-        memcpy(&y, b, 8);
-        if (x != y) return 0;
-        a += 8; b += 8; n -= 8;
-    }
-    if (n >= 4) {
-        uint32_t p, q, r, t;
-        memcpy(&p, a, 4); memcpy(&q, b, 4);
-        memcpy(&r, a + n - 4, 4); memcpy(&t, b + n - 4, 4);
-        return p == q && r == t;
-    }
-    while (n--) if (*a++ != *b++) return 0;
-    return 1;
-}
+/* a[0..n) == b[0..n), for the short names of properties (json.h's) */
+static inline int tg_ssame_bytes(const char *a, const char *b, size_t n) { return tg_json_same_bytes(a, b, n); }
 
 /* The properties entry named k[0..kl), or NULL. (Forced inline: wasm
  * builds would otherwise call it for every member.) */
