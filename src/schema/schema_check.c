@@ -37,6 +37,16 @@ static int inplace_child(const tg_sins *in, uint32_t k, uint32_t *out) {
     }
 }
 
+/* 1 when some instruction applies a subschema in place. Without one every
+ * node costs 1 and chains nothing, which no limit below refuses but a cap
+ * of 0 (most tools' schemas: properties, items, leaves). */
+static int any_inplace(const sc *c) {
+    uint32_t ch;
+    for (size_t i = 0; i < c->n_ins; i++)
+        if (inplace_child(&c->ins[i], 0, &ch)) return 1;
+    return 0;
+}
+
 /* Rejects reference cycles that never move into the instance (they could
  * only recurse until the depth limit), reference bombs: schemas whose
  * in-place applications (allOf/anyOf/oneOf/not/if/$ref/...) of one node
@@ -48,6 +58,7 @@ static int inplace_child(const tg_sins *in, uint32_t k, uint32_t *out) {
 int tg_sc_check_expansion(sc *c) {
     size_t n = c->n_nodes, sp = 0;
     uint64_t cap = (uint64_t)c->o->limits.max_subschemas * c->o->limits.max_ref_depth;
+    if (cap && !any_inplace(c)) return 0;
     uint64_t *cost = tg_arena_calloc(c->tmp, n ? n : 1, sizeof *cost);
     uint32_t *chain = tg_arena_calloc(c->tmp, n ? n : 1, sizeof *chain); /* most references in a chain from a node */
     uint32_t *deep = tg_arena_calloc(c->tmp, n ? n : 1, sizeof *deep);   /* longest in-place chain from a node */
