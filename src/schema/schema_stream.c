@@ -150,6 +150,7 @@ int tg_schema_streamable(tg_schema *s) {
     for (i = 0; i < s->n_nodes; i++) {
         tg_snode *nd = &s->nodes[i];
         tg_sins *req = NULL, *props = NULL;
+        const tg_sprop *found[64];
         uint32_t k, r;
         for (k = 0; k < nd->count; k++) {
             tg_sins *in = &s->ins[nd->start + k];
@@ -158,12 +159,9 @@ int tg_schema_streamable(tg_schema *s) {
         }
         if (!req || !props || req->u.req.n > 64) continue;
         for (r = 0; r < req->u.req.n; r++)
-            if (!tg_sfind_prop(props->u.props, req->u.req.names[r].s, req->u.req.names[r].len)) break;
+            if (!(found[r] = tg_sfind_prop(props->u.props, req->u.req.names[r].s, req->u.req.names[r].len))) break;
         if (r < req->u.req.n) continue;
-        for (r = 0; r < req->u.req.n; r++) {
-            tg_sprop *p = (tg_sprop *)tg_sfind_prop(props->u.props, req->u.req.names[r].s, req->u.req.names[r].len);
-            p->req_bits |= (uint64_t)1 << r;
-        }
+        for (r = 0; r < req->u.req.n; r++) ((tg_sprop *)found[r])->req_bits |= (uint64_t)1 << r;
         req->u.req.props = props->u.props;
     }
     for (i = 0; i < s->n_ins; i++) {
