@@ -14,7 +14,7 @@ int tg_sc_grow_to(sc *c, void **arr, size_t *cap, size_t need, size_t elem) {
     size_t nc;
     void *p;
     if (need <= *cap) return 0;
-    nc = *cap ? *cap * 2 : 16;
+    nc = *cap ? *cap * 2 : 64;
     while (nc < need) nc *= 2;
     p = tg_arena_alloc(c->tmp, nc * elem);
     if (!p) return -1;
