@@ -125,7 +125,20 @@ void tg_sc_fail(sc *c, const char *loc, const char *fmt, const char *arg);
 void tg_sc_oom(sc *c);
 int tg_sc_smap_find(const smap *m, const void *k, size_t klen, uint32_t *v);
 int tg_sc_smap_put(sc *c, smap *m, const void *k, size_t klen, uint32_t v);
-int tg_sc_ent_of(const sc *c, const cJSON *n, uint32_t *e);
+/* by_node: keyed by the node's address itself (one multiply for a slot,
+ * one compare a probe); inline, asked at every subschema scanned and
+ * emitted. tg_sc_ent_of: 1 and *e node n's entry, or 0. */
+static inline size_t tg_sc_node_slot(const nmap *m, const cJSON *n) {
+    return (size_t)(((uint64_t)(uintptr_t)n * 0x9E3779B97F4A7C15ull) >> 32) & (m->cap - 1);
+}
+static inline int tg_sc_ent_of(const sc *c, const cJSON *n, uint32_t *e) {
+    const nmap *m = &c->by_node;
+    if (!m->cap) return 0;
+    for (size_t i = tg_sc_node_slot(m, n);; i = (i + 1) & (m->cap - 1)) {
+        if (m->slots[i].n == n) { *e = m->slots[i].ent; return 1; }
+        if (!m->slots[i].n) return 0;
+    }
+}
 char *tg_sc_loc_join(sc *c, const char *base, const char *tok, size_t toklen);
 /* base + "/" + a keyword literal, in the program (nothing to escape: the
  * join errors are told with, tg_sloc_kw). */

@@ -75,39 +75,26 @@ int tg_sc_smap_put(sc *c, smap *m, const void *k, size_t klen, uint32_t v) {
     return 0;
 }
 
-/* by_node: keyed by the node's address itself (one multiply for a slot,
- * one compare a probe), asked at every subschema scanned and emitted. */
-static size_t node_slot(const nmap *m, const cJSON *n) {
-    return (size_t)(((uint64_t)(uintptr_t)n * 0x9E3779B97F4A7C15ull) >> 32) & (m->cap - 1);
-}
-
-int tg_sc_ent_of(const sc *c, const cJSON *n, uint32_t *e) {
-    const nmap *m = &c->by_node;
-    if (!m->cap) return 0;
-    for (size_t i = node_slot(m, n);; i = (i + 1) & (m->cap - 1)) {
-        if (m->slots[i].n == n) { *e = m->slots[i].ent; return 1; }
-        if (!m->slots[i].n) return 0;
-    }
-}
-
-/* Indexes node n as entry e. Overwrites nothing: the first entry wins. */
+/* Indexes node n as entry e. Overwrites nothing: the first entry wins
+ * (one probe finds it or the free slot). */
 static int put_node(sc *c, const cJSON *n, uint32_t e) {
     nmap *m = &c->by_node;
-    uint32_t was;
-    size_t i;
-    if (tg_sc_ent_of(c, n, &was)) return 0;
+    size_t i = 0;
+    if (m->cap)
+        for (i = tg_sc_node_slot(m, n); m->slots[i].n; i = (i + 1) & (m->cap - 1))
+            if (m->slots[i].n == n) return 0;
     if ((m->n + 1) * 2 > m->cap) {
         nmap g = {NULL, m->cap ? m->cap * 2 : 64, 0};
         if (!(g.slots = tg_arena_calloc(c->tmp, g.cap, sizeof *g.slots))) return -1;
         for (size_t j = 0; j < m->cap; j++) {
             if (!m->slots[j].n) continue;
-            for (i = node_slot(&g, m->slots[j].n); g.slots[i].n; i = (i + 1) & (g.cap - 1)) {}
+            for (i = tg_sc_node_slot(&g, m->slots[j].n); g.slots[i].n; i = (i + 1) & (g.cap - 1)) {}
             g.slots[i] = m->slots[j];
         }
         g.n = m->n;
         *m = g;
+        for (i = tg_sc_node_slot(m, n); m->slots[i].n; i = (i + 1) & (m->cap - 1)) {}
     }
-    for (i = node_slot(m, n); m->slots[i].n; i = (i + 1) & (m->cap - 1)) {}
     m->slots[i].n = n;
     m->slots[i].ent = e;
     m->n++;
