@@ -26,14 +26,13 @@ tg_schema_options tg_schema_default_options(void) {
 
 void tg_schema_free(tg_schema *s) {
     size_t i;
-    tg_allocator a;
+    tg_arena own;
     if (!s) return;
     tg_schema_free(s->flat);
     for (i = 0; i < s->n_regexes; i++) tg_regex_free(s->regexes[i]);
     if (s->arena != &s->own_arena) return; /* the caller's arena holds the rest */
-    a = s->alloc;
-    tg_arena_free(s->arena);
-    tg_free(&a, s, sizeof *s);
+    own = s->own_arena; /* (s is in it) */
+    tg_arena_free(&own);
 }
 
 tg_dialect tg_schema_dialect(const tg_schema *s) { return s->dialect; }
@@ -49,6 +48,34 @@ static sc_doc doc_mode(const tg_schema_options *o) {
  * copies `copy` bytes of it (0 borrowed). */
 static size_t program_estimate(size_t est, size_t copy) {
     return copy + est + est / 4 + 512 + sizeof(tg_schema);
+}
+
+/* The program's tg_schema: in the caller's arena, then readied for
+ * `reserve` bytes of program, or first in an arena of its own whose first
+ * chunk is `reserve` bytes (program_estimate counts the tg_schema): one
+ * block a program. NULL when refused. */
+static tg_schema *new_program(const tg_allocator *alloc, const tg_schema_options *o, size_t reserve) {
+    tg_schema *s;
+    tg_arena own;
+    if (o->arena) {
+        if (!(s = tg_arena_alloc(o->arena, sizeof *s))) return NULL;
+        memset(s, 0, sizeof *s);
+        s->arena = o->arena;
+        (void)tg_arena_reserve(s->arena, reserve);
+    } else {
+        tg_arena_init(&own, *alloc);
+        (void)tg_arena_reserve(&own, reserve); /* (a refusal is left to the allocation) */
+        if (!(s = tg_arena_alloc(&own, sizeof *s))) {
+            tg_arena_free(&own);
+            return NULL;
+        }
+        memset(s, 0, sizeof *s);
+        s->own_arena = own;
+        s->arena = &s->own_arena;
+    }
+    s->alloc = *alloc;
+    s->limits = o->limits;
+    return s;
 }
 
 /* Each resource a $ref reached is checked against its dialect's metaschema
@@ -105,31 +132,12 @@ int tg_schema_compile(const tg_allocator *alloc, const cJSON *schema, const tg_s
     if (!o.limits.max_regex_states) o.limits.max_regex_states = 200000;
     if (!o.limits.max_regex_ranges) o.limits.max_regex_ranges = 131072;
     if (!o.limits.max_eval_steps) o.limits.max_eval_steps = 10000000;
-    s = o.arena ? tg_arena_alloc(o.arena, sizeof *s) : tg_malloc(alloc, sizeof *s);
-    if (!s) {
-        if (diag) tg_buf_puts(diag, "/: out of memory");
-        return -2;
-    }
-    memset(s, 0, sizeof *s);
-    s->alloc = *alloc;
-    s->limits = o.limits;
-    if (o.arena) {
-        s->arena = o.arena;
-    } else {
-        s->arena = &s->own_arena;
-        tg_arena_init(s->arena, *alloc);
-    }
     memset(&c, 0, sizeof c);
-    c.s = s;
     c.o = &o;
     c.diag = diag;
     tg_sc_scan_init(&c);
-    tg_arena_mark scratch_mark = {NULL, 0};
-    int scratch_empty = 0;
     if (o.scratch) {
         c.tmp = o.scratch;
-        scratch_mark = tg_arena_save(o.scratch);
-        scratch_empty = o.scratch->used == 0;
     } else {
         tg_arena_init(&c.own_tmp, *alloc);
         c.tmp = &c.own_tmp;
@@ -137,10 +145,11 @@ int tg_schema_compile(const tg_allocator *alloc, const cJSON *schema, const tg_s
     /* first chunks sized from the document (about one document's worth of
      * program, several of working state) instead of doubling up from 1 KiB;
      * a refusal here is left to the allocations that follow */
+    size_t whole = 0, program = 0;
     if (schema) {
-        size_t whole, est, copy;
+        size_t est, copy;
         if (doc_mode(&o) == SC_DOC_PRUNE) { /* (what the copy leaves out makes no program either) */
-            sc_prune_plan p = tg_sc_prune_plan(c.tmp, schema);
+            sc_prune_plan p = tg_sc_prune_plan(c.tmp, schema); /* (tmp left as it was) */
             whole = p.whole;
             est = copy = p.size;
             c.prune_keep = p.keep;
@@ -148,9 +157,21 @@ int tg_schema_compile(const tg_allocator *alloc, const cJSON *schema, const tg_s
             whole = est = copy = tg_json_clone_size(schema);
             if (doc_mode(&o) == SC_DOC_BORROW) copy = 0;
         }
-        (void)tg_arena_reserve(c.tmp, whole > (1u << 20) ? (8u << 20) : 8 * whole + 8192);
-        (void)tg_arena_reserve(s->arena, program_estimate(est, copy));
+        program = program_estimate(est, copy);
     }
+    if (!(s = new_program(alloc, &o, program))) {
+        if (c.tmp == &c.own_tmp) tg_arena_free(c.tmp);
+        if (diag) tg_buf_puts(diag, "/: out of memory");
+        return -2;
+    }
+    c.s = s;
+    tg_arena_mark scratch_mark = {NULL, 0};
+    int scratch_empty = 0;
+    if (o.scratch) {
+        scratch_mark = tg_arena_save(o.scratch);
+        scratch_empty = o.scratch->used == 0;
+    }
+    if (schema) (void)tg_arena_reserve(c.tmp, whole > (1u << 20) ? (8u << 20) : 8 * whole + 8192);
     tg_json_index_init(&c.ptr_ix, c.tmp);
     c.def_dialect = o.dialect == TG_DIALECT_AUTO ? TG_DIALECT_2020_12 : o.dialect;
     if (!schema || (!tg_sj_IsObject(schema) && !tg_sj_IsBool(schema))) {
