@@ -120,7 +120,8 @@ static char *loc_join2(sc *c, const char *base, const char *kw, size_t kwlen, co
         r[o++] = '/';
         for (i = 0; i < toklen; i++) {
             char ch = tok[i];
-            if (ch == '~') { r[o++] = '~'; r[o++] = '0'; }
+            if ((unsigned char)ch > '/' && ch != '~') r[o++] = ch; /* (letters, digits, '_': one test) */
+            else if (ch == '~') { r[o++] = '~'; r[o++] = '0'; }
             else if (ch == '/') { r[o++] = '~'; r[o++] = '1'; }
             else if (ch == 0) { r[o++] = '?'; }
             else r[o++] = ch;
