@@ -55,7 +55,7 @@ int tg_sc_smap_put(sc *c, smap *m, const void *k, size_t klen, uint32_t v) {
     size_t i;
     if (tg_sc_smap_find(m, k, klen, &dummy)) return 0;
     if ((m->n + 1) * 2 > m->cap) {
-        size_t nc = m->cap ? m->cap * 2 : 64, j;
+        size_t nc = m->cap ? m->cap * 2 : 8, j;
         smap_slot *ns = tg_arena_calloc(c->tmp, nc, sizeof *ns);
         if (!ns) return -1;
         for (j = 0; j < m->cap; j++) {
