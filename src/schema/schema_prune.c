@@ -66,7 +66,7 @@ static unsigned pointer_names(tg_arena *tmp, const char *ref, size_t len) {
 
 static int listed(const sc_kwname *t, const char *k, size_t n) {
     for (; t->s; t++)
-        if (t->len == n && memcmp(t->s, k, n) == 0) return 1;
+        if (t->len == n && tg_json_same_bytes(t->s, k, n)) return 1;
     return 0;
 }
 
