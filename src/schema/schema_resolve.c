@@ -103,10 +103,12 @@ static int put_node(sc *c, const cJSON *n, uint32_t e) {
 
 /* ---- locations ---- */
 
-/* base, then "/" kw (a keyword name: nothing to escape; NULL none), then
- * "/" and tok escaped as a JSON Pointer token (NULL none), in one piece. */
-static char *loc_join2(sc *c, const char *base, const char *kw, size_t kwlen, const char *tok, size_t toklen) {
-    size_t bl = strlen(base), i, o;
+/* base (bl bytes), then "/" kw (a keyword name: nothing to escape; NULL
+ * none), then "/" and tok escaped as a JSON Pointer token (NULL none), in
+ * one piece. */
+static char *loc_join2(sc *c, const char *base, size_t bl, const char *kw, size_t kwlen, const char *tok,
+                       size_t toklen) {
+    size_t i, o;
     char *r = tg_arena_alloc(c->s->arena, bl + (kw ? kwlen + 1 : 0) + (tok ? toklen * 2 + 1 : 0) + 1);
     if (!r) return NULL;
     memcpy(r, base, bl);
@@ -132,7 +134,7 @@ static char *loc_join2(sc *c, const char *base, const char *kw, size_t kwlen, co
 }
 
 char *tg_sc_loc_join(sc *c, const char *base, const char *tok, size_t toklen) {
-    return loc_join2(c, base, NULL, 0, tok, toklen);
+    return loc_join2(c, base, strlen(base), NULL, 0, tok, toklen);
 }
 
 char *tg_sc_loc_idx(sc *c, const char *base, size_t i) {
@@ -345,11 +347,13 @@ int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, cons
         v = d == TG_DIALECT_2019_09 ? tg_sc_kw(n, kb, "$recursiveAnchor") : NULL;
         if (tg_sj_IsTrue(v) && new_resource) c->res[res].recursive_anchor = 1;
     }
-    /* children */
+    /* children (their locations: loc and a name, loc's length taken once) */
+    if (!(kb & (c->kw_bits[0] | c->kw_bits[1] | c->kw_bits[2]))) return 0;
+    size_t ll = strlen(loc);
     for (i = 0; (kb & c->kw_bits[0]) && tg_sc_single_kw[i].s; i++) {
         v = tg_sc_kwt(n, kb, &tg_sc_single_kw[i]);
         if (v && (tg_sj_IsObject(v) || tg_sj_IsBool(v))) {
-            char *l = loc_join2(c, loc, tg_sc_single_kw[i].s, tg_sc_single_kw[i].len, NULL, 0);
+            char *l = loc_join2(c, loc, ll, tg_sc_single_kw[i].s, tg_sc_single_kw[i].len, NULL, 0);
             if (!l) { tg_sc_oom(c); return -1; }
             if (tg_sc_scan(c, v, res, d, voc, l, depth + 1, 0, NULL)) return -1;
         }
@@ -361,7 +365,7 @@ int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, cons
         for (it = v->child; it; it = it->next, k++) {
             char num[24];
             int nl = snprintf(num, sizeof num, "%zu", k);
-            char *l = loc_join2(c, loc, tg_sc_array_kw[i].s, tg_sc_array_kw[i].len, num, (size_t)nl);
+            char *l = loc_join2(c, loc, ll, tg_sc_array_kw[i].s, tg_sc_array_kw[i].len, num, (size_t)nl);
             if (!l) { tg_sc_oom(c); return -1; }
             if (tg_sc_scan(c, it, res, d, voc, l, depth + 1, 0, NULL)) return -1;
         }
@@ -372,7 +376,7 @@ int tg_sc_scan(sc *c, const cJSON *n, uint32_t res, uint8_t d, uint8_t voc, cons
         for (it = v->child; it; it = it->next) {
             char *l;
             if (!tg_sj_IsObject(it) && !tg_sj_IsBool(it)) continue;
-            l = loc_join2(c, loc, tg_sc_map_kw[i].s, tg_sc_map_kw[i].len, it->string, tg_json_strlen(it->string));
+            l = loc_join2(c, loc, ll, tg_sc_map_kw[i].s, tg_sc_map_kw[i].len, it->string, tg_json_strlen(it->string));
             if (!l) { tg_sc_oom(c); return -1; }
             if (tg_sc_scan(c, it, res, d, voc, l, depth + 1, 0, NULL)) return -1;
         }
