@@ -551,27 +551,44 @@ static int note_element(void *ud, const cJSON *root, const cJSON *element) {
     return s->stop_at && s->calls == (size_t)s->stop_at ? -1 : 0;
 }
 
+/* Two arenas (the tree's, the elements' scratch) and a callback noting
+ * what it is given. */
+typedef struct each_case {
+    tg_arena a, scratch;
+    seen s;
+    tg_json_each each;
+} each_case;
+
+static void each_open(each_case *c) {
+    tg_arena_init(&c->a, libc_alloc);
+    tg_arena_init(&c->scratch, libc_alloc);
+    memset(&c->s, 0, sizeof c->s);
+    tg_buf_init(&c->s.texts, libc_alloc, 0);
+    c->each = (tg_json_each){"tools", &c->scratch, note_element, &c->s};
+}
+
+static void each_close(each_case *c) {
+    tg_buf_free(&c->s.texts);
+    tg_arena_free(&c->scratch);
+    tg_arena_free(&c->a);
+}
+
 /* The elements of the root's "tools" reach the callback one by one, each
  * whole, in order, with the members before them in the root; the tree
  * keeps "tools" empty and everything else; scratch ends as it began. */
 static void parse_each_hands_elements_over(void) {
-    tg_arena a, scratch;
-    tg_arena_init(&a, libc_alloc);
-    tg_arena_init(&scratch, libc_alloc);
-    seen s;
-    memset(&s, 0, sizeof s);
-    tg_buf_init(&s.texts, libc_alloc, 0);
-    tg_json_each each = {"tools", &scratch, note_element, &s};
+    each_case c;
+    each_open(&c);
     const char *in = "{\"source\":\"gh\",\"tools\":[{\"tool\":{\"name\":\"a\",\"k\":[1,{\"x\":null}]}},7,\"s\",[],{}],"
                      "\"other\":[{\"not\":\"an element\"}],\"nested\":{\"tools\":[1]}}";
     tg_json_error err;
-    (void)tg_arena_reserve(&scratch, 256); /* (a small first chunk: the elements overflow it) */
-    tg_arena_mark before = tg_arena_save(&scratch);
-    cJSON *d = tg_json_parse_each(&a, in, strlen(in), NULL, &err, &each);
+    (void)tg_arena_reserve(&c.scratch, 256); /* (a small first chunk: the elements overflow it) */
+    tg_arena_mark before = tg_arena_save(&c.scratch);
+    cJSON *d = tg_json_parse_each(&c.a, in, strlen(in), NULL, &err, &c.each);
     CHECK_MSG(d != NULL, "%s", err.message);
-    CHECK(s.calls == 5 && s.source_first);
-    CHECK_STR(s.texts.data ? s.texts.data : "", "{\"tool\":{\"name\":\"a\",\"k\":[1,{\"x\":null}]}}|7|\"s\"|[]|{}|");
-    tg_arena_mark after = tg_arena_save(&scratch);
+    CHECK(c.s.calls == 5 && c.s.source_first);
+    CHECK_STR(c.s.texts.data ? c.s.texts.data : "", "{\"tool\":{\"name\":\"a\",\"k\":[1,{\"x\":null}]}}|7|\"s\"|[]|{}|");
+    tg_arena_mark after = tg_arena_save(&c.scratch);
     CHECK(after.chunk == before.chunk && after.pos == before.pos);
     if (d) {
         tg_buf b;
@@ -581,14 +598,12 @@ static void parse_each_hands_elements_over(void) {
         tg_buf_free(&b);
     }
     /* a callback that stops the reading: out of memory */
-    tg_buf_reset(&s.texts);
-    s.calls = 0;
-    s.stop_at = 2;
-    CHECK(tg_json_parse_each(&a, in, strlen(in), NULL, &err, &each) == NULL && err.status == TG_JSON_NOMEM);
-    CHECK(s.calls == 2);
-    tg_buf_free(&s.texts);
-    tg_arena_free(&scratch);
-    tg_arena_free(&a);
+    tg_buf_reset(&c.s.texts);
+    c.s.calls = 0;
+    c.s.stop_at = 2;
+    CHECK(tg_json_parse_each(&c.a, in, strlen(in), NULL, &err, &c.each) == NULL && err.status == TG_JSON_NOMEM);
+    CHECK(c.s.calls == 2);
+    each_close(&c);
 }
 
 /* Malformed or over-limit text is refused by tg_json_parse_each exactly as
@@ -609,21 +624,14 @@ static void parse_each_refuses_as_parse_does(void) {
     tg_json_limits lim = tg_json_default_limits();
     lim.max_depth = 6;
     for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
-        tg_arena a, scratch;
-        tg_arena_init(&a, libc_alloc);
-        tg_arena_init(&scratch, libc_alloc);
-        seen s;
-    memset(&s, 0, sizeof s);
-        tg_buf_init(&s.texts, libc_alloc, 0);
-        tg_json_each each = {"tools", &scratch, note_element, &s};
+        each_case c;
+        each_open(&c);
         tg_json_error e1, e2;
-        cJSON *d1 = tg_json_parse(&a, BAD[i], strlen(BAD[i]), &lim, &e1);
-        cJSON *d2 = tg_json_parse_each(&a, BAD[i], strlen(BAD[i]), &lim, &e2, &each);
+        cJSON *d1 = tg_json_parse(&c.a, BAD[i], strlen(BAD[i]), &lim, &e1);
+        cJSON *d2 = tg_json_parse_each(&c.a, BAD[i], strlen(BAD[i]), &lim, &e2, &c.each);
         CHECK_MSG(!d1 && !d2 && e1.status == e2.status && e1.offset == e2.offset && strcmp(e1.message, e2.message) == 0,
                   "%s: %s / %s", BAD[i], e1.message, e2.message);
-        tg_buf_free(&s.texts);
-        tg_arena_free(&scratch);
-        tg_arena_free(&a);
+        each_close(&c);
     }
 }
 
