@@ -429,23 +429,22 @@ export class ToolRuntime {
     // text only if an instance is ever replaced, not at every import (a
     // 1,000-tool listing logs ~1.3 MB)
     const log = this.#bytes().slice(ptr, ptr + len);
-    for (let at = 0; at < len;) {
-      let end = log.indexOf(10, at);
+    for (let at = 0, end; at < len; at = end + 1) {
+      end = log.indexOf(10, at);
       if (end < 0) end = len;
-      if (end === at) { at++; continue; }
-      let tab = log.indexOf(9, at);
-      if (tab < 0 || tab > end) tab = end;
-      const { op, source, state, name } = JSON.parse(decoder.decode(log.subarray(at, tab)));
+      const line = log.subarray(at, end);
+      if (!line.length) continue;
+      const tab = line.indexOf(9); // (within the line: a delete has none, and the log may hold a thousand)
+      const { op, source, state, name } = JSON.parse(decoder.decode(tab < 0 ? line : line.subarray(0, tab)));
       let tools = this.#sourceStates.get(source);
       const key = `${state}\0${name}`;
       if (op === 'put') {
         if (!tools) this.#sourceStates.set(source, (tools = new Map()));
-        tools.set(key, log.subarray(tab + 1, end));
+        tools.set(key, line.subarray(tab + 1));
       } else if (tools) {
         tools.delete(key);
         if (!tools.size) this.#sourceStates.delete(source);
       }
-      at = end + 1;
     }
   }
 

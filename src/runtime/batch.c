@@ -41,8 +41,9 @@ static int entry_of(const cJSON *t, tg_tool_entry *e) {
     return 0;
 }
 
-/* The batch's parameters from the root's members; -1 when they are not a
- * batch's (the checks after the reading say why). */
+/* The batch's parameters from the root's members, into b's (its entries
+ * are left as they are); -1 when they are not a batch's (the checks after
+ * the reading say why). */
 static int params_of(const cJSON *root, tg_batch *b) {
     const cJSON *source = tg_json_getz(root, "source"), *tmpl = tg_json_getz(root, "nameTemplate");
     if (!cJSON_IsString(source) || (tmpl && !cJSON_IsString(tmpl))) return -1;
@@ -50,7 +51,6 @@ static int params_of(const cJSON *root, tg_batch *b) {
     /* (source names are C strings inside the registry: one holding U+0000
      * would read as the name before it, another source's) */
     if (memchr(source->valuestring, 0, slen)) return -1;
-    memset(b, 0, sizeof *b);
     b->source = source->valuestring;
     b->source_len = slen;
     b->name_template = tmpl ? tmpl->valuestring : tg_rt_default_template(slen);
@@ -129,11 +129,9 @@ static tg_status batch_of(tg_runtime *rt, const cJSON *root, reader *rd, const c
     if (!cJSON_IsObject(root) || !cJSON_IsString(source) || !cJSON_IsArray(tools) || (tmpl && !cJSON_IsString(tmpl)))
         return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "a batch needs \"source\" (string) and \"tools\" (array)", -1);
     if (rd->bad_entry) return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, BAD_ENTRY, -1);
-    tg_batch fin;
     /* built with what the whole text says (no member after "tools" changed it) */
-    if (rd->mode == 1 && params_of(root, &fin) == 0 && fin.source == rd->b.source &&
-        strcmp(fin.name_template, rd->b.name_template) == 0 && fin.replace_source == rd->b.replace_source) {
-        *b = fin;
+    if (rd->mode == 1 && params_of(root, b) == 0 && b->source == rd->b.source &&
+        strcmp(b->name_template, rd->b.name_template) == 0 && b->replace_source == rd->b.replace_source) {
         b->built = rd->built;
         b->n = rd->n;
         return TG_OK;
@@ -145,12 +143,7 @@ static tg_status batch_of(tg_runtime *rt, const cJSON *root, reader *rd, const c
     tg_status st = tg_rt_parse(rt, "batch", request, len, max, &whole);
     if (st != TG_OK) return st;
     if ((st = entries_of(rt, tg_json_getz(whole, "tools"), b)) != TG_OK) return st;
-    const tg_tool_entry *entries = b->entries;
-    size_t n = b->n;
-    if (params_of(whole, b)) return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "a source name cannot hold U+0000", -1);
-    b->entries = entries;
-    b->n = n;
-    return TG_OK;
+    return params_of(whole, b) ? tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "a source name cannot hold U+0000", -1) : TG_OK;
 }
 
 tg_status tg_register_batch(tg_runtime *rt, const char *request, size_t len) {
@@ -170,11 +163,9 @@ tg_status tg_register_batch(tg_runtime *rt, const char *request, size_t len) {
     tg_status st;
     tg_batch b;
     memset(&b, 0, sizeof b);
-    if (!root) {
-        char msg[220];
-        snprintf(msg, sizeof msg, "batch: %s", jerr.message);
-        st = tg_rt_fail(rt, tg_rt_json_status(jerr.status), msg, (long long)jerr.offset);
-    } else if ((st = batch_of(rt, root, &rd, request, len, max, &b)) == TG_OK &&
+    if (!root)
+        st = tg_rt_json_fail(rt, "batch", &jerr);
+    else if ((st = batch_of(rt, root, &rd, request, len, max, &b)) == TG_OK &&
                (st = source_checks(rt, &b)) == TG_OK) {
         st = tg_rt_apply(rt, &b, 0); /* (it takes the built tools over) */
         rd.n = 0;

@@ -189,10 +189,13 @@ tg_status tg_rt_parse_nested(tg_runtime *rt, const char *what, const char *text,
     jl.max_depth = jl.max_depth <= SIZE_MAX - levels ? jl.max_depth + levels : SIZE_MAX;
     tg_json_error jerr;
     *out = tg_json_parse(&rt->call_arena, text, len, &jl, &jerr);
-    if (*out) return TG_OK;
+    return *out ? TG_OK : tg_rt_json_fail(rt, what, &jerr);
+}
+
+tg_status tg_rt_json_fail(tg_runtime *rt, const char *what, const tg_json_error *jerr) {
     char msg[220];
-    snprintf(msg, sizeof msg, "%s: %s", what, jerr.message);
-    return tg_rt_fail(rt, tg_rt_json_status(jerr.status), msg, (long long)jerr.offset);
+    snprintf(msg, sizeof msg, "%s: %s", what, jerr->message);
+    return tg_rt_fail(rt, tg_rt_json_status(jerr->status), msg, (long long)jerr->offset);
 }
 
 tg_status tg_rt_apply(tg_runtime *rt, const tg_batch *b, int single) {

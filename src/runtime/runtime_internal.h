@@ -81,6 +81,9 @@ tg_status tg_rt_apply(tg_runtime *rt, const tg_batch *b, int single);
 /* The name template of a source without one of its own: imported tools
  * "mcp__{source}__{tool}", the host's own (source "") the bare name. */
 const char *tg_rt_default_template(size_t source_len);
+/* Records the reader's refusal of input `what` (its message after "what: ",
+ * its offset) and returns its status. */
+tg_status tg_rt_json_fail(tg_runtime *rt, const char *what, const tg_json_error *jerr);
 /* Maps a json reader status to the API's. */
 tg_status tg_rt_json_status(tg_json_status s);
 /* JSON limits for one kind of input. */

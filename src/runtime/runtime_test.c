@@ -449,17 +449,23 @@ static void metaschemas_on_first_use(void) {
     tg_runtime_free(rt);
 }
 
+/* A new runtime with schema s compiled as *id. */
+static tg_runtime *with_schema(const char *s, uint32_t *id) {
+    tg_runtime *rt = tg_runtime_new(NULL, NULL, NULL, NULL);
+    CHECK(tg_compile_schema(rt, s, strlen(s), NULL, 0, id) == TG_OK);
+    return rt;
+}
+
 /* tg_validate's errors as JSON, and as records (tg_validate_records): the
  * same errors, fields back to back with their UTF-16 lengths; the first
  * error comes from the one pass or the evaluator alike. */
 static void validation_errors(void) {
-    tg_runtime *rt = tg_runtime_new(NULL, NULL, NULL, NULL);
     static const char *const S =
         "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\"},\"s\":{\"maxLength\":2}},"
         "\"required\":[\"n\"],\"additionalProperties\":false}";
     uint32_t id = 0;
     size_t n = 0;
-    CHECK(tg_compile_schema(rt, S, strlen(S), NULL, 0, &id) == TG_OK);
+    tg_runtime *rt = with_schema(S, &id);
     CHECK(tg_validate(rt, id, "{\"n\":1}", 7, 20) == 1 && tg_output_lengths(rt, &n) == NULL && n == 0);
     /* first error: "n" is a string; a key of an astral character (2 UTF-16 units) is not allowed */
     const char *bad = "{\"n\":\"5\",\"\xf0\x9f\x98\x80/~\":1}";
@@ -497,13 +503,12 @@ static void validation_errors(void) {
  * of its fixed words); tg_schema_site gives those words with 0x01 where the
  * part goes; any other first error comes back as a record. */
 static void coded_first_errors(void) {
-    tg_runtime *rt = tg_runtime_new(NULL, NULL, NULL, NULL);
     static const char *const S =
         "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\"},"
         "\"list\":{\"items\":{\"maxLength\":2}}},\"required\":[\"n\"],\"additionalProperties\":false}";
     uint32_t id = 0;
     size_t n = 0, len = 0;
-    CHECK(tg_compile_schema(rt, S, strlen(S), NULL, 0, &id) == TG_OK);
+    tg_runtime *rt = with_schema(S, &id);
     /* the value's part: /n is a string, bytes 6..7 of the text */
     const char *bad = "{\"n\":\"5\"}";
     CHECK(tg_validate_first(rt, id, bad, strlen(bad)) == 0);
