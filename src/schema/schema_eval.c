@@ -409,7 +409,7 @@ static int re_search(ev *e, uint32_t idx, const char *s, size_t len) {
     return r;
 }
 
-/* ---- property lookup (tg_sfind_prop, tg_ssame_bytes: schema_internal.h) ---- */
+/* ---- property lookup (tg_sfind_prop: schema_internal.h; tg_json_same_bytes: json.h) ---- */
 
 /* 1 when object o has a member named n: a scan of a small object, a
  * binary search in the evaluation's index of a large one (e->names). */
@@ -861,7 +861,7 @@ static inline int fast_pass(ev *e, const tg_sins *in, const cJSON *inst) {
             size_t l = tg_json_strlen(inst->valuestring);
             for (it = in->u.value->child; it; it = it->next)
                 if ((it->type & 0xFF) == cJSON_String && tg_json_strlen(it->valuestring) == l &&
-                    tg_ssame_bytes(it->valuestring, inst->valuestring, l))
+                    tg_json_same_bytes(it->valuestring, inst->valuestring, l))
                     return 1;
         }
         return 0;

@@ -324,10 +324,6 @@ static inline uint32_t tg_shash(const char *s, size_t len) {
     return (uint32_t)h;
 }
 
-
-/* a[0..n) == b[0..n), for the short names of properties (json.h's) */
-static inline int tg_ssame_bytes(const char *a, const char *b, size_t n) { return tg_json_same_bytes(a, b, n); }
-
 /* The properties entry named k[0..kl), or NULL. (Forced inline: wasm
  * builds would otherwise call it for every member.) */
 #if defined(__GNUC__) || defined(__clang__)
@@ -341,13 +337,13 @@ static inline const tg_sprop *tg_sfind_prop(const tg_sprops *P, const char *k, s
         h = tg_shash(k, kl);
         for (j = h & P->table_mask; P->table[j]; j = (j + 1) & P->table_mask) {
             const tg_sprop *p = &P->props[P->table[j] - 1];
-            if (p->name.hash == h && p->name.len == kl && tg_ssame_bytes(p->name.s, k, kl)) return p;
+            if (p->name.hash == h && p->name.len == kl && tg_json_same_bytes(p->name.s, k, kl)) return p;
         }
         return NULL;
     }
     for (i = 0; i < P->n_props; i++) {
         const tg_sprop *p = &P->props[i];
-        if (p->name.len == kl && (kl == 0 || (p->name.s[0] == k[0] && tg_ssame_bytes(p->name.s, k, kl)))) return p;
+        if (p->name.len == kl && (kl == 0 || (p->name.s[0] == k[0] && tg_json_same_bytes(p->name.s, k, kl)))) return p;
     }
     return NULL;
 }

@@ -434,7 +434,7 @@ static int scalar_in(const cJSON *values, int is_list, int type, const char *s, 
     for (; it; it = is_list ? it->next : NULL) {
         if ((it->type & 0xFF) != type) continue;
         if (type != cJSON_String) return 1;
-        if (tg_json_strlen(it->valuestring) == len && tg_ssame_bytes(it->valuestring, s, len)) return 1;
+        if (tg_json_strlen(it->valuestring) == len && tg_json_same_bytes(it->valuestring, s, len)) return 1;
     }
     return 0;
 }
@@ -602,7 +602,7 @@ static const tg_sins *container_fails(const st *t, const sset *set, int obj, siz
                     const tg_sname *nm = &in->u.req.names[r];
                     size_t k;
                     for (k = key0; k < t->nkeys; k++)
-                        if (t->keys[k].len == nm->len && tg_ssame_bytes(t->keys[k].s, nm->s, nm->len)) break;
+                        if (t->keys[k].len == nm->len && tg_json_same_bytes(t->keys[k].s, nm->s, nm->len)) break;
                     if (k == t->nkeys) return *a = r, in;
                 }
             }
@@ -697,7 +697,7 @@ static int object_value(st *t, const sset *set, size_t depth, size_t edepth) {
         uint64_t bit = tg_sname_bit(key, kl);
         if (seen & bit) {
             for (k = key0; k < t->nkeys; k++) /* duplicates: the tree reader names them */
-                if (t->keys[k].len == kl && tg_ssame_bytes(t->keys[k].s, key, kl)) return 0;
+                if (t->keys[k].len == kl && tg_json_same_bytes(t->keys[k].s, key, kl)) return 0;
         }
         seen |= bit;
         if (t->nkeys == KEYS_MAX) return 0;
