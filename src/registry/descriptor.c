@@ -163,25 +163,10 @@ static int read_options(const cJSON *o, tg_tool_opts *opts, const cJSON *caps, t
 
 /* Replaces a string value by its cleaned copy (cut to cap bytes), or,
  * with a NULL arena, leaves it as it is; sets *changed when cleaning
- * changes it. -1 when memory ran out. */
+ * changes it. Anything but a string is left alone. -1 when memory ran
+ * out. */
 static int clean_value(tg_arena *a, cJSON *v, size_t cap, int *changed) {
-    if (!cJSON_IsString(v)) return 0;
-    size_t len = tg_json_strlen(v->valuestring);
-    if (len <= cap && tg_plain_prefix(v->valuestring, len) == len) return 0; /* (as it is) */
-    if (!a) {
-        *changed |= tg_sanitize_changes(v->valuestring, len, cap);
-        return 0;
-    }
-    char *tmp = tg_arena_alloc(a, (len < cap ? len : cap) + 8);
-    if (!tmp) return -1;
-    int cut;
-    size_t n = tg_sanitize_text(v->valuestring, len, cap, tmp, &cut);
-    if (!cut) return 0;
-    cJSON *c = tg_json_new_string(a, tmp, n);
-    if (!c) return -1;
-    v->valuestring = c->valuestring;
-    *changed = 1;
-    return 0;
+    return cJSON_IsString(v) ? tg_sanitize_value(a, v, cap, changed) : 0;
 }
 
 /* Notes in sanitized that cleaning changed a field (label), when it

@@ -156,22 +156,22 @@ static int refuse(sctx *c, const char *what, const char *path, uint32_t cp) {
     return 1;
 }
 
-static int clean_string(sctx *c, cJSON *v, size_t cap) {
+int tg_sanitize_value(tg_arena *a, cJSON *v, size_t cap, int *changed) {
     size_t len = tg_json_strlen(v->valuestring);
     if (len <= cap && plain_text(v->valuestring, len)) return 0; /* printable ASCII within the cap: as it is */
-    if (!c->a) {
-        c->changed |= tg_sanitize_changes(v->valuestring, len, cap);
+    if (!a) {
+        *changed |= tg_sanitize_changes(v->valuestring, len, cap);
         return 0;
     }
-    char *tmp = tg_arena_alloc(c->a, (len < cap ? len : cap) + 8);
+    char *tmp = tg_arena_alloc(a, (len < cap ? len : cap) + 8);
     if (!tmp) return -1;
-    int changed;
-    size_t n = tg_sanitize_text(v->valuestring, len, cap, tmp, &changed);
-    if (!changed) return 0;
-    cJSON *s = tg_json_new_string(c->a, tmp, n);
+    int cut;
+    size_t n = tg_sanitize_text(v->valuestring, len, cap, tmp, &cut);
+    if (!cut) return 0;
+    cJSON *s = tg_json_new_string(a, tmp, n);
     if (!s) return -1;
     v->valuestring = s->valuestring;
-    c->changed = 1;
+    *changed = 1;
     return 0;
 }
 
@@ -233,7 +233,7 @@ static int walk(sctx *c, cJSON *node, const frame *at, int data) {
             if ((cp = hidden_in(m->string, kl)) != 0) return refuse_at(c, "a name", &f, cp);
             size_t cap = !data && type == cJSON_String ? annotation_cap(c, m->string, kl) : 0;
             if (cap) {
-                if (clean_string(c, m, cap)) return -1;
+                if (tg_sanitize_value(c->a, m, cap, &c->changed)) return -1;
                 continue;
             }
             into = data || is_data_kw(m->string, kl);

@@ -28,6 +28,13 @@ size_t tg_sanitize_text(const char *s, size_t len, size_t max_bytes, char *out, 
  * it as it is. */
 int tg_sanitize_changes(const char *s, size_t len, size_t max_bytes);
 
+/* Cleans the string value v (a string of this JSON module's, as the
+ * reader makes them) in place as tg_sanitize_text does, cut to cap bytes:
+ * a changed text becomes a new string from a, and *changed is set. With a
+ * NULL arena v is left as it is and *changed is set when cleaning would
+ * change it. Returns 0, or -1 when memory ran out. */
+int tg_sanitize_value(tg_arena *a, cJSON *v, size_t cap, int *changed);
+
 /* The length of the printable ASCII (0x20..0x7E) s[0..len) starts with:
  * text tg_sanitize_text leaves as it is (within its cap). */
 size_t tg_plain_prefix(const char *s, size_t len);
