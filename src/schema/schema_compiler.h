@@ -116,7 +116,8 @@ typedef enum sc_doc {
 
 /* schema_resolve.c */
 /* Makes *arr (in tmp) hold need elements. Asked at every entry, node and
- * instruction: the check inline, the growing (tg_sc_grow_to) not. */
+ * instruction: the check inline, the growing (tg_sc_grow_to, for need >
+ * *cap only: call tg_sc_grow) not. */
 int tg_sc_grow_to(sc *c, void **arr, size_t *cap, size_t need, size_t elem);
 static inline int tg_sc_grow(sc *c, void **arr, size_t *cap, size_t need, size_t elem) {
     return need <= *cap ? 0 : tg_sc_grow_to(c, arr, cap, need, elem);

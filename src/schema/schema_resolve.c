@@ -12,8 +12,7 @@
 
 int tg_sc_grow_to(sc *c, void **arr, size_t *cap, size_t need, size_t elem) {
     size_t nc;
-    void *p;
-    if (need <= *cap) return 0;
+    void *p; /* (need > *cap: tg_sc_grow, its only caller, asked) */
     nc = *cap ? *cap * 2 : 64;
     while (nc < need) nc *= 2;
     p = tg_arena_alloc(c->tmp, nc * elem);
@@ -75,14 +74,12 @@ int tg_sc_smap_put(sc *c, smap *m, const void *k, size_t klen, uint32_t v) {
     return 0;
 }
 
-/* Indexes node n as entry e. Overwrites nothing: the first entry wins
- * (one probe finds it or the free slot). */
+/* Indexes node n as entry e. n is not in the index yet: tg_sc_scan has
+ * asked tg_sc_ent_of, and what it loads in between (a custom metaschema)
+ * is a copy, other nodes. Grows first, so one probe finds the free slot. */
 static int put_node(sc *c, const cJSON *n, uint32_t e) {
     nmap *m = &c->by_node;
-    size_t i = 0;
-    if (m->cap)
-        for (i = tg_sc_node_slot(m, n); m->slots[i].n; i = (i + 1) & (m->cap - 1))
-            if (m->slots[i].n == n) return 0;
+    size_t i;
     if ((m->n + 1) * 2 > m->cap) {
         nmap g = {NULL, m->cap ? m->cap * 2 : 64, 0};
         if (!(g.slots = tg_arena_calloc(c->tmp, g.cap, sizeof *g.slots))) return -1;
@@ -93,8 +90,8 @@ static int put_node(sc *c, const cJSON *n, uint32_t e) {
         }
         g.n = m->n;
         *m = g;
-        for (i = tg_sc_node_slot(m, n); m->slots[i].n; i = (i + 1) & (m->cap - 1)) {}
     }
+    for (i = tg_sc_node_slot(m, n); m->slots[i].n; i = (i + 1) & (m->cap - 1)) {}
     m->slots[i].n = n;
     m->slots[i].ent = e;
     m->n++;
