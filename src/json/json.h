@@ -84,6 +84,34 @@ static inline size_t tg_json_strlen(const char *s) {
     return n;
 }
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* A string of 1 to 16 bytes made by this module, loaded as two words for a
+ * caller's own byte test: *lo holds bytes 0..7, *hi bytes len-8..len-1
+ * (from 9 bytes; under that *hi is *lo). Returns the mask of *lo's bytes
+ * that are the string's: all ones from 8 bytes, else the low len bytes.
+ * Under 8 bytes the word read ends at the string's end, so it starts before
+ * the string: this relies on the layout of every string tg_json makes, its
+ * size_t length just before its text (8 bytes on 64-bit hosts; on 32-bit
+ * ones the rest is the arena chunk's, its header or an earlier
+ * allocation). Those bytes are shifted out, so *lo's high bytes are 0.
+ * (Little-endian hosts only: callers keep a bytewise path. Forced inline:
+ * callers test every key and short string with it.) */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline uint64_t tg_json_short_words(const char *s, size_t len, uint64_t *lo, uint64_t *hi) {
+    if (len <= 8) {
+        uint64_t w;
+        memcpy(&w, s + len - 8, 8);
+        *lo = *hi = w >> 8 * (8 - len);
+        return ~(uint64_t)0 >> 8 * (8 - len);
+    }
+    memcpy(lo, s, 8);
+    memcpy(hi, s + len - 8, 8);
+    return ~(uint64_t)0;
+}
+#endif
+
 /* a[0..n) == b[0..n), for short names (keys, keywords, property names):
  * word compares inline instead of a memcmp call */
 static inline int tg_json_same_bytes(const char *a, const char *b, size_t n) {

@@ -113,14 +113,12 @@ int tg_json_write_string(tg_buf *out, const char *s, size_t len) {
     return put1(out, '"');
 }
 
-/* A string this module made (its length in the size_t before it), as
- * tg_json_write_string writes it. Most are keys and short values, written
- * here whole when none of their bytes needs a look: up to 16 bytes tested
- * and stored as one or two 8-byte words, the quotes put around them (the
- * word's bytes past the closing quote lie within cap and are left as
- * bytes past len). Under 8 bytes the word read ends at the string's end,
- * so it starts in the length before the string: those bytes are shifted
- * out, and only the string's own bytes are tested. */
+/* A string this module made, as tg_json_write_string writes it. Most are
+ * keys and short values, written here whole when none of their bytes needs
+ * a look: up to 16 bytes loaded as one or two 8-byte words
+ * (tg_json_short_words), tested and stored as they are, the quotes put
+ * around them (the word's bytes past the closing quote lie within cap and
+ * are left as bytes past len). */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((always_inline)) /* (the writers call it for every key and string) */
 #endif
@@ -129,19 +127,11 @@ static inline int write_text(tg_buf *out, const char *s) {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     if (len - 1 < 16 && fits(out, 18)) {
         char *d = out->data + out->len;
-        uint64_t lo, hi;
-        if (len <= 8) {
-            memcpy(&lo, s + len - 8, 8);
-            lo >>= 8 * (8 - len);
-            if (tg_json__special8(lo) & (~(uint64_t)0 >> 8 * (8 - len))) return tg_json_write_string(out, s, len);
-            memcpy(d + 1, &lo, 8);
-        } else {
-            memcpy(&lo, s, 8);
-            memcpy(&hi, s + len - 8, 8);
-            if (tg_json__special8(lo) | tg_json__special8(hi)) return tg_json_write_string(out, s, len);
-            memcpy(d + 1, &lo, 8);
-            memcpy(d + 1 + len - 8, &hi, 8);
-        }
+        uint64_t lo, hi, mask = tg_json_short_words(s, len, &lo, &hi);
+        if ((tg_json__special8(lo) | (len > 8 ? tg_json__special8(hi) : 0)) & mask)
+            return tg_json_write_string(out, s, len);
+        memcpy(d + 1, &lo, 8);
+        if (len > 8) memcpy(d + 1 + len - 8, &hi, 8);
         d[0] = '"';
         d[len + 1] = '"';
         d[len + 2] = '\0';

@@ -88,22 +88,15 @@ size_t tg_plain_prefix(const char *s, size_t len) {
     return i;
 }
 
-/* 1 when a string this module made (its length in the size_t before it)
- * is printable ASCII, as tg_plain_prefix tells: names and short values,
- * up to 16 bytes, tested as one or two words (under 8 bytes the word ends
- * at the string's end, starting in the length before it: those bytes are
- * shifted out, and only the string's own are tested). */
+/* 1 when a string of the JSON module's is printable ASCII, as
+ * tg_plain_prefix tells: names and short values, up to 16 bytes, tested as
+ * tg_json_short_words loads them (only the string's own bytes: unplain8's
+ * flags below the mask are exact). */
 static inline int plain_text(const char *s, size_t len) {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     if (len - 1 < 16) {
-        uint64_t lo, hi;
-        if (len <= 8) {
-            memcpy(&lo, s + len - 8, 8);
-            return !(unplain8(lo >> 8 * (8 - len)) & (~(uint64_t)0 >> 8 * (8 - len)));
-        }
-        memcpy(&lo, s, 8);
-        memcpy(&hi, s + len - 8, 8);
-        return !(unplain8(lo) | unplain8(hi));
+        uint64_t lo, hi, mask = tg_json_short_words(s, len, &lo, &hi);
+        return !((unplain8(lo) | (len > 8 ? unplain8(hi) : 0)) & mask);
     }
 #endif
     return tg_plain_prefix(s, len) == len;
@@ -137,7 +130,11 @@ static uint32_t hidden_past(const char *s, size_t len, size_t i) {
 
 /* The first code point of s[0..len) that tg_sanitize_text would drop and
  * that cannot be text a tool depends on (ZWJ, ZWNJ and the emoji
- * presentation selectors U+FE0E/U+FE0F pass), or 0. */
+ * presentation selectors U+FE0E/U+FE0F pass), or 0. (Forced inline: walk
+ * asks it of every key and string.) */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
 static inline uint32_t hidden_in(const char *s, size_t len) {
     return plain_text(s, len) ? 0 : hidden_past(s, len, tg_plain_prefix(s, len)); /* (most are plain) */
 }
