@@ -201,9 +201,36 @@ static inline int key_before(const cJSON *a, const cJSON *b) {
     return c < 0 || (c == 0 && la < lb);
 }
 
-static int key_cmp(const void *a, const void *b) {
-    const cJSON *x = *(const cJSON *const *)a, *y = *(const cJSON *const *)b;
-    return key_before(x, y) ? -1 : key_before(y, x) ? 1 : 0;
+/* A member of an object and its index in the object's document order. */
+typedef struct keyed {
+    const cJSON *member;
+    size_t idx;
+} keyed;
+
+/* Key order; equal keys (which only a reader allowing them makes) keep
+ * their document order. */
+static int keyed_cmp(const void *a, const void *b) {
+    const keyed *x = a, *y = b;
+    if (key_before(x->member, y->member)) return -1;
+    if (key_before(y->member, x->member)) return 1;
+    return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* k[0..n), given in document order, into keyed_cmp's order. */
+static void sort_keyed(keyed *k, size_t n) {
+    if (n > 16) { /* many members: qsort (a schema's may run to thousands) */
+        qsort(k, n, sizeof *k, keyed_cmp);
+        return;
+    }
+    for (size_t i = 1; i < n; i++) { /* insertion sort (stable): members are few, and mostly near their place */
+        keyed m = k[i];
+        size_t j = i;
+        while (j > 0 && key_before(m.member, k[j - 1].member)) {
+            k[j] = k[j - 1];
+            j--;
+        }
+        k[j] = m;
+    }
 }
 
 int tg_json_write_sorted(tg_buf *out, const cJSON *item) {
@@ -220,32 +247,22 @@ int tg_json_write_sorted(tg_buf *out, const cJSON *item) {
     int sorted = 1;
     for (const cJSON *c = item->child; c; c = c->next, n++)
         if (c->next && key_before(c->next, c)) sorted = 0;
-    const cJSON *small[16], **m = small;
+    keyed small[16], *m = small;
     if (!sorted && n > 16 && !(m = tg_malloc(&out->alloc, n * sizeof *m))) {
         out->failed = 1;
         return -1;
     }
     size_t i = 0;
     if (sorted) m = NULL;
-    else if (n > 16) { /* many members: qsort (a schema's may run to thousands) */
-        for (const cJSON *c = item->child; c; c = c->next) m[i++] = c;
-        qsort(m, n, sizeof *m, key_cmp);
-    } else {
-        for (const cJSON *c = item->child; c; c = c->next) {
-            /* insertion sort: members are few, and mostly near their place */
-            size_t j = i++;
-            while (j > 0 && key_before(c, m[j - 1])) {
-                m[j] = m[j - 1];
-                j--;
-            }
-            m[j] = c;
-        }
+    else {
+        for (const cJSON *c = item->child; c; c = c->next, i++) m[i] = (keyed){c, i};
+        sort_keyed(m, n);
     }
     put1(out, '{');
     const cJSON *c = item->child;
     int rc = 0;
     for (i = 0; i < n && !rc; i++, c = c ? c->next : NULL) {
-        const cJSON *x = m ? m[i] : c;
+        const cJSON *x = m ? m[i].member : c;
         if (i) put1(out, ',');
         write_text(out, x->string);
         put1(out, ':');
@@ -270,7 +287,8 @@ typedef struct split {
     tg_buf *doc, *sorted;
     tg_buf tmp;   /* an object's values in sorted while its members are put in key order */
     placed *open; /* the members of the objects being written, outermost first */
-    size_t n_open, cap_open;
+    keyed *order; /* the members of the object being placed, in key order */
+    size_t n_open, cap_open, cap_order;
 } split;
 
 /* 1 when v's sorted text is its text: it holds no object (a leaf, or an
@@ -282,31 +300,6 @@ static int reads_alike(const cJSON *v) {
         for (const cJSON *c = v->child; c; c = c->next)
             if ((c->type & 0xFF) == cJSON_Object || (c->type & 0xFF) == cJSON_Array) return 0;
     return 1;
-}
-
-/* Key order; equal keys (which only a reader allowing them makes) keep
- * their document order. */
-static int placed_cmp(const void *a, const void *b) {
-    const placed *x = a, *y = b;
-    if (key_before(x->member, y->member)) return -1;
-    if (key_before(y->member, x->member)) return 1;
-    return x->at < y->at ? -1 : x->at > y->at;
-}
-
-static void sort_placed(placed *p, size_t n) {
-    if (n > 16) { /* many members: qsort (a schema's may run to thousands) */
-        qsort(p, n, sizeof *p, placed_cmp);
-        return;
-    }
-    for (size_t i = 1; i < n; i++) { /* insertion sort: members are few */
-        placed m = p[i];
-        size_t j = i;
-        while (j > 0 && key_before(m.member, p[j - 1].member)) {
-            p[j] = p[j - 1];
-            j--;
-        }
-        p[j] = m;
-    }
 }
 
 static int split_value(split *x, const cJSON *v);
@@ -324,6 +317,10 @@ static int split_members(split *x, const cJSON *obj, size_t *base) {
         if (!p) return -1;
         x->open = p;
         x->cap_open = cap;
+        keyed *o = tg_realloc(&x->sorted->alloc, x->order, x->cap_order * sizeof *o, cap * sizeof *o);
+        if (!o) return -1; /* (no object has more members than cap_open: order keeps up with it) */
+        x->order = o;
+        x->cap_order = cap;
     }
     size_t i = *base = x->n_open;
     x->n_open += n;
@@ -351,17 +348,19 @@ static int split_members(split *x, const cJSON *obj, size_t *base) {
     return put1(doc, '}');
 }
 
-/* The n members on x->open from base, in that order, to sorted from
+/* The n members on x->open from base, in key order, to sorted from
  * `from` on, where the sorted texts of their values were written: commas
  * between them, or, given span, nothing, span telling where each lies. */
 static int place(split *x, size_t from, size_t base, size_t n, tg_json_span *span) {
     tg_buf *s = x->sorted, *doc = x->doc;
     if (s->failed || doc->failed) return -1;
+    for (size_t k = 0; k < n; k++) x->order[k] = (keyed){x->open[base + k].member, k};
+    sort_keyed(x->order, n);
     tg_buf_reset(&x->tmp);
     if (s->len > from && tg_buf_append(&x->tmp, s->data + from, s->len - from)) return -1;
     s->len = from;
     for (size_t k = 0; k < n; k++) {
-        const placed *p = &x->open[base + k];
+        const placed *p = &x->open[base + x->order[k].idx];
         if (k && !span) put1(s, ',');
         size_t at = s->len;
         if (p->in_doc) { /* (its key and value are one run of doc) */
@@ -403,7 +402,6 @@ static int split_value(split *x, const cJSON *v) {
     put1(sorted, '{');
     size_t from = sorted->len, base;
     if (split_members(x, v, &base)) return -1;
-    if (x->n_open - base > 1) sort_placed(x->open + base, x->n_open - base);
     if (place(x, from, base, x->n_open - base, NULL)) return -1;
     x->n_open = base;
     return put1(sorted, '}');
@@ -415,12 +413,13 @@ int tg_json_write_split(tg_buf *doc, tg_buf *sorted, const cJSON *obj, tg_json_s
     x.sorted = sorted;
     tg_buf_init(&x.tmp, sorted->alloc, 0);
     x.open = NULL;
-    x.n_open = x.cap_open = 0;
+    x.order = NULL;
+    x.n_open = x.cap_open = x.cap_order = 0;
     size_t from = sorted->len, base;
     int rc = split_members(&x, obj, &base);
-    if (!rc && x.n_open - base > 1) sort_placed(x.open + base, x.n_open - base);
     if (!rc) rc = place(&x, from, base, x.n_open - base, span);
     tg_buf_free(&x.tmp);
     tg_free(&sorted->alloc, x.open, x.cap_open * sizeof *x.open);
+    tg_free(&sorted->alloc, x.order, x.cap_order * sizeof *x.order);
     return rc || doc->failed || sorted->failed ? -1 : 0;
 }
