@@ -272,6 +272,7 @@ static int re_ok(st *t, uint32_t idx, const char *s, size_t len) {
 static int simple(const st *t, const sset *set) {
     unsigned i, real = 0;
     if (set->unions || set->picked || set->refs) return 0;
+    if (set->n <= 1) return 1; /* (one node: its keywords run in order whatever they are) */
     for (i = 0; i < set->n; i++) {
         const tg_snode *nd = &t->s->nodes[set->node[i]];
         const tg_sins *in = t->s->ins + nd->start, *end = in + nd->count;
