@@ -1,6 +1,7 @@
 // errors.js - the status codes of the C core, the one error class the
-// package throws for caller mistakes (bad descriptor, duplicate tool), and
-// the check that refuses a misspelled key in what a caller gives.
+// package throws for caller mistakes (bad descriptor, duplicate tool), the
+// check that refuses a misspelled key in what a caller gives, and the
+// message of any thrown value.
 
 /** tg_status values (include/toolgate.h) -> stable code strings. */
 export const STATUS = Object.freeze({
@@ -52,4 +53,9 @@ export function unknownKey(what, obj, known) {
   // (for...in: inherited keys too, since the values are read through the
   // prototype chain: an inherited "schedular" is as misspelled as an own one)
   for (const k in obj) if (!known.has(k)) throw new TypeError(`unknown ${what} "${k}" (known: ${[...known].join(', ')})`);
+}
+
+/** What a thrown value says, whatever it is. */
+export function safeMessage(e) {
+  try { return String(e?.message ?? e); } catch { return 'it could not be read'; }
 }

@@ -5,7 +5,8 @@ import { compileWasm } from './load.js';
 import { ToolRuntime } from './runtime.js';
 import { ToolgateError } from './errors.js';
 
-export { ToolRuntime, Validator } from './runtime.js';
+export { ToolRuntime } from './runtime.js';
+export { Validator } from './validator.js';
 export { ToolgateError, STATUS } from './errors.js';
 export { compileWasm } from './load.js';
 
