@@ -777,7 +777,7 @@ export class ToolRuntime {
    * a change held since is refused (digest_mismatch). */
   acceptChange(name, digest) {
     this.#settled(this.#changing('tga_accept_change', [String(name), digest === undefined ? '' : String(digest)]));
-    const { source, handler } = this.#output();
+    const { handler } = this.#output();
     this.#takeChanges();
     if (this.#heldHandlers.has(handler)) {
       this.#handlers.set(handler, this.#heldHandlers.get(handler));

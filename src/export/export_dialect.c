@@ -15,7 +15,7 @@ static void rename_key(ex_ctx *c, cJSON *x, const char *k) {
 }
 
 static void upgrade(ex_ctx *c, cJSON *s, int d4, int pre2019, int depth) {
-    if (!cJSON_IsObject(s) || depth > 64 || c->oom) return;
+    if (!cJSON_IsObject(s) || depth > EX_MAX_DEPTH || c->oom) return;
     cJSON *items = tg_json_getz(s, "items"), *more = tg_json_getz(s, "additionalItems");
     if (cJSON_IsArray(items)) {
         rename_key(c, items, "prefixItems");

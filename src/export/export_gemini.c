@@ -181,8 +181,7 @@ static cJSON *gem_node(ex_ctx *c, const cJSON *s, const ex_path *p, int depth, c
     if (!out) return NULL;
     /* type */
     const cJSON *type = tg_json_getz(s, "type");
-    cJSON *ttmp = NULL;
-    if (!type && !alts) type = ttmp = tg_ex_infer_type(c, s);
+    if (!type && !alts) type = tg_ex_infer_type(c, s);
     if (c->oom) return NULL;
     int n_types = 0;
     const cJSON *only_type = NULL;
@@ -201,7 +200,6 @@ static cJSON *gem_node(ex_ctx *c, const cJSON *s, const ex_path *p, int depth, c
         tg_ex_note(c, &pt, "type null alone is not expressible: shown as a nullable value of any type");
     }
     int has_string_type = n_types == 0 || tg_ex_type_has(type, "string");
-    (void)ttmp;
 
     for (const cJSON *kw = s->child; kw && !c->oom; kw = kw->next) {
         size_t kn = tg_json_strlen(kw->string);

@@ -47,7 +47,6 @@ static cJSON *wrap_allof(ex_ctx *c, const cJSON *x, const cJSON *y) {
     return w;
 }
 
-/* Keys of b.properties all declared in a.properties? */
 /* b's properties and patternProperties are all a's too */
 static int props_subset(const cJSON *b, const cJSON *a) {
     static const char *const KW[] = {"properties", "patternProperties"};

@@ -263,13 +263,10 @@ cJSON *tg_ex_infer_type(ex_ctx *c, const cJSON *s) {
     if (cst) return tg_ex_str(c, tg_ex_value_type(cst), strlen(tg_ex_value_type(cst)));
     if (cJSON_IsArray(en) && en->child) {
         cJSON *arr = tg_ex_new(c, cJSON_Array);
-        int ints_only = 1, has_num = 0;
+        int ints_only = 1;
         for (const cJSON *v = en->child; v; v = v->next) {
             const char *t = tg_ex_value_type(v);
-            if (!strcmp(t, "integer") || !strcmp(t, "number")) {
-                has_num = 1;
-                if (strcmp(t, "integer")) ints_only = 0;
-            }
+            if (!strcmp(t, "number")) ints_only = 0;
         }
         for (const cJSON *v = en->child; v && arr; v = v->next) {
             const char *t = tg_ex_value_type(v);
@@ -278,7 +275,6 @@ cJSON *tg_ex_infer_type(ex_ctx *c, const cJSON *s) {
             if (!ts) return NULL;
             if (!tg_ex_arr_has(arr, ts)) tg_json_append(arr, ts);
         }
-        (void)has_num;
         if (arr && arr->child && !arr->child->next) {
             cJSON *one = arr->child;
             one->prev = one->next = NULL;

@@ -301,7 +301,7 @@ typedef struct strict_count {
 } strict_count;
 
 static void count_strict(const cJSON *s, int level, strict_count *n) {
-    if (!cJSON_IsObject(s) || level > 64) return;
+    if (!cJSON_IsObject(s) || level > EX_MAX_DEPTH) return;
     const cJSON *props = tg_json_getz(s, "properties"), *v;
     if (cJSON_IsObject(props)) {
         if (level > n->deepest) n->deepest = level;
