@@ -2,7 +2,8 @@
  * separated by 0 bytes:
  *   0 descriptor   1 options   2 batch request   3 policy   4 tool name
  *   5 args         6 ctx       7 result          8 config    9 listing request
- * Oracles: no sanitizer error or leak; every tg_output that is documented as
+ * Oracles: no sanitizer error or leak; a batch answers the same whether it
+ * is read as built ("tools" last) or whole ("tools" first); every tg_output that is documented as
  * JSON and every audit event and tg_last_error is strict JSON; every
  * model-visible name in renderings matches ^[A-Za-z_][A-Za-z0-9_-]{0,63}$;
  * the change log (tg_source_changes) is lines of strict JSON, and what it
@@ -220,6 +221,81 @@ static void restore_kept(const tg_limits *lim, tg_host *host, kept *ks, size_t n
     tg_runtime_free(rt2);
 }
 
+/* A fresh runtime set up as the main one is before its batch (config,
+ * then the one descriptor), given `batch`; its status, and its output or
+ * error text copied into *out. */
+static tg_status batch_in_fresh(const char *const *f, const size_t *fl, const char *batch, size_t n, tg_buf *out) {
+    hoststate hs = {0, 0, 0};
+    tg_host host = {&hs, h_invoke, h_now, h_random, h_audit};
+    tg_limits lim;
+    tg_limits_default(&lim);
+    lim.memory_bytes = 512u << 20;
+    tg_runtime *rt = tg_runtime_new(&lim, &host, NULL, NULL);
+    if (!rt) return TG_ERR_NOMEM;
+    if (fl[8]) tg_configure(rt, f[8], fl[8]);
+    tg_register_tool(rt, f[0], fl[0], f[1], fl[1], 7);
+    tg_status st = tg_register_batch(rt, batch, n);
+    size_t len;
+    const char *o = st == TG_OK ? tg_output(rt, &len) : tg_last_error(rt, &len);
+    if (o) tg_buf_append(out, o, len);
+    tg_runtime_free(rt);
+    return st;
+}
+
+/* The batch reader builds tools as it reads them when "tools" comes after
+ * the batch's other members, and reads the batch whole otherwise
+ * (src/runtime/batch.c); both must answer alike to the byte. The batch,
+ * when it is a strict JSON object with "tools", is written twice, "tools"
+ * last and "tools" first, and each is given to a fresh runtime. */
+static void batch_orders_agree(const char *const *f, const size_t *fl) {
+    enum { MEMBERS_MAX = 64 };
+    tg_arena a;
+    tg_json_error e;
+    tg_arena_init(&a, A);
+    cJSON *doc = tg_json_parse(&a, f[2], fl[2], NULL, &e);
+    cJSON *m[MEMBERS_MAX], *tools = NULL;
+    size_t n = 0, i, ti = 0;
+    if (doc && cJSON_IsObject(doc)) {
+        for (cJSON *c = doc->child; c && n < MEMBERS_MAX + 1; c = c->next) {
+            if (n == MEMBERS_MAX) { n++; break; }
+            if (!tools && c->string && strcmp(c->string, "tools") == 0 && tg_json_strlen(c->string) == 5) tools = c, ti = n;
+            m[n++] = c;
+        }
+    }
+    if (!tools || n > MEMBERS_MAX || n < 2) {
+        tg_arena_free(&a);
+        return;
+    }
+    tg_buf text[2], res[2];
+    tg_status st[2];
+    for (int k = 0; k < 2; k++) { /* k 0: tools last (read as built), 1: tools first (read whole) */
+        cJSON *order[MEMBERS_MAX];
+        size_t o = 0;
+        if (k == 1) order[o++] = tools;
+        for (i = 0; i < n; i++) if (i != ti) order[o++] = m[i];
+        if (k == 0) order[o++] = tools;
+        for (i = 0; i < o; i++) {
+            order[i]->next = i + 1 < o ? order[i + 1] : NULL;
+            order[i]->prev = i ? order[i - 1] : order[o - 1];
+        }
+        doc->child = order[0];
+        tg_buf_init(&text[k], A, 0);
+        tg_buf_init(&res[k], A, 0);
+        tg_json_write(&text[k], doc);
+        st[k] = batch_in_fresh(f, fl, text[k].data, text[k].len, &res[k]);
+    }
+    if (st[0] != TG_ERR_NOMEM && st[1] != TG_ERR_NOMEM &&
+        (st[0] != st[1] || res[0].len != res[1].len || (res[0].len && memcmp(res[0].data, res[1].data, res[0].len))))
+        fail("a batch answered differently read as built (%d: %.*s) and read whole (%d: %.*s)", (int)st[0],
+             (int)(res[0].len > 1500 ? 1500 : res[0].len), res[0].data ? res[0].data : "", (int)st[1],
+             (int)(res[1].len > 1500 ? 1500 : res[1].len), res[1].data ? res[1].data : "");
+    for (int k = 0; k < 2; k++) {
+        tg_buf_free(&text[k]);
+        tg_buf_free(&res[k]);
+    }
+    tg_arena_free(&a);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 1 || size > 30000) return 0;
     g_data = data;
@@ -251,6 +327,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (fl[2]) {
         st = tg_register_batch(rt, f[2], fl[2]);
         if (st == TG_OK) out_json(rt, "register_batch output"); else err_json(rt, "register_batch error");
+        batch_orders_agree(f, fl);
     }
     if (fl[3]) {
         st = tg_set_policy(rt, f[3], fl[3]);
