@@ -20,3 +20,8 @@ data="${TG_TESTDATA:-$(cd .. && pwd)/shared/testdata}"
 for s in schema regex runtime; do mkdir -p "$out/corpus/$s"; python3 "fuzz/gen_${s}_seeds.py" "$data" "$out/corpus/$s" >/dev/null; done
 mkdir -p "$out/corpus/json"
 cp "$data"/JSONTestSuite/test_parsing/*.json "$out/corpus/json/" 2>/dev/null || true
+# batch-shaped documents, for the stream reader's "tools" (tg_json_parse_each)
+printf '%s' '{"source":"a","tools":[{"tool":{"name":"x"}},1,[2,{"a":null}],"s\u0041"],"after":true}' > "$out/corpus/json/tools_mixed.json"
+printf '%s' '{"tools":[]}' > "$out/corpus/json/tools_empty.json"
+printf '%s' '{"tools":[1,2' > "$out/corpus/json/tools_cut.json"
+printf '%s' '{"x":{"tools":[1]},"tools":[{"k":[[[]]]},{"k":1,"k":2}]}' > "$out/corpus/json/tools_nested_dup.json"

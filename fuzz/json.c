@@ -1,5 +1,6 @@
 /* fuzz/json.c - tg_json_parse on raw bytes; accepted documents must
- * round-trip through the canonical writers. */
+ * round-trip through the canonical writers, and the stream reader
+ * (tg_json_parse_each) must read every input as the tree reader does. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,44 @@
 #include "oracle.h"
 
 static const tg_allocator A = {tg_alloc_libc, NULL};
+
+/* tg_json_parse_each's fn: each element's canonical text, comma-separated */
+static int collect(void *ud, const cJSON *root, const cJSON *element) {
+    tg_buf *b = ud;
+    (void)root;
+    if (b->len) tg_buf_putc(b, ',');
+    return tg_json_write(b, element) ? -1 : 0;
+}
+
+/* The stream reader (a batch's "tools", element by element) against the
+ * tree reader: the same verdict and error to the byte, and the same
+ * elements in the same order. */
+static void each_agrees(tg_arena *a, const uint8_t *data, size_t size, const tg_json_limits *lim, const cJSON *d,
+                        const tg_json_error *err) {
+    tg_arena scratch;
+    tg_buf got, want;
+    tg_json_error e;
+    tg_arena_init(&scratch, A);
+    tg_buf_init(&got, A, 0);
+    tg_buf_init(&want, A, 0);
+    tg_json_each each = {"tools", &scratch, collect, &got};
+    cJSON *r = tg_json_parse_each(a, (const char *)data, size, lim, &e, &each);
+    if (!r != !d) fail("the stream reader %s what the tree reader %s", r ? "accepts" : "rejects", d ? "accepts" : "rejects");
+    if (!d && (e.status != err->status || e.offset != err->offset || strcmp(e.message, err->message)))
+        fail("the stream reader's error (%d at %zu: %s) is not the tree reader's (%d at %zu: %s)", (int)e.status, e.offset,
+             e.message, (int)err->status, err->offset, err->message);
+    if (d) {
+        const cJSON *tools = cJSON_IsObject(d) ? tg_json_getz(d, "tools") : NULL;
+        if (cJSON_IsArray(tools))
+            for (const cJSON *t = tools->child; t; t = t->next) collect(&want, d, t);
+        if (got.len != want.len || (got.len && memcmp(got.data, want.data, got.len)))
+            fail("the stream reader gave other elements\nstream: %.*s\ntree: %.*s", (int)(got.len > 2000 ? 2000 : got.len),
+                 got.data ? got.data : "", (int)(want.len > 2000 ? 2000 : want.len), want.data ? want.data : "");
+    }
+    tg_buf_free(&got);
+    tg_buf_free(&want);
+    tg_arena_free(&scratch);
+}
 
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -17,6 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     tg_json_limits lim = tg_json_default_limits();
     tg_arena_init(&a, A);
     cJSON *d = tg_json_parse(&a, (const char *)data, size, &lim, &err);
+    each_agrees(&a, data, size, &lim, d, &err);
     /* lenient (duplicates allowed) must accept whatever strict accepts */
     tg_json_limits dup = lim;
     dup.allow_duplicate_keys = 1;
