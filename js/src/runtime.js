@@ -613,19 +613,26 @@ export class ToolRuntime {
     // handler ids are stable per (source, tool name): re-listing a source reuses them
     let ids = this.#sourceHandlers.get(source);
     if (!ids) this.#sourceHandlers.set(source, (ids = new Map()));
-    const staged = [];
+    // each entry's key (its tool's name), handler id and handler, in order
+    // (three arrays, not an array an entry: a listing has a thousand)
+    const keys = [], given = [], fns = [];
+    const staged = { keys, ids: given, fns };
     const tools = entries.map((e) => {
       if (typeof e.handler !== 'function') throw new TypeError('each entry needs a handler function');
       const key = String(e.descriptor?.name ?? '');
       let id = ids.get(key);
       if (id !== undefined && !upstream && (this.#heldHandlers.get(id) ?? this.#handlers.get(id)) !== e.handler) id = undefined;
       if (id === undefined) id = this.#nextHandler++;
-      staged.push([key, id, e.handler]);
-      return { tool: e.descriptor, handler: id, ...(e.options ? { options: e.options } : {}) };
+      keys.push(key);
+      given.push(id);
+      fns.push(e.handler);
+      const tool = { tool: e.descriptor, handler: id };
+      if (e.options) tool.options = e.options;
+      return tool;
     });
     // (the tools last: the module builds each tool as it reads it when the
     // batch's source and template come first, never holding all of them: src/runtime/batch.c)
-    const request = { source: String(source), atomic, replace, ...(nameTemplate ? { nameTemplate } : {}), tools };
+    const request = nameTemplate ? { source: String(source), atomic, replace, nameTemplate, tools } : { source: String(source), atomic, replace, tools };
     let text;
     try { text = JSON.stringify(request); } catch { text = undefined; }
     // an entry JSON cannot hold (a BigInt, a cycle, a throwing toJSON):
@@ -672,48 +679,56 @@ export class ToolRuntime {
         k++;
       }
     }
-    if (result.applied) this.#takeChanges(); // (an unapplied batch changed nothing)
-    if (result.applied) {
+    if (!result.applied) return result; // (an unapplied batch changed nothing)
+    this.#takeChanges();
+    let names = this.#sourceNames.get(source);
+    if (!names) this.#sourceNames.set(source, (names = new Map()));
+    // (what the source's next tool would be named: modelName)
+    if (nameTemplate) this.#sourceTemplates.set(source, nameTemplate);
+    else this.#sourceTemplates.delete(source);
+    if (replace && ids.size) this.#dropUnlisted(ids, names, keys, states, result.removed);
+    let ci = 0, ri = 0;
+    for (let i = 0; i < keys.length; i++) {
+      const state = states[i];
+      // a rejected entry leaves the registry as it was; a held change
+      // listed again takes this listing's handler (the module's held tool
+      // has its id now: the host's settings, never held for review)
+      if (state === 'rejected') continue;
+      const key = keys[i], id = given[i], fn = fns[i];
       // each entry's model-visible name ("changed" and "registered" follow the request's order)
-      let names = this.#sourceNames.get(source);
-      if (!names) this.#sourceNames.set(source, (names = new Map()));
-      let ci = 0, ri = 0;
-      staged.forEach(([key], i) => {
-        if (states[i] === 'changed') names.set(key, result.changed[ci++].name);
-        else if (states[i] === 'registered') names.set(key, result.registered[ri++].name);
-      });
-      // (what the source's next tool would be named: modelName)
-      if (nameTemplate) this.#sourceTemplates.set(source, nameTemplate);
-      else this.#sourceTemplates.delete(source);
-      if (replace) {
-        // a tool the list no longer names loses its handler once the registry
-        // removed it: one renamed to a look-alike is held as a change of it,
-        // and sessions pinned to it still run it (a snapshot pinned before
-        // still lists a removed tool, so its handler is kept while one is: #retire)
-        const listed = new Set(staged.filter((_, i) => states[i] !== 'rejected').map(([k]) => k));
-        const removed = new Set(result.removed);
-        for (const [key, id] of ids) {
-          if (listed.has(key) || (names.has(key) && !removed.has(names.get(key)))) continue;
-          ids.delete(key);
-          names.delete(key);
-          this.#retire(id);
-        }
-      }
-      staged.forEach(([key, id, fn], i) => {
-        const prev = ids.get(key);
-        // a rejected entry leaves the registry as it was; a held change
-        // listed again takes this listing's handler (the module's held tool
-        // has its id now: the host's settings, never held for review)
-        if (states[i] === 'rejected') return;
+      if (state === 'changed') names.set(key, result.changed[ci++].name);
+      else if (state === 'registered') names.set(key, result.registered[ri++].name);
+      const prev = ids.get(key);
+      if (prev !== id) { // (a tool listed again keeps its id: nothing to change)
         ids.set(key, id);
-        if (prev !== undefined && prev !== id) this.#retire(prev);
-        // a held change's handler waits with it until acceptChange (the tool
-        // is out of the live set; snapshots pinned before run it as pinned)
-        if (states[i] === 'changed' || states[i] === 'held') this.#heldHandlers.set(id, fn);
-        else { this.#handlers.set(id, fn); this.#heldHandlers.delete(id); }
-      });
+        if (prev !== undefined) this.#retire(prev);
+      }
+      // a held change's handler waits with it until acceptChange (the tool
+      // is out of the live set; snapshots pinned before run it as pinned)
+      if (state === 'changed' || state === 'held') this.#heldHandlers.set(id, fn);
+      else { this.#handlers.set(id, fn); this.#heldHandlers.delete(id); }
     }
     return result;
+  }
+
+  /** A replacing listing applied: a tool the list no longer names loses its
+   * handler once the registry removed it: one renamed to a look-alike is
+   * held as a change of it, and sessions pinned to it still run it (a
+   * snapshot pinned before still lists a removed tool, so its handler is
+   * kept while one is: #retire). Runs before the listing's own keys are
+   * given their ids and names (it reads neither: a listed key is kept). */
+  #dropUnlisted(ids, names, keys, states, removedNames) {
+    const listed = new Set();
+    for (let i = 0; i < keys.length; i++) if (states[i] !== 'rejected') listed.add(keys[i]);
+    let removed = null;
+    for (const [key, id] of ids) {
+      if (listed.has(key)) continue;
+      const name = names.get(key);
+      if (name !== undefined && !(removed ??= new Set(removedNames)).has(name)) continue;
+      ids.delete(key);
+      names.delete(key);
+      this.#retire(id);
+    }
   }
 
   /** A batch that failed after it changed the registry (memory ran out
@@ -728,7 +743,8 @@ export class ToolRuntime {
       const state = key.slice(0, key.indexOf('\0'));
       if (state !== 'gone') (state === 'live' ? live : held).add(JSON.parse(decoder.decode(text)).handler);
     }
-    for (const [key, id, fn] of staged) {
+    for (let i = 0; i < staged.keys.length; i++) {
+      const key = staged.keys[i], id = staged.ids[i], fn = staged.fns[i];
       if (!live.has(id) && !held.has(id)) continue;
       const prev = ids.get(key);
       ids.set(key, id);
@@ -770,11 +786,9 @@ export class ToolRuntime {
   importTools(source, tools, { call, options, nameTemplate } = {}) {
     if (typeof call !== 'function') throw new TypeError('importTools needs a call(toolName, args, info) function');
     if (!Array.isArray(tools)) throw new TypeError('importTools needs the array of tools a tools/list returned');
-    const entries = tools.map((t) => ({
-      descriptor: t,
-      handler: (args, info) => call(t.name, args, info),
-      ...(options ? { options: typeof options === 'function' ? options(t) : options } : {}),
-    }));
+    const entries = tools.map(options
+      ? (t) => ({ descriptor: t, handler: (args, info) => call(t.name, args, info), options: typeof options === 'function' ? options(t) : options })
+      : (t) => ({ descriptor: t, handler: (args, info) => call(t.name, args, info) }));
     return this.#registerBatch(source, entries, { atomic: false, replace: true, nameTemplate }, true);
   }
 
