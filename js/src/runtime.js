@@ -29,6 +29,7 @@ const NO_CONTEXT = Object.freeze({});
 const decoder = new TextDecoder('utf-8', { fatal: false });
 const APPROVALS_SWEEP_AT = 1024; // pending approvals held before the expired ones are dropped
 const RESTORE_CHUNK = 64; // tools given back to a replaced instance in one call
+const PENDING_CHANGES_BYTES = 8 << 20; // change log kept unapplied before it is applied anyway (#takeChanges)
 const ERROR_TEXT_COPY = 1 << 16; // handler error text copied in (the module keeps 4 KiB of it)
 const POLICY_BYTES = 8 << 20; // the most policy text the module reads (tg_set_policy)
 
@@ -75,7 +76,10 @@ export class ToolRuntime {
   #version = 0; // bumped by every change to tools or policy: keys the list cache
   #listCache = new Map();
   #spentTokens = new Map(); // approval tokens presented to the module -> expiry (ms), for a replaced instance
-  #sourceStates = new Map(); // source -> Map(state \0 name -> the tool's JSON as logged, UTF-8 bytes): what the registry holds, for a replaced instance
+  #sourceStates = new Map(); // source -> Map(state \0 name -> the tool's JSON as logged, UTF-8 bytes): what the registry holds, for a replaced instance (read through #states)
+  #stateBytes = 0; // the tools' bytes #sourceStates holds
+  #pendingChanges = []; // change logs taken from the module, in order, not yet applied to #sourceStates (#takeChanges)
+  #pendingBytes = 0;
   #lostRestores = 0; // tools a replaced instance could not be given back (memory)
   #lastEpoch = 0; // the registry's epoch at the last change, and the highest snapshot id handed out:
   #lastSnapshot = 0; // a replaced instance's are never reused (cursors, snapshots)
@@ -264,7 +268,7 @@ export class ToolRuntime {
     // (not logged: what restoring changes is what the host holds already, and
     // a log of every tool's text would take the memory the tools need)
     this.#exports.tga_track_sources(this.#handle, 0);
-    for (const [source, tools] of this.#sourceStates) this.#restoreSource(source, [...tools.values()]);
+    for (const [source, tools] of this.#states()) this.#restoreSource(source, [...tools.values()]);
     this.#exports.tga_track_sources(this.#handle, 1);
     this.#exports.tga_trim(this.#handle); // (the working memory of putting them back: not kept)
     this.#lastEpoch = this.#exports.tga_epoch(this.#handle);
@@ -339,9 +343,9 @@ export class ToolRuntime {
 
   /** Keeps what the registry holds of each source, for an instance that
    * replaces this one: the module logs every put and delete of a tool
-   * (live, held, remembered), and the host applies them to its copy. Only
-   * the changes cross, so a registration costs what it changed, not the
-   * size of its source. */
+   * (live, held, remembered), and the host keeps the log, to apply to its
+   * copy (#states). Only the changes cross, so a registration costs what it
+   * changed, not the size of its source. */
   #takeChanges() {
     if (this.#call('tga_source_changes') !== TG_OK) { // (a change the module could not log: not whole)
       this.#lostRestores++;
@@ -350,11 +354,35 @@ export class ToolRuntime {
     const ptr = this.#exports.tga_output_ptr(this.#handle), len = this.#exports.tga_output_len(this.#handle);
     this.#lastEpoch = this.#exports.tga_epoch(this.#handle);
     if (!len) return;
-    // one change a line: its header, and for a put a tab and the tool's JSON,
-    // kept as its UTF-8 bytes (numbers as the module spelled them): read as
-    // text only if an instance is ever replaced, not at every import (a
-    // 1,000-tool listing logs ~1.3 MB)
-    const log = this.#bytes().slice(ptr, ptr + len);
+    // copied out now (the module reuses its memory), and read only when
+    // #sourceStates is (a trap, a batch that failed half-way): decoding and
+    // applying a 1,000-tool listing's log (~1.3 MB) took ~2 ms of every
+    // import. A runtime whose sources change for days would keep every log,
+    // so the logs are applied once they outgrow what they would be applied
+    // to (or 8 MiB): at most about as much again as #sourceStates held.
+    this.#pendingChanges.push(this.#bytes().slice(ptr, ptr + len));
+    this.#pendingBytes += len;
+    if (this.#pendingBytes > Math.max(PENDING_CHANGES_BYTES, this.#stateBytes)) this.#states();
+  }
+
+  /** #sourceStates, with every log taken so far applied first, in the
+   * order taken: what the registry holds of each source now. */
+  #states() {
+    const logs = this.#pendingChanges;
+    if (logs.length) {
+      this.#pendingChanges = [];
+      this.#pendingBytes = 0;
+      for (const log of logs) this.#applyChanges(log);
+    }
+    return this.#sourceStates;
+  }
+
+  /** Applies one log to #sourceStates: one change a line, its header, and
+   * for a put a tab and the tool's JSON, kept as its UTF-8 bytes (numbers
+   * as the module spelled them: read as text only when an instance is
+   * replaced). */
+  #applyChanges(log) {
+    const len = log.length;
     for (let at = 0, end; at < len; at = end + 1) {
       end = log.indexOf(10, at);
       if (end < 0) end = len;
@@ -364,9 +392,13 @@ export class ToolRuntime {
       const { op, source, state, name } = JSON.parse(decoder.decode(tab < 0 ? line : line.subarray(0, tab)));
       let tools = this.#sourceStates.get(source);
       const key = `${state}\0${name}`;
+      const was = tools?.get(key);
+      if (was !== undefined) this.#stateBytes -= was.length;
       if (op === 'put') {
         if (!tools) this.#sourceStates.set(source, (tools = new Map()));
-        tools.set(key, line.subarray(tab + 1));
+        const text = line.subarray(tab + 1);
+        tools.set(key, text);
+        this.#stateBytes += text.length;
       } else if (tools) {
         tools.delete(key);
         if (!tools.size) this.#sourceStates.delete(source);
@@ -581,19 +613,26 @@ export class ToolRuntime {
     // handler ids are stable per (source, tool name): re-listing a source reuses them
     let ids = this.#sourceHandlers.get(source);
     if (!ids) this.#sourceHandlers.set(source, (ids = new Map()));
-    const staged = [];
+    // each entry's key (its tool's name), handler id and handler, in order
+    // (three arrays, not an array an entry: a listing has a thousand)
+    const keys = [], given = [], fns = [];
+    const staged = { keys, ids: given, fns };
     const tools = entries.map((e) => {
       if (typeof e.handler !== 'function') throw new TypeError('each entry needs a handler function');
       const key = String(e.descriptor?.name ?? '');
       let id = ids.get(key);
       if (id !== undefined && !upstream && (this.#heldHandlers.get(id) ?? this.#handlers.get(id)) !== e.handler) id = undefined;
       if (id === undefined) id = this.#nextHandler++;
-      staged.push([key, id, e.handler]);
-      return { tool: e.descriptor, handler: id, ...(e.options ? { options: e.options } : {}) };
+      keys.push(key);
+      given.push(id);
+      fns.push(e.handler);
+      const tool = { tool: e.descriptor, handler: id };
+      if (e.options) tool.options = e.options;
+      return tool;
     });
     // (the tools last: the module builds each tool as it reads it when the
     // batch's source and template come first, never holding all of them: src/runtime/batch.c)
-    const request = { source: String(source), atomic, replace, ...(nameTemplate ? { nameTemplate } : {}), tools };
+    const request = nameTemplate ? { source: String(source), atomic, replace, nameTemplate, tools } : { source: String(source), atomic, replace, tools };
     let text;
     try { text = JSON.stringify(request); } catch { text = undefined; }
     // an entry JSON cannot hold (a BigInt, a cycle, a throwing toJSON):
@@ -640,48 +679,56 @@ export class ToolRuntime {
         k++;
       }
     }
-    if (result.applied) this.#takeChanges(); // (an unapplied batch changed nothing)
-    if (result.applied) {
+    if (!result.applied) return result; // (an unapplied batch changed nothing)
+    this.#takeChanges();
+    let names = this.#sourceNames.get(source);
+    if (!names) this.#sourceNames.set(source, (names = new Map()));
+    // (what the source's next tool would be named: modelName)
+    if (nameTemplate) this.#sourceTemplates.set(source, nameTemplate);
+    else this.#sourceTemplates.delete(source);
+    if (replace && ids.size) this.#dropUnlisted(ids, names, keys, states, result.removed);
+    let ci = 0, ri = 0;
+    for (let i = 0; i < keys.length; i++) {
+      const state = states[i];
+      // a rejected entry leaves the registry as it was; a held change
+      // listed again takes this listing's handler (the module's held tool
+      // has its id now: the host's settings, never held for review)
+      if (state === 'rejected') continue;
+      const key = keys[i], id = given[i], fn = fns[i];
       // each entry's model-visible name ("changed" and "registered" follow the request's order)
-      let names = this.#sourceNames.get(source);
-      if (!names) this.#sourceNames.set(source, (names = new Map()));
-      let ci = 0, ri = 0;
-      staged.forEach(([key], i) => {
-        if (states[i] === 'changed') names.set(key, result.changed[ci++].name);
-        else if (states[i] === 'registered') names.set(key, result.registered[ri++].name);
-      });
-      // (what the source's next tool would be named: modelName)
-      if (nameTemplate) this.#sourceTemplates.set(source, nameTemplate);
-      else this.#sourceTemplates.delete(source);
-      if (replace) {
-        // a tool the list no longer names loses its handler once the registry
-        // removed it: one renamed to a look-alike is held as a change of it,
-        // and sessions pinned to it still run it (a snapshot pinned before
-        // still lists a removed tool, so its handler is kept while one is: #retire)
-        const listed = new Set(staged.filter((_, i) => states[i] !== 'rejected').map(([k]) => k));
-        const removed = new Set(result.removed);
-        for (const [key, id] of ids) {
-          if (listed.has(key) || (names.has(key) && !removed.has(names.get(key)))) continue;
-          ids.delete(key);
-          names.delete(key);
-          this.#retire(id);
-        }
-      }
-      staged.forEach(([key, id, fn], i) => {
-        const prev = ids.get(key);
-        // a rejected entry leaves the registry as it was; a held change
-        // listed again takes this listing's handler (the module's held tool
-        // has its id now: the host's settings, never held for review)
-        if (states[i] === 'rejected') return;
+      if (state === 'changed') names.set(key, result.changed[ci++].name);
+      else if (state === 'registered') names.set(key, result.registered[ri++].name);
+      const prev = ids.get(key);
+      if (prev !== id) { // (a tool listed again keeps its id: nothing to change)
         ids.set(key, id);
-        if (prev !== undefined && prev !== id) this.#retire(prev);
-        // a held change's handler waits with it until acceptChange (the tool
-        // is out of the live set; snapshots pinned before run it as pinned)
-        if (states[i] === 'changed' || states[i] === 'held') this.#heldHandlers.set(id, fn);
-        else { this.#handlers.set(id, fn); this.#heldHandlers.delete(id); }
-      });
+        if (prev !== undefined) this.#retire(prev);
+      }
+      // a held change's handler waits with it until acceptChange (the tool
+      // is out of the live set; snapshots pinned before run it as pinned)
+      if (state === 'changed' || state === 'held') this.#heldHandlers.set(id, fn);
+      else { this.#handlers.set(id, fn); this.#heldHandlers.delete(id); }
     }
     return result;
+  }
+
+  /** A replacing listing applied: a tool the list no longer names loses its
+   * handler once the registry removed it: one renamed to a look-alike is
+   * held as a change of it, and sessions pinned to it still run it (a
+   * snapshot pinned before still lists a removed tool, so its handler is
+   * kept while one is: #retire). Runs before the listing's own keys are
+   * given their ids and names (it reads neither: a listed key is kept). */
+  #dropUnlisted(ids, names, keys, states, removedNames) {
+    const listed = new Set();
+    for (let i = 0; i < keys.length; i++) if (states[i] !== 'rejected') listed.add(keys[i]);
+    let removed = null;
+    for (const [key, id] of ids) {
+      if (listed.has(key)) continue;
+      const name = names.get(key);
+      if (name !== undefined && !(removed ??= new Set(removedNames)).has(name)) continue;
+      ids.delete(key);
+      names.delete(key);
+      this.#retire(id);
+    }
   }
 
   /** A batch that failed after it changed the registry (memory ran out
@@ -689,14 +736,15 @@ export class ToolRuntime {
    * (as its change log says), get their handlers, so that a tool the model
    * is shown can run. */
   #adoptHandlers(source, staged, ids) {
-    const tools = this.#sourceStates.get(source);
+    const tools = this.#states().get(source);
     if (!tools) return;
     const live = new Set(), held = new Set();
     for (const [key, text] of tools) {
       const state = key.slice(0, key.indexOf('\0'));
       if (state !== 'gone') (state === 'live' ? live : held).add(JSON.parse(decoder.decode(text)).handler);
     }
-    for (const [key, id, fn] of staged) {
+    for (let i = 0; i < staged.keys.length; i++) {
+      const key = staged.keys[i], id = staged.ids[i], fn = staged.fns[i];
       if (!live.has(id) && !held.has(id)) continue;
       const prev = ids.get(key);
       ids.set(key, id);
@@ -738,11 +786,9 @@ export class ToolRuntime {
   importTools(source, tools, { call, options, nameTemplate } = {}) {
     if (typeof call !== 'function') throw new TypeError('importTools needs a call(toolName, args, info) function');
     if (!Array.isArray(tools)) throw new TypeError('importTools needs the array of tools a tools/list returned');
-    const entries = tools.map((t) => ({
-      descriptor: t,
-      handler: (args, info) => call(t.name, args, info),
-      ...(options ? { options: typeof options === 'function' ? options(t) : options } : {}),
-    }));
+    const entries = tools.map(options
+      ? (t) => ({ descriptor: t, handler: (args, info) => call(t.name, args, info), options: typeof options === 'function' ? options(t) : options })
+      : (t) => ({ descriptor: t, handler: (args, info) => call(t.name, args, info) }));
     return this.#registerBatch(source, entries, { atomic: false, replace: true, nameTemplate }, true);
   }
 
@@ -1045,6 +1091,9 @@ export class ToolRuntime {
 
   /** @internal how many entries a replaced instance would replay (tests of its bound). */
   _journalLength() { return this.#journal.length; }
+
+  /** @internal bytes of change log taken but not yet applied (tests of their bound: #takeChanges). */
+  _pendingChangeBytes() { return this.#pendingBytes; }
 
   /** @internal how many handlers the host side holds, live or held (tests of their bound). */
   _handlerCount() { return new Set([...this.#handlers.keys(), ...this.#heldHandlers.keys()]).size; }

@@ -295,6 +295,44 @@ test('what a trap recovery carries over is kept change by change: a host tool co
   rt.dispose();
 });
 
+
+test('the change log kept for a trap is applied once it outgrows its bound, in order: a trap after many listings restores the same registry', async () => {
+  // ~1 MB of log a listing (long descriptions): past the 8 MiB the host keeps
+  // unapplied within a dozen. Tools drop out (remembered), come back changed
+  // (held) or as they were (live), and some changes are accepted, so a put
+  // and a later delete of one tool straddle the point where the log is
+  // applied; the last ten, and the host's own tool, are logged only before it.
+  const v = (r, i) => (i < 90 ? `v${r % 3} ` : 'v9 ');
+  const list = (r) => Array.from({ length: 100 }, (_, i) => ({ name: `t${i}`, description: v(r, i) + 'd'.repeat(4000),
+    inputSchema: obj({ q: { type: 'string', description: v(r, i) + 'p'.repeat(16000) } }) })).filter((_, i) => i >= 90 || i % 7 !== r % 7);
+  const rounds = 14;
+  const end = await alike(async (trap) => {
+    const rt = await createToolRuntime();
+    rt.registerTool({ name: 'host', inputSchema: obj() }, () => 'host ran');
+    let applied = 0, most = 0;
+    for (let r = 0; r < rounds; r++) {
+      const before = rt._pendingChangeBytes();
+      const res = rt.importTools('s', list(r), { call: () => `round ${r}` });
+      for (const c of res.changed) if (c.name.at(-1) % 2 === 0) rt.acceptChange(c.name, c.digest); // (the even ones live, the odd held)
+      if (rt._pendingChangeBytes() < before) applied++;
+      most = Math.max(most, rt._pendingChangeBytes());
+    }
+    assert.ok(applied >= 1, 'the log was applied before the trap');
+    assert.ok(most < (8 << 20) + (2 << 20), `${most} bytes of log kept unapplied`);
+    trap(rt);
+    const listed = rt.listTools().tools.map((t) => `${t.name} ${t.description?.slice(0, 3)}`);
+    const calls = [];
+    calls.push((await rt.callTool('host', {})).content[0].text);
+    for (let i = 0; i < 100; i += 3) calls.push((await rt.callTool(`mcp__s__t${i}`, { q: 'x' })).content?.[0]?.text.slice(0, 12));
+    // listed again: each tool's state shows (unchanged, held, back from remembered)
+    const { epoch, ...again } = rt.importTools('s', list(rounds - 1), { call: () => 'again' }); // (a replaced instance's epochs go on after the old one's)
+    const out = { listed, calls, again, lost: rt.lostRestores };
+    rt.dispose();
+    return out;
+  });
+  assert.equal(end.lost, 0);
+  assert.ok(end.listed.length > 20 && end.again.held.length > 20, `${end.listed.length} tools listed, ${end.again.held.length} held`);
+});
 test('a registry near its memory budget is given back whole after a trap', async () => {
   const desc = (i) => ({ name: `tool_${i}`, description: `Tool ${i}. ` + 'Explains at length what it does. '.repeat(100),
     inputSchema: obj({ id: { type: 'string', description: 'The row id. '.repeat(50) } }) });
