@@ -396,7 +396,9 @@ export class ToolRuntime {
       if (was !== undefined) this.#stateBytes -= was.length;
       if (op === 'put') {
         if (!tools) this.#sourceStates.set(source, (tools = new Map()));
-        const text = line.subarray(tab + 1);
+        // (a copy: a view would keep the whole log alive while any one of
+        // its tools is held, and #stateBytes would undercount what is held)
+        const text = line.slice(tab + 1);
         tools.set(key, text);
         this.#stateBytes += text.length;
       } else if (tools) {
