@@ -14,59 +14,6 @@ static const unsigned char SIGMA[10][16] = {
     {12, 5, 1, 15, 14, 13, 4, 10, 0, 7, 6, 3, 9, 2, 8, 11}, {13, 11, 7, 14, 12, 1, 3, 9, 5, 0, 15, 4, 8, 6, 2, 10},
     {6, 15, 14, 9, 11, 3, 0, 8, 12, 2, 13, 7, 1, 4, 10, 5}, {10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0}};
 
-#ifdef __wasm_simd128__
-/* wasm SIMD128 (the wasm builds compile this file with -msimd128): the 4x4
- * state as four rows of four lanes, so one G on a row does the four G of a
- * column step at once; the diagonal step is the same G after turning rows
- * 1-3 by one, two and three lanes, turned back after. Same arithmetic as
- * the scalar F below, which stays the reference (crypto_test runs in the
- * wasm builds too: tests/js/crypto_wasm.test.js). */
-#include <wasm_simd128.h>
-
-/* rotations by 16 and 8 move whole bytes: one byte shuffle each */
-#define ROTR16(x) wasm_i8x16_shuffle(x, x, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13)
-#define ROTR8(x) wasm_i8x16_shuffle(x, x, 1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12)
-#define ROTRV(x, n) wasm_v128_or(wasm_u32x4_shr(x, n), wasm_i32x4_shl(x, 32 - (n)))
-#define G4(a, b, c, d, x, y)                                 \
-    do {                                                     \
-        a = wasm_i32x4_add(wasm_i32x4_add(a, b), x);         \
-        d = ROTR16(wasm_v128_xor(d, a));                     \
-        c = wasm_i32x4_add(c, d);                            \
-        b = ROTRV(wasm_v128_xor(b, c), 12);                  \
-        a = wasm_i32x4_add(wasm_i32x4_add(a, b), y);         \
-        d = ROTR8(wasm_v128_xor(d, a));                      \
-        c = wasm_i32x4_add(c, d);                            \
-        b = ROTRV(wasm_v128_xor(b, c), 7);                   \
-    } while (0)
-/* the message words of four G, one a lane: SIGMA[r][i], [i+2], [i+4], [i+6] */
-#define MSG4(r, i) wasm_i32x4_make(m[SIGMA[r][i]], m[SIGMA[r][(i) + 2]], m[SIGMA[r][(i) + 4]], m[SIGMA[r][(i) + 6]])
-
-#define ROUND(r)                                                  \
-    do {                                                          \
-        G4(row0, row1, row2, row3, MSG4(r, 0), MSG4(r, 1));       \
-        row1 = wasm_i32x4_shuffle(row1, row1, 1, 2, 3, 0);        \
-        row2 = wasm_i32x4_shuffle(row2, row2, 2, 3, 0, 1);        \
-        row3 = wasm_i32x4_shuffle(row3, row3, 3, 0, 1, 2);        \
-        G4(row0, row1, row2, row3, MSG4(r, 8), MSG4(r, 9));       \
-        row1 = wasm_i32x4_shuffle(row1, row1, 3, 0, 1, 2);        \
-        row2 = wasm_i32x4_shuffle(row2, row2, 2, 3, 0, 1);        \
-        row3 = wasm_i32x4_shuffle(row3, row3, 1, 2, 3, 0);        \
-    } while (0)
-
-/* F: one 64-byte block; t the byte count so far, last the final flag */
-static void compress(uint32_t h[8], const unsigned char *block, uint64_t t, int last) {
-    uint32_t m[16];
-    memcpy(m, block, sizeof m); /* wasm is little-endian, as BLAKE2s reads words */
-    v128_t h0 = wasm_v128_load(h), h1 = wasm_v128_load(h + 4);
-    v128_t row0 = h0, row1 = h1, row2 = wasm_v128_load(IV);
-    v128_t row3 = wasm_v128_xor(wasm_v128_load(IV + 4),
-                                wasm_i32x4_make((int32_t)(uint32_t)t, (int32_t)(uint32_t)(t >> 32), last ? -1 : 0, 0));
-    ROUND(0); ROUND(1); ROUND(2); ROUND(3); ROUND(4);
-    ROUND(5); ROUND(6); ROUND(7); ROUND(8); ROUND(9);
-    wasm_v128_store(h, wasm_v128_xor(h0, wasm_v128_xor(row0, row2)));
-    wasm_v128_store(h + 4, wasm_v128_xor(h1, wasm_v128_xor(row1, row3)));
-}
-#else
 #define ROTR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
 #define G(a, b, c, d, x, y)         \
     do {                            \
@@ -111,7 +58,6 @@ static void compress(uint32_t h[8], const unsigned char *block, uint64_t t, int 
     h[0] ^= v0 ^ v8, h[1] ^= v1 ^ v9, h[2] ^= v2 ^ v10, h[3] ^= v3 ^ v11;
     h[4] ^= v4 ^ v12, h[5] ^= v5 ^ v13, h[6] ^= v6 ^ v14, h[7] ^= v7 ^ v15;
 }
-#endif
 
 void tg_blake2s(const void *data, size_t len, unsigned char out[TG_BLAKE2S_SIZE]) {
     const unsigned char *p = data;

@@ -68,9 +68,9 @@ async function run(cmd, args, { timeout = 30000, env } = {}) {
 }
 
 const gateCode = (r) => r?._meta?.['dev.toolgate/error']?.code;
-// get_weather's digests (BLAKE2s-256 of its canonical text, as the native
-// build and Node's crypto compute them): each engine runs the wasm build's
-// SIMD BLAKE2s, whose digests must be the same everywhere
+// get_weather's digests (BLAKE2s-256 of its canonical text, as Node's crypto
+// computes it: tests/js/digest.test.js): digests are compared across runs and
+// machines, so every engine must compute the same ones
 const DIGEST = {
   'Weather for a city': '74de57555210ef373890e7addc1b4a0cf23057a8b085efef1730712be31b6012',
   'Current weather for a city': '26af34aa26f8c01069acd0f661a0390a27baaf94b0585d31039d896b7a5b0335',

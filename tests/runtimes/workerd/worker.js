@@ -10,7 +10,7 @@ import wasm from 'toolgate/toolgate.wasm';
 
 let runtime = null; // one runtime per isolate, created on the first request
 let handled = 0;
-let digest = null; // get_weather's, as this engine computed it (BLAKE2s in wasm SIMD)
+let digest = null; // get_weather's, as this engine computed it
 
 async function getRuntime() {
   if (runtime) return runtime;
