@@ -68,6 +68,13 @@ async function run(cmd, args, { timeout = 30000, env } = {}) {
 }
 
 const gateCode = (r) => r?._meta?.['dev.toolgate/error']?.code;
+// get_weather's digests (BLAKE2s-256 of its canonical text, as Node's crypto
+// computes it: tests/js/digest.test.js): digests are compared across runs and
+// machines, so every engine must compute the same ones
+const DIGEST = {
+  'Weather for a city': '74de57555210ef373890e7addc1b4a0cf23057a8b085efef1730712be31b6012',
+  'Current weather for a city': '26af34aa26f8c01069acd0f661a0390a27baaf94b0585d31039d896b7a5b0335',
+};
 const weatherOk = (city) => ({
   content: [{ type: 'text', text: JSON.stringify({ city, tempC: 21 }) }],
   structuredContent: { city, tempC: 21 },
@@ -95,6 +102,7 @@ function assertSmokeLine(stdout, runtime) {
     assert.deepEqual(r.unknown, { isError: true, code: 'unknown_tool' }, `${via}: an unknown tool`);
     assert.deepEqual(r.thrown, { isError: true, text: 'Tool "boom" failed: disk full' }, `${via}: a handler that throws`);
     assert.deepEqual(r.duplicate, { isToolgateError: true, code: 'duplicate_tool' }, `${via}: a duplicate registration throws`);
+    assert.equal(r.digest, DIGEST['Weather for a city'], `${via}: the definition's digest`);
   }
   return out;
 }
@@ -179,6 +187,7 @@ test('workerd: a worker answers requests by calling tools, with the wasm importe
     assert.match(info.evalCode, /^refused: .*disallowed/);
     assert.deepEqual(info.duplicate, { isToolgateError: true, code: 'duplicate_tool' });
     assert.equal(info.handled, 0);
+    assert.equal(info.digest, DIGEST['Current weather for a city']);
 
     assert.deepEqual(await getJSON(wd.base, '/?city=Oslo'), {
       content: [{ type: 'text', text: '{"city":"Oslo","tempC":21,"sky":"clear"}' }],
@@ -243,6 +252,7 @@ test('chromium: the browser entry fetches the wasm and a page calls a tool', { t
     assert.equal(gateCode(out.calls.unknown), 'unknown_tool');
     assert.deepEqual(out.handled, ['Oslo']);
     assert.deepEqual(out.duplicate, { isToolgateError: true, code: 'duplicate_tool' });
+    assert.equal(out.digest, DIGEST['Current weather for a city']);
 
     // what a person sees: one row per call, outcomes spelled out
     const rows = await page.$$eval('#rows tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));

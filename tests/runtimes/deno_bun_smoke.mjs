@@ -23,7 +23,7 @@ const code = (r) => r._meta?.['dev.toolgate/error']?.code ?? null;
 
 async function exercise(rt) {
   const handled = [];
-  rt.registerTool(weather, async ({ city }) => {
+  const { digest } = rt.registerTool(weather, async ({ city }) => {
     handled.push(city);
     await new Promise((r) => setTimeout(r, 1)); // an async handler crosses a tick
     return { city, tempC: 21 };
@@ -47,6 +47,7 @@ async function exercise(rt) {
     thrown: { isError: thrown.isError, text: thrown.content[0].text },
     duplicate,
     handled,
+    digest,
   };
 }
 

@@ -10,11 +10,12 @@ import wasm from 'toolgate/toolgate.wasm';
 
 let runtime = null; // one runtime per isolate, created on the first request
 let handled = 0;
+let digest = null; // get_weather's, as this engine computed it
 
 async function getRuntime() {
   if (runtime) return runtime;
   const rt = await createToolRuntime({ wasm });
-  rt.registerTool({
+  ({ digest } = rt.registerTool({
     name: 'get_weather',
     description: 'Current weather for a city',
     inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
@@ -22,7 +23,7 @@ async function getRuntime() {
     handled++;
     await new Promise((r) => setTimeout(r, 1)); // async handlers work in a request context
     return { city, tempC: 21, sky: 'clear' };
-  });
+  }));
   runtime = rt;
   return rt;
 }
@@ -48,6 +49,7 @@ async function info() {
     evalCode,
     duplicate,
     handled,
+    digest,
   };
 }
 
