@@ -65,6 +65,10 @@ typedef struct tg_sname {       /* an interned property name */
 typedef struct tg_sprop {       /* properties entry */
     tg_sname name;
     uint32_t node;
+    uint8_t plain;              /* set by tg_schema_streamable: the entry tg_sfind_prop finds
+                                 * for its name, which has no byte a JSON string must escape
+                                 * and none past ASCII (a key that is the name in the text
+                                 * reads as it, unlexed) */
     uint64_t req_bits;          /* its names' bits in the node's required (tg_schema_streamable) */
 } tg_sprop;
 
@@ -188,6 +192,9 @@ typedef struct tg_snode {
     uint8_t unions;             /* has anyOf or oneOf (schema_stream.c picks a branch by type) */
     uint8_t tmask;              /* JSON types the node can accept (TG_ST_*, through $ref and
                                  * allOf; set by tg_schema_streamable) */
+    uint8_t kinds;              /* the kinds of value the node's own instructions can refuse
+                                 * or act on (schema_stream.c's SK_*, set by
+                                 * tg_schema_streamable): the one pass walks them for those only */
     uint8_t scoped;             /* its resource can answer a $dynamicRef/$recursiveRef:
                                  * the evaluator keeps only such resources on its
                                  * dynamic scope (set by tg_schema_compile) */

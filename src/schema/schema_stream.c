@@ -79,7 +79,6 @@ typedef struct sexplain {
     int escaped;                 /* the string last read had escapes (string_value) */
     size_t err_depth;            /* the error lies beneath every open container of lower depth */
     const sframe *top;           /* the innermost open container */
-    const struct sset *vset;     /* the set of the container being opened (before picks) */
 } sexplain;
 
 typedef struct st {
@@ -91,7 +90,9 @@ typedef struct st {
     size_t len, pos;
     tg_arena *scratch;
     void *re_scratch;
-    size_t steps, max_steps, max_depth, eval_max;
+    size_t steps, max_steps;
+    size_t depth_max;     /* the least depth refused: the caller's limit or DEPTH_MAX + 1 */
+    size_t eval_max;
     skey keys[KEYS_MAX];
     size_t nkeys;
 } st;
@@ -99,6 +100,7 @@ typedef struct st {
 typedef struct sset {
     uint32_t node[SET_MAX];
     unsigned n;
+    unsigned kinds;  /* the SK_* bits of its nodes */
     unsigned hops;   /* longest $ref / allOf chain followed to fill it */
     unsigned unions; /* some node has anyOf / oneOf: pick branches once the type is known */
     unsigned picked; /* made by picking union branches (pick_branches) */
@@ -108,6 +110,61 @@ typedef struct sset {
 
 #define ALL_TYPES 0x7F
 
+static inline void set_empty(sset *set) {
+    set->n = 0;
+    set->kinds = 0;
+    set->hops = 0;
+    set->unions = 0;
+    set->picked = 0;
+    set->refs = 0;
+}
+
+/* The kinds of value whose check walks a node's instructions
+ * (tg_snode.kinds): a string, a number, true / false / null, an object or
+ * array once its members are known (container_fails); and the nodes whose
+ * properties / items instructions an object or array looks for first. A
+ * set without the bit has nothing to check: a node with no keyword but a
+ * "type" that admits the value costs nothing. */
+enum { SK_STRING = 1, SK_NUMBER = 2, SK_LITERAL = 4, SK_OBJECT = 8, SK_ARRAY = 16, SK_PROPS = 32, SK_ITEMS = 64 };
+#define SK_VALUES (SK_STRING | SK_NUMBER | SK_LITERAL | SK_OBJECT | SK_ARRAY)
+
+/* The SK_* bits of instruction in (see the value functions' switches). */
+static unsigned ins_kinds(const tg_sins *in) {
+    switch ((tg_sop)in->op) {
+    case TG_OP_FALSE: case TG_OP_CONST: case TG_OP_ENUM: return SK_VALUES;
+    case TG_OP_TYPE: {
+        unsigned k = 0;
+        if (!(in->u.mask & TG_ST_STRING)) k |= SK_STRING;
+        if (!(in->u.mask & TG_ST_NUMBER)) k |= SK_NUMBER; /* (integer alone: 1.5 and 1.0 are refused or left) */
+        if ((in->u.mask & (TG_ST_BOOLEAN | TG_ST_NULL)) != (TG_ST_BOOLEAN | TG_ST_NULL)) k |= SK_LITERAL;
+        if (!(in->u.mask & TG_ST_OBJECT)) k |= SK_OBJECT;
+        if (!(in->u.mask & TG_ST_ARRAY)) k |= SK_ARRAY;
+        return k;
+    }
+    case TG_OP_MAXIMUM: case TG_OP_EXCL_MAXIMUM: case TG_OP_MINIMUM: case TG_OP_EXCL_MINIMUM: return SK_NUMBER;
+    case TG_OP_MAX_LENGTH: case TG_OP_MIN_LENGTH: case TG_OP_PATTERN: case TG_OP_FORMAT: return SK_STRING;
+    case TG_OP_MAX_ITEMS: case TG_OP_MIN_ITEMS: return SK_ARRAY;
+    case TG_OP_MAX_PROPS: case TG_OP_MIN_PROPS: case TG_OP_REQUIRED: return SK_OBJECT;
+    case TG_OP_PROPS: return SK_PROPS;
+    case TG_OP_ITEMS_FROM: return SK_ITEMS;
+    default: return 0; /* $ref, allOf, anyOf, oneOf: the sets follow them */
+    }
+}
+
+/* Sets tg_sprop.plain for P's entries (see expected_key). */
+static void mark_plain(tg_sprops *P) {
+    uint32_t i;
+    size_t k;
+    for (i = 0; i < P->n_props; i++) {
+        tg_sprop *pr = &P->props[i];
+        pr->plain = tg_sfind_prop(P, pr->name.s, pr->name.len) == pr;
+        for (k = 0; k < pr->name.len; k++) {
+            unsigned char c = (unsigned char)pr->name.s[k];
+            if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') pr->plain = 0;
+        }
+    }
+}
+
 int tg_schema_streamable(tg_schema *s) {
     size_t i;
     int changed;
@@ -116,8 +173,10 @@ int tg_schema_streamable(tg_schema *s) {
         tg_snode *nd = &s->nodes[i];
         if (nd->has_uneval || nd->scoped) return 0;
         nd->tmask = nd->is_false ? 0 : ALL_TYPES;
+        nd->kinds = 0;
         for (k = 0; k < nd->count; k++) {
             const tg_sins *in = &s->ins[nd->start + k];
+            nd->kinds |= (uint8_t)ins_kinds(in);
             if (in->op == TG_OP_REF || in->op == TG_OP_ALL_OF) nd->links = 1;
             if (in->op == TG_OP_ANY_OF || in->op == TG_OP_ONE_OF) nd->unions = 1;
             /* "integer" admits numbers (1.0 is one in some dialects): both bits */
@@ -171,8 +230,11 @@ int tg_schema_streamable(tg_schema *s) {
         case TG_OP_MAXIMUM: case TG_OP_EXCL_MAXIMUM: case TG_OP_MINIMUM: case TG_OP_EXCL_MINIMUM:
         case TG_OP_MAX_LENGTH: case TG_OP_MIN_LENGTH: case TG_OP_PATTERN:
         case TG_OP_MAX_ITEMS: case TG_OP_MIN_ITEMS: case TG_OP_MAX_PROPS: case TG_OP_MIN_PROPS:
-        case TG_OP_REQUIRED: case TG_OP_PROPS: case TG_OP_ALL_OF: case TG_OP_REF:
+        case TG_OP_REQUIRED: case TG_OP_ALL_OF: case TG_OP_REF:
         case TG_OP_ANY_OF: case TG_OP_ONE_OF:
+            break;
+        case TG_OP_PROPS:
+            mark_plain((tg_sprops *)in->u.props);
             break;
         case TG_OP_FORMAT:
             if (tg_sformat_is_regex(in->u.format)) return 0;
@@ -199,6 +261,7 @@ static inline int add(st *t, sset *set, uint32_t node, unsigned hops) {
     if (set->n == 0 && !nd->links && nd->count) {
         set->node[0] = node;
         set->n = 1;
+        set->kinds = nd->kinds;
         if (hops > set->hops) set->hops = hops;
         set->unions |= nd->unions;
         return 0;
@@ -215,6 +278,7 @@ static int add_slow(st *t, sset *set, uint32_t node, unsigned hops) {
         if (set->node[i] == node) return 0;
     if (set->n == SET_MAX || hops > 8) return -1;
     set->node[set->n++] = node;
+    set->kinds |= nd->kinds;
     if (hops > set->hops) set->hops = hops;
     set->unions |= nd->unions;
     if (!nd->links) return 0;
@@ -239,6 +303,13 @@ static inline void skip_ws(st *t) {
         if (c != ' ' && c != '\n' && c != '\r' && c != '\t') break;
         t->pos++;
     }
+}
+
+/* Skips whitespace; 1 when byte c comes next (left for the caller). */
+static inline int next_is(st *t, unsigned char c) {
+    if (t->pos < t->len && t->p[t->pos] == c) return 1; /* (most JSON a model writes has no whitespace) */
+    skip_ws(t);
+    return t->pos < t->len && t->p[t->pos] == c;
 }
 
 /* 1 match, 0 no match, -1 the search could not run (then: undecided). */
@@ -456,6 +527,7 @@ static int string_value(st *t, const sset *set) {
         d[len] = '\0';
         s = d;
     }
+    if (!(set->kinds & SK_STRING)) return 1;
     EACH_INS(t, set, in) {
         switch ((tg_sop)in->op) {
         case TG_OP_FALSE: return REFUSE(t);
@@ -500,6 +572,7 @@ static int number_value(st *t, const sset *set) {
     if (tg_json_lex_number(t->p, t->len, t->pos, &ln) || !ln.exact) return 0;
     t->pos = ln.end;
     const double x = ln.value;
+    if (!(set->kinds & SK_NUMBER)) return 1;
     EACH_INS(t, set, in) {
         /* a tie with a bound written with more than 15 digits or an
          * exponent may not be a tie of values: the evaluator's, exactly */
@@ -535,6 +608,7 @@ static int literal_value(st *t, const sset *set) {
     for (size_t j = 1; j < L[k].n; j++) /* (the first byte chose k) */
         if (t->p[t->pos + j] != (unsigned char)L[k].w[j]) return 0;
     t->pos += L[k].n;
+    if (!(set->kinds & SK_LITERAL)) return 1;
     EACH_INS(t, set, in) {
         switch ((tg_sop)in->op) {
         case TG_OP_FALSE: return REFUSE(t);
@@ -582,6 +656,7 @@ static int required_by_bits(const sreq *rq, const tg_sins *in, size_t *a, int *m
 
 static const tg_sins *container_fails(const st *t, const sset *set, int obj, size_t count, size_t key0,
                                       const sreq *rq, size_t *a) {
+    if (!(set->kinds & (obj ? SK_OBJECT : SK_ARRAY))) return NULL;
     EACH_INS(t, set, in) {
         switch ((tg_sop)in->op) {
         case TG_OP_FALSE: return in;
@@ -631,10 +706,10 @@ static int container_done(st *t, const sset *set, int obj, size_t count, size_t 
 }
 
 /* Opens container frame f (explaining only). */
-static inline void frame_open(st *t, sframe *f, const tg_sins *via) {
+static inline void frame_open(st *t, sframe *f, const sset *vset, const tg_sins *via) {
     if (!t->x) return;
     f->up = t->x->top;
-    f->set = t->x->vset;
+    f->set = vset;
     f->via = via;
     t->x->top = f;
 }
@@ -642,90 +717,124 @@ static inline void frame_open(st *t, sframe *f, const tg_sins *via) {
 /* After a member or item: 1 a comma (another follows), 0 the container's
  * close, -1 anything else. */
 static inline int after_member(st *t, unsigned char close) {
-    skip_ws(t);
-    if (t->pos >= t->len) return -1;
-    if (t->p[t->pos] == ',') {
+    if (next_is(t, ',')) {
         t->pos++;
         return 1;
     }
-    if (t->p[t->pos] != close) return -1;
+    if (t->pos >= t->len || t->p[t->pos] != close) return -1;
     t->pos++;
     return 0;
 }
 
-static int object_value(st *t, const sset *set, size_t depth, size_t edepth) {
+/* The properties entry of P named k[0..kl), or NULL. */
+static TG_COLD const tg_sprop *find_prop(const tg_sprops *P, const char *k, size_t kl) {
+    return P->n_props ? tg_sfind_prop(P, k, kl) : NULL;
+}
+
+/* Entry `next` of P (the one after the entry the last key matched: models
+ * write members in the schema's order) when the key whose opening quote is
+ * at t->pos is its name: the name's bytes and a closing quote, read with a
+ * compare. The lexer would read the same key there (a plain name has no
+ * byte it stops at), and tg_sfind_prop would find this entry. NULL when
+ * the key must be lexed and looked up. */
+static inline const tg_sprop *expected_key(const st *t, const tg_sprops *P, uint32_t next) {
+    const tg_sprop *p;
+    size_t at = t->pos + 1;
+    if (next >= P->n_props) return NULL;
+    p = &P->props[next];
+    if (!p->plain || t->len - at <= p->name.len || t->p[at + p->name.len] != '"') return NULL;
+    return tg_json_same_bytes(p->name.s, (const char *)t->p + at, p->name.len) ? p : NULL;
+}
+
+static int object_value(st *t, const sset *set, const sset *vset, size_t depth, size_t edepth) {
     size_t key0 = t->nkeys, count = 0;
-    uint64_t seen = 0; /* tg_sname_bit of the keys so far: most keys need no compare */
+    /* duplicate keys (the tree reader names them): a key the first
+     * properties instruction names by its entry's bit in `named`, any other
+     * by its tg_sname_bit in `seen` (most need no compare) */
+    uint64_t named = 0, seen = 0;
     const tg_sprops *props[SET_MAX * 2];
     const tg_sins *props_in[SET_MAX * 2];
     uint64_t seen_req[SET_MAX * 2];
+    uint32_t next = 0; /* props[0]'s entry after the last one a key matched */
     sreq rq;
     unsigned i, np = 0;
-    for (i = 0; i < set->n; i++) {
-        const tg_snode *nd = &t->s->nodes[set->node[i]];
-        const tg_sins *in = t->s->ins + nd->start, *end = in + nd->count;
-        for (; in < end; in++)
-            if (in->op == TG_OP_PROPS) {
-                if (np == SET_MAX * 2) return 0;
-                props_in[np] = in;
-                seen_req[np] = 0;
-                props[np++] = in->u.props;
-            }
-    }
+    if (set->kinds & SK_PROPS)
+        for (i = 0; i < set->n; i++) {
+            const tg_snode *nd = &t->s->nodes[set->node[i]];
+            const tg_sins *in = t->s->ins + nd->start, *end = in + nd->count;
+            for (; in < end; in++)
+                if (in->op == TG_OP_PROPS) {
+                    if (np == SET_MAX * 2) return 0;
+                    props_in[np] = in;
+                    seen_req[np] = 0;
+                    props[np++] = in->u.props;
+                }
+        }
     sframe f;
-    frame_open(t, &f, np ? props_in[0] : NULL);
+    frame_open(t, &f, vset, np ? props_in[0] : NULL);
     rq.props = props;
     rq.seen = seen_req;
     rq.n = np;
     t->pos++; /* '{' */
-    skip_ws(t);
-    if (t->pos < t->len && t->p[t->pos] == '}') {
+    if (next_is(t, '}')) {
         t->pos++;
         i = (unsigned)container_done(t, set, 1, 0, key0, depth, &f, &rq);
         if (t->x) t->x->top = f.up;
         return (int)i;
     }
     for (;;) {
-        tg_json_lexstr ls;
         sset child;
-        size_t k;
-        skip_ws(t);
-        if (t->pos >= t->len || t->p[t->pos] != '"') return 0;
-        if (tg_json_lex_string(t->p, t->len, t->pos + 1, &ls) || ls.escapes) return 0;
-        const char *key = (const char *)t->p + t->pos + 1;
-        size_t kl = ls.end - t->pos - 1;
-        t->pos = ls.end + 1;
-        uint64_t bit = tg_sname_bit(key, kl);
-        if (seen & bit) {
-            for (k = key0; k < t->nkeys; k++) /* duplicates: the tree reader names them */
-                if (t->keys[k].len == kl && tg_json_same_bytes(t->keys[k].s, key, kl)) return 0;
+        const tg_sprop *pr0 = NULL;
+        uint64_t bit;
+        size_t k, kl;
+        if (t->bad && np) { /* refused already: syntax only from here, `seen` alone for duplicates */
+            for (k = key0; k < t->nkeys; k++) seen |= tg_sname_bit(t->keys[k].s, t->keys[k].len);
+            np = 0;
         }
-        seen |= bit;
+        if (!next_is(t, '"')) return 0;
+        const char *key = (const char *)t->p + t->pos + 1;
+        if (np && (pr0 = expected_key(t, props[0], next))) {
+            kl = pr0->name.len;
+            t->pos += kl + 2;
+            next++;
+        } else {
+            tg_json_lexstr ls;
+            if (tg_json_lex_string(t->p, t->len, t->pos + 1, &ls) || ls.escapes) return 0;
+            kl = ls.end - t->pos - 1;
+            t->pos = ls.end + 1;
+            if (np && (pr0 = find_prop(props[0], key, kl))) next = (uint32_t)(pr0 - props[0]->props) + 1;
+        }
+        if (pr0 && next <= 64) {
+            bit = (uint64_t)1 << (next - 1);
+            if (named & bit) return 0;
+            named |= bit;
+        } else {
+            bit = tg_sname_bit(key, kl);
+            if (seen & bit) {
+                for (k = key0; k < t->nkeys; k++)
+                    if (t->keys[k].len == kl && tg_json_same_bytes(t->keys[k].s, key, kl)) return 0;
+            }
+            seen |= bit;
+        }
         if (t->nkeys == KEYS_MAX) return 0;
         t->keys[t->nkeys].s = key;
         t->keys[t->nkeys].len = kl;
         t->nkeys++;
         count++;
-        skip_ws(t);
-        if (t->pos >= t->len || t->p[t->pos] != ':') return 0;
+        if (!next_is(t, ':')) return 0;
         t->pos++;
         /* the schemas the member's value answers to */
-        child.n = 0;
-        child.hops = 0;
-        child.unions = 0;
-        child.picked = 0;
-        child.refs = 0;
-        if (t->bad) np = 0; /* refused already: syntax only from here */
+        set_empty(&child);
         if (t->x) {
             f.at.key = key;
             f.at.len = kl;
         }
         for (i = 0; i < np; i++) {
             const tg_sprops *P = props[i];
-            const tg_sprop *pr;
+            const tg_sprop *pr = i ? find_prop(P, key, kl) : pr0;
             int matched = 0;
             uint32_t j;
-            if (P->n_props && (pr = tg_sfind_prop(P, key, kl))) {
+            if (pr) {
                 matched = 1;
                 seen_req[i] |= pr->req_bits;
                 if (add(t, &child, pr->node, 0)) return 0;
@@ -766,18 +875,15 @@ static int object_value(st *t, const sset *set, size_t depth, size_t edepth) {
     return (int)i;
 }
 
-static int array_value(st *t, const sset *set, size_t depth, size_t edepth) {
+static int array_value(st *t, const sset *set, const sset *vset, size_t depth, size_t edepth) {
     sset child;
     size_t count = 0;
     unsigned i;
-    child.n = 0;
-    child.hops = 0;
-    child.unions = 0;
-    child.picked = 0;
-    child.refs = 0;
+    set_empty(&child);
     const tg_sins *via = NULL;
     sframe f;
-    for (i = 0; i < set->n; i++) {
+    if (set->kinds & SK_ITEMS)
+        for (i = 0; i < set->n; i++) {
         const tg_snode *nd = &t->s->nodes[set->node[i]];
         const tg_sins *in = t->s->ins + nd->start, *end = in + nd->count;
         for (; in < end; in++)
@@ -786,10 +892,9 @@ static int array_value(st *t, const sset *set, size_t depth, size_t edepth) {
                 via = in;
             }
     }
-    frame_open(t, &f, via);
+    frame_open(t, &f, vset, via);
     t->pos++; /* '[' */
-    skip_ws(t);
-    if (t->pos < t->len && t->p[t->pos] == ']') {
+    if (next_is(t, ']')) {
         t->pos++;
         i = (unsigned)container_done(t, set, 0, 0, 0, depth, &f, NULL);
         if (t->x) t->x->top = f.up;
@@ -811,7 +916,7 @@ static int array_value(st *t, const sset *set, size_t depth, size_t edepth) {
     return (int)i;
 }
 
-static const sset NO_SCHEMA = {{0}, 0, 0, 0, 0, 0};
+static const sset NO_SCHEMA = {{0}, 0, 0, 0, 0, 0, 0};
 
 /* The JSON type a value starting with byte c has (TG_ST_*), 0 for none. */
 static uint8_t type_at(unsigned char c) {
@@ -857,21 +962,22 @@ static int pick_branches(st *t, const sset *set, uint8_t type, sset *out) {
 static int value(st *t, const sset *set, size_t depth, size_t edepth) {
     unsigned char c;
     sset picked;
+    const sset *vset;
     if (t->bad) set = &NO_SCHEMA;
-    if (depth >= t->max_depth || depth > DEPTH_MAX || edepth >= t->eval_max) return 0;
+    if (depth >= t->depth_max || edepth >= t->eval_max) return 0;
     if ((t->steps += set->n + 1) > t->max_steps) return 0;
     skip_ws(t);
     if (t->pos >= t->len) return 0;
     c = t->p[t->pos];
-    if (t->x) t->x->vset = set;
+    vset = set;
     if (set->unions) {
         if (!pick_branches(t, set, type_at(c), &picked)) return 0;
         edepth += picked.hops;
         set = t->bad ? &NO_SCHEMA : &picked;
     }
     if (c == '"') return string_value(t, set);
-    if (c == '{') return object_value(t, set, depth, edepth);
-    if (c == '[') return array_value(t, set, depth, edepth);
+    if (c == '{') return object_value(t, set, vset, depth, edepth);
+    if (c == '[') return array_value(t, set, vset, depth, edepth);
     if (c == '-' || (c >= '0' && c <= '9')) return number_value(t, set);
     if (c == 't' || c == 'f' || c == 'n') return literal_value(t, set);
     return 0;
@@ -895,7 +1001,8 @@ int tg_schema_check_text(const tg_schema *s, const char *text, size_t len, const
     t->re_scratch = NULL;
     t->steps = 0;
     t->max_steps = s->limits.max_eval_steps;
-    t->max_depth = limits ? limits->max_depth : 256;
+    t->depth_max = limits ? limits->max_depth : 256;
+    if (t->depth_max > DEPTH_MAX + 1) t->depth_max = DEPTH_MAX + 1;
     t->eval_max = s->limits.max_depth * 2;
     t->nkeys = 0;
     t->bad = 0;
@@ -908,11 +1015,7 @@ int tg_schema_check_text(const tg_schema *s, const char *text, size_t len, const
         t->xs.err = 0;
         t->xs.top = NULL;
     }
-    root.n = 0;
-    root.hops = 0;
-    root.unions = 0;
-    root.picked = 0;
-    root.refs = 0;
+    set_empty(&root);
     r = add(t, &root, s->root, 0) == 0 && value(t, &root, 0, root.hops);
     if (r) {
         skip_ws(t);
