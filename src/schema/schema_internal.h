@@ -192,7 +192,7 @@ typedef struct tg_snode {
     uint8_t unions;             /* has anyOf or oneOf (schema_stream.c picks a branch by type) */
     uint8_t tmask;              /* JSON types the node can accept (TG_ST_*, through $ref and
                                  * allOf; set by tg_schema_streamable) */
-    uint8_t kinds;              /* the kinds of value the node's own instructions can refuse
+    uint16_t kinds;             /* the kinds of value the node's own instructions can refuse
                                  * or act on (schema_stream.c's SK_*, set by
                                  * tg_schema_streamable): the one pass walks them for those only */
     uint8_t scoped;             /* its resource can answer a $dynamicRef/$recursiveRef:
