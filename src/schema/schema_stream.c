@@ -316,6 +316,27 @@ static inline int next_is(st *t, unsigned char c) {
     return t->pos < t->len && t->p[t->pos] == c;
 }
 
+#define NOT_THERE ((size_t)-1)
+
+/* The position of byte c at pos or after the whitespace from there (t->pos
+ * then left there), or NOT_THERE: next_is for a caller that keeps the
+ * position in a local. */
+static inline size_t at_next(st *t, size_t pos, unsigned char c) {
+    if (pos < t->len && t->p[pos] == c) return pos;
+    t->pos = pos;
+    skip_ws(t);
+    pos = t->pos;
+    return pos < t->len && t->p[pos] == c ? pos : NOT_THERE;
+}
+
+/* How many $ref / allOf hops the set of a member of a container at depth
+ * (edepth) may have come through before value()'s bounds refuse it: its
+ * bounds, checked once a container (0: no member may have a value). */
+static inline size_t hops_room(const st *t, size_t depth, size_t edepth) {
+    if (depth + 1 >= t->depth_max || edepth + 1 >= t->eval_max) return 0;
+    return t->eval_max - edepth - 1;
+}
+
 /* 1 match, 0 no match, -1 the search could not run (then: undecided). */
 static int re_ok(st *t, uint32_t idx, const char *s, size_t len) {
     const tg_regex *re = t->s->regexes[idx];
@@ -516,7 +537,7 @@ static int scalar_in(const cJSON *values, int is_list, int type, const char *s, 
 }
 
 /* The string value whose opening quote is at t->pos. */
-static TG_NOINLINE int string_value(st *t, const sset *set) {
+static TG_INLINE int string_value(st *t, const sset *set) {
     tg_json_lexstr ls;
     const size_t at = t->pos, start = at + 1;
     if (tg_json_lex_string(t->p, t->len, start, &ls)) return 0;
@@ -568,7 +589,7 @@ static int short_lexeme(const char *lex) {
     return 1;
 }
 
-static TG_NOINLINE int number_value(st *t, const sset *set) {
+static TG_INLINE int number_value(st *t, const sset *set) {
     tg_json_lexnum ln;
     const size_t at = t->pos;
     /* 1e3 and numbers of more than 15 digits: the evaluator judges their
@@ -602,7 +623,7 @@ static TG_NOINLINE int number_value(st *t, const sset *set) {
 }
 
 /* true, false, null */
-static TG_NOINLINE int literal_value(st *t, const sset *set) {
+static TG_INLINE int literal_value(st *t, const sset *set) {
     static const struct { const char *w; size_t n; int type; uint32_t bit; } L[] = {
         {"true", 4, cJSON_True, TG_ST_BOOLEAN}, {"false", 5, cJSON_False, TG_ST_BOOLEAN}, {"null", 4, cJSON_NULL, TG_ST_NULL}};
     const size_t at = t->pos;
@@ -626,10 +647,10 @@ static TG_NOINLINE int literal_value(st *t, const sset *set) {
     return 1;
 }
 
-/* (value() is inlined where a container reads its members, the scalar
+/* (value_at() is inlined where a container reads its members, the scalar
  * functions are not: one call a scalar instead of two, which callgrind
  * counts as fewer instructions with gcc and with clang) */
-static TG_INLINE int value(st *t, const sset *set, size_t depth, size_t edepth);
+static TG_INLINE int value_at(st *t, const sset *set, size_t depth, size_t edepth);
 
 /* The first keyword of set that refuses a container of `count` members
  * (type, counts, required), with *a what its error reports; NULL when none
@@ -749,13 +770,13 @@ static TG_COLD const tg_sprop *find_prop(const tg_sprops *P, const char *k, size
 
 /* Entry `next` of P (the one after the entry the last key matched: models
  * write members in the schema's order) when the key whose opening quote is
- * at t->pos is its name: the name's bytes and a closing quote, read with a
+ * at pos is its name: the name's bytes and a closing quote, read with a
  * compare. The lexer would read the same key there (a plain name has no
  * byte it stops at), and tg_sfind_prop would find this entry. NULL when
  * the key must be lexed and looked up. */
-static inline const tg_sprop *expected_key(const st *t, const tg_sprops *P, uint32_t next) {
+static inline const tg_sprop *expected_key(const st *t, size_t pos, const tg_sprops *P, uint32_t next) {
     const tg_sprop *p;
-    size_t at = t->pos + 1;
+    size_t at = pos + 1;
     if (next >= P->n_props) return NULL;
     p = &P->props[next];
     if (!p->plain || t->len - at <= p->name.len || t->p[at + p->name.len] != '"') return NULL;
@@ -772,6 +793,7 @@ static int object_value(st *t, const sset *set, const sset *vset, size_t depth, 
     const tg_sins *props_in[SET_MAX * 2];
     uint64_t seen_req[SET_MAX * 2];
     uint32_t next = 0; /* props[0]'s entry after the last one a key matched */
+    const size_t room = hops_room(t, depth, edepth);
     sreq rq;
     unsigned i, np = 0, nq;
     if (set->kinds & SK_PROPS)
@@ -802,18 +824,18 @@ static int object_value(st *t, const sset *set, const sset *vset, size_t depth, 
         sset child;
         const tg_sprop *pr0 = NULL;
         uint64_t bit;
-        size_t k, kl;
-        if (!next_is(t, '"')) return 0;
-        const char *key = (const char *)t->p + t->pos + 1;
-        if (np && (pr0 = expected_key(t, props[0], next))) {
+        size_t k, kl, pos = at_next(t, t->pos, '"');
+        if (pos == NOT_THERE) return 0;
+        const char *key = (const char *)t->p + pos + 1;
+        if (np && (pr0 = expected_key(t, pos, props[0], next))) {
             kl = pr0->name.len;
-            t->pos += kl + 2;
+            pos += kl + 2;
             next++;
         } else {
             tg_json_lexstr ls;
-            if (tg_json_lex_string(t->p, t->len, t->pos + 1, &ls) || ls.escapes) return 0;
-            kl = ls.end - t->pos - 1;
-            t->pos = ls.end + 1;
+            if (tg_json_lex_string(t->p, t->len, pos + 1, &ls) || ls.escapes) return 0;
+            kl = ls.end - pos - 1;
+            pos = ls.end + 1;
             if (np && (pr0 = find_prop(props[0], key, kl))) next = (uint32_t)(pr0 - props[0]->props) + 1;
         }
         if (pr0 && next <= 64) {
@@ -834,8 +856,8 @@ static int object_value(st *t, const sset *set, const sset *vset, size_t depth, 
         t->keys[t->nkeys].len = kl;
         t->nkeys++;
         count++;
-        if (!next_is(t, ':')) return 0;
-        t->pos++;
+        if ((pos = at_next(t, pos, ':')) == NOT_THERE) return 0;
+        t->pos = pos + 1;
         /* the schemas the member's value answers to */
         set_empty(&child);
         if (t->x) {
@@ -877,7 +899,7 @@ static int object_value(st *t, const sset *set, const sset *vset, size_t depth, 
                 else if (add(t, &child, P->additional, 0)) return 0;
             }
         }
-        if (!value(t, &child, depth + 1, edepth + 1 + child.hops)) return 0;
+        if (child.hops >= room || !value_at(t, &child, depth + 1, edepth + 1 + child.hops)) return 0;
         int more = after_member(t, '}');
         if (more < 0) return 0;
         if (!more) break;
@@ -906,6 +928,7 @@ static int array_value(st *t, const sset *set, const sset *vset, size_t depth, s
                     via = in;
                 }
         }
+    const size_t room = hops_room(t, depth, edepth);
     frame_open(t, &f, vset, via);
     t->pos++; /* '[' */
     if (next_is(t, ']')) {
@@ -919,7 +942,7 @@ static int array_value(st *t, const sset *set, const sset *vset, size_t depth, s
             f.at.key = NULL;
             f.at.idx = count;
         }
-        if (!value(t, &child, depth + 1, edepth + 1 + child.hops)) return 0;
+        if (child.hops >= room || !value_at(t, &child, depth + 1, edepth + 1 + child.hops)) return 0;
         count++;
         int more = after_member(t, ']');
         if (more < 0) return 0;
@@ -973,28 +996,54 @@ static int pick_branches(st *t, const sset *set, uint8_t type, sset *out) {
     return 1;
 }
 
-static TG_INLINE int value(st *t, const sset *set, size_t depth, size_t edepth) {
-    unsigned char c;
-    sset picked;
-    const sset *vset;
-    if (t->bad) set = &NO_SCHEMA;
-    if (depth >= t->depth_max || edepth >= t->eval_max) return 0;
-    if ((t->steps += set->n + 1) > t->max_steps) return 0;
-    skip_ws(t);
-    if (t->pos >= t->len) return 0;
-    c = t->p[t->pos];
-    vset = set;
-    if (set->unions) {
-        if (!pick_branches(t, set, type_at(c), &picked)) return 0;
-        edepth += picked.hops;
-        set = t->bad ? &NO_SCHEMA : &picked;
-    }
+/* The value starting with byte c (at t->pos), checked against set (vset:
+ * the set before union branches were picked). */
+static TG_INLINE int typed_value(st *t, const sset *set, const sset *vset, unsigned char c, size_t depth,
+                                 size_t edepth) {
     if (c == '"') return string_value(t, set);
     if (c == '{') return object_value(t, set, vset, depth, edepth);
     if (c == '[') return array_value(t, set, vset, depth, edepth);
     if (c == '-' || (c >= '0' && c <= '9')) return number_value(t, set);
     if (c == 't' || c == 'f' || c == 'n') return literal_value(t, set);
     return 0;
+}
+
+/* typed_value out of line: where no container's member loop is hot. */
+static TG_NOINLINE int typed_value_call(st *t, const sset *set, const sset *vset, unsigned char c, size_t depth,
+                                        size_t edepth) {
+    return typed_value(t, set, vset, c, depth, edepth);
+}
+
+/* typed_value for a set with anyOf / oneOf: its branches picked first. */
+static TG_NOINLINE int union_value(st *t, const sset *set, unsigned char c, size_t depth, size_t edepth) {
+    sset picked;
+    if (!pick_branches(t, set, type_at(c), &picked)) return 0;
+    return typed_value_call(t, t->bad ? &NO_SCHEMA : &picked, set, c, depth, edepth + picked.hops);
+}
+
+/* value() once depth and edepth are known to be within the limits. */
+static TG_INLINE int value_at(st *t, const sset *set, size_t depth, size_t edepth) {
+    size_t pos;
+    if (t->bad) set = &NO_SCHEMA;
+    if ((t->steps += set->n + 1) > t->max_steps) return 0;
+    pos = t->pos;
+    if (pos >= t->len || t->p[pos] <= ' ') { /* (whitespace: rare in what a model writes) */
+        skip_ws(t);
+        if ((pos = t->pos) >= t->len) return 0;
+    }
+    if (set->unions) return union_value(t, set, t->p[pos], depth, edepth);
+    return typed_value(t, set, set, t->p[pos], depth, edepth);
+}
+
+/* The root value. */
+static int root_value(st *t, const sset *set, size_t edepth) {
+    size_t pos;
+    if (t->depth_max == 0 || edepth >= t->eval_max) return 0;
+    if ((t->steps += set->n + 1) > t->max_steps) return 0;
+    skip_ws(t);
+    if ((pos = t->pos) >= t->len) return 0;
+    if (set->unions) return union_value(t, set, t->p[pos], 0, edepth);
+    return typed_value_call(t, set, set, t->p[pos], 0, edepth);
 }
 
 int tg_schema_check_text(const tg_schema *s, const char *text, size_t len, const tg_json_limits *limits,
@@ -1030,7 +1079,7 @@ int tg_schema_check_text(const tg_schema *s, const char *text, size_t len, const
         t->xs.top = NULL;
     }
     set_empty(&root);
-    r = add(t, &root, s->root, 0) == 0 && value(t, &root, 0, root.hops);
+    r = add(t, &root, s->root, 0) == 0 && root_value(t, &root, root.hops);
     if (r) {
         skip_ws(t);
         r = t->pos == len;
