@@ -365,7 +365,7 @@ static int re_ok(st *t, uint32_t idx, const char *s, size_t len) {
  * them: no union, and at most one node with keywords besides $ref / allOf;
  * and none came in through a $ref (the evaluator tells the keyword location
  * of an error beneath one along the evaluation path, through the $ref). */
-static int simple(const st *t, const sset *set) {
+static TG_INLINE int simple(const st *t, const sset *set) {
     unsigned i, real = 0;
     if (set->unions || set->picked || set->refs) return 0;
     if (set->n <= 1) return 1; /* (one node: its keywords run in order whatever they are) */
