@@ -797,17 +797,13 @@ static int object_value(st *t, const sset *set, const sset *vset, size_t depth, 
     sreq rq;
     unsigned i, np = 0, nq;
     if (set->kinds & SK_PROPS)
-        for (i = 0; i < set->n; i++) {
-            const tg_snode *nd = &t->s->nodes[set->node[i]];
-            const tg_sins *in = t->s->ins + nd->start, *end = in + nd->count;
-            for (; in < end; in++)
-                if (in->op == TG_OP_PROPS) {
-                    if (np == SET_MAX * 2) return 0;
-                    props_in[np] = in;
-                    seen_req[np] = 0;
-                    props[np++] = in->u.props;
-                }
-        }
+        EACH_INS(t, set, in)
+            if (in->op == TG_OP_PROPS) {
+                if (np == SET_MAX * 2) return 0;
+                props_in[np] = in;
+                seen_req[np] = 0;
+                props[np++] = in->u.props;
+            }
     sframe f;
     frame_open(t, &f, vset, np ? props_in[0] : NULL);
     rq.props = props;
@@ -919,15 +915,11 @@ static int array_value(st *t, const sset *set, const sset *vset, size_t depth, s
     const tg_sins *via = NULL;
     sframe f;
     if (set->kinds & SK_ITEMS)
-        for (i = 0; i < set->n; i++) {
-            const tg_snode *nd = &t->s->nodes[set->node[i]];
-            const tg_sins *in = t->s->ins + nd->start, *end = in + nd->count;
-            for (; in < end; in++)
-                if (in->op == TG_OP_ITEMS_FROM) {
-                    if (add(t, &child, in->u.items.node, 0)) return 0;
-                    via = in;
-                }
-        }
+        EACH_INS(t, set, in)
+            if (in->op == TG_OP_ITEMS_FROM) {
+                if (add(t, &child, in->u.items.node, 0)) return 0;
+                via = in;
+            }
     const size_t room = hops_room(t, depth, edepth);
     frame_open(t, &f, vset, via);
     t->pos++; /* '[' */
