@@ -329,9 +329,10 @@ static inline size_t at_next(st *t, size_t pos, unsigned char c) {
     return pos < t->len && t->p[pos] == c ? pos : NOT_THERE;
 }
 
-/* How many $ref / allOf hops the set of a member of a container at depth
- * (edepth) may have come through before value()'s bounds refuse it: its
- * bounds, checked once a container (0: no member may have a value). */
+/* The depth bounds for the members of a container at depth (edepth),
+ * worked out once a container: a member whose set came through `hops`
+ * $ref / allOf links is within them when hops is below the result (0:
+ * no member is). */
 static inline size_t hops_room(const st *t, size_t depth, size_t edepth) {
     if (depth + 1 >= t->depth_max || edepth + 1 >= t->eval_max) return 0;
     return t->eval_max - edepth - 1;
@@ -647,9 +648,10 @@ static TG_INLINE int literal_value(st *t, const sset *set) {
     return 1;
 }
 
-/* (value_at() is inlined where a container reads its members, the scalar
- * functions are not: one call a scalar instead of two, which callgrind
- * counts as fewer instructions with gcc and with clang) */
+/* (value_at() and the scalar checks are inlined where a container reads its
+ * members: no call for a scalar member, which callgrind counts as fewer
+ * instructions with gcc and with clang; the root and union branches share
+ * one out-of-line copy, typed_value_call) */
 static TG_INLINE int value_at(st *t, const sset *set, size_t depth, size_t edepth);
 
 /* The first keyword of set that refuses a container of `count` members
@@ -731,7 +733,10 @@ static int container_done(st *t, const sset *set, int obj, size_t count, size_t 
          * replaces the member's error told (below), and enum / const leave
          * the container to the evaluator */
         if (!t->x || t->x->err != 1 || t->x->err_depth <= depth || !f->via) return 1;
-        stop = f->via; /* (no required from there on is searched for) */
+        /* (err 1: every open container's set is simple(), one node's keywords
+         * walked in order, so what lies past f->via is never told; no
+         * required from there on is searched for) */
+        stop = f->via;
     }
     in = container_fails(t, set, obj, count, key0, rq, stop, &a);
     if (in == UNDECIDED) return 0;
@@ -1013,7 +1018,8 @@ static TG_NOINLINE int union_value(st *t, const sset *set, unsigned char c, size
     return typed_value_call(t, t->bad ? &NO_SCHEMA : &picked, set, c, depth, edepth + picked.hops);
 }
 
-/* value() once depth and edepth are known to be within the limits. */
+/* A value whose depth and edepth are known to be within the bounds
+ * (hops_room). */
 static TG_INLINE int value_at(st *t, const sset *set, size_t depth, size_t edepth) {
     size_t pos;
     if (t->bad) set = &NO_SCHEMA;
