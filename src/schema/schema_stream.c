@@ -129,8 +129,11 @@ static inline void set_empty(sset *set) {
  * properties / items instructions an object or array looks for first. A
  * set without the bit has nothing to check: a node with no keyword but a
  * "type" that admits the value costs nothing. */
-enum { SK_STRING = 1, SK_NUMBER = 2, SK_BOOLEAN = 4, SK_NULL = 8, SK_OBJECT = 16, SK_ARRAY = 32, SK_PROPS = 64,
-       SK_ITEMS = 128, SK_COMPARE = 256 /* enum or const: a container's are the evaluator's */ };
+enum { /* (a value's bits are its type's, TG_ST_*) */
+    SK_NULL = TG_ST_NULL, SK_BOOLEAN = TG_ST_BOOLEAN, SK_OBJECT = TG_ST_OBJECT, SK_ARRAY = TG_ST_ARRAY,
+    SK_NUMBER = TG_ST_NUMBER, SK_STRING = TG_ST_STRING, SK_PROPS = 64, SK_ITEMS = 128,
+    SK_COMPARE = 256 /* enum or const: a container's are the evaluator's */
+};
 #define SK_VALUES (SK_STRING | SK_NUMBER | SK_BOOLEAN | SK_NULL | SK_OBJECT | SK_ARRAY)
 
 /* The SK_* bits of instruction in (see the value functions' switches). */
@@ -138,16 +141,8 @@ static unsigned ins_kinds(const tg_sins *in) {
     switch ((tg_sop)in->op) {
     case TG_OP_FALSE: return SK_VALUES;
     case TG_OP_CONST: case TG_OP_ENUM: return SK_VALUES | SK_COMPARE;
-    case TG_OP_TYPE: {
-        unsigned k = 0;
-        if (!(in->u.mask & TG_ST_STRING)) k |= SK_STRING;
-        if (!(in->u.mask & TG_ST_NUMBER)) k |= SK_NUMBER; /* (integer alone: 1.5 and 1.0 are refused or left) */
-        if (!(in->u.mask & TG_ST_BOOLEAN)) k |= SK_BOOLEAN;
-        if (!(in->u.mask & TG_ST_NULL)) k |= SK_NULL;
-        if (!(in->u.mask & TG_ST_OBJECT)) k |= SK_OBJECT;
-        if (!(in->u.mask & TG_ST_ARRAY)) k |= SK_ARRAY;
-        return k;
-    }
+    case TG_OP_TYPE: /* the kinds it does not admit ("integer" alone: numbers, 1.5 and 1.0 are refused or left) */
+        return ~in->u.mask & SK_VALUES;
     case TG_OP_MAXIMUM: case TG_OP_EXCL_MAXIMUM: case TG_OP_MINIMUM: case TG_OP_EXCL_MINIMUM: return SK_NUMBER;
     case TG_OP_MAX_LENGTH: case TG_OP_MIN_LENGTH: case TG_OP_PATTERN: case TG_OP_FORMAT: return SK_STRING;
     case TG_OP_MAX_ITEMS: case TG_OP_MIN_ITEMS: return SK_ARRAY;
@@ -158,18 +153,55 @@ static unsigned ins_kinds(const tg_sins *in) {
     }
 }
 
+/* 1 when name s[0..len) (a string tg_json made) has no byte the lexer's
+ * fast scan stops at (tg_json__special8): eight bytes a step. */
+static int lexes_plain(const char *s, size_t len) {
+    size_t k = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t v, lo, hi, m;
+    for (; len - k > 8; k += 8) {
+        memcpy(&v, s + k, 8);
+        if (tg_json__special8(v)) return 0;
+    }
+    if (k == len) return 1;
+    /* the last 1 to 8 bytes, the word's other bytes masked off (the test
+     * flags a byte wrongly only above a true one) */
+    m = tg_json_short_words(s + k, len - k, &lo, &hi);
+    return !(tg_json__special8(lo) & m);
+#else
+    for (; k < len; k++) {
+        unsigned char c = (unsigned char)s[k];
+        if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') return 0;
+    }
+    return 1;
+#endif
+}
+
+/* 1 when entry x of P is the first with its name (the one tg_sfind_prop
+ * finds), told from the names' hashes: the table's probe from the hash
+ * meets earlier entries of the same name first. */
+static int first_of_name(const tg_sprops *P, uint32_t x) {
+    const tg_sname *nm = &P->props[x].name;
+    uint32_t j, y;
+    if (P->table) {
+        for (j = nm->hash & P->table_mask; (y = P->table[j] - 1) != x; j = (j + 1) & P->table_mask)
+            if (P->props[y].name.hash == nm->hash && P->props[y].name.len == nm->len &&
+                tg_json_same_bytes(P->props[y].name.s, nm->s, nm->len))
+                return 0;
+        return 1;
+    }
+    for (y = 0; y < x; y++)
+        if (P->props[y].name.hash == nm->hash && P->props[y].name.len == nm->len &&
+            tg_json_same_bytes(P->props[y].name.s, nm->s, nm->len))
+            return 0;
+    return 1;
+}
+
 /* Sets tg_sprop.plain for P's entries (see expected_key). */
 static void mark_plain(tg_sprops *P) {
     uint32_t i;
-    size_t k;
-    for (i = 0; i < P->n_props; i++) {
-        tg_sprop *pr = &P->props[i];
-        pr->plain = tg_sfind_prop(P, pr->name.s, pr->name.len) == pr;
-        for (k = 0; k < pr->name.len; k++) {
-            unsigned char c = (unsigned char)pr->name.s[k];
-            if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') pr->plain = 0;
-        }
-    }
+    for (i = 0; i < P->n_props; i++)
+        P->props[i].plain = (uint8_t)(lexes_plain(P->props[i].name.s, P->props[i].name.len) && first_of_name(P, i));
 }
 
 int tg_schema_streamable(tg_schema *s) {
