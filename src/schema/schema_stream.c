@@ -125,14 +125,13 @@ static inline void set_empty(sset *set) {
 
 /* The kinds of value whose check walks a node's instructions
  * (tg_snode.kinds): a string, a number, true / false / null, an object or
- * array once its members are known (container_fails); and the nodes whose
- * properties / items instructions an object or array looks for first. A
- * set without the bit has nothing to check: a node with no keyword but a
- * "type" that admits the value costs nothing. */
+ * array once its members are known (container_fails). A set without the
+ * bit has nothing to check: a node with no keyword but a "type" that
+ * admits the value costs nothing. */
 enum { /* (a value's bits are its type's, TG_ST_*) */
     SK_NULL = TG_ST_NULL, SK_BOOLEAN = TG_ST_BOOLEAN, SK_OBJECT = TG_ST_OBJECT, SK_ARRAY = TG_ST_ARRAY,
-    SK_NUMBER = TG_ST_NUMBER, SK_STRING = TG_ST_STRING, SK_PROPS = 64, SK_ITEMS = 128,
-    SK_COMPARE = 256 /* enum or const: a container's are the evaluator's */
+    SK_NUMBER = TG_ST_NUMBER, SK_STRING = TG_ST_STRING,
+    SK_COMPARE = 64 /* enum or const: a container's are the evaluator's */
 };
 #define SK_VALUES (SK_STRING | SK_NUMBER | SK_BOOLEAN | SK_NULL | SK_OBJECT | SK_ARRAY)
 
@@ -147,8 +146,6 @@ static unsigned ins_kinds(const tg_sins *in) {
     case TG_OP_MAX_LENGTH: case TG_OP_MIN_LENGTH: case TG_OP_PATTERN: case TG_OP_FORMAT: return SK_STRING;
     case TG_OP_MAX_ITEMS: case TG_OP_MIN_ITEMS: return SK_ARRAY;
     case TG_OP_MAX_PROPS: case TG_OP_MIN_PROPS: case TG_OP_REQUIRED: return SK_OBJECT;
-    case TG_OP_PROPS: return SK_PROPS;
-    case TG_OP_ITEMS_FROM: return SK_ITEMS;
     default: return 0; /* $ref, allOf, anyOf, oneOf: the sets follow them */
     }
 }
@@ -197,11 +194,12 @@ static int first_of_name(const tg_sprops *P, uint32_t x) {
     return 1;
 }
 
-/* Sets tg_sprop.plain for P's entries (see expected_key). */
+/* Sets P->plain (see expected_key). */
 static void mark_plain(tg_sprops *P) {
     uint32_t i;
-    for (i = 0; i < P->n_props; i++)
-        P->props[i].plain = (uint8_t)(lexes_plain(P->props[i].name.s, P->props[i].name.len) && first_of_name(P, i));
+    P->plain = 0;
+    for (i = 0; i < P->n_props && i < 64; i++)
+        if (lexes_plain(P->props[i].name.s, P->props[i].name.len) && first_of_name(P, i)) P->plain |= (uint64_t)1 << i;
 }
 
 int tg_schema_streamable(tg_schema *s) {
@@ -215,7 +213,7 @@ int tg_schema_streamable(tg_schema *s) {
         nd->kinds = 0;
         for (k = 0; k < nd->count; k++) {
             const tg_sins *in = &s->ins[nd->start + k];
-            nd->kinds |= (uint16_t)ins_kinds(in);
+            nd->kinds |= (uint8_t)ins_kinds(in);
             if (in->op == TG_OP_REF || in->op == TG_OP_ALL_OF) nd->links = 1;
             if (in->op == TG_OP_ANY_OF || in->op == TG_OP_ONE_OF) nd->unions = 1;
             /* "integer" admits numbers (1.0 is one in some dialects): both bits */
@@ -814,9 +812,9 @@ static TG_COLD const tg_sprop *find_prop(const tg_sprops *P, const char *k, size
 static inline const tg_sprop *expected_key(const st *t, size_t pos, const tg_sprops *P, uint32_t next) {
     const tg_sprop *p;
     size_t at = pos + 1;
-    if (next >= P->n_props) return NULL;
+    if (next >= 64 || !(P->plain >> next & 1)) return NULL; /* (a plain entry is one of P's) */
     p = &P->props[next];
-    if (!p->plain || t->len - at <= p->name.len || t->p[at + p->name.len] != '"') return NULL;
+    if (t->len - at <= p->name.len || t->p[at + p->name.len] != '"') return NULL;
     return tg_json_same_bytes(p->name.s, (const char *)t->p + at, p->name.len) ? p : NULL;
 }
 
@@ -833,14 +831,13 @@ static int object_value(st *t, const sset *set, const sset *vset, size_t depth, 
     const size_t room = hops_room(t, depth, edepth);
     sreq rq;
     unsigned i, np = 0, nq;
-    if (set->kinds & SK_PROPS)
-        EACH_INS(t, set, in)
-            if (in->op == TG_OP_PROPS) {
-                if (np == SET_MAX * 2) return 0;
-                props_in[np] = in;
-                seen_req[np] = 0;
-                props[np++] = in->u.props;
-            }
+    EACH_INS(t, set, in)
+        if (in->op == TG_OP_PROPS) {
+            if (np == SET_MAX * 2) return 0;
+            props_in[np] = in;
+            seen_req[np] = 0;
+            props[np++] = in->u.props;
+        }
     sframe f;
     frame_open(t, &f, vset, np ? props_in[0] : NULL);
     rq.props = props;
@@ -951,12 +948,11 @@ static int array_value(st *t, const sset *set, const sset *vset, size_t depth, s
     set_empty(&child);
     const tg_sins *via = NULL;
     sframe f;
-    if (set->kinds & SK_ITEMS)
-        EACH_INS(t, set, in)
-            if (in->op == TG_OP_ITEMS_FROM) {
-                if (add(t, &child, in->u.items.node, 0)) return 0;
-                via = in;
-            }
+    EACH_INS(t, set, in)
+        if (in->op == TG_OP_ITEMS_FROM) {
+            if (add(t, &child, in->u.items.node, 0)) return 0;
+            via = in;
+        }
     const size_t room = hops_room(t, depth, edepth);
     frame_open(t, &f, vset, via);
     t->pos++; /* '[' */
