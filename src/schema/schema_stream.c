@@ -197,9 +197,13 @@ static int first_of_name(const tg_sprops *P, uint32_t x) {
 /* Sets P->plain (see expected_key). */
 static void mark_plain(tg_sprops *P) {
     uint32_t i;
+    /* names of as many bloom bits as names are all different (most sets):
+     * each entry is the first of its name */
+    int distinct = (uint32_t)__builtin_popcountll(P->bloom) == P->n_props;
     P->plain = 0;
     for (i = 0; i < P->n_props && i < 64; i++)
-        if (lexes_plain(P->props[i].name.s, P->props[i].name.len) && first_of_name(P, i)) P->plain |= (uint64_t)1 << i;
+        if (lexes_plain(P->props[i].name.s, P->props[i].name.len) && (distinct || first_of_name(P, i)))
+            P->plain |= (uint64_t)1 << i;
 }
 
 int tg_schema_streamable(tg_schema *s) {
