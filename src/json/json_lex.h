@@ -39,19 +39,19 @@ typedef struct tg_json_lexnum {
  * scan did not accept) to the closing quote. */
 int tg_json__lex_string_slow(const unsigned char *s, size_t len, size_t start, size_t i, tg_json_lexstr *out);
 
-/* Nonzero when one of the 8 bytes of v must be escaped in a JSON string:
- * below 0x20, '"' or '\\' (SWAR; exact for "any byte"; the lowest flagged
- * byte is the first such one, a false flag can only sit above a true one).
- * The writer (json_write.c) skips runs of plain bytes with it. */
-static inline uint64_t tg_json__escaped8(uint64_t v) {
-    const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
-    uint64_t q = v ^ (ones * '"'), b = v ^ (ones * '\\');
-    return ((v - ones * 0x20) & ~v & high) | ((q - ones) & ~q & high) | ((b - ones) & ~b & high);
+/* Nonzero when one of the 8 bytes of v is special to the lexer: below
+ * 0x20, '"' or '\\' (it must be escaped in a JSON string), or 0x80 and
+ * above (the fast path takes ASCII only). SWAR, exact for "any byte"; the
+ * lowest flagged byte is the first such one, a false flag can only sit
+ * above a true one: a byte below 0x80 gets its high bit from v - 0x20 or
+ * (v ^ c) - 1 only when it matches or a borrow reaches it, and borrows
+ * start at matches only (a byte of 0x80 and above is flagged by v itself,
+ * so the usual "& ~x" of each test is not needed). The writer
+ * (json_write.c) skips runs of plain bytes with it. */
+static inline uint64_t tg_json__special8(uint64_t v) {
+    const uint64_t ones = 0x0101010101010101ull;
+    return ((v - ones * 0x20) | ((v ^ (ones * '"')) - ones) | ((v ^ (ones * '\\')) - ones) | v) & (ones * 0x80);
 }
-
-/* tg_json__escaped8, or a byte of 0x80 and above (the lexer's fast path
- * takes ASCII only). */
-static inline uint64_t tg_json__special8(uint64_t v) { return tg_json__escaped8(v) | (v & 0x8080808080808080ull); }
 
 /* Lexes the string whose body starts at start (after the opening quote).
  * 0 with out->end at the closing quote, or -1 with out's error fields. */

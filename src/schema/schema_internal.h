@@ -92,6 +92,10 @@ typedef struct tg_sprops {      /* properties + patternProperties + additionalPr
     uint32_t n_others;
     uint32_t additional;        /* node or TG_SNONE */
     const char *additional_base; /* the location of the node whose additionalProperties this is */
+    uint64_t plain;             /* set by tg_schema_streamable: bit i, entry i (of the first 64)
+                                 * is the one tg_sfind_prop finds for its name, which has no
+                                 * byte a JSON string must escape and none past ASCII (a key
+                                 * that is that name in the text reads as it, unlexed) */
 } tg_sprops;
 
 enum { TG_SEXACT_FROM = 8 };
@@ -188,6 +192,9 @@ typedef struct tg_snode {
     uint8_t unions;             /* has anyOf or oneOf (schema_stream.c picks a branch by type) */
     uint8_t tmask;              /* JSON types the node can accept (TG_ST_*, through $ref and
                                  * allOf; set by tg_schema_streamable) */
+    uint8_t kinds;              /* the kinds of value the node's own instructions can refuse
+                                 * or act on (schema_stream.c's SK_*, set by
+                                 * tg_schema_streamable): the one pass walks them for those only */
     uint8_t scoped;             /* its resource can answer a $dynamicRef/$recursiveRef:
                                  * the evaluator keeps only such resources on its
                                  * dynamic scope (set by tg_schema_compile) */

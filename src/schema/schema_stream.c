@@ -36,8 +36,12 @@
 
 #if defined(__GNUC__) || defined(__clang__)
 #define TG_COLD __attribute__((cold, noinline))
+#define TG_NOINLINE __attribute__((noinline))
+#define TG_INLINE inline __attribute__((always_inline))
 #else
 #define TG_COLD
+#define TG_NOINLINE
+#define TG_INLINE inline
 #endif
 
 #define SET_MAX 8
@@ -76,10 +80,8 @@ typedef struct sexplain {
     size_t mark, lens_mark;      /* rep.out's length before our '[' (or record), rep.lens's */
     int json;                    /* BASIC output, not records: '[' and ']' */
     int err;                     /* 0 none, 1 rendered or coded, 2 the evaluator's to tell */
-    int escaped;                 /* the string last read had escapes (string_value) */
     size_t err_depth;            /* the error lies beneath every open container of lower depth */
     const sframe *top;           /* the innermost open container */
-    const struct sset *vset;     /* the set of the container being opened (before picks) */
 } sexplain;
 
 typedef struct st {
@@ -87,11 +89,14 @@ typedef struct st {
     sexplain *x;          /* NULL: the verdict only; else &xs */
     sexplain xs;
     int bad;              /* a keyword refused the instance: only syntax is checked from here on */
+    int escaped;          /* the string last read had escapes (string_value) */
     const unsigned char *p;
     size_t len, pos;
     tg_arena *scratch;
     void *re_scratch;
-    size_t steps, max_steps, max_depth, eval_max;
+    size_t steps, max_steps;
+    size_t depth_max;     /* the least depth refused: the caller's limit or DEPTH_MAX + 1 */
+    size_t eval_max;
     skey keys[KEYS_MAX];
     size_t nkeys;
 } st;
@@ -99,6 +104,7 @@ typedef struct st {
 typedef struct sset {
     uint32_t node[SET_MAX];
     unsigned n;
+    unsigned kinds;  /* the SK_* bits of its nodes */
     unsigned hops;   /* longest $ref / allOf chain followed to fill it */
     unsigned unions; /* some node has anyOf / oneOf: pick branches once the type is known */
     unsigned picked; /* made by picking union branches (pick_branches) */
@@ -108,6 +114,98 @@ typedef struct sset {
 
 #define ALL_TYPES 0x7F
 
+static inline void set_empty(sset *set) {
+    set->n = 0;
+    set->kinds = 0;
+    set->hops = 0;
+    set->unions = 0;
+    set->picked = 0;
+    set->refs = 0;
+}
+
+/* The kinds of value whose check walks a node's instructions
+ * (tg_snode.kinds): a string, a number, true / false / null, an object or
+ * array once its members are known (container_fails). A set without the
+ * bit has nothing to check: a node with no keyword but a "type" that
+ * admits the value costs nothing. */
+enum { /* (a value's bits are its type's, TG_ST_*) */
+    SK_NULL = TG_ST_NULL, SK_BOOLEAN = TG_ST_BOOLEAN, SK_OBJECT = TG_ST_OBJECT, SK_ARRAY = TG_ST_ARRAY,
+    SK_NUMBER = TG_ST_NUMBER, SK_STRING = TG_ST_STRING,
+    SK_COMPARE = 64 /* enum or const: a container's are the evaluator's */
+};
+#define SK_VALUES (SK_STRING | SK_NUMBER | SK_BOOLEAN | SK_NULL | SK_OBJECT | SK_ARRAY)
+
+/* The SK_* bits of instruction in (see the value functions' switches). */
+static unsigned ins_kinds(const tg_sins *in) {
+    switch ((tg_sop)in->op) {
+    case TG_OP_FALSE: return SK_VALUES;
+    case TG_OP_CONST: case TG_OP_ENUM: return SK_VALUES | SK_COMPARE;
+    case TG_OP_TYPE: /* the kinds it does not admit ("integer" alone: numbers, 1.5 and 1.0 are refused or left) */
+        return ~in->u.mask & SK_VALUES;
+    case TG_OP_MAXIMUM: case TG_OP_EXCL_MAXIMUM: case TG_OP_MINIMUM: case TG_OP_EXCL_MINIMUM: return SK_NUMBER;
+    case TG_OP_MAX_LENGTH: case TG_OP_MIN_LENGTH: case TG_OP_PATTERN: case TG_OP_FORMAT: return SK_STRING;
+    case TG_OP_MAX_ITEMS: case TG_OP_MIN_ITEMS: return SK_ARRAY;
+    case TG_OP_MAX_PROPS: case TG_OP_MIN_PROPS: case TG_OP_REQUIRED: return SK_OBJECT;
+    default: return 0; /* $ref, allOf, anyOf, oneOf: the sets follow them */
+    }
+}
+
+/* 1 when name s[0..len) (a string tg_json made) has no byte the lexer's
+ * fast scan stops at (tg_json__special8): eight bytes a step. */
+static int lexes_plain(const char *s, size_t len) {
+    size_t k = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t v, lo, hi, m;
+    for (; len - k > 8; k += 8) {
+        memcpy(&v, s + k, 8);
+        if (tg_json__special8(v)) return 0;
+    }
+    if (k == len) return 1;
+    /* the last 1 to 8 bytes, the word's other bytes masked off (the test
+     * flags a byte wrongly only above a true one) */
+    m = tg_json_short_words(s + k, len - k, &lo, &hi);
+    return !(tg_json__special8(lo) & m);
+#else
+    for (; k < len; k++) {
+        unsigned char c = (unsigned char)s[k];
+        if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') return 0;
+    }
+    return 1;
+#endif
+}
+
+/* 1 when entry x of P is the first with its name (the one tg_sfind_prop
+ * finds), told from the names' hashes: the table's probe from the hash
+ * meets earlier entries of the same name first. */
+static int first_of_name(const tg_sprops *P, uint32_t x) {
+    const tg_sname *nm = &P->props[x].name;
+    uint32_t j, y;
+    if (P->table) {
+        for (j = nm->hash & P->table_mask; (y = P->table[j] - 1) != x; j = (j + 1) & P->table_mask)
+            if (P->props[y].name.hash == nm->hash && P->props[y].name.len == nm->len &&
+                tg_json_same_bytes(P->props[y].name.s, nm->s, nm->len))
+                return 0;
+        return 1;
+    }
+    for (y = 0; y < x; y++)
+        if (P->props[y].name.hash == nm->hash && P->props[y].name.len == nm->len &&
+            tg_json_same_bytes(P->props[y].name.s, nm->s, nm->len))
+            return 0;
+    return 1;
+}
+
+/* Sets P->plain (see expected_key). */
+static void mark_plain(tg_sprops *P) {
+    uint32_t i;
+    /* names of as many bloom bits as names are all different (most sets):
+     * each entry is the first of its name */
+    int distinct = (uint32_t)__builtin_popcountll(P->bloom) == P->n_props;
+    P->plain = 0;
+    for (i = 0; i < P->n_props && i < 64; i++)
+        if (lexes_plain(P->props[i].name.s, P->props[i].name.len) && (distinct || first_of_name(P, i)))
+            P->plain |= (uint64_t)1 << i;
+}
+
 int tg_schema_streamable(tg_schema *s) {
     size_t i;
     int changed;
@@ -116,8 +214,10 @@ int tg_schema_streamable(tg_schema *s) {
         tg_snode *nd = &s->nodes[i];
         if (nd->has_uneval || nd->scoped) return 0;
         nd->tmask = nd->is_false ? 0 : ALL_TYPES;
+        nd->kinds = 0;
         for (k = 0; k < nd->count; k++) {
             const tg_sins *in = &s->ins[nd->start + k];
+            nd->kinds |= (uint8_t)ins_kinds(in);
             if (in->op == TG_OP_REF || in->op == TG_OP_ALL_OF) nd->links = 1;
             if (in->op == TG_OP_ANY_OF || in->op == TG_OP_ONE_OF) nd->unions = 1;
             /* "integer" admits numbers (1.0 is one in some dialects): both bits */
@@ -171,8 +271,11 @@ int tg_schema_streamable(tg_schema *s) {
         case TG_OP_MAXIMUM: case TG_OP_EXCL_MAXIMUM: case TG_OP_MINIMUM: case TG_OP_EXCL_MINIMUM:
         case TG_OP_MAX_LENGTH: case TG_OP_MIN_LENGTH: case TG_OP_PATTERN:
         case TG_OP_MAX_ITEMS: case TG_OP_MIN_ITEMS: case TG_OP_MAX_PROPS: case TG_OP_MIN_PROPS:
-        case TG_OP_REQUIRED: case TG_OP_PROPS: case TG_OP_ALL_OF: case TG_OP_REF:
+        case TG_OP_REQUIRED: case TG_OP_ALL_OF: case TG_OP_REF:
         case TG_OP_ANY_OF: case TG_OP_ONE_OF:
+            break;
+        case TG_OP_PROPS:
+            mark_plain((tg_sprops *)in->u.props);
             break;
         case TG_OP_FORMAT:
             if (tg_sformat_is_regex(in->u.format)) return 0;
@@ -191,14 +294,12 @@ int tg_schema_streamable(tg_schema *s) {
 static int add_slow(st *t, sset *set, uint32_t node, unsigned hops);
 
 /* add, with the common case inline: a plain node into an empty set */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((always_inline))
-#endif
-static inline int add(st *t, sset *set, uint32_t node, unsigned hops) {
+static TG_INLINE int add(st *t, sset *set, uint32_t node, unsigned hops) {
     const tg_snode *nd = &t->s->nodes[node];
     if (set->n == 0 && !nd->links && nd->count) {
         set->node[0] = node;
         set->n = 1;
+        set->kinds = nd->kinds;
         if (hops > set->hops) set->hops = hops;
         set->unions |= nd->unions;
         return 0;
@@ -215,6 +316,7 @@ static int add_slow(st *t, sset *set, uint32_t node, unsigned hops) {
         if (set->node[i] == node) return 0;
     if (set->n == SET_MAX || hops > 8) return -1;
     set->node[set->n++] = node;
+    set->kinds |= nd->kinds;
     if (hops > set->hops) set->hops = hops;
     set->unions |= nd->unions;
     if (!nd->links) return 0;
@@ -239,6 +341,35 @@ static inline void skip_ws(st *t) {
         if (c != ' ' && c != '\n' && c != '\r' && c != '\t') break;
         t->pos++;
     }
+}
+
+/* Skips whitespace; 1 when byte c comes next (left for the caller). */
+static inline int next_is(st *t, unsigned char c) {
+    if (t->pos < t->len && t->p[t->pos] == c) return 1; /* (most JSON a model writes has no whitespace) */
+    skip_ws(t);
+    return t->pos < t->len && t->p[t->pos] == c;
+}
+
+#define NOT_THERE ((size_t)-1)
+
+/* The position of byte c at pos or after the whitespace from there (t->pos
+ * then left there), or NOT_THERE: next_is for a caller that keeps the
+ * position in a local. */
+static inline size_t at_next(st *t, size_t pos, unsigned char c) {
+    if (pos < t->len && t->p[pos] == c) return pos;
+    t->pos = pos;
+    skip_ws(t);
+    pos = t->pos;
+    return pos < t->len && t->p[pos] == c ? pos : NOT_THERE;
+}
+
+/* The depth bounds for the members of a container at depth (edepth),
+ * worked out once a container: a member whose set came through `hops`
+ * $ref / allOf links is within them when hops is below the result (0:
+ * no member is). */
+static inline size_t hops_room(const st *t, size_t depth, size_t edepth) {
+    if (depth + 1 >= t->depth_max || edepth + 1 >= t->eval_max) return 0;
+    return t->eval_max - edepth - 1;
 }
 
 /* 1 match, 0 no match, -1 the search could not run (then: undecided). */
@@ -269,7 +400,7 @@ static int re_ok(st *t, uint32_t idx, const char *s, size_t len) {
  * them: no union, and at most one node with keywords besides $ref / allOf;
  * and none came in through a $ref (the evaluator tells the keyword location
  * of an error beneath one along the evaluation path, through the $ref). */
-static int simple(const st *t, const sset *set) {
+static TG_INLINE int simple(const st *t, const sset *set) {
     unsigned i, real = 0;
     if (set->unions || set->picked || set->refs) return 0;
     if (set->n <= 1) return 1; /* (one node: its keywords run in order whatever they are) */
@@ -301,7 +432,7 @@ static int code_value(const st *t, int kind, size_t start, uint32_t *w) {
     case 't': w[TG_SCODE_VKIND] = TG_SVAL_TRUE; return 1;
     case 'f': w[TG_SCODE_VKIND] = TG_SVAL_FALSE; return 1;
     case '"':
-        if (end - start < 2 || t->x->escaped) return 0;
+        if (end - start < 2 || t->escaped) return 0;
         w[TG_SCODE_VKIND] = TG_SVAL_STRING;
         w[TG_SCODE_VSTART] = (uint32_t)(start + 1);
         w[TG_SCODE_VEND] = (uint32_t)(end - 1);
@@ -441,12 +572,12 @@ static int scalar_in(const cJSON *values, int is_list, int type, const char *s, 
 }
 
 /* The string value whose opening quote is at t->pos. */
-static int string_value(st *t, const sset *set) {
+static TG_INLINE int string_value(st *t, const sset *set) {
     tg_json_lexstr ls;
     const size_t at = t->pos, start = at + 1;
     if (tg_json_lex_string(t->p, t->len, start, &ls)) return 0;
     t->pos = ls.end + 1;
-    if (t->x) t->x->escaped = ls.escapes;
+    t->escaped = ls.escapes;
     const char *s = (const char *)t->p + start;
     size_t len = ls.end - start, cps = (size_t)-1;
     if (ls.escapes) {
@@ -456,6 +587,7 @@ static int string_value(st *t, const sset *set) {
         d[len] = '\0';
         s = d;
     }
+    if (!(set->kinds & SK_STRING)) return 1;
     EACH_INS(t, set, in) {
         switch ((tg_sop)in->op) {
         case TG_OP_FALSE: return REFUSE(t);
@@ -492,7 +624,7 @@ static int short_lexeme(const char *lex) {
     return 1;
 }
 
-static int number_value(st *t, const sset *set) {
+static TG_INLINE int number_value(st *t, const sset *set) {
     tg_json_lexnum ln;
     const size_t at = t->pos;
     /* 1e3 and numbers of more than 15 digits: the evaluator judges their
@@ -500,6 +632,7 @@ static int number_value(st *t, const sset *set) {
     if (tg_json_lex_number(t->p, t->len, t->pos, &ln) || !ln.exact) return 0;
     t->pos = ln.end;
     const double x = ln.value;
+    if (!(set->kinds & SK_NUMBER)) return 1;
     EACH_INS(t, set, in) {
         /* a tie with a bound written with more than 15 digits or an
          * exponent may not be a tie of values: the evaluator's, exactly */
@@ -525,7 +658,7 @@ static int number_value(st *t, const sset *set) {
 }
 
 /* true, false, null */
-static int literal_value(st *t, const sset *set) {
+static TG_INLINE int literal_value(st *t, const sset *set) {
     static const struct { const char *w; size_t n; int type; uint32_t bit; } L[] = {
         {"true", 4, cJSON_True, TG_ST_BOOLEAN}, {"false", 5, cJSON_False, TG_ST_BOOLEAN}, {"null", 4, cJSON_NULL, TG_ST_NULL}};
     const size_t at = t->pos;
@@ -535,6 +668,7 @@ static int literal_value(st *t, const sset *set) {
     for (size_t j = 1; j < L[k].n; j++) /* (the first byte chose k) */
         if (t->p[t->pos + j] != (unsigned char)L[k].w[j]) return 0;
     t->pos += L[k].n;
+    if (!(set->kinds & (k == 2 ? SK_NULL : SK_BOOLEAN))) return 1;
     EACH_INS(t, set, in) {
         switch ((tg_sop)in->op) {
         case TG_OP_FALSE: return REFUSE(t);
@@ -548,7 +682,11 @@ static int literal_value(st *t, const sset *set) {
     return 1;
 }
 
-static int value(st *t, const sset *set, size_t depth, size_t edepth);
+/* (value_at() and the scalar checks are inlined where a container reads its
+ * members: no call for a scalar member, which callgrind counts as fewer
+ * instructions with gcc and with clang; the root and union branches share
+ * one out-of-line copy, typed_value_call) */
+static TG_INLINE int value_at(st *t, const sset *set, size_t depth, size_t edepth);
 
 /* The first keyword of set that refuses a container of `count` members
  * (type, counts, required), with *a what its error reports; NULL when none
@@ -557,7 +695,8 @@ static const tg_sins UNDECIDED_INS;
 #define UNDECIDED (&UNDECIDED_INS)
 
 /* An object's properties instructions and, for each, the required bits of
- * the entries its keys matched (valid while nothing was refused). */
+ * the entries its keys matched (for the first, whatever happens; for the
+ * others, while nothing was refused). */
 typedef struct sreq {
     const tg_sprops *const *props;
     const uint64_t *seen;
@@ -581,7 +720,8 @@ static int required_by_bits(const sreq *rq, const tg_sins *in, size_t *a, int *m
 }
 
 static const tg_sins *container_fails(const st *t, const sset *set, int obj, size_t count, size_t key0,
-                                      const sreq *rq, size_t *a) {
+                                      const sreq *rq, const tg_sins *stop, size_t *a) {
+    if (!(set->kinds & (obj ? SK_OBJECT : SK_ARRAY))) return NULL;
     EACH_INS(t, set, in) {
         switch ((tg_sop)in->op) {
         case TG_OP_FALSE: return in;
@@ -592,7 +732,7 @@ static const tg_sins *container_fails(const st *t, const sset *set, int obj, siz
         case TG_OP_MAX_PROPS: if (obj && count > in->u.count) return *a = count, in; break;
         case TG_OP_MIN_PROPS: if (obj && count < in->u.count) return *a = count, in; break;
         case TG_OP_REQUIRED:
-            if (obj) {
+            if (obj && in < stop) {
                 uint32_t r;
                 int missing;
                 if (required_by_bits(rq, in, a, &missing)) {
@@ -621,7 +761,18 @@ static const tg_sins *container_fails(const st *t, const sset *set, int obj, siz
 static int container_done(st *t, const sset *set, int obj, size_t count, size_t key0, size_t depth,
                           const sframe *f, const sreq *rq) {
     size_t a = 0;
-    const tg_sins *in = container_fails(t, set, obj, count, key0, t->bad ? NULL : rq, &a);
+    const tg_sins *stop = t->s->ins + t->s->n_ins, *in;
+    if (t->bad && !(set->kinds & SK_COMPARE)) {
+        /* refused already: the verdict is made, but a keyword before f->via
+         * replaces the member's error told (below), and enum / const leave
+         * the container to the evaluator */
+        if (!t->x || t->x->err != 1 || t->x->err_depth <= depth || !f->via) return 1;
+        /* (err 1: every open container's set is simple(), one node's keywords
+         * walked in order, so what lies past f->via is never told; no
+         * required from there on is searched for) */
+        stop = f->via;
+    }
+    in = container_fails(t, set, obj, count, key0, rq, stop, &a);
     if (in == UNDECIDED) return 0;
     if (!in) return 1;
     if (t->x && (!t->bad || (t->x->err == 1 && t->x->err_depth > depth && f->via && in < f->via)))
@@ -631,10 +782,10 @@ static int container_done(st *t, const sset *set, int obj, size_t count, size_t 
 }
 
 /* Opens container frame f (explaining only). */
-static inline void frame_open(st *t, sframe *f, const tg_sins *via) {
+static inline void frame_open(st *t, sframe *f, const sset *vset, const tg_sins *via) {
     if (!t->x) return;
     f->up = t->x->top;
-    f->set = t->x->vset;
+    f->set = vset;
     f->via = via;
     t->x->top = f;
 }
@@ -642,92 +793,119 @@ static inline void frame_open(st *t, sframe *f, const tg_sins *via) {
 /* After a member or item: 1 a comma (another follows), 0 the container's
  * close, -1 anything else. */
 static inline int after_member(st *t, unsigned char close) {
-    skip_ws(t);
-    if (t->pos >= t->len) return -1;
-    if (t->p[t->pos] == ',') {
+    if (next_is(t, ',')) {
         t->pos++;
         return 1;
     }
-    if (t->p[t->pos] != close) return -1;
+    if (t->pos >= t->len || t->p[t->pos] != close) return -1;
     t->pos++;
     return 0;
 }
 
-static int object_value(st *t, const sset *set, size_t depth, size_t edepth) {
+/* The properties entry of P named k[0..kl), or NULL. */
+static TG_COLD const tg_sprop *find_prop(const tg_sprops *P, const char *k, size_t kl) {
+    return P->n_props ? tg_sfind_prop(P, k, kl) : NULL;
+}
+
+/* Entry `next` of P (the one after the entry the last key matched: models
+ * write members in the schema's order) when the key whose opening quote is
+ * at pos is its name: the name's bytes and a closing quote, read with a
+ * compare. The lexer would read the same key there (a plain name has no
+ * byte it stops at), and tg_sfind_prop would find this entry. NULL when
+ * the key must be lexed and looked up. */
+static inline const tg_sprop *expected_key(const st *t, size_t pos, const tg_sprops *P, uint32_t next) {
+    const tg_sprop *p;
+    size_t at = pos + 1;
+    if (next >= 64 || !(P->plain >> next & 1)) return NULL; /* (a plain entry is one of P's) */
+    p = &P->props[next];
+    if (t->len - at <= p->name.len || t->p[at + p->name.len] != '"') return NULL;
+    return tg_json_same_bytes(p->name.s, (const char *)t->p + at, p->name.len) ? p : NULL;
+}
+
+static int object_value(st *t, const sset *set, const sset *vset, size_t depth, size_t edepth) {
     size_t key0 = t->nkeys, count = 0;
-    uint64_t seen = 0; /* tg_sname_bit of the keys so far: most keys need no compare */
+    /* duplicate keys (the tree reader names them): a key the first
+     * properties instruction names by its entry's bit in `named`, any other
+     * by its tg_sname_bit in `seen` (most need no compare) */
+    uint64_t named = 0, seen = 0;
     const tg_sprops *props[SET_MAX * 2];
     const tg_sins *props_in[SET_MAX * 2];
     uint64_t seen_req[SET_MAX * 2];
+    uint32_t next = 0; /* props[0]'s entry after the last one a key matched */
+    const size_t room = hops_room(t, depth, edepth);
     sreq rq;
-    unsigned i, np = 0;
-    for (i = 0; i < set->n; i++) {
-        const tg_snode *nd = &t->s->nodes[set->node[i]];
-        const tg_sins *in = t->s->ins + nd->start, *end = in + nd->count;
-        for (; in < end; in++)
-            if (in->op == TG_OP_PROPS) {
-                if (np == SET_MAX * 2) return 0;
-                props_in[np] = in;
-                seen_req[np] = 0;
-                props[np++] = in->u.props;
-            }
-    }
+    unsigned i, np = 0, nq;
+    EACH_INS(t, set, in)
+        if (in->op == TG_OP_PROPS) {
+            if (np == SET_MAX * 2) return 0;
+            props_in[np] = in;
+            seen_req[np] = 0;
+            props[np++] = in->u.props;
+        }
     sframe f;
-    frame_open(t, &f, np ? props_in[0] : NULL);
+    frame_open(t, &f, vset, np ? props_in[0] : NULL);
     rq.props = props;
     rq.seen = seen_req;
     rq.n = np;
     t->pos++; /* '{' */
-    skip_ws(t);
-    if (t->pos < t->len && t->p[t->pos] == '}') {
+    if (next_is(t, '}')) {
         t->pos++;
         i = (unsigned)container_done(t, set, 1, 0, key0, depth, &f, &rq);
         if (t->x) t->x->top = f.up;
         return (int)i;
     }
     for (;;) {
-        tg_json_lexstr ls;
         sset child;
-        size_t k;
-        skip_ws(t);
-        if (t->pos >= t->len || t->p[t->pos] != '"') return 0;
-        if (tg_json_lex_string(t->p, t->len, t->pos + 1, &ls) || ls.escapes) return 0;
-        const char *key = (const char *)t->p + t->pos + 1;
-        size_t kl = ls.end - t->pos - 1;
-        t->pos = ls.end + 1;
-        uint64_t bit = tg_sname_bit(key, kl);
-        if (seen & bit) {
-            for (k = key0; k < t->nkeys; k++) /* duplicates: the tree reader names them */
-                if (t->keys[k].len == kl && tg_json_same_bytes(t->keys[k].s, key, kl)) return 0;
+        const tg_sprop *pr0 = NULL;
+        uint64_t bit;
+        size_t k, kl, pos = at_next(t, t->pos, '"');
+        if (pos == NOT_THERE) return 0;
+        const char *key = (const char *)t->p + pos + 1;
+        if (np && (pr0 = expected_key(t, pos, props[0], next))) {
+            kl = pr0->name.len;
+            pos += kl + 2;
+            next++;
+        } else {
+            tg_json_lexstr ls;
+            if (tg_json_lex_string(t->p, t->len, pos + 1, &ls) || ls.escapes) return 0;
+            kl = ls.end - pos - 1;
+            pos = ls.end + 1;
+            if (np && (pr0 = find_prop(props[0], key, kl))) next = (uint32_t)(pr0 - props[0]->props) + 1;
         }
-        seen |= bit;
+        if (pr0 && next <= 64) {
+            bit = (uint64_t)1 << (next - 1);
+            if (named & bit) return 0;
+            named |= bit;
+        } else {
+            bit = tg_sname_bit(key, kl);
+            if (seen & bit) {
+                for (k = key0; k < t->nkeys; k++)
+                    if (t->keys[k].len == kl && tg_json_same_bytes(t->keys[k].s, key, kl)) return 0;
+            }
+            seen |= bit;
+        }
+        if (pr0) seen_req[0] |= pr0->req_bits;
         if (t->nkeys == KEYS_MAX) return 0;
         t->keys[t->nkeys].s = key;
         t->keys[t->nkeys].len = kl;
         t->nkeys++;
         count++;
-        skip_ws(t);
-        if (t->pos >= t->len || t->p[t->pos] != ':') return 0;
-        t->pos++;
+        if ((pos = at_next(t, pos, ':')) == NOT_THERE) return 0;
+        t->pos = pos + 1;
         /* the schemas the member's value answers to */
-        child.n = 0;
-        child.hops = 0;
-        child.unions = 0;
-        child.picked = 0;
-        child.refs = 0;
-        if (t->bad) np = 0; /* refused already: syntax only from here */
+        set_empty(&child);
         if (t->x) {
             f.at.key = key;
             f.at.len = kl;
         }
-        for (i = 0; i < np; i++) {
+        for (i = 0, nq = t->bad ? 0 : np; i < nq; i++) { /* (refused already: syntax only from here) */
             const tg_sprops *P = props[i];
-            const tg_sprop *pr;
+            const tg_sprop *pr = i ? find_prop(P, key, kl) : pr0;
             int matched = 0;
             uint32_t j;
-            if (P->n_props && (pr = tg_sfind_prop(P, key, kl))) {
+            if (pr) {
                 matched = 1;
-                seen_req[i] |= pr->req_bits;
+                if (i) seen_req[i] |= pr->req_bits;
                 if (add(t, &child, pr->node, 0)) return 0;
             }
             if (P->n_patterns) {
@@ -755,41 +933,34 @@ static int object_value(st *t, const sset *set, size_t depth, size_t edepth) {
                 else if (add(t, &child, P->additional, 0)) return 0;
             }
         }
-        if (!value(t, &child, depth + 1, edepth + 1 + child.hops)) return 0;
+        if (child.hops >= room || !value_at(t, &child, depth + 1, edepth + 1 + child.hops)) return 0;
         int more = after_member(t, '}');
         if (more < 0) return 0;
         if (!more) break;
     }
+    if (t->bad) rq.n = rq.n ? 1 : 0; /* (the first's bits are kept whatever happens) */
     i = (unsigned)container_done(t, set, 1, count, key0, depth, &f, &rq);
     if (t->x) t->x->top = f.up;
     t->nkeys = key0;
     return (int)i;
 }
 
-static int array_value(st *t, const sset *set, size_t depth, size_t edepth) {
+static int array_value(st *t, const sset *set, const sset *vset, size_t depth, size_t edepth) {
     sset child;
     size_t count = 0;
     unsigned i;
-    child.n = 0;
-    child.hops = 0;
-    child.unions = 0;
-    child.picked = 0;
-    child.refs = 0;
+    set_empty(&child);
     const tg_sins *via = NULL;
     sframe f;
-    for (i = 0; i < set->n; i++) {
-        const tg_snode *nd = &t->s->nodes[set->node[i]];
-        const tg_sins *in = t->s->ins + nd->start, *end = in + nd->count;
-        for (; in < end; in++)
-            if (in->op == TG_OP_ITEMS_FROM) {
-                if (add(t, &child, in->u.items.node, 0)) return 0;
-                via = in;
-            }
-    }
-    frame_open(t, &f, via);
+    EACH_INS(t, set, in)
+        if (in->op == TG_OP_ITEMS_FROM) {
+            if (add(t, &child, in->u.items.node, 0)) return 0;
+            via = in;
+        }
+    const size_t room = hops_room(t, depth, edepth);
+    frame_open(t, &f, vset, via);
     t->pos++; /* '[' */
-    skip_ws(t);
-    if (t->pos < t->len && t->p[t->pos] == ']') {
+    if (next_is(t, ']')) {
         t->pos++;
         i = (unsigned)container_done(t, set, 0, 0, 0, depth, &f, NULL);
         if (t->x) t->x->top = f.up;
@@ -800,7 +971,7 @@ static int array_value(st *t, const sset *set, size_t depth, size_t edepth) {
             f.at.key = NULL;
             f.at.idx = count;
         }
-        if (!value(t, &child, depth + 1, edepth + 1 + child.hops)) return 0;
+        if (child.hops >= room || !value_at(t, &child, depth + 1, edepth + 1 + child.hops)) return 0;
         count++;
         int more = after_member(t, ']');
         if (more < 0) return 0;
@@ -811,7 +982,7 @@ static int array_value(st *t, const sset *set, size_t depth, size_t edepth) {
     return (int)i;
 }
 
-static const sset NO_SCHEMA = {{0}, 0, 0, 0, 0, 0};
+static const sset NO_SCHEMA = {{0}, 0, 0, 0, 0, 0, 0};
 
 /* The JSON type a value starting with byte c has (TG_ST_*), 0 for none. */
 static uint8_t type_at(unsigned char c) {
@@ -854,27 +1025,55 @@ static int pick_branches(st *t, const sset *set, uint8_t type, sset *out) {
     return 1;
 }
 
-static int value(st *t, const sset *set, size_t depth, size_t edepth) {
-    unsigned char c;
-    sset picked;
-    if (t->bad) set = &NO_SCHEMA;
-    if (depth >= t->max_depth || depth > DEPTH_MAX || edepth >= t->eval_max) return 0;
-    if ((t->steps += set->n + 1) > t->max_steps) return 0;
-    skip_ws(t);
-    if (t->pos >= t->len) return 0;
-    c = t->p[t->pos];
-    if (t->x) t->x->vset = set;
-    if (set->unions) {
-        if (!pick_branches(t, set, type_at(c), &picked)) return 0;
-        edepth += picked.hops;
-        set = t->bad ? &NO_SCHEMA : &picked;
-    }
+/* The value starting with byte c (at t->pos), checked against set (vset:
+ * the set before union branches were picked). */
+static TG_INLINE int typed_value(st *t, const sset *set, const sset *vset, unsigned char c, size_t depth,
+                                 size_t edepth) {
     if (c == '"') return string_value(t, set);
-    if (c == '{') return object_value(t, set, depth, edepth);
-    if (c == '[') return array_value(t, set, depth, edepth);
+    if (c == '{') return object_value(t, set, vset, depth, edepth);
+    if (c == '[') return array_value(t, set, vset, depth, edepth);
     if (c == '-' || (c >= '0' && c <= '9')) return number_value(t, set);
     if (c == 't' || c == 'f' || c == 'n') return literal_value(t, set);
     return 0;
+}
+
+/* typed_value out of line: where no container's member loop is hot. */
+static TG_NOINLINE int typed_value_call(st *t, const sset *set, const sset *vset, unsigned char c, size_t depth,
+                                        size_t edepth) {
+    return typed_value(t, set, vset, c, depth, edepth);
+}
+
+/* typed_value for a set with anyOf / oneOf: its branches picked first. */
+static TG_NOINLINE int union_value(st *t, const sset *set, unsigned char c, size_t depth, size_t edepth) {
+    sset picked;
+    if (!pick_branches(t, set, type_at(c), &picked)) return 0;
+    return typed_value_call(t, t->bad ? &NO_SCHEMA : &picked, set, c, depth, edepth + picked.hops);
+}
+
+/* A value whose depth and edepth are known to be within the bounds
+ * (hops_room). */
+static TG_INLINE int value_at(st *t, const sset *set, size_t depth, size_t edepth) {
+    size_t pos;
+    if (t->bad) set = &NO_SCHEMA;
+    if ((t->steps += set->n + 1) > t->max_steps) return 0;
+    pos = t->pos;
+    if (pos >= t->len || t->p[pos] <= ' ') { /* (whitespace: rare in what a model writes) */
+        skip_ws(t);
+        if ((pos = t->pos) >= t->len) return 0;
+    }
+    if (set->unions) return union_value(t, set, t->p[pos], depth, edepth);
+    return typed_value(t, set, set, t->p[pos], depth, edepth);
+}
+
+/* The root value. */
+static int root_value(st *t, const sset *set, size_t edepth) {
+    size_t pos;
+    if (t->depth_max == 0 || edepth >= t->eval_max) return 0;
+    if ((t->steps += set->n + 1) > t->max_steps) return 0;
+    skip_ws(t);
+    if ((pos = t->pos) >= t->len) return 0;
+    if (set->unions) return union_value(t, set, t->p[pos], 0, edepth);
+    return typed_value_call(t, set, set, t->p[pos], 0, edepth);
 }
 
 int tg_schema_check_text(const tg_schema *s, const char *text, size_t len, const tg_json_limits *limits,
@@ -895,7 +1094,8 @@ int tg_schema_check_text(const tg_schema *s, const char *text, size_t len, const
     t->re_scratch = NULL;
     t->steps = 0;
     t->max_steps = s->limits.max_eval_steps;
-    t->max_depth = limits ? limits->max_depth : 256;
+    t->depth_max = limits ? limits->max_depth : 256;
+    if (t->depth_max > DEPTH_MAX + 1) t->depth_max = DEPTH_MAX + 1;
     t->eval_max = s->limits.max_depth * 2;
     t->nkeys = 0;
     t->bad = 0;
@@ -908,12 +1108,8 @@ int tg_schema_check_text(const tg_schema *s, const char *text, size_t len, const
         t->xs.err = 0;
         t->xs.top = NULL;
     }
-    root.n = 0;
-    root.hops = 0;
-    root.unions = 0;
-    root.picked = 0;
-    root.refs = 0;
-    r = add(t, &root, s->root, 0) == 0 && value(t, &root, 0, root.hops);
+    set_empty(&root);
+    r = add(t, &root, s->root, 0) == 0 && root_value(t, &root, root.hops);
     if (r) {
         skip_ws(t);
         r = t->pos == len;

@@ -179,6 +179,46 @@ static void own_properties(void) {
     tg_schema_free(s);
 }
 
+/* Keys read by compare with the properties entry expected next (members in
+ * the schema's order) and by lexing otherwise; duplicates told by entry bits
+ * or name bits, before and after a refusal; the required bits kept after
+ * one; literals checked by kind. */
+static void keys_and_kinds(void) {
+    tg_schema *s = compile(TOOL);
+    CHECK(s && s->stream);
+    if (!s) return;
+    static const struct { const char *text; int fast; } cases[] = {
+        {"{\"owner\":\"a\",\"n\":1,\"x\":1,\"tags\":[],\"flag\":true,\"sub\":{\"k\":1}}", 1}, /* in order */
+        {"{\"sub\":{\"k\":1},\"flag\":null,\"tags\":[],\"x\":1,\"n\":1,\"owner\":\"a\"}", 1}, /* reversed */
+        {"{\"owner\":\"a\",\"x\":1,\"n\":1,\"x\":2}", -1},            /* duplicates, out of order */
+        {"{\"owner\":\"A\",\"n\":1,\"owner\":\"b\"}", -1},            /* ... after a refusal */
+        {"{\"owner\":\"a\",\"zz\":1,\"zz\":2}", -1},                   /* ... of a name no entry has */
+        {"{\"owner\":\"a\",\"x-1\":\"v\",\"x-1\":\"v\"}", -1},
+        {"{\"ownerx\":\"a\"}", 0}, {"{\"owne\":\"a\"}", 0}, {"{\"owner\"", -1}, {"{\"owner\":", -1},
+        {"{\"owner\"  :  \"a\" }", 1}, {"{\"owner\":\"a\",\"flag\":1}", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int told;
+        CHECK_MSG(FAST(s, cases[i].text) == cases[i].fast, "one-pass on %s", cases[i].text);
+        CHECK_MSG(fast_first(s, cases[i].text, strlen(cases[i].text), &told) == cases[i].fast, "first on %s",
+                  cases[i].text);
+    }
+    /* a member refused, then the container's own keywords: required (before
+     * "properties") replaces the member's error, told from the kept bits */
+    static const char *const first[] = {"{\"n\":9}", "{\"n\":9,\"owner\":\"a\"}", "{\"x\":9,\"n\":1,\"owner\":\"a\"}"};
+    for (size_t i = 0; i < sizeof first / sizeof first[0]; i++) {
+        int told;
+        CHECK(fast_first(s, first[i], strlen(first[i]), &told) == 0);
+        CHECK_MSG(told, "no first error told for %s", first[i]);
+    }
+    tg_schema_free(s);
+    s = compile("{\"properties\":{\"b\":{\"type\":\"boolean\"},\"z\":{\"type\":\"null\"}}}");
+    CHECK(s && s->stream);
+    if (!s) return;
+    CHECK(FAST(s, "{\"b\":false,\"z\":null}") == 1 && FAST(s, "{\"b\":null}") == 0 && FAST(s, "{\"z\":true}") == 0);
+    tg_schema_free(s);
+}
+
 /* anyOf / oneOf by type: pydantic's Optional, a nullable reference, an
  * object-or-string union; two branches of one type go to the evaluator */
 static void unions(void) {
@@ -382,6 +422,7 @@ static void fast_patterns_budgeted(void) {
 int main(void) {
     decided();
     own_properties();
+    keys_and_kinds();
     unions();
     not_covered();
     hostile();
