@@ -234,6 +234,10 @@ typedef struct tg_json_span {
 int tg_json_write_split(tg_buf *doc, tg_buf *sorted, const cJSON *obj, tg_json_span *span);
 /* Appends s[0..len) as a JSON string literal. */
 int tg_json_write_string(tg_buf *out, const char *s, size_t len);
+/* 1 when s[0..len) is plain ASCII: no byte below 0x20 or past 0x7F, no
+ * '"' or '\\'; what the writer copies as it is, and what the lexer's fast
+ * scan reads without stopping. */
+int tg_json_plain(const char *s, size_t len);
 /* The bytes tg_json_write_string would write for s[0..len), quotes
  * included, without writing them. */
 size_t tg_json_string_size(const char *s, size_t len);

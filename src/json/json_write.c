@@ -59,6 +59,8 @@ static inline size_t plain_run(const char *s, size_t i, size_t len) {
     return i;
 }
 
+int tg_json_plain(const char *s, size_t len) { return plain_run(s, 0, len) == len; }
+
 /* Writes s[0..len) as a JSON string. Text that is not valid UTF-8 (bytes
  * from a handler's error, a name a model made up) is written with U+FFFD
  * for each byte that starts no valid sequence: whatever the input, the

@@ -150,30 +150,6 @@ static unsigned ins_kinds(const tg_sins *in) {
     }
 }
 
-/* 1 when name s[0..len) (a string tg_json made) has no byte the lexer's
- * fast scan stops at (tg_json__special8): eight bytes a step. */
-static int lexes_plain(const char *s, size_t len) {
-    size_t k = 0;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    uint64_t v, lo, hi, m;
-    for (; len - k > 8; k += 8) {
-        memcpy(&v, s + k, 8);
-        if (tg_json__special8(v)) return 0;
-    }
-    if (k == len) return 1;
-    /* the last 1 to 8 bytes, the word's other bytes masked off (the test
-     * flags a byte wrongly only above a true one) */
-    m = tg_json_short_words(s + k, len - k, &lo, &hi);
-    return !(tg_json__special8(lo) & m);
-#else
-    for (; k < len; k++) {
-        unsigned char c = (unsigned char)s[k];
-        if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') return 0;
-    }
-    return 1;
-#endif
-}
-
 /* 1 when entry x of P is the first with its name (the one tg_sfind_prop
  * finds), told from the names' hashes: the table's probe from the hash
  * meets earlier entries of the same name first. */
@@ -202,7 +178,7 @@ static void mark_plain(tg_sprops *P) {
     int distinct = (uint32_t)__builtin_popcountll(P->bloom) == P->n_props;
     P->plain = 0;
     for (i = 0; i < P->n_props && i < 64; i++)
-        if (lexes_plain(P->props[i].name.s, P->props[i].name.len) && (distinct || first_of_name(P, i)))
+        if (tg_json_plain(P->props[i].name.s, P->props[i].name.len) && (distinct || first_of_name(P, i)))
             P->plain |= (uint64_t)1 << i;
 }
 
