@@ -319,18 +319,11 @@ static inline void skip_ws(st *t) {
     }
 }
 
-/* Skips whitespace; 1 when byte c comes next (left for the caller). */
-static inline int next_is(st *t, unsigned char c) {
-    if (t->pos < t->len && t->p[t->pos] == c) return 1; /* (most JSON a model writes has no whitespace) */
-    skip_ws(t);
-    return t->pos < t->len && t->p[t->pos] == c;
-}
-
 #define NOT_THERE ((size_t)-1)
 
 /* The position of byte c at pos or after the whitespace from there (t->pos
- * then left there), or NOT_THERE: next_is for a caller that keeps the
- * position in a local. */
+ * then left there), or NOT_THERE (for a caller that keeps the position
+ * in a local). */
 static inline size_t at_next(st *t, size_t pos, unsigned char c) {
     if (pos < t->len && t->p[pos] == c) return pos;
     t->pos = pos;
@@ -338,6 +331,9 @@ static inline size_t at_next(st *t, size_t pos, unsigned char c) {
     pos = t->pos;
     return pos < t->len && t->p[pos] == c ? pos : NOT_THERE;
 }
+
+/* Skips whitespace; 1 when byte c comes next (left for the caller). */
+static inline int next_is(st *t, unsigned char c) { return at_next(t, t->pos, c) != NOT_THERE; }
 
 /* The depth bounds for the members of a container at depth (edepth),
  * worked out once a container: a member whose set came through `hops`
