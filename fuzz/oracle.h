@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/buf.h"
+
 static const uint8_t *g_data;
 static size_t g_size;
 
@@ -42,7 +44,11 @@ static inline int fuzz_input(const uint8_t *data, size_t size, size_t min, size_
     return 1;
 }
 
-/* "written: <text>" beside a failure (a writer's output), or nothing. */
-#define WRITTEN(buf) (int)((buf) ? (buf)->len : 0), ((buf) ? (buf)->data : "")
+/* "written: <text>" beside a failure (a writer's output), or nothing: a
+ * "%.*s" pair. (Functions, not a test in the macro: given &buf, a compiler
+ * warns that the address is never NULL.) */
+static inline int written_len(const tg_buf *b) { return b && b->data ? (int)b->len : 0; }
+static inline const char *written_data(const tg_buf *b) { return b && b->data ? b->data : ""; }
+#define WRITTEN(buf) written_len(buf), written_data(buf)
 
 #endif

@@ -14,6 +14,15 @@
 static const tg_allocator A = {tg_alloc_libc, NULL};
 static tg_schema *meta_cache[6];
 
+/* (the cache lives as long as the process: freed at exit, so a replay
+ * under valgrind ends with nothing held) */
+__attribute__((destructor)) static void free_meta_cache(void) {
+    for (size_t i = 0; i < sizeof meta_cache / sizeof *meta_cache; i++) {
+        tg_schema_free(meta_cache[i]);
+        meta_cache[i] = NULL;
+    }
+}
+
 #include "oracle.h"
 
 static size_t utf16_len(const unsigned char *s, size_t n) {
@@ -136,7 +145,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             tg_buf out, lens;
             tg_buf_init(&out, A, 0);
             tg_buf_init(&lens, A, 0);
-            tg_schema_errors to = {&out, &lens};
+            tg_schema_errors to = {.out = &out, .lens = &lens};
             int r = tg_schema_validate_into(s, id, &scratch, maxes[k], &to);
             tg_arena_reset(&scratch);
             if (r != b) fail("validate_into(records) %d vs BASIC %d", r, b);
@@ -150,7 +159,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         tg_buf first;
         tg_buf_init(&first, A, 0);
         tg_buf_putc(&first, '#');
-        tg_schema_errors fe = {&first, NULL};
+        tg_schema_errors fe = {.out = &first};
         int c = tg_schema_check_text(s, inst, ilen, &jl, &scratch, &fe);
         tg_arena_reset(&scratch);
         if (c >= 0 && !id) fail("check_text decided %d on text tg_json_parse rejects (%s)", c, err.message);
@@ -159,7 +168,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (c == 0 && first.len > 1 && flag == 0) {
             tg_buf theirs;
             tg_buf_init(&theirs, A, 0);
-            tg_schema_errors te = {&theirs, NULL};
+            tg_schema_errors te = {.out = &theirs};
             tg_schema_validate_into(s, id, &scratch, 1, &te);
             tg_arena_reset(&scratch);
             if (theirs.len != first.len - 1 || memcmp(theirs.data, first.data + 1, theirs.len))
