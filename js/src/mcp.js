@@ -218,15 +218,6 @@ export function serveTools(rt, server, { pageSize = 100, context, callContext, o
 const CALLER_FIELDS = ['principal', 'mode', 'scheduler', 'tenant', 'session', 'source', 'snapshot', 'context'];
 const CALLER_KEYS = new Set(CALLER_FIELDS);
 
-/**
- * The protocol version the server agreed with its client. The SDK's Server
- * (1.x) does not keep it: it answers initialize in _oninitialize and keeps
- * only the client's info and capabilities. Its answer is read on the way
- * out; a request over Streamable HTTP also says it (the MCP-Protocol-Version
- * header, which the transport has checked), which is all a stateless server,
- * one Server a request, ever sees. Unknown: undefined (served as for the
- * older revisions, which every client can read).
- */
 /** The MCP sessions serveTools named after the transport's sessionId end
  * in the runtime (rt.endSession: their budgets, session rules, approvals)
  * when the Server closes: a client that opens and drops sessions must not
@@ -251,6 +242,15 @@ function endSessionsOnClose(rt, server) {
   return sessions;
 }
 
+/**
+ * The protocol version the server agreed with its client. The SDK's Server
+ * (1.x) does not keep it: it answers initialize in _oninitialize and keeps
+ * only the client's info and capabilities. Its answer is read on the way
+ * out; a request over Streamable HTTP also says it (the MCP-Protocol-Version
+ * header, which the transport has checked), which is all a stateless server,
+ * one Server a request, ever sees. Unknown: undefined (served as for the
+ * older revisions, which every client can read).
+ */
 function negotiatedVersion(server) {
   const own = server?._oninitialize;
   if (typeof own === 'function' && !own[TRACKED]) {
