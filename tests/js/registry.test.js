@@ -8,6 +8,8 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -112,6 +114,31 @@ test('each imported tool is registered or rejected on its own, with reasons', as
   });
   assert.match(res.rejected.find((r) => r.tool === 'bad_ref').message, /cannot resolve '#\/\$defs\/missing'/);
   assert.match(res.rejected.find((r) => r.tool === 'redos_backref').message, /backreference/);
+  rt.dispose();
+});
+
+test('an imported tool holds its upstream name, not the listed object: the host\'s descriptors can be collected', async () => {
+  v8.setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc');
+  const rt = await createToolRuntime();
+  const calls = [];
+  const refs = [];
+  (() => {
+    const list = Array.from({ length: 50 }, (_, i) => ({ name: `t${i}`, description: 'd'.repeat(1000), inputSchema: obj({ a: { type: 'string' } }) }));
+    for (const t of list) refs.push(new WeakRef(t));
+    const res = rt.importTools('up', list, { call: (name, args) => { calls.push([name, args]); return 'ok'; } });
+    assert.equal(res.registered.length, 50);
+    list[7].name = 'renamed'; // (the host's object changed afterwards: the call still goes to what was listed)
+  })();
+  // (a WeakRef keeps its target to the end of the job that made it)
+  for (let i = 0; i < 3; i++) {
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+  }
+  assert.equal(refs.filter((r) => r.deref() !== undefined).length, 0, 'the runtime kept listed descriptor objects alive');
+  const r = await rt.callTool('mcp__up__t7', { a: 'x' });
+  assert.equal(r.isError, undefined);
+  assert.deepEqual(calls, [['t7', { a: 'x' }]]);
   rt.dispose();
 });
 
