@@ -18,6 +18,7 @@ import { takeMemory, growAhead, giveMemory } from './memory-pool.js';
 import { RUNTIME_OPTIONS, limitArgs } from './options.js';
 import { AUTHORIZE_KEYS, LIST_KEYS, unknownRequestKey, readContext, contextText, snapshotId, pick, tokenExpiry } from './request.js';
 import { CallInfo, armDeadline, MAX_TIMER_MS } from './call-info.js';
+import { ListCache } from './list-cache.js';
 import { BATCH_CHECKED_FROM, oversizedEntries, unwritableEntries, unreadableEntries } from './batch-checks.js';
 import { Validator, resourcesText } from './validator.js';
 
@@ -74,7 +75,7 @@ export class ToolRuntime {
   #descriptorLimit;
   #depthLimit;
   #version = 0; // bumped by every change to tools or policy: keys the list cache
-  #listCache = new Map();
+  #listCache = new ListCache(); // listTools' results by request (bounded: list-cache.js)
   #spentTokens = new Map(); // approval tokens presented to the module -> expiry (ms), for a replaced instance
   #sourceStates = new Map(); // source -> Map(state \0 name -> the tool's JSON as logged, UTF-8 bytes): what the registry holds, for a replaced instance (read through #states)
   #stateBytes = 0; // the tools' bytes #sourceStates holds
@@ -887,7 +888,8 @@ export class ToolRuntime {
    * 'gemini' | 'bedrock' (Converse toolSpec). Given a principal (and mode, tenant, scheduler, source), the
    * policy filters out tools that principal can never call. The result is
    * frozen and shared: the same request returns the same object until a
-   * tool or the policy changes.
+   * tool or the policy changes (or, past 64 requests or 8 MiB of listings
+   * kept, until newer ones push it out: list-cache.js).
    * @returns {{ tools: object[], nextCursor?: string, report: object[], epoch: number }}
    */
   listTools(request = {}) {
@@ -905,9 +907,9 @@ export class ToolRuntime {
     if (hit) return hit;
     const len = this.#write(text)[0];
     this.#check(this.#call('tga_list_tools', len));
-    const out = deepFreeze(this.#output());
-    if (this.#listCache.size >= 64) this.#listCache.delete(this.#listCache.keys().next().value);
-    this.#listCache.set(text, out);
+    const listing = this.#text('tga_output_ptr', 'tga_output_len');
+    const out = deepFreeze(JSON.parse(listing));
+    this.#listCache.set(text, out, listing.length);
     return out;
   }
 

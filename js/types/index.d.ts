@@ -304,7 +304,7 @@ export declare class ToolRuntime {
   acceptChange(name: string, digest?: string): void;
   removeSource(source: string): number;
   snapshot(): Snapshot;
-  /** The result is deep-frozen and shared: the same request returns the same object until a tool or the policy changes. */
+  /** The result is deep-frozen and shared: the same request returns the same object until a tool or the policy changes (or newer listings push it out of the cache: 64 requests, 8 MiB of their text, the newest always kept). */
   listTools(opts?: { format?: ExportFormat; snapshot?: Snapshot | number; cursor?: string; limit?: number } & Principal):
     { readonly tools: readonly ListedTool[]; readonly nextCursor?: string;
       readonly report: readonly { readonly tool: string; readonly path: string; readonly issue?: string; readonly nullable?: boolean }[]; readonly epoch: number };

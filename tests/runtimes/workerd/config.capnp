@@ -31,6 +31,7 @@ const toolgateWorker :Workerd.Worker = (
     (name = "js/src/request.js", esModule = embed "../../../js/src/request.js"),
     (name = "js/src/call-info.js", esModule = embed "../../../js/src/call-info.js"),
     (name = "js/src/batch-checks.js", esModule = embed "../../../js/src/batch-checks.js"),
+    (name = "js/src/list-cache.js", esModule = embed "../../../js/src/list-cache.js"),
     (name = "js/src/validator.js", esModule = embed "../../../js/src/validator.js"),
     # the README's spelling: import wasm from 'toolgate/toolgate.wasm'
     (name = "toolgate/toolgate.wasm", wasm = embed "../../../dist/toolgate.wasm"),
