@@ -63,6 +63,11 @@ typedef struct tg_tool_facts {
     const char *tenant;   /* only callable in this tenant's context (NULL: any) */
     const char *digest;   /* the registered definition's digest (NUL-terminated; NULL: ""): a session
                              rule holds only for the definition a person approved */
+    /* the name folded as restricting patterns match it (by character, and
+     * with the pair look-alikes too; NUL-terminated), when the caller has
+     * them: the registry keeps both of each tool's name. NULL: each
+     * decision folds the name itself. */
+    const char *fold_chars, *fold_pairs;
 } tg_tool_facts;
 
 /* One request. Every string may be NULL (principal NULL: the unknown

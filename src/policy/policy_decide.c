@@ -21,11 +21,34 @@ typedef struct dctx {
     int nsteps;
     const char *pname;        /* principal name or "" */
     const tg_principal *pr;   /* NULL: unknown */
-    tg_rkey key;              /* the tool's name folded both ways: what restricting patterns match */
     tg_arena scratch;         /* this decision's scratch (equality of large objects, the sets below); freed at its end */
     size_t ex_room;           /* the trace stops listing rules considered past this length (0: no cap) */
     uint32_t ex_omitted;      /* rules considered left out of the trace */
+    int name_hashed;          /* name_h is made (name_hashes) */
+    /* (last, and left out of dctx_init's clearing: set_key sets them) */
+    tg_rkey key;              /* the tool's name folded both ways: what restricting patterns match */
+    uint64_t name_h[129];     /* the tool's name's tg_prefix_hashes (a checked name: at most 128 bytes) */
 } dctx;
+
+/* Clears d up to its key and hashes (3 KiB that set_key fills as needed). */
+static void dctx_clear(dctx *d) { memset(d, 0, offsetof(dctx, key)); }
+
+/* d->key: the tool's name folded as restricting patterns are (a checked
+ * name: at most 128 bytes) */
+static void set_key(dctx *d) {
+    if (d->t->fold_chars && d->t->fold_pairs) tg_rkey_use(&d->key, d->t->fold_chars, d->t->fold_pairs);
+    else tg_rkey_set(&d->key, d->t->name, d->t->name_len);
+    d->name_hashed = 0;
+}
+
+/* The tool's name's prefix hashes, made on first use (after set_key). */
+static const uint64_t *name_hashes(dctx *d) {
+    if (!d->name_hashed) {
+        tg_prefix_hashes(d->t->name, d->t->name_len, d->name_h);
+        d->name_hashed = 1;
+    }
+    return d->name_h;
+}
 
 /* A new stamp for a decision's marks (tg_policy.stamp): when the counter
  * wraps, every mark is cleared so no old one can equal it. */
@@ -438,7 +461,7 @@ static tg_decision decide_rules(dctx *d) {
      * the scan: an earlier deny may follow (rule_cb judges only those). */
     tg_rpatset_each(&d->p->rule_tools_fold, &d->key, rule_cb, &s);
     if (d->ex || (s.best[TG_DENY] == TG_NONE && s.best[TG_ASK] == TG_NONE))
-        tg_patset_each(&d->p->rule_tools, t->name, t->name_len, rule_cb, &s);
+        if (d->p->rule_tools.n) tg_patset_each_h(&d->p->rule_tools, t->name, t->name_len, name_hashes(d), rule_cb, &s);
     static const char *const eff[3] = {"allow", "ask", "deny"};
     char *rule = d->res->rule, *reason = d->res->reason;
     sb rb, sr;
@@ -539,7 +562,7 @@ static int decide_grants(dctx *d) {
             snprintf(reason, sizeof reason, "'%.*s' is privileged and privileged tools are never in the default set",
                      (int)t->name_len, t->name);
         } else {
-            const tg_pat *g = tg_patset_find(&p->defaults, t->name, t->name_len);
+            const tg_pat *g = p->defaults.n ? tg_patset_find_h(&p->defaults, t->name, t->name_len, name_hashes(d)) : NULL;
             if (g) {
                 via = "defaults";
                 pattern = g->s;
@@ -742,9 +765,6 @@ static int parse_mode(const char *m) {
     return -1;
 }
 
-/* d->key: the tool's name folded as restricting patterns are (a checked
- * name: at most 128 bytes) */
-static void set_key(dctx *d) { tg_rkey_set(&d->key, d->t->name, d->t->name_len); }
 
 static tg_decision decide(dctx *d) {
     tg_policy *p = d->p;
@@ -874,7 +894,7 @@ static tg_decision decide(dctx *d) {
 /* A decision's context (res NULL: into *local). */
 static void dctx_init(dctx *d, tg_policy *p, const tg_tool_facts *tool, const tg_authz_request *req,
                       tg_authz_result *res, tg_authz_result *local) {
-    memset(d, 0, sizeof *d);
+    dctx_clear(d);
     d->p = p;
     d->t = tool;
     d->r = req;
@@ -942,7 +962,7 @@ int tg_policy_visible(tg_policy *p, const tg_tool_facts *tool, const tg_authz_re
     r.args = NULL;
     r.dry_run = 1;
     dctx d;
-    memset(&d, 0, sizeof d);
+    dctx_clear(&d);
     d.p = p;
     d.t = tool;
     d.r = &r;

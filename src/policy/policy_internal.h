@@ -56,6 +56,13 @@ typedef int (*tg_pat_cb)(void *ud, const tg_pat *pat);
 int tg_patset_each(const tg_patset *set, const char *name, size_t len, tg_pat_cb cb, void *ud);
 /* The first matching pattern found (exact ones first), or NULL. */
 const tg_pat *tg_patset_find(const tg_patset *set, const char *name, size_t len);
+/* The FNV-1a states after each of a name's first k bytes, k = 0..len, into
+ * h[0..len]: a name matched against many sets is hashed once. */
+void tg_prefix_hashes(const char *name, size_t len, uint64_t *h);
+/* tg_patset_each / tg_patset_find given the name's tg_prefix_hashes. */
+int tg_patset_each_h(const tg_patset *set, const char *name, size_t len, const uint64_t *prefix, tg_pat_cb cb,
+                     void *ud);
+const tg_pat *tg_patset_find_h(const tg_patset *set, const char *name, size_t len, const uint64_t *prefix);
 /* An exact (no `*`) pattern equal to name, or NULL. */
 const tg_pat *tg_patset_exact(const tg_patset *set, const char *name, size_t len);
 /* Glob match of pattern p against s (exact bytes). */
@@ -90,16 +97,23 @@ typedef struct tg_rpatset {
     tg_patset chars, pairs;
 } tg_rpatset;
 
-/* A tool name (1-128 bytes) folded both ways. */
+/* A tool name (1-128 bytes) folded both ways: into its own buffers
+ * (tg_rkey_set), or the folds the registry keeps (tg_rkey_use). */
 typedef struct tg_rkey {
-    char chars[129], pairs[129];
+    const char *chars, *pairs;
     size_t chars_len, pairs_len;
+    int hashed;                          /* chars_h and pairs_h are made (on first use) */
+    uint64_t chars_h[129], pairs_h[129]; /* their tg_prefix_hashes */
+    char chars_buf[129], pairs_buf[129];
 } tg_rkey;
 
 void tg_rkey_set(tg_rkey *k, const char *name, size_t len);
+/* The key of a name whose folds were made beforehand, as tg_rkey_set makes
+ * them (NUL-terminated; they must outlive k). */
+void tg_rkey_use(tg_rkey *k, const char *chars, const char *pairs);
 /* tg_patset_each over both folds, each pattern visited at most once. */
-int tg_rpatset_each(const tg_rpatset *set, const tg_rkey *key, tg_pat_cb cb, void *ud);
-const tg_pat *tg_rpatset_find(const tg_rpatset *set, const tg_rkey *key);
+int tg_rpatset_each(const tg_rpatset *set, tg_rkey *key, tg_pat_cb cb, void *ud);
+const tg_pat *tg_rpatset_find(const tg_rpatset *set, tg_rkey *key);
 uint64_t tg_hash_bytes(const void *p, size_t n);
 
 /* A path separator to a file system or a URL parser ('\\' to Windows and

@@ -24,6 +24,7 @@ uint64_t tg_hash_bytes(const void *p, size_t n) {
 }
 
 int tg_glob_match(const char *p, size_t plen, const char *s, size_t slen) {
+    if (plen == 1 && p[0] == '*') return 1; /* (what "mcp__fs__*" leaves once its prefix matched) */
     size_t pi = 0, si = 0, star = (size_t)-1, mark = 0;
     while (si < slen) {
         if (pi < plen && p[pi] == '*') {
@@ -97,20 +98,17 @@ int tg_patset_build(tg_arena *arena, const tg_pat_in *in, uint32_t n, int litera
     return 0;
 }
 
-int tg_patset_each(const tg_patset *set, const char *name, size_t len, tg_pat_cb cb, void *ud) {
-    if (!set->n) return 0;
-    /* one pass over the name: the hash of every glob prefix length (at most
-     * 257 distinct: patterns are at most 256 bytes) and of the whole name */
-    const unsigned char *u = (const unsigned char *)name;
-    uint64_t pre_h[257];
-    uint32_t np = 0;
-    uint64_t h = FNV_INIT;
-    for (size_t k = 0;; k++) {
-        while (np < set->n_pre_lens && set->pre_lens[np] == k) pre_h[np++] = fnv_mix(h);
-        if (k == len) break;
-        h = fnv_step(h, u[k]);
-    }
-    for (uint32_t i = set->exact[fnv_mix(h) & set->exact_mask]; i != TG_NONE; i = set->pats[i].next) {
+void tg_prefix_hashes(const char *name, size_t len, uint64_t *h) {
+    h[0] = FNV_INIT;
+    for (size_t k = 0; k < len; k++) h[k + 1] = fnv_step(h[k], (unsigned char)name[k]);
+}
+
+/* tg_patset_each, given the hash of the name's whole and of each glob
+ * prefix length it has (pre_h[j]: of its first pre_lens[j] bytes, the np
+ * lengths it is at least as long as) */
+static int each_hashed(const tg_patset *set, const char *name, size_t len, uint64_t h, const uint64_t *pre_h,
+                       uint32_t np, tg_pat_cb cb, void *ud) {
+    for (uint32_t i = set->exact[h & set->exact_mask]; i != TG_NONE; i = set->pats[i].next) {
         const tg_pat *t = &set->pats[i];
         if (t->len == len && memcmp(t->s, name, len) == 0) {
             int r = cb(ud, t);
@@ -131,6 +129,34 @@ int tg_patset_each(const tg_patset *set, const char *name, size_t len, tg_pat_cb
     return 0;
 }
 
+int tg_patset_each(const tg_patset *set, const char *name, size_t len, tg_pat_cb cb, void *ud) {
+    if (!set->n) return 0;
+    /* one pass over the name: the hash of every glob prefix length (at most
+     * 257 distinct: patterns are at most 256 bytes) and of the whole name */
+    const unsigned char *u = (const unsigned char *)name;
+    uint64_t pre_h[257];
+    uint32_t np = 0;
+    uint64_t h = FNV_INIT;
+    for (size_t k = 0;; k++) {
+        while (np < set->n_pre_lens && set->pre_lens[np] == k) pre_h[np++] = fnv_mix(h);
+        if (k == len) break;
+        h = fnv_step(h, u[k]);
+    }
+    return each_hashed(set, name, len, fnv_mix(h), pre_h, np, cb, ud);
+}
+
+int tg_patset_each_h(const tg_patset *set, const char *name, size_t len, const uint64_t *prefix, tg_pat_cb cb,
+                     void *ud) {
+    if (!set->n) return 0;
+    uint64_t pre_h[257];
+    uint32_t np = 0;
+    while (np < set->n_pre_lens && set->pre_lens[np] <= len) {
+        pre_h[np] = fnv_mix(prefix[set->pre_lens[np]]);
+        np++;
+    }
+    return each_hashed(set, name, len, fnv_mix(prefix[len]), pre_h, np, cb, ud);
+}
+
 typedef struct find_ud {
     const tg_pat *found;
 } find_ud;
@@ -146,6 +172,12 @@ const tg_pat *tg_patset_find(const tg_patset *set, const char *name, size_t len)
     return f.found;
 }
 
+const tg_pat *tg_patset_find_h(const tg_patset *set, const char *name, size_t len, const uint64_t *prefix) {
+    find_ud f = {NULL};
+    tg_patset_each_h(set, name, len, prefix, find_cb, &f);
+    return f.found;
+}
+
 const tg_pat *tg_patset_exact(const tg_patset *set, const char *name, size_t len) {
     if (!set->n) return NULL;
     for (uint32_t i = set->exact[tg_hash_bytes(name, len) & set->exact_mask]; i != TG_NONE; i = set->pats[i].next) {
@@ -157,10 +189,31 @@ const tg_pat *tg_patset_exact(const tg_patset *set, const char *name, size_t len
 
 void tg_rkey_set(tg_rkey *k, const char *name, size_t len) {
     if (len > 128) len = 128; /* (checked names only) */
-    k->chars_len = tg_name_fold(name, len, k->chars, len, 0);
-    k->pairs_len = tg_name_fold(name, len, k->pairs, len, 1);
-    tg_dot_fold(k->chars, k->chars_len);
-    tg_dot_fold(k->pairs, k->pairs_len);
+    k->chars_len = tg_name_fold(name, len, k->chars_buf, len, 0);
+    k->pairs_len = tg_name_fold(name, len, k->pairs_buf, len, 1);
+    tg_dot_fold(k->chars_buf, k->chars_len);
+    tg_dot_fold(k->pairs_buf, k->pairs_len);
+    k->chars = k->chars_buf;
+    k->pairs = k->pairs_buf;
+    k->hashed = 0;
+}
+
+void tg_rkey_use(tg_rkey *k, const char *chars, const char *pairs) {
+    k->chars = chars;
+    k->chars_len = strlen(chars);
+    k->pairs = pairs;
+    k->pairs_len = strlen(pairs);
+    k->hashed = 0;
+}
+
+/* k, its prefix hashes made on first use (a set with patterns to match) */
+static const tg_rkey *hashed(tg_rkey *k) {
+    if (!k->hashed) {
+        tg_prefix_hashes(k->chars, k->chars_len, k->chars_h);
+        tg_prefix_hashes(k->pairs, k->pairs_len, k->pairs_h);
+        k->hashed = 1;
+    }
+    return k;
 }
 
 typedef struct pairs_ud {
@@ -179,25 +232,30 @@ static int pairs_cb(void *ud, const tg_pat *pat) {
     return u->cb(u->ud, pat);
 }
 
-int tg_rpatset_each(const tg_rpatset *set, const tg_rkey *key, tg_pat_cb cb, void *ud) {
-    int r = tg_patset_each(&set->chars, key->chars, key->chars_len, cb, ud);
+int tg_rpatset_each(const tg_rpatset *set, tg_rkey *k, tg_pat_cb cb, void *ud) {
+    if (!set->chars.n) return 0; /* (the two folds of one list of patterns) */
+    const tg_rkey *key = hashed(k);
+    int r = tg_patset_each_h(&set->chars, key->chars, key->chars_len, key->chars_h, cb, ud);
     if (r) return r;
     pairs_ud u = {set, key, cb, ud};
-    return tg_patset_each(&set->pairs, key->pairs, key->pairs_len, pairs_cb, &u);
+    return tg_patset_each_h(&set->pairs, key->pairs, key->pairs_len, key->pairs_h, pairs_cb, &u);
 }
 
-const tg_pat *tg_rpatset_find(const tg_rpatset *set, const tg_rkey *key) {
-    const tg_pat *p = tg_patset_find(&set->chars, key->chars, key->chars_len);
-    return p ? p : tg_patset_find(&set->pairs, key->pairs, key->pairs_len);
+const tg_pat *tg_rpatset_find(const tg_rpatset *set, tg_rkey *k) {
+    if (!set->chars.n) return NULL;
+    const tg_rkey *key = hashed(k);
+    const tg_pat *p = tg_patset_find_h(&set->chars, key->chars, key->chars_len, key->chars_h);
+    return p ? p : tg_patset_find_h(&set->pairs, key->pairs, key->pairs_len, key->pairs_h);
 }
+
+/* [A-Za-z0-9_.-] as bits of the byte's value (0-127) */
+static const uint64_t NAME_CHARS[2] = {0x03FF600000000000ull, 0x07FFFFFE87FFFFFEull};
 
 int tg_policy_name_ok(const char *name, size_t len) {
     if (!name || len == 0 || len > 128) return 0;
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)name[i];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
-              c == '-'))
-            return 0;
+        if (c >= 128 || !((NAME_CHARS[c >> 6] >> (c & 63)) & 1)) return 0;
     }
     return 1;
 }

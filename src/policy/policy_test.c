@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "policy.h"
+#include "policy_internal.h"
 #include "../crypto/sha256.h"
 #include "../json/json.h"
 #include "../registry/names.h"
@@ -1297,6 +1298,60 @@ static const char *RESTRICTING =
     "          {'id':'ops','effect':'allow','tools':['deploy_*','send_*','crm_*']}],"
     " 'rate_limits':[{'id':'crm','tools':['crm_*'],'capacity':1,'refill_per_second':0}]}";
 
+/* The folds a registry keeps of a tool's name (tg_tool_facts.fold_chars /
+ * fold_pairs, made once) decide exactly as the folds a decision makes
+ * itself: same decision, rule and reason, look-alike names and limits too. */
+static void registry_folds_decide_as_folding_does(void) {
+    const char *const docs[] = {
+        RESTRICTING,
+        "{'version':1,'defaults':['*'],'rules':[{'id':'t','effect':'deny','tools':['transfer*']},"
+        "{'id':'v','effect':'ask','tools':['*_v*']},{'id':'all','effect':'allow','tools':['*']}],"
+        " 'rate_limits':[{'id':'crm','tools':['crm_*'],'capacity':1,'refill_per_second':0}]}",
+    };
+    static const char *const names[] = {"drop_table", "Drop_Table", "drop-table", "dr0p_table", "drop_tab1e",
+                                        "WIRE-M0NEY", "Wire_Money", "read_file", "Read_File", "deploy_prod",
+                                        "Deploy_Prod", "Send_Mail", "CRM_Export", "crm_export", "transferNow",
+                                        "get_vvalue", "rernove_files", "x"};
+    for (size_t di = 0; di < sizeof docs / sizeof *docs; di++) {
+        tg_policy *a = compile(docs[di]), *b = compile(docs[di]);
+        if (!a || !b) return;
+        for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+            char chars[TG_NAME_MAX + 1], pairs[TG_NAME_MAX + 1];
+            tg_tool_facts plain = tool(names[i]), kept = tool(names[i]);
+            tg_name_fold(names[i], strlen(names[i]), chars, TG_NAME_MAX, 0);
+            tg_name_skeleton(names[i], strlen(names[i]), pairs);
+            kept.fold_chars = chars;
+            kept.fold_pairs = pairs;
+            for (int round = 0; round < 2; round++) { /* (the second: a rate limit's state after the first) */
+                tg_authz_request r = req(round ? "ops" : "agent");
+                tg_authz_result ra, rb;
+                tg_decision da = tg_policy_authorize(a, &plain, &r, &ra, NULL);
+                tg_decision db = tg_policy_authorize(b, &kept, &r, &rb, NULL);
+                CHECK_MSG(da == db && strcmp(ra.rule, rb.rule) == 0 && strcmp(ra.reason, rb.reason) == 0,
+                          "%s: %s/%s vs %s/%s", names[i], tg_decision_name(da), ra.rule, tg_decision_name(db), rb.rule);
+            }
+        }
+        tg_policy_free(a);
+        tg_policy_free(b);
+    }
+}
+
+/* The name check and the glob matcher, against their definitions. */
+static void name_check_and_globs(void) {
+    for (int c = 0; c < 256; c++) {
+        char s[1] = {(char)c};
+        int want = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                   c == '.' || c == '-';
+        CHECK_MSG(tg_policy_name_ok(s, 1) == want, "byte %d", c);
+    }
+    CHECK(!tg_policy_name_ok("", 0) && tg_policy_name_ok("a.b-c_D9", 8) && !tg_policy_name_ok("a b", 3));
+    CHECK(tg_glob_match("*", 1, "", 0) && tg_glob_match("*", 1, "anything", 8));
+    CHECK(tg_glob_match("a*", 2, "abc", 3) && !tg_glob_match("a*", 2, "bc", 2));
+    CHECK(tg_glob_match("*c", 2, "abc", 3) && !tg_glob_match("*c", 2, "abd", 3));
+    CHECK(tg_glob_match("a*b*c", 5, "aXbYc", 5) && !tg_glob_match("a*b*c", 5, "aXcYb", 5));
+    CHECK(tg_glob_match("**", 2, "x", 1) && !tg_glob_match("x", 1, "", 0));
+}
+
 static void restricting_patterns_match_up_to_look_alikes(void) {
     tg_policy *p = compile(RESTRICTING);
     if (!p) return;
@@ -2001,6 +2056,8 @@ int main(void) {
     ending_a_session_spends_its_tokens();
     confusable_and_normalized_names_never_reach_a_denied_tool();
     restricting_patterns_match_up_to_look_alikes();
+    registry_folds_decide_as_folding_does();
+    name_check_and_globs();
     rate_bucket_is_shared_by_every_spelling();
     restricting_patterns_match_pair_look_alikes();
     invalid_documents_are_rejected_with_pointers();

@@ -260,12 +260,14 @@ size_t tg_name_fold(const char *s, size_t n, char *out, size_t cap, int pairs) {
     size_t w = 0;
     for (size_t i = 0; i < n && w < cap; i++) {
         char c = lower(s[i]);
-        char next = i + 1 < n ? lower(s[i + 1]) : 0;
-        char l = pairs ? pair_letter(c, next) : 0;
-        if (l) {
-            out[w++] = l;
-            i++;
-            continue;
+        /* (only r and v start a pair: the next character is read for them alone) */
+        if (pairs && (c == 'r' || c == 'v') && i + 1 < n) {
+            char l = pair_letter(c, lower(s[i + 1]));
+            if (l) {
+                out[w++] = l;
+                i++;
+                continue;
+            }
         }
         out[w++] = fold1(c);
     }

@@ -55,6 +55,10 @@ typedef struct tg_tool {
     const char *source;    /* "" for the host's own tools */
     const char *tool_name; /* the name the descriptor gave */
     char skeleton[TG_NAME_MAX + 1];
+    /* the name folded character by character (tg_name_fold without pairs):
+     * with the skeleton, the two folds a policy's restricting patterns
+     * match (tg_tool_facts.fold_chars / fold_pairs), made once */
+    char folded[TG_NAME_MAX + 1];
     const char *gone_key;  /* source, 0x1F, skeleton: its key when remembered (tg_tool_set_name) */
     size_t gone_key_len;
     uint32_t handler_id;

@@ -35,6 +35,7 @@ int tg_tool_set_name(tg_tool *t, const char *name, size_t len) {
     t->name = n;
     t->name_len = len;
     tg_name_skeleton(n, len, t->skeleton);
+    tg_name_fold(n, len, t->folded, TG_NAME_MAX, 0);
     /* the remembered set's key: source, 0x1F, collision key (a skeleton
      * has no 0x1F: the last one splits them) */
     size_t sl = strlen(t->source), kl = strlen(t->skeleton);

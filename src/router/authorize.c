@@ -4,6 +4,7 @@
  * call's rate limits and budgets charged, once nothing else refuses the
  * call (step 6). */
 #include "../runtime/runtime_internal.h"
+#include "../base/str.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -146,7 +147,13 @@ const char *tg_no_policy_refusal(const tg_tool *tool, const tg_call_request *req
 
 tg_tool_facts tg_tool_facts_of(const tg_tool *t) {
     tg_tool_facts f = {t->name, t->name_len, t->source, t->opts.read_only, t->opts.edit, t->opts.privileged,
-                       t->opts.needs_approval, t->opts.tenant, t->digest};
+                       t->opts.needs_approval, t->opts.tenant, t->digest, NULL, NULL};
+    /* the registry's folds are the policy's for a name it folds whole and
+     * without dots (a model-visible name: at most 64 bytes of [A-Za-z0-9_-]) */
+    if (t->name_len <= TG_NAME_MAX && !memchr(t->name, '.', t->name_len)) {
+        f.fold_chars = t->folded;
+        f.fold_pairs = t->skeleton;
+    }
     return f;
 }
 
@@ -191,7 +198,7 @@ static tg_status refuse_denied(struct tg_runtime *rt, tg_authz_outcome *out, con
                                const tg_authz_result *res) {
     int limited = strncmp(res->rule, "rate:", 5) == 0 || strncmp(res->rule, "budget:", 7) == 0;
     out->decision = "deny";
-    snprintf(out->rule, sizeof out->rule, "%s", res->rule);
+    tg_strcopy(out->rule, sizeof out->rule, res->rule);
     return refuse(rt, limited ? TG_ERR_RATE_LIMITED : TG_ERR_DENIED, tool, res->reason);
 }
 
@@ -204,17 +211,17 @@ tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJ
     /* tenant scope holds with or without a policy */
     if (tool->opts.tenant && !(req->tenant && strcmp(req->tenant, tool->opts.tenant) == 0)) {
         out->decision = "deny";
-        snprintf(out->rule, sizeof out->rule, "tenant");
+        tg_strcopy(out->rule, sizeof out->rule, "tenant");
         return refuse(rt, TG_ERR_DENIED, tool, "the tool belongs to another tenant");
     }
     if (!rt->policy) {
         const char *rule, *why = tg_no_policy_refusal(tool, req, &rule);
         if (why) {
             out->decision = "deny";
-            snprintf(out->rule, sizeof out->rule, "%s", rule);
+            tg_strcopy(out->rule, sizeof out->rule, rule);
             return refuse(rt, TG_ERR_DENIED, tool, why);
         }
-        snprintf(out->rule, sizeof out->rule, "no_policy");
+        tg_strcopy(out->rule, sizeof out->rule, "no_policy");
         return TG_OK;
     }
     tg_tool_facts facts = tg_tool_facts_of(tool);
@@ -235,7 +242,7 @@ tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJ
          * tg_call_redeem once nothing else can refuse the call */
         if (tg_policy_limits(rt->policy, &facts, &now_req, &now_res) == TG_DENY)
             return refuse_denied(rt, out, tool, &now_res);
-        snprintf(out->rule, sizeof out->rule, "approval");
+        tg_strcopy(out->rule, sizeof out->rule, "approval");
         out->redeem = 1;
         return TG_OK;
     }
@@ -250,7 +257,7 @@ tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJ
     tg_authz_result res;
     tg_decision d = tg_policy_authorize(rt->policy, &facts, &ar, &res, NULL);
     out->decision = tg_decision_name(d);
-    snprintf(out->rule, sizeof out->rule, "%s", res.rule);
+    tg_strcopy(out->rule, sizeof out->rule, res.rule);
     if (d == TG_ALLOW) {
         out->charge = tg_policy_has_limits(rt->policy);
         return TG_OK;
@@ -258,7 +265,7 @@ tg_status tg_call_authorize(struct tg_runtime *rt, const tg_tool *tool, const cJ
     if (d == TG_DENY) return refuse_denied(rt, out, tool, &res);
     /* ask: a person is asked only once the arguments are known to be valid
      * (tg_call_ask, after they are prepared) */
-    snprintf(out->reason, sizeof out->reason, "%s", res.reason);
+    tg_strcopy(out->reason, sizeof out->reason, res.reason);
     out->ask = 1;
     return TG_OK;
 }
@@ -296,7 +303,7 @@ tg_status tg_call_redeem(struct tg_runtime *rt, const tg_tool *tool, const cJSON
     tg_buf_free(&canon);
     if (!ok) {
         out->decision = "deny";
-        snprintf(out->rule, sizeof out->rule, "approval");
+        tg_strcopy(out->rule, sizeof out->rule, "approval");
         return refuse(rt, TG_ERR_APPROVAL, tool, why);
     }
     if (req->approval_token) rt->token_spent = 1; /* (its nonce is in the used set now) */

@@ -178,7 +178,8 @@ tg_status tg_restore_approval(tg_runtime *rt, const char *record, size_t len) {
         return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "\"answered\" must be \"denied\", \"used\" or \"token\"", -1);
     const cJSON *pr = tg_json_getz(q, "principal"), *se = tg_json_getz(q, "session");
     /* (the definition too: a session rule this record adds holds for it alone) */
-    tg_tool_facts f = {tool->valuestring, tg_json_strlen(tool->valuestring), NULL, 0, 0, 0, 0, NULL, def->valuestring};
+    tg_tool_facts f = {tool->valuestring, tg_json_strlen(tool->valuestring), NULL, 0, 0, 0, 0, NULL, def->valuestring,
+                       NULL, NULL};
     tg_authz_request ar = {cJSON_IsString(pr) ? pr->valuestring : NULL, NULL, 0, NULL, NULL,
                            cJSON_IsString(se) ? se->valuestring : NULL, NULL, now(rt), 1};
     char out_id[40], why[200];
