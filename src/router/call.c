@@ -194,9 +194,13 @@ tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const
     /* 5 ask: a pending approval only for arguments that can run */
     if (az.ask) return refused(rt, &ev, tg_call_ask(rt, tool, shown, args, args_len, &req, started, &az));
 
-    /* 6 dispatch: the handler sees exactly the validated object, written
-     * canonically; the limits of calls in flight refuse before an approval
-     * is spent or a rate limit charged ("Try again later" costs nothing) */
+    /* 6 dispatch: the handler sees exactly the validated object: the
+     * caller's own text when the tree is that text's (checked in one pass,
+     * or parsed and nothing put in or taken out: no context parameters, no
+     * strict-mode nulls), which parses to the same object; else the tree
+     * written canonically. The limits of calls in flight refuse before an
+     * approval is spent or a rate limit charged ("Try again later" costs
+     * nothing) */
     if (tool->opts.concurrency && tool->flight->n >= tool->opts.concurrency) {
         char lim[32];
         snprintf(lim, sizeof lim, "%zu", tool->opts.concurrency);
@@ -208,9 +212,10 @@ tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const
         snprintf(lim, sizeof lim, "%zu", rt->limits.pending_calls);
         return refused(rt, &ev, call_failf(rt, TG_ERR_LIMIT, -1, "Too many calls in flight (limit %s). Try again later.%s", lim, ""));
     }
+    int as_given = checked || (args[lead] == '{' && !req.strict_nulls && !tool->opts.context);
     tg_buf canon;
     tg_buf_init(&canon, rt->alloc, 0);
-    if (!checked) tg_json_write(&canon, parsed);
+    if (!as_given) tg_json_write(&canon, parsed);
     if (canon.failed) {
         tg_buf_free(&canon);
         return refused(rt, &ev, call_fail(rt, TG_ERR_NOMEM, "out of memory", 13, -1));
@@ -243,8 +248,8 @@ tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const
     }
     ev.call_id = id;
     ev.args = parsed;
-    int accepted = checked ? rt->host.invoke(rt->host.ud, tool->handler_id, id, args + lead, args_len - lead, info.deadline_ms)
-                           : rt->host.invoke(rt->host.ud, tool->handler_id, id, canon.data, canon.len, info.deadline_ms);
+    int accepted = as_given ? rt->host.invoke(rt->host.ud, tool->handler_id, id, args + lead, args_len - lead, info.deadline_ms)
+                            : rt->host.invoke(rt->host.ud, tool->handler_id, id, canon.data, canon.len, info.deadline_ms);
     tg_buf_free(&canon);
     if (accepted != 0) {
         tg_call_info gone;

@@ -532,6 +532,34 @@ static void abandoned_calls_keep_their_place(void) {
     tg_runtime_free(rt);
 }
 
+/* The handler gets the caller's own bytes (from the value on) whenever the
+ * tree validated is that text's: checked in one pass, or parsed for a
+ * policy's argument conditions or past what one pass decides; the tree
+ * written canonically only when something was put in or taken out
+ * (strict-mode nulls, context parameters). */
+static void handler_text_is_the_callers_unless_changed(void) {
+    host_log h = {0};
+    const char *policy = "{\"version\":1,\"defaults\":[\"*\"],\"rules\":[{\"id\":\"all\",\"effect\":\"allow\","
+                         "\"tools\":[\"*\"]},{\"id\":\"no-prod\",\"effect\":\"deny\",\"tools\":[\"q\"],"
+                         "\"args\":{\"db\":{\"equals\":\"prod\"}}}]}";
+    tg_runtime *rt = runtime(&h, NULL, policy);
+    const char *q = "{\"name\":\"q\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"db\":{\"type\":\"string\"},"
+                    "\"n\":{\"type\":\"number\"}}}}";
+    CHECK(tg_register_tool(rt, q, strlen(q), NULL, 0, 1) == TG_OK);
+    uint32_t c = 0;
+    /* the policy reads the arguments (a tree), and the handler gets the caller's text */
+    CHECK(call_ctx(rt, "q", " {\"db\" : \"dev\", \"n\": 1e0}", NULL, &c) == TG_PENDING);
+    CHECK_STR(h.args, "{\"db\" : \"dev\", \"n\": 1e0}");
+    CHECK(tg_call_complete(rt, c, "\"ok\"", 4, 0) == TG_OK);
+    CHECK(call_ctx(rt, "q", "{\"db\":\"prod\"}", NULL, &c) == TG_ERR_DENIED);
+    /* strict-mode nulls (an optional property the model was shown as
+     * nullable) are taken out: the tree is written */
+    CHECK(call_ctx(rt, "q", "{\"db\" : \"dev\", \"n\": null}", "{\"format\":\"openai-strict\"}", &c) == TG_PENDING);
+    CHECK_STR(h.args, "{\"db\":\"dev\"}");
+    CHECK(tg_call_complete(rt, c, "\"ok\"", 4, 0) == TG_OK);
+    tg_runtime_free(rt);
+}
+
 int main(void) {
     abandoned_calls_keep_their_place();
     approval_outlives_flight_limits();
@@ -542,5 +570,6 @@ int main(void) {
     content_blocks_checked();
     content_annotations_checked();
     unknown_context_keys_refused();
+    handler_text_is_the_callers_unless_changed();
     return tg_test_finish("router");
 }

@@ -49,9 +49,11 @@ static void happy_path(void) {
     /* checked in one pass: the handler gets the caller's bytes (from the value on) */
     CHECK_STR(h.args, "{\"city\" : \"Oslo\", \"n\": 1.50} ");
     uint32_t id2 = 0;
-    /* 1e0 is beyond the one-pass check: parsed, and written canonically with its lexeme kept */
+    /* 1e0 is beyond the one-pass check: parsed and validated as a tree, and
+     * as nothing was put in or taken out, the handler gets the caller's
+     * bytes all the same (they parse to the object validated) */
     CHECK(call(rt, "get_weather", " {\"city\" : \"Oslo\", \"n\": 1e0} ", &id2) == TG_PENDING);
-    CHECK_STR(h.args, "{\"city\":\"Oslo\",\"n\":1e0}");
+    CHECK_STR(h.args, "{\"city\" : \"Oslo\", \"n\": 1e0} ");
     CHECK(tg_call_cancel(rt, id2, "cancelled") == TG_OK);
     const char *res = "{\"temp\":20}";
     CHECK(tg_call_complete(rt, id, res, strlen(res), 0) == TG_OK);
