@@ -36,6 +36,26 @@ rt.registerTool({ name: NAME, description: DESCRIPTION, inputSchema: callSchema 
   if (r.isError || r.content[0].text !== RESULT) fail('toolgate', r);
 }
 
+// --- toolgate under a gateway's kind of policy: a deny and an ask by name
+// pattern, a deny that reads an argument (the arguments are then parsed
+// into a tree for it), allow the rest
+const POLICY = {
+  version: 1,
+  defaults: ['*'],
+  rules: [
+    { id: 'no-deletes', effect: 'deny', tools: ['*delete*'] },
+    { id: 'confirm-deploys', effect: 'ask', tools: ['*deploy*'] },
+    { id: 'no-secret-repos', effect: 'deny', tools: [NAME], args: { repo: { suffix: '-secret' } } },
+    { id: 'the-rest', effect: 'allow', tools: ['*'] },
+  ],
+};
+const rtPolicy = await createToolRuntime({ policy: POLICY });
+rtPolicy.registerTool({ name: NAME, description: DESCRIPTION, inputSchema: callSchema }, () => RESULT);
+{
+  const r = await rtPolicy.callTool(NAME, validArgs);
+  if (r.isError || r.content[0].text !== RESULT) fail('toolgate under the policy', r);
+}
+
 // --- the bare minimum: Map lookup, JSON.parse, one ajv check, await the handler
 const ajv = new Ajv2020({ strict: false });
 const bare = new Map([[NAME, { validate: ajv.compile(callSchema), handler: async () => RESULT }]]);
@@ -87,6 +107,7 @@ const gwCallHandler = gw._requestHandlers.get('tools/call');
 const timed = await interleaveAsync([
   ['toolgate', () => rt.callTool(NAME, validArgs)],
   ['toolgate, JS value argument', () => rt.callTool(NAME, argValue)],
+  ['toolgate under a 4-rule policy', () => rtPolicy.callTool(NAME, validArgs)],
   ['bare JS host', () => bareCall(NAME, validArgs)],
   ['JSON.parse + await handler only', async () => { JSON.parse(validArgs); return RESULT; }],
   ['McpServer tools/call handler', () => sdkCallHandler(sdkCallReq(), sdkExtra)],
@@ -97,6 +118,7 @@ const timed = await interleaveAsync([
 table(`one tool call, ${validArgs.length}-byte argument as JSON text, trivial handler (per call; ${timed.rounds} interleaved rounds)`, timed.rows({
   toolgate: 'await rt.callTool(name, jsonText)',
   'toolgate, JS value argument': 'rt.callTool(name, object): JSON.stringify first',
+  'toolgate under a 4-rule policy': 'deny/ask by pattern, one rule reads an argument',
   'bare JS host': 'Map lookup, JSON.parse, Ajv2020 check, await handler',
   'JSON.parse + await handler only': 'no check at all',
   'McpServer tools/call handler': 'JSON.parse + request handler, no transport',
@@ -110,6 +132,8 @@ paired('SDK McpServer + Client / toolgate rt.callTool', 'SDK: McpServer + Client
 paired('McpServer tools/call handler / rt.callTool', 'McpServer tools/call handler', 'toolgate');
 paired('SDK McpServer + Client / toolgate serveTools + Client', 'SDK: McpServer + Client', 'toolgate: serveTools + Client');
 paired('toolgate rt.callTool / bare JS host', 'toolgate', 'bare JS host', '<= 1.5x (issue: bare minimum about 2 us)');
+paired('toolgate under the policy / bare JS host', 'toolgate under a 4-rule policy', 'bare JS host');
+rtPolicy.dispose();
 await sdkClient.close();
 await gwClient.close();
 
