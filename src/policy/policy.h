@@ -168,6 +168,10 @@ void tg_policy_end_session(tg_policy *p, const char *session, double now_ms);
 /* 1 when some rule looks at a call's arguments (conditions): only then
  * does a decision need them parsed. */
 int tg_policy_uses_args(const tg_policy *p);
+/* 1 when a rule whose tool patterns match tool has argument conditions (or
+ * tool is NULL or its name unchecked, and some rule has any): only then
+ * does a decision for it read the arguments. */
+int tg_policy_reads_args(const tg_policy *p, const tg_tool_facts *tool);
 
 /* 1 when the policy has rate limits or session budgets: only then has an
  * allowed call anything for tg_policy_limits to charge. */

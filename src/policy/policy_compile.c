@@ -763,13 +763,21 @@ static int compile_rules(cc *c, const cJSON *arr) {
     for (uint32_t k = 0; k < n; k++)
         if (p->rules[k].n_conds) p->uses_args = 1;
     /* allow rules' patterns exact, deny and ask rules' folded (build_restrictive_set) */
-    pvec lets = {0}, holds = {0};
+    pvec lets = {0}, holds = {0}, cond_lets = {0}, cond_holds = {0};
     for (uint32_t k = 0; k < tools.n; k++) {
-        pvec *to = p->rules[tools.v[k].owner].effect == TG_ALLOW ? &lets : &holds;
+        const tg_rule *rule = &p->rules[tools.v[k].owner];
+        pvec *to = rule->effect == TG_ALLOW ? &lets : &holds;
         if (pvec_push(c, to, tools.v[k].s, tools.v[k].len, tools.v[k].owner) != 0) return -1;
+        if (!rule->n_conds) continue;
+        /* (a copy: building a restrictive set folds its patterns in place) */
+        const char *copy = keep(c, tools.v[k].s, tools.v[k].len);
+        to = rule->effect == TG_ALLOW ? &cond_lets : &cond_holds;
+        if (!copy || pvec_push(c, to, copy, tools.v[k].len, tools.v[k].owner) != 0) return -1;
     }
     if (build_set(c, &p->arena, lets.v, lets.n, 0, &p->rule_tools) ||
-        build_restrictive_set(c, &p->arena, holds.v, holds.n, &p->rule_tools_fold))
+        build_restrictive_set(c, &p->arena, holds.v, holds.n, &p->rule_tools_fold) ||
+        build_set(c, &p->arena, cond_lets.v, cond_lets.n, 0, &p->cond_tools) ||
+        build_restrictive_set(c, &p->arena, cond_holds.v, cond_holds.n, &p->cond_tools_fold))
         return -1;
     /* duplicate ids make traces ambiguous */
     tg_patset idset;

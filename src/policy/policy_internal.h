@@ -278,6 +278,8 @@ struct tg_policy {
     uint32_t n_rules;
     tg_patset rule_tools;       /* allow rules' patterns, exact (owner: rule index) */
     tg_rpatset rule_tools_fold; /* deny and ask rules' patterns, folded (owner: rule index) */
+    tg_patset cond_tools;       /* the same two, of rules with argument conditions only */
+    tg_rpatset cond_tools_fold; /* (tg_policy_reads_args: a few patterns, most policies none) */
     tg_rate_limit *rates;
     uint32_t n_rates;
     tg_rpatset rate_tools;      /* owner: rate index */

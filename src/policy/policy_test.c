@@ -1336,6 +1336,40 @@ static void registry_folds_decide_as_folding_does(void) {
     }
 }
 
+/* Whether a decision for a tool reads its arguments: only when a rule that
+ * can match it (deny and ask up to look-alikes, allow exactly) has
+ * conditions. */
+static void reads_args_only_for_tools_a_conditioned_rule_names(void) {
+    tg_policy *p = compile("{'version':1,'defaults':['*'],'rules':["
+                           "{'id':'fs','effect':'deny','tools':['fs_*'],'args':{'path':{'prefix':'/etc/'}}},"
+                           "{'id':'dep','effect':'ask','tools':['deploy*']},"
+                           "{'id':'mail','effect':'allow','tools':['send_mail'],'args':{'to':{'suffix':'@acme.test'}}},"
+                           "{'id':'all','effect':'allow','tools':['*']}]}");
+    if (!p) return;
+    tg_tool_facts t;
+    t = tool("fs_read");
+    CHECK(tg_policy_reads_args(p, &t) == 1);
+    t = tool("FS-read"); /* (a deny holds up to look-alikes) */
+    CHECK(tg_policy_reads_args(p, &t) == 1);
+    t = tool("send_mail");
+    CHECK(tg_policy_reads_args(p, &t) == 1);
+    t = tool("Send_Mail"); /* (an allow is exact bytes: it cannot match) */
+    CHECK(tg_policy_reads_args(p, &t) == 0);
+    t = tool("deploy_prod");
+    CHECK(tg_policy_reads_args(p, &t) == 0);
+    t = tool("get_weather");
+    CHECK(tg_policy_reads_args(p, &t) == 0);
+    CHECK(tg_policy_reads_args(p, NULL) == 1);
+    t = tool("bad name");
+    CHECK(tg_policy_reads_args(p, &t) == 1);
+    tg_policy_free(p);
+    p = compile("{'version':1,'defaults':['*'],'rules':[{'id':'all','effect':'allow','tools':['*']}]}");
+    if (!p) return;
+    t = tool("fs_read");
+    CHECK(tg_policy_reads_args(p, &t) == 0 && tg_policy_reads_args(NULL, &t) == 0);
+    tg_policy_free(p);
+}
+
 /* The name check and the glob matcher, against their definitions. */
 static void name_check_and_globs(void) {
     for (int c = 0; c < 256; c++) {
@@ -2058,6 +2092,7 @@ int main(void) {
     restricting_patterns_match_up_to_look_alikes();
     registry_folds_decide_as_folding_does();
     name_check_and_globs();
+    reads_args_only_for_tools_a_conditioned_rule_names();
     rate_bucket_is_shared_by_every_spelling();
     restricting_patterns_match_pair_look_alikes();
     invalid_documents_are_rejected_with_pointers();

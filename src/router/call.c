@@ -149,8 +149,11 @@ tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const
     cJSON *parsed = NULL;
     size_t lead = 0;
     while (lead < args_len && (args[lead] == ' ' || args[lead] == '\n' || args[lead] == '\r' || args[lead] == '\t')) lead++;
+    /* (only a rule that can match this tool makes its arguments matter to the policy) */
+    tg_tool_facts facts;
+    int policy_reads = tg_policy_uses_args(rt->policy) && (facts = tg_tool_facts_of(tool), tg_policy_reads_args(rt->policy, &facts));
     int one_pass = lead < args_len && args[lead] == '{' && !req.strict_nulls && !tool->opts.context && !req.approval &&
-                           !req.approval_token && !tool->opts.audit_args && !tg_policy_uses_args(rt->policy)
+                           !req.approval_token && !tool->opts.audit_args && !policy_reads
                        ? tg_schema_check_text(tool->input, args, args_len, &jl, &rt->call_arena, NULL)
                        : -1;
     int checked = one_pass == 1;
@@ -171,7 +174,7 @@ tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const
     /* argument conditions judge what the handler will get: context
      * parameters in, a model's value for one out */
     const cJSON *judged = parsed;
-    if (parsed && tool->opts.context && tg_policy_uses_args(rt->policy) &&
+    if (parsed && tool->opts.context && policy_reads &&
         !(judged = tg_args_judged(&rt->call_arena, tool, parsed, req.context)))
         return refused(rt, &ev, call_fail(rt, TG_ERR_NOMEM, "out of memory", 13, -1));
     st = tg_call_authorize(rt, tool, judged, &req, started, &az);
