@@ -1370,6 +1370,64 @@ static void reads_args_only_for_tools_a_conditioned_rule_names(void) {
     tg_policy_free(p);
 }
 
+/* The property tg_policy_reads_args promises, over generated policies,
+ * names and arguments: for a tool it says no to, the decision is the same
+ * whatever the arguments (a call may then skip parsing them for the
+ * policy). Patterns include globs, look-alikes and allow rules that match
+ * only exactly; rules with and without conditions, in every effect. */
+static void reads_args_says_no_only_when_arguments_cannot_matter(void) {
+    static const char *const pats[] = {"fs_*", "FS-*", "*_file", "read_fi1e", "deploy*", "*", "send_mail",
+                                       "Send_Mail", "rm", "r*n", "*vv*", "get_*_x"};
+    static const char *const names[] = {"fs_read", "FS_read", "read_file", "read_fi1e", "deploy_prod", "send_mail",
+                                        "Send_Mail", "rm", "rn", "vvw", "get_a_x", "other", "fs-wr1te", "rnail"};
+    static const char *const argsets[] = {"{}", "{'path':'/etc/passwd','to':'x@acme.test','n':3}",
+                                          "{'path':'/home/a','to':'x@evil.test','n':30}", "{'path':7}"};
+    static const char *const conds[] = {"{'path':{'prefix':'/etc/'}}", "{'to':{'suffix':'@acme.test'}}",
+                                        "{'n':{'one_of':[3,4]}}"};
+    static const char *const effects[] = {"allow", "deny", "ask"};
+    uint32_t x = 12345;
+    int checked = 0, said_no = 0;
+    for (int round = 0; round < 60; round++) {
+        char doc[2048];
+        size_t o = (size_t)snprintf(doc, sizeof doc, "{'version':1,'defaults':['*'],'rules':[");
+        int nrules = 1 + (int)((x = x * 1103515245u + 12345u) >> 16) % 5;
+        for (int r = 0; r < nrules; r++) {
+            x = x * 1103515245u + 12345u;
+            const char *pat = pats[(x >> 16) % (sizeof pats / sizeof *pats)];
+            x = x * 1103515245u + 12345u;
+            const char *eff = effects[(x >> 16) % 3];
+            x = x * 1103515245u + 12345u;
+            unsigned c = (x >> 16) % 5; /* 0-2: a condition, else none */
+            o += (size_t)snprintf(doc + o, sizeof doc - o, "%s{'id':'r%d','effect':'%s','tools':['%s']%s%s}",
+                                  r ? "," : "", r, eff, pat, c < 3 ? ",'args':" : "", c < 3 ? conds[c] : "");
+        }
+        snprintf(doc + o, sizeof doc - o, "]}");
+        tg_policy *p = compile(doc);
+        if (!p) return;
+        tg_arena ar;
+        tg_arena_init(&ar, A);
+        for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+            tg_tool_facts t = tool(names[i]);
+            if (tg_policy_reads_args(p, &t)) continue;
+            said_no++;
+            tg_authz_request r = req("agent");
+            r.dry_run = 1;
+            tg_authz_result none, with;
+            tg_decision d0 = tg_policy_authorize(p, &t, &r, &none, NULL);
+            for (size_t a = 0; a < sizeof argsets / sizeof *argsets; a++) {
+                r.args = doc_from(&ar, argsets[a]);
+                tg_decision d1 = tg_policy_authorize(p, &t, &r, &with, NULL);
+                CHECK_MSG(d0 == d1 && strcmp(none.rule, with.rule) == 0, "%s under %s with %s: %s/%s vs %s/%s", names[i],
+                          doc, argsets[a], tg_decision_name(d0), none.rule, tg_decision_name(d1), with.rule);
+                checked++;
+            }
+        }
+        tg_arena_free(&ar);
+        tg_policy_free(p);
+    }
+    CHECK(checked > 500 && said_no > 100); /* (the property was put to the test) */
+}
+
 /* The name check and the glob matcher, against their definitions. */
 static void name_check_and_globs(void) {
     for (int c = 0; c < 256; c++) {
@@ -2093,6 +2151,7 @@ int main(void) {
     registry_folds_decide_as_folding_does();
     name_check_and_globs();
     reads_args_only_for_tools_a_conditioned_rule_names();
+    reads_args_says_no_only_when_arguments_cannot_matter();
     rate_bucket_is_shared_by_every_spelling();
     restricting_patterns_match_pair_look_alikes();
     invalid_documents_are_rejected_with_pointers();
