@@ -248,14 +248,13 @@ const tg_pat *tg_rpatset_find(const tg_rpatset *set, tg_rkey *k) {
     return p ? p : tg_patset_find_h(&set->pairs, key->pairs, key->pairs_len, key->pairs_h);
 }
 
-/* [A-Za-z0-9_.-] as bits of the byte's value (0-127) */
-static const uint64_t NAME_CHARS[2] = {0x03FF600000000000ull, 0x07FFFFFE87FFFFFEull};
-
 int tg_policy_name_ok(const char *name, size_t len) {
     if (!name || len == 0 || len > 128) return 0;
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)name[i];
-        if (c >= 128 || !((NAME_CHARS[c >> 6] >> (c & 63)) & 1)) return 0;
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+              c == '-'))
+            return 0;
     }
     return 1;
 }
