@@ -460,8 +460,8 @@ static tg_decision decide_rules(dctx *d) {
      * first, then globs by prefix length), so a matched deny does not end
      * the scan: an earlier deny may follow (rule_cb judges only those). */
     tg_rpatset_each(&d->p->rule_tools_fold, &d->key, rule_cb, &s);
-    if (d->ex || (s.best[TG_DENY] == TG_NONE && s.best[TG_ASK] == TG_NONE))
-        if (d->p->rule_tools.n) tg_patset_each_h(&d->p->rule_tools, t->name, t->name_len, name_hashes(d), rule_cb, &s);
+    if (d->p->rule_tools.n && (d->ex || (s.best[TG_DENY] == TG_NONE && s.best[TG_ASK] == TG_NONE)))
+        tg_patset_each_h(&d->p->rule_tools, t->name, t->name_len, name_hashes(d), rule_cb, &s);
     static const char *const eff[3] = {"allow", "ask", "deny"};
     char *rule = d->res->rule, *reason = d->res->reason;
     sb rb, sr;
@@ -764,7 +764,6 @@ static int parse_mode(const char *m) {
     if (strcmp(m, "plan") == 0) return TG_MODE_PLAN;
     return -1;
 }
-
 
 static tg_decision decide(dctx *d) {
     tg_policy *p = d->p;
