@@ -172,6 +172,10 @@ int tg_policy_uses_args(const tg_policy *p);
  * tool is NULL or its name unchecked, and some rule has any): only then
  * does a decision for it read the arguments. */
 int tg_policy_reads_args(const tg_policy *p, const tg_tool_facts *tool);
+/* 1 when some argument condition reads the top-level argument `name` (by
+ * its name, or its JSON Pointer's first token): a decision judges the
+ * arguments' other members never. */
+int tg_policy_reads_member(const tg_policy *p, const char *name, size_t len);
 
 /* 1 when the policy has rate limits or session budgets: only then has an
  * allowed call anything for tg_policy_limits to charge. */

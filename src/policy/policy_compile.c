@@ -387,6 +387,45 @@ static int build_restrictive_set(cc *c, tg_arena *a, tg_pat_in *v, uint32_t n, t
     return build_set(c, a, v, n, 0, &out->chars) || build_set(c, a, pairs, n, 0, &out->pairs) ? -1 : 0;
 }
 
+/* The first token of a condition's argument as arg_value reads it (a name,
+ * or a JSON Pointer's first token, ~0 and ~1 undone; at most 256 bytes)
+ * into tok; its length, or -1 when arg_value can never find it. */
+static long first_token(const tg_cond *cd, char tok[256]) {
+    if (cd->arg_len == 0 || cd->arg[0] != '/') {
+        if (cd->arg_len > 256) return -1;
+        memcpy(tok, cd->arg, cd->arg_len);
+        return (long)cd->arg_len;
+    }
+    size_t i = 1, tl = 0;
+    while (i < cd->arg_len && cd->arg[i] != '/') {
+        char ch = cd->arg[i];
+        if (ch == '~') {
+            if (i + 1 >= cd->arg_len || (cd->arg[i + 1] != '0' && cd->arg[i + 1] != '1')) return -1;
+            ch = cd->arg[i + 1] == '0' ? '~' : '/';
+            i++;
+        }
+        if (tl >= 256) return -1;
+        tok[tl++] = ch;
+        i++;
+    }
+    return (long)tl;
+}
+
+/* p->arg_members: every top-level argument a condition reads. */
+static int arg_members(cc *c) {
+    tg_policy *p = c->p;
+    pvec v = {0};
+    for (uint32_t k = 0; k < p->n_rules; k++)
+        for (uint32_t j = 0; j < p->rules[k].n_conds; j++) {
+            char tok[256];
+            long tl = first_token(&p->rules[k].conds[j], tok);
+            if (tl < 0) continue;
+            const char *s = keep(c, tok, (size_t)tl);
+            if (!s || pvec_push(c, &v, s, (size_t)tl, k) != 0) return -1;
+        }
+    return build_set(c, &p->arena, v.v, v.n, 1, &p->arg_members) ? -1 : 0;
+}
+
 static int compile_bundles(cc *c, const cJSON *obj, const char *ptr, const char *kind, bundles *out) {
     memset(out, 0, sizeof *out);
     if (!obj) return 0;
@@ -762,6 +801,7 @@ static int compile_rules(cc *c, const cJSON *arr) {
     }
     for (uint32_t k = 0; k < n; k++)
         if (p->rules[k].n_conds) p->uses_args = 1;
+    if (p->uses_args && arg_members(c)) return -1;
     /* allow rules' patterns exact, deny and ask rules' folded (build_restrictive_set) */
     pvec lets = {0}, holds = {0}, cond_lets = {0}, cond_holds = {0};
     for (uint32_t k = 0; k < tools.n; k++) {

@@ -1004,6 +1004,15 @@ int tg_policy_reads_args(const tg_policy *p, const tg_tool_facts *tool) {
            few_match(&p->cond_tools_fold.pairs, key.pairs, key.pairs_len);
 }
 
+int tg_policy_reads_member(const tg_policy *p, const char *name, size_t len) {
+    if (!p) return 0;
+    const tg_patset *set = &p->arg_members;
+    if (set->n > 8) return tg_patset_exact(set, name, len) != NULL;
+    for (uint32_t i = 0; i < set->n; i++) /* (most policies read a few arguments: no hash for those) */
+        if (set->pats[i].len == len && memcmp(set->pats[i].s, name, len) == 0) return 1;
+    return 0;
+}
+
 int tg_policy_has_limits(const tg_policy *p) { return p && (p->n_rates || p->n_budgets); }
 
 tg_decision tg_policy_limits(tg_policy *p, const tg_tool_facts *tool, const tg_authz_request *req,

@@ -280,6 +280,8 @@ struct tg_policy {
     tg_rpatset rule_tools_fold; /* deny and ask rules' patterns, folded (owner: rule index) */
     tg_patset cond_tools;       /* the same two, of rules with argument conditions only */
     tg_rpatset cond_tools_fold; /* (tg_policy_reads_args: a few patterns, most policies none) */
+    tg_patset arg_members;      /* the top-level argument each condition reads (its name, or its
+                                 * pointer's first token), exact: tg_policy_reads_member */
     tg_rate_limit *rates;
     uint32_t n_rates;
     tg_rpatset rate_tools;      /* owner: rate index */

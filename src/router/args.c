@@ -4,6 +4,7 @@
 #include "router.h"
 #include "../crypto/base64url.h"
 #include "../crypto/sha256.h"
+#include "../json/json_lex.h"
 
 #include <string.h>
 
@@ -190,4 +191,70 @@ tg_args_status tg_args_prepare(tg_arena *arena, const tg_tool *tool, cJSON *args
     /* 3 the full schema, context parameters included (their values withheld from its errors) */
     return known_invalid ? tg_schema_error_lines(arena, tool->input, args, max_errors, ctxmap, msg)
                          : tg_check_schema(arena, tool->input, args, max_errors, ctxmap, msg);
+}
+
+/* Where the value starting at s[i] ends, in strict JSON (the one pass read
+ * it: no error to find here); len when it does not. */
+static size_t value_end(const char *s, size_t len, size_t i) {
+    const unsigned char *u = (const unsigned char *)s;
+    size_t depth = 0;
+    do {
+        if (i >= len) return len;
+        unsigned char c = u[i];
+        if (c == '"') {
+            tg_json_lexstr ls;
+            if (tg_json_lex_string(u, len, i + 1, &ls)) return len;
+            i = ls.end + 1;
+        } else if (c == '{' || c == '[') {
+            depth++;
+            i++;
+        } else if (c == '}' || c == ']') {
+            depth--;
+            i++;
+        } else if (depth == 0) {
+            /* a number or a literal, alone */
+            while (i < len && u[i] != ',' && u[i] != '}' && u[i] != ']' && u[i] != ' ' && u[i] != '\t' && u[i] != '\n' &&
+                   u[i] != '\r')
+                i++;
+            return i;
+        } else {
+            i++;
+        }
+    } while (depth);
+    return i;
+}
+
+static size_t skip_space(const char *s, size_t len, size_t i) {
+    while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) i++;
+    return i;
+}
+
+cJSON *tg_args_members(tg_arena *arena, const char *text, size_t len, const tg_policy *policy,
+                       const tg_json_limits *limits) {
+    cJSON *obj = tg_json_new(arena, cJSON_Object);
+    size_t i = skip_space(text, len, 0);
+    if (!obj || i >= len || text[i] != '{') return NULL;
+    i = skip_space(text, len, i + 1);
+    if (i < len && text[i] == '}') return obj;
+    while (i < len && text[i] == '"') {
+        tg_json_lexstr ls;
+        if (tg_json_lex_string((const unsigned char *)text, len, i + 1, &ls) || ls.escapes) return NULL;
+        const char *key = text + i + 1;
+        size_t klen = ls.end - (i + 1);
+        i = skip_space(text, len, ls.end + 1);
+        if (i >= len || text[i] != ':') return NULL;
+        size_t vs = skip_space(text, len, i + 1), ve = value_end(text, len, vs);
+        if (ve >= len) return NULL; /* (an object's member is followed by ',' or '}') */
+        if (tg_policy_reads_member(policy, key, klen)) {
+            tg_json_error err;
+            cJSON *v = tg_json_parse(arena, text + vs, ve - vs, limits, &err);
+            if (!v || tg_json_set_key(arena, v, key, klen)) return NULL;
+            tg_json_append(obj, v);
+        }
+        i = skip_space(text, len, ve);
+        if (i < len && text[i] == '}') return obj;
+        if (i >= len || text[i] != ',') return NULL;
+        i = skip_space(text, len, i + 1);
+    }
+    return NULL;
 }

@@ -139,12 +139,13 @@ tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const
     ev.tool = tool;
 
     /* 2 parse (before authorizing: argument conditions need the arguments).
-     * When nothing before dispatch needs the tree (no argument conditions,
-     * context parameters, approval to match, strict-mode nulls or audited
-     * arguments), the one-pass check validates the text as it reads it and
-     * the handler gets that very text; an invalid or undecided text takes
-     * the tree path, which explains it (without deciding again what the
-     * one pass refused). */
+     * When nothing before dispatch needs the tree (context parameters, an
+     * approval to match, strict-mode nulls or audited arguments), the
+     * one-pass check validates the text as it reads it and the handler gets
+     * that very text; argument conditions that can match the tool get the
+     * members they read, parsed alone. An invalid or undecided text takes
+     * the tree path, which explains it (without deciding again what the one
+     * pass refused). */
     tg_json_limits jl = tg_rt_json_limits(rt, rt->limits.args_bytes);
     cJSON *parsed = NULL;
     size_t lead = 0;
@@ -153,10 +154,16 @@ tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const
     tg_tool_facts facts;
     int policy_reads = tg_policy_uses_args(rt->policy) && (facts = tg_tool_facts_of(tool), tg_policy_reads_args(rt->policy, &facts));
     int one_pass = lead < args_len && args[lead] == '{' && !req.strict_nulls && !tool->opts.context && !req.approval &&
-                           !req.approval_token && !tool->opts.audit_args && !policy_reads
+                           !req.approval_token && !tool->opts.audit_args
                        ? tg_schema_check_text(tool->input, args, args_len, &jl, &rt->call_arena, NULL)
                        : -1;
     int checked = one_pass == 1;
+    /* a text checked in one pass that the policy's conditions read: the
+     * members they read, parsed (the rest never becomes a tree); else the
+     * whole tree, as for a text the one pass did not accept */
+    const cJSON *members = NULL;
+    if (checked && policy_reads && !(members = tg_args_members(&rt->call_arena, args, args_len, rt->policy, &jl)))
+        checked = 0, one_pass = -1;
     if (!checked) {
         parsed = tg_json_parse(&rt->call_arena, args, args_len, &jl, &jerr);
         if (!parsed)
@@ -173,7 +180,7 @@ tg_status tg_call_begin(tg_runtime *rt, const char *name, size_t name_len, const
     tg_authz_outcome az;
     /* argument conditions judge what the handler will get: context
      * parameters in, a model's value for one out */
-    const cJSON *judged = parsed;
+    const cJSON *judged = checked ? members : parsed;
     if (parsed && tool->opts.context && policy_reads &&
         !(judged = tg_args_judged(&rt->call_arena, tool, parsed, req.context)))
         return refused(rt, &ev, call_fail(rt, TG_ERR_NOMEM, "out of memory", 13, -1));

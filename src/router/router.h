@@ -75,6 +75,14 @@ const cJSON *tg_args_judged(tg_arena *arena, const tg_tool *tool, const cJSON *a
  * when the tool has no context parameters or args is not an object; NULL
  * out of memory. */
 const cJSON *tg_args_shown(tg_arena *arena, const tg_tool *tool, const cJSON *args);
+/* The members of the arguments' object (text: strict JSON the one-pass
+ * check accepted, so no key is escaped or repeated) that the policy's
+ * argument conditions read (tg_policy_reads_member), parsed into a new
+ * object in arena: what a decision judges, without a tree of the rest (a
+ * file's content beside the path a rule checks). NULL: out of memory, or a
+ * text this reader does not take (an escaped key): parse it whole. */
+cJSON *tg_args_members(tg_arena *arena, const char *text, size_t len, const tg_policy *policy,
+                       const tg_json_limits *limits);
 /* The SHA-256 (64 lowercase hex digits and a NUL, in hex) of the context
  * values the tool's context parameters take from context: what an approval
  * is bound to beside the arguments it shows, so the same arguments for

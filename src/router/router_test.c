@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "toolgate.h"
+#include "router.h"
 #include "../../tests/tg_test.h"
 
 typedef struct host_log {
@@ -560,6 +561,108 @@ static void handler_text_is_the_callers_unless_changed(void) {
     tg_runtime_free(rt);
 }
 
+/* A text checked in one pass under a policy whose conditions read some
+ * arguments: the decision sees those members (by name, or under a JSON
+ * Pointer's first token) as the whole tree would show them; an escaped key
+ * takes the tree path, and is judged the same. */
+static void conditions_judge_the_members_they_read(void) {
+    host_log h = {0};
+    const char *policy = "{\"version\":1,\"defaults\":[\"*\"],\"rules\":[{\"id\":\"all\",\"effect\":\"allow\","
+                         "\"tools\":[\"*\"]},{\"id\":\"no-prod\",\"effect\":\"deny\",\"tools\":[\"q\"],"
+                         "\"args\":{\"db\":{\"equals\":\"prod\"}}},{\"id\":\"no-drop\",\"effect\":\"deny\","
+                         "\"tools\":[\"q\"],\"args\":{\"/opts/mode\":{\"equals\":\"drop\"}}}]}";
+    tg_runtime *rt = runtime(&h, NULL, policy);
+    const char *q = "{\"name\":\"q\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"db\":{\"type\":\"string\"},"
+                    "\"opts\":{\"type\":\"object\"},\"blob\":{\"type\":\"string\"},\"n\":{\"type\":\"array\"}}}}";
+    CHECK(tg_register_tool(rt, q, strlen(q), NULL, 0, 1) == TG_OK);
+    uint32_t c = 0;
+    CHECK(call_ctx(rt, "q", "{\"blob\":\"}]\\\"{\",\"opts\":{\"x\":[1,{}],\"mode\":\"drop\"}}", NULL, &c) == TG_ERR_DENIED);
+    CHECK(strstr(out(rt), "no-drop") != NULL);
+    CHECK(call_ctx(rt, "q", " { \"n\" : [ 1 , { \"a\" : \"}\" } ] , \"db\" : \"prod\" } ", NULL, &c) == TG_ERR_DENIED);
+    CHECK(strstr(out(rt), "no-prod") != NULL);
+    CHECK(call_ctx(rt, "q", "{\"d\\u0062\":\"prod\"}", NULL, &c) == TG_ERR_DENIED); /* (escaped: the tree path) */
+    const char *fine = "{\"db\":\"dev\",\"opts\":{\"mode\":\"keep\"},\"n\":[1,{\"a\":\"}\"}],\"blob\":\"x\"}";
+    CHECK(call_ctx(rt, "q", fine, NULL, &c) == TG_PENDING);
+    CHECK_STR(h.args, fine);
+    CHECK(tg_call_complete(rt, c, "\"ok\"", 4, 0) == TG_OK);
+    tg_runtime_free(rt);
+}
+
+/* A random JSON value (depth-bounded) into b: strings with the bytes that
+ * end values ('}', ']', ',', '"' escaped, '\\'), numbers, literals,
+ * nested arrays and objects, and white space between tokens. */
+static void random_value(tg_buf *b, uint32_t *x, int depth) {
+    static const char *const atoms[] = {"1", "-2.5e3", "0", "true", "false", "null", "\"}\"", "\"]\"", "\",\"",
+                                        "\"\\\"\"", "\"\\\\\"", "\"plain\"", "\"\\u0041\"", "\"\""};
+    *x = *x * 1103515245u + 12345u;
+    unsigned k = (*x >> 16) % (depth > 2 ? 14 : 18);
+    if (k < 14) {
+        tg_buf_puts(b, atoms[k]);
+        return;
+    }
+    int obj = k >= 16;
+    tg_buf_putc(b, obj ? '{' : '[');
+    int n = (int)((*x >> 8) % 4);
+    for (int i = 0; i < n; i++) {
+        if (i) tg_buf_puts(b, (*x >> (i + 3)) & 1 ? " , " : ",");
+        if (obj) tg_buf_printf(b, "\"k%d\" : ", i);
+        random_value(b, x, depth + 1);
+    }
+    tg_buf_putc(b, obj ? '}' : ']');
+}
+
+/* tg_args_members against the whole tree, over generated objects: each
+ * member a condition reads is the same value in both (by name, or under a
+ * pointer's first token, "d/e" for "/d~1e/x"); no other member is there. */
+static void members_read_are_the_trees(void) {
+    const char *doc = "{\"version\":1,\"defaults\":[\"*\"],\"rules\":[{\"id\":\"r\",\"effect\":\"deny\","
+                      "\"tools\":[\"q\"],\"args\":{\"a\":{\"equals\":1},\"/c/x\":{\"prefix\":\"p\"},"
+                      "\"/d~1e/x\":{\"equals\":2}}},{\"id\":\"s\",\"effect\":\"ask\",\"tools\":[\"*\"],"
+                      "\"args\":{\"b\":{\"suffix\":\"z\"}}}]}";
+    static const char *const keys[] = {"a", "b", "c", "d/e", "zz", "a2", "x"};
+    tg_allocator A = {tg_alloc_libc, NULL};
+    tg_arena ar;
+    tg_arena_init(&ar, A);
+    tg_json_error err;
+    cJSON *d = tg_json_parse(&ar, doc, strlen(doc), NULL, &err);
+    tg_policy *p = NULL;
+    CHECK(d && tg_policy_compile(&A, d, &p, NULL) == 0);
+    if (!p) return;
+    uint32_t x = 7;
+    int compared = 0;
+    for (int round = 0; round < 400; round++) {
+        tg_buf b;
+        tg_buf_init(&b, A, 0);
+        tg_buf_puts(&b, round & 1 ? " { " : "{");
+        int n = 1 + round % 6;
+        for (int i = 0; i < n; i++) {
+            if (i) tg_buf_puts(&b, round & 2 ? " ,\n" : ",");
+            x = x * 1103515245u + 12345u;
+            tg_buf_printf(&b, "\"%s\"%s", keys[(x >> 16) % 7], round & 4 ? " : " : ":");
+            random_value(&b, &x, 0);
+        }
+        tg_buf_puts(&b, round & 1 ? " } " : "}");
+        tg_arena sc;
+        tg_arena_init(&sc, A);
+        tg_json_limits lim = tg_json_default_limits();
+        lim.allow_duplicate_keys = 1; /* (generated keys repeat; the one pass never passes such a text on) */
+        cJSON *whole = tg_json_parse(&sc, b.data, b.len, &lim, &err);
+        cJSON *members = tg_args_members(&sc, b.data, b.len, p, &lim);
+        CHECK_MSG(whole && members, "%s", b.data);
+        for (size_t k = 0; whole && members && k < sizeof keys / sizeof *keys; k++) {
+            const cJSON *w = tg_json_get(whole, keys[k], strlen(keys[k])), *m = tg_json_get(members, keys[k], strlen(keys[k]));
+            int read = tg_policy_reads_member(p, keys[k], strlen(keys[k]));
+            CHECK_MSG(read ? (w == NULL ? m == NULL : m != NULL && tg_json_same(w, m)) : m == NULL, "%s in %s", keys[k], b.data);
+            compared++;
+        }
+        tg_arena_free(&sc);
+        tg_buf_free(&b);
+    }
+    CHECK(compared > 2000 && tg_policy_reads_member(p, "d/e", 3) && !tg_policy_reads_member(p, "zz", 2));
+    tg_policy_free(p);
+    tg_arena_free(&ar);
+}
+
 int main(void) {
     abandoned_calls_keep_their_place();
     approval_outlives_flight_limits();
@@ -571,5 +674,7 @@ int main(void) {
     content_annotations_checked();
     unknown_context_keys_refused();
     handler_text_is_the_callers_unless_changed();
+    conditions_judge_the_members_they_read();
+    members_read_are_the_trees();
     return tg_test_finish("router");
 }
