@@ -7,7 +7,9 @@
  * JSON and every audit event and tg_last_error is strict JSON; every
  * model-visible name in renderings matches ^[A-Za-z_][A-Za-z0-9_-]{0,63}$;
  * the change log (tg_source_changes) is lines of strict JSON, and what it
- * says each source holds is given back whole to a second runtime. */
+ * says each source holds is given back whole to a second runtime; a call is
+ * refused by the policy exactly when tg_authorize, asked apart with the
+ * same tool, arguments and context, denies it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +55,58 @@ static void err_json(tg_runtime *rt, const char *what) {
     size_t n;
     const char *o = tg_last_error(rt, &n);
     if (n) strict_ok(what, o, n);
+}
+
+/* 1 when s[0..n) holds z */
+static int holds(const char *s, size_t n, const char *z) {
+    size_t zl = strlen(z);
+    for (size_t i = 0; i + zl <= n; i++)
+        if (memcmp(s + i, z, zl) == 0) return 1;
+    return 0;
+}
+
+/* The policy's verdict on the call about to begin, asked apart (a dry
+ * run of tg_authorize with the call's tool, arguments and context): 1
+ * deny, 0 not deny, -1 not comparable (a context the harness cannot
+ * restate: trusted values, approvals, a strict rendering, or a tool with
+ * context parameters, whose arguments the call judges with them; a request
+ * authorize refuses). */
+static int denied_apart(tg_runtime *rt, const char *const *f, const size_t *fl) {
+    static const char *const kept[] = {"principal", "mode", "tenant", "session", "source", "scheduler"};
+    if (holds(f[1], fl[1], "context") || holds(f[2], fl[2], "context")) return -1;
+    tg_arena a;
+    tg_arena_init(&a, A);
+    tg_json_error e;
+    cJSON *ctx = fl[6] ? tg_json_parse(&a, f[6], fl[6], NULL, &e) : NULL;
+    int r = -1;
+    if (fl[6] && !cJSON_IsObject(ctx)) goto out;
+    for (const cJSON *m = ctx ? ctx->child : NULL; m; m = m->next) {
+        int ok = 0;
+        for (size_t k = 0; k < sizeof kept / sizeof *kept; k++) ok |= tg_json_key_is(m, kept[k]);
+        if (!ok) goto out;
+    }
+    tg_buf q;
+    tg_buf_init(&q, A, 0);
+    tg_buf_puts(&q, "{\"tool\":");
+    tg_json_write_string(&q, f[4], fl[4]);
+    tg_buf_puts(&q, ",\"args\":");
+    tg_buf_append(&q, f[5], fl[5]);
+    for (const cJSON *m = ctx ? ctx->child : NULL; m; m = m->next) {
+        tg_buf_putc(&q, ',');
+        tg_json_write_string(&q, m->string, tg_json_strlen(m->string));
+        tg_buf_putc(&q, ':');
+        tg_json_write(&q, m);
+    }
+    tg_buf_putc(&q, '}');
+    if (!q.failed && tg_authorize(rt, q.data, q.len) == TG_OK) {
+        size_t n;
+        const char *o = tg_output(rt, &n);
+        r = holds(o, n, "\"decision\":\"deny\"");
+    }
+    tg_buf_free(&q);
+out:
+    tg_arena_free(&a);
+    return r;
 }
 
 static int name_ok(const char *s, size_t n) {
@@ -351,9 +405,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         tg_buf_free(&q);
     }
     uint32_t cid = 0;
+    int deny = denied_apart(rt, f, fl);
     st = tg_call_begin(rt, f[4], fl[4], f[5], fl[5], f[6], fl[6], &cid);
     if (st != TG_PENDING) out_json(rt, "call_begin output");
     err_json(rt, "call_begin error");
+    /* the call is refused by the policy exactly when the policy, asked
+     * apart, denies it (a call it denies never runs) */
+    if (deny == 1 && (st == TG_PENDING || st == TG_PENDING_APPROVAL))
+        fail("the policy denies the call, yet it was dispatched (status %d)", (int)st);
+    if (deny == 0 && st == TG_ERR_DENIED) fail("the call was denied, yet the policy asked apart does not deny it");
     if (st == TG_PENDING_APPROVAL) {
         tg_arena a;
         tg_arena_init(&a, A);

@@ -129,6 +129,11 @@ int tg_call_request_read(struct tg_runtime *rt, const cJSON *ctx, tg_request_kin
 }
 
 const char *tg_no_policy_refusal(const tg_tool *tool, const tg_call_request *req, const char **rule) {
+    /* (a tool's tenant scope holds with or without a policy: as tg_call_authorize) */
+    if (tool->opts.tenant && !(req->tenant && strcmp(req->tenant, tool->opts.tenant) == 0)) {
+        *rule = "tenant";
+        return "the tool belongs to another tenant";
+    }
     if (tool->opts.needs_approval) {
         *rule = "tool:needs_approval";
         return "the host marks it as needing a person's approval, and no policy is set to ask one (set a policy first)";

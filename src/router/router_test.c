@@ -663,6 +663,26 @@ static void members_read_are_the_trees(void) {
     tg_arena_free(&ar);
 }
 
+/* A tool's tenant scope holds with or without a policy, in a call and in
+ * tg_authorize asked apart alike (the fuzzer's decision oracle found the
+ * dry run allowing, without a policy, a call the runtime then denied). */
+static void tenant_scope_without_a_policy(void) {
+    host_log h = {0};
+    tg_runtime *rt = runtime(&h, NULL, NULL);
+    const char *t = "{\"name\":\"crm\",\"inputSchema\":{\"type\":\"object\"}}", *opts = "{\"tenant\":\"acme\"}";
+    CHECK(tg_register_tool(rt, t, strlen(t), opts, strlen(opts), 1) == TG_OK);
+    uint32_t c = 0;
+    CHECK(call_ctx(rt, "crm", "{}", NULL, &c) == TG_ERR_DENIED);
+    const char *q = "{\"tool\":\"crm\",\"args\":{}}";
+    CHECK(tg_authorize(rt, q, strlen(q)) == TG_OK);
+    CHECK_MSG(strstr(out(rt), "\"decision\":\"deny\",\"rule\":\"tenant\"") != NULL, "%s", out(rt));
+    q = "{\"tool\":\"crm\",\"tenant\":\"acme\"}";
+    CHECK(tg_authorize(rt, q, strlen(q)) == TG_OK && strstr(out(rt), "\"decision\":\"allow\"") != NULL);
+    CHECK(call_ctx(rt, "crm", "{}", "{\"tenant\":\"acme\"}", &c) == TG_PENDING);
+    CHECK(tg_call_complete(rt, c, "\"ok\"", 4, 0) == TG_OK);
+    tg_runtime_free(rt);
+}
+
 int main(void) {
     abandoned_calls_keep_their_place();
     approval_outlives_flight_limits();
@@ -676,5 +696,6 @@ int main(void) {
     handler_text_is_the_callers_unless_changed();
     conditions_judge_the_members_they_read();
     members_read_are_the_trees();
+    tenant_scope_without_a_policy();
     return tg_test_finish("router");
 }
