@@ -109,6 +109,56 @@ out:
     return r;
 }
 
+/* A tool the listing for a caller leaves out is one that caller can never
+ * call: tg_authorize, asked with the listing's caller and no arguments,
+ * denies it. Checked for the called tool's name when the listing request
+ * (field 9) is a whole MCP listing (no page, no snapshot) of a known tool. */
+static void hidden_means_denied(tg_runtime *rt, const char *const *f, const size_t *fl) {
+    static const char *const caller[] = {"principal", "mode", "tenant", "session", "source", "scheduler"};
+    tg_arena a;
+    tg_arena_init(&a, A);
+    tg_json_error e;
+    cJSON *req = tg_json_parse(&a, f[9], fl[9], NULL, &e);
+    if (!cJSON_IsObject(req)) goto out;
+    for (const cJSON *m = req->child; m; m = m->next) {
+        int ok = tg_json_key_is(m, "format") && tg_json_string_is(m, "mcp");
+        for (size_t k = 0; k < sizeof caller / sizeof *caller; k++) ok |= tg_json_key_is(m, caller[k]);
+        if (!ok) goto out;
+    }
+    if (tg_list_tools(rt, f[9], fl[9]) != TG_OK) goto out;
+    const cJSON *d = output_doc(rt, &a, "whole mcp listing"), *tools = tg_json_getz(d, "tools");
+    const cJSON *report = tg_json_getz(d, "report");
+    if (tg_json_getz(d, "nextCursor") || (report && report->child) || !cJSON_IsArray(tools)) goto out;
+    for (const cJSON *t = tools->child; t; t = t->next) {
+        const cJSON *n = tg_json_getz(t, "name");
+        if (cJSON_IsString(n) && tg_json_strlen(n->valuestring) == fl[4] && memcmp(n->valuestring, f[4], fl[4]) == 0)
+            goto out; /* (listed) */
+    }
+    tg_buf q;
+    tg_buf_init(&q, A, 0);
+    tg_buf_puts(&q, "{\"tool\":");
+    tg_json_write_string(&q, f[4], fl[4]);
+    tg_buf_puts(&q, ",\"args\":{}");
+    for (const cJSON *m = req->child; m; m = m->next) {
+        if (tg_json_key_is(m, "format")) continue;
+        tg_buf_putc(&q, ',');
+        tg_json_write_string(&q, m->string, tg_json_strlen(m->string));
+        tg_buf_putc(&q, ':');
+        tg_json_write(&q, m);
+    }
+    tg_buf_putc(&q, '}');
+    if (!q.failed && tg_authorize(rt, q.data, q.len) == TG_OK) {
+        size_t n;
+        const char *o = tg_output(rt, &n);
+        if (!holds(o, n, "\"decision\":\"deny\""))
+            fail("tool '%.*s' is left out of the listing for %.*s, yet authorize answers %.*s", (int)fl[4], f[4], (int)fl[9],
+                 f[9], (int)(n > 300 ? 300 : n), o);
+    }
+    tg_buf_free(&q);
+out:
+    tg_arena_free(&a);
+}
+
 static int name_ok(const char *s, size_t n) {
     if (n < 1 || n > 64) return 0;
     if (!((s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z') || s[0] == '_')) return 0;
@@ -484,6 +534,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
     }
     if (fl[9]) {
+        hidden_means_denied(rt, f, fl);
         st = tg_list_tools(rt, f[9], fl[9]);
         if (st == TG_OK) check_listing_only(rt, "fuzzed request"); else err_json(rt, "list_tools error");
         tg_buf q;
