@@ -208,16 +208,47 @@ typedef struct hoststate {
     uint32_t last_call;
     int invoked;
     int refuse;
+    uint32_t handler;   /* the last dispatch's handler, and its arguments (a copy) */
+    char *args;
+    size_t args_len;
 } hoststate;
 
 static int h_invoke(void *ud, uint32_t handler, uint32_t call, const char *args, size_t len, double deadline) {
-    (void)handler;
     (void)deadline;
     hoststate *h = ud;
     strict_ok("invoke args", args, len);
     h->last_call = call;
     h->invoked++;
+    h->handler = handler;
+    free(h->args);
+    h->args = malloc(len ? len : 1);
+    if (h->args) memcpy(h->args, args, len);
+    h->args_len = h->args ? len : 0;
     return h->refuse;
+}
+
+/* The arguments a handler was given are valid against its tool's
+ * inputSchema, compiled apart (tg_compile_schema): checked for the
+ * descriptor of field 0 (handler 7), whose schema the harness knows. */
+static void dispatched_args_valid(tg_runtime *rt, const char *const *f, const size_t *fl, const hoststate *h) {
+    if (h->handler != 7 || !h->args) return;
+    tg_arena a;
+    tg_arena_init(&a, A);
+    tg_json_error e;
+    cJSON *d = tg_json_parse(&a, f[0], fl[0], NULL, &e);
+    const cJSON *schema = d ? tg_json_getz(d, "inputSchema") : NULL;
+    tg_buf s;
+    tg_buf_init(&s, A, 0);
+    uint32_t id = 0;
+    if (schema && !tg_json_write(&s, schema) && tg_compile_schema(rt, s.data, s.len, NULL, 0, &id) == TG_OK) {
+        int r = tg_validate(rt, id, h->args, h->args_len, 1);
+        if (r != 1)
+            fail("a handler was given arguments its tool's schema refuses (%d): %.*s", r,
+                 (int)(h->args_len > 500 ? 500 : h->args_len), h->args);
+        tg_schema_release(rt, id);
+    }
+    tg_buf_free(&s);
+    tg_arena_free(&a);
 }
 static double h_now(void *ud) { (void)ud; return 1000.0; }
 static void h_random(void *ud, void *buf, size_t n) {
@@ -329,7 +360,7 @@ static void restore_kept(const tg_limits *lim, tg_host *host, kept *ks, size_t n
  * then the one descriptor), given `batch`; its status, and its output or
  * error text copied into *out. */
 static tg_status batch_in_fresh(const char *const *f, const size_t *fl, const char *batch, size_t n, tg_buf *out) {
-    hoststate hs = {0, 0, 0};
+    hoststate hs = {0};
     tg_host host = {&hs, h_invoke, h_now, h_random, h_audit};
     tg_limits lim;
     tg_limits_default(&lim);
@@ -414,7 +445,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         fl[i] = p < end ? (z ? (size_t)(z - p) : (size_t)(end - p)) : 0;
         p = z ? z + 1 : end;
     }
-    hoststate hs = {0, 0, (flags >> 6) & 1};
+    hoststate hs = {.refuse = (flags >> 6) & 1};
     tg_host host = {&hs, h_invoke, h_now, h_random, h_audit};
     tg_limits lim;
     tg_limits_default(&lim);
@@ -459,6 +490,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     st = tg_call_begin(rt, f[4], fl[4], f[5], fl[5], f[6], fl[6], &cid);
     if (st != TG_PENDING) out_json(rt, "call_begin output");
     err_json(rt, "call_begin error");
+    if (st == TG_PENDING) dispatched_args_valid(rt, f, fl, &hs);
     /* the call is refused by the policy exactly when the policy, asked
      * apart, denies it (a call it denies never runs) */
     if (deny == 1 && (st == TG_PENDING || st == TG_PENDING_APPROVAL))
@@ -482,6 +514,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 tg_buf_putc(&c, '}');
                 st = tg_call_begin(rt, f[4], fl[4], f[5], fl[5], c.data, c.len, &cid);
                 if (st != TG_PENDING) out_json(rt, "call_begin (approved) output");
+                else dispatched_args_valid(rt, f, fl, &hs);
                 tg_buf_free(&c);
             }
         }
@@ -577,5 +610,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     free(ks);
     tg_runtime_free(rt);
+    free(hs.args);
     return 0;
 }
