@@ -65,6 +65,35 @@ static int holds(const char *s, size_t n, const char *z) {
     return 0;
 }
 
+/* tg_authorize asked for tool with the arguments' JSON text and the
+ * members of `caller` (one named `skip` left out): 1 it denies, 0 it does
+ * not, -1 it could not answer. Its output stays for the caller to read. */
+static int authorize_denies(tg_runtime *rt, const char *tool, size_t tool_len, const char *args, size_t args_len,
+                            const cJSON *caller, const char *skip) {
+    tg_buf q;
+    tg_buf_init(&q, A, 0);
+    tg_buf_puts(&q, "{\"tool\":");
+    tg_json_write_string(&q, tool, tool_len);
+    tg_buf_puts(&q, ",\"args\":");
+    tg_buf_append(&q, args, args_len);
+    for (const cJSON *m = caller ? caller->child : NULL; m; m = m->next) {
+        if (skip && tg_json_key_is(m, skip)) continue;
+        tg_buf_putc(&q, ',');
+        tg_json_write_string(&q, m->string, tg_json_strlen(m->string));
+        tg_buf_putc(&q, ':');
+        tg_json_write(&q, m);
+    }
+    tg_buf_putc(&q, '}');
+    int r = -1;
+    if (!q.failed && tg_authorize(rt, q.data, q.len) == TG_OK) {
+        size_t n;
+        const char *o = tg_output(rt, &n);
+        r = holds(o, n, "\"decision\":\"deny\"");
+    }
+    tg_buf_free(&q);
+    return r;
+}
+
 /* The policy's verdict on the call about to begin, asked apart (a dry
  * run of tg_authorize with the call's tool, arguments and context): 1
  * deny, 0 not deny, -1 not comparable (a context the harness cannot
@@ -85,25 +114,7 @@ static int denied_apart(tg_runtime *rt, const char *const *f, const size_t *fl) 
         for (size_t k = 0; k < sizeof kept / sizeof *kept; k++) ok |= tg_json_key_is(m, kept[k]);
         if (!ok) goto out;
     }
-    tg_buf q;
-    tg_buf_init(&q, A, 0);
-    tg_buf_puts(&q, "{\"tool\":");
-    tg_json_write_string(&q, f[4], fl[4]);
-    tg_buf_puts(&q, ",\"args\":");
-    tg_buf_append(&q, f[5], fl[5]);
-    for (const cJSON *m = ctx ? ctx->child : NULL; m; m = m->next) {
-        tg_buf_putc(&q, ',');
-        tg_json_write_string(&q, m->string, tg_json_strlen(m->string));
-        tg_buf_putc(&q, ':');
-        tg_json_write(&q, m);
-    }
-    tg_buf_putc(&q, '}');
-    if (!q.failed && tg_authorize(rt, q.data, q.len) == TG_OK) {
-        size_t n;
-        const char *o = tg_output(rt, &n);
-        r = holds(o, n, "\"decision\":\"deny\"");
-    }
-    tg_buf_free(&q);
+    r = authorize_denies(rt, f[4], fl[4], f[5], fl[5], ctx, NULL);
 out:
     tg_arena_free(&a);
     return r;
@@ -134,27 +145,12 @@ static void hidden_means_denied(tg_runtime *rt, const char *const *f, const size
         if (cJSON_IsString(n) && tg_json_strlen(n->valuestring) == fl[4] && memcmp(n->valuestring, f[4], fl[4]) == 0)
             goto out; /* (listed) */
     }
-    tg_buf q;
-    tg_buf_init(&q, A, 0);
-    tg_buf_puts(&q, "{\"tool\":");
-    tg_json_write_string(&q, f[4], fl[4]);
-    tg_buf_puts(&q, ",\"args\":{}");
-    for (const cJSON *m = req->child; m; m = m->next) {
-        if (tg_json_key_is(m, "format")) continue;
-        tg_buf_putc(&q, ',');
-        tg_json_write_string(&q, m->string, tg_json_strlen(m->string));
-        tg_buf_putc(&q, ':');
-        tg_json_write(&q, m);
-    }
-    tg_buf_putc(&q, '}');
-    if (!q.failed && tg_authorize(rt, q.data, q.len) == TG_OK) {
+    if (authorize_denies(rt, f[4], fl[4], "{}", 2, req, "format") == 0) {
         size_t n;
         const char *o = tg_output(rt, &n);
-        if (!holds(o, n, "\"decision\":\"deny\""))
-            fail("tool '%.*s' is left out of the listing for %.*s, yet authorize answers %.*s", (int)fl[4], f[4], (int)fl[9],
-                 f[9], (int)(n > 300 ? 300 : n), o);
+        fail("tool '%.*s' is left out of the listing for %.*s, yet authorize answers %.*s", (int)fl[4], f[4], (int)fl[9], f[9],
+             (int)(n > 300 ? 300 : n), o);
     }
-    tg_buf_free(&q);
 out:
     tg_arena_free(&a);
 }

@@ -533,6 +533,20 @@ static void abandoned_calls_keep_their_place(void) {
     tg_runtime_free(rt);
 }
 
+/* A runtime whose policy allows every tool but for `rules` (a JSON list's
+ * members, after an allow-all rule), with tool "q" (handler 1) taking
+ * `properties`. */
+static tg_runtime *q_runtime(host_log *h, const char *rules, const char *properties) {
+    char policy[1024], q[1024];
+    snprintf(policy, sizeof policy,
+             "{\"version\":1,\"defaults\":[\"*\"],\"rules\":[{\"id\":\"all\",\"effect\":\"allow\",\"tools\":[\"*\"]},%s]}",
+             rules);
+    snprintf(q, sizeof q, "{\"name\":\"q\",\"inputSchema\":{\"type\":\"object\",\"properties\":%s}}", properties);
+    tg_runtime *rt = runtime(h, NULL, policy);
+    CHECK(tg_register_tool(rt, q, strlen(q), NULL, 0, 1) == TG_OK);
+    return rt;
+}
+
 /* The handler gets the caller's own bytes (from the value on) whenever the
  * tree validated is that text's: checked in one pass, or parsed for a
  * policy's argument conditions or past what one pass decides; the tree
@@ -540,13 +554,8 @@ static void abandoned_calls_keep_their_place(void) {
  * (strict-mode nulls, context parameters). */
 static void handler_text_is_the_callers_unless_changed(void) {
     host_log h = {0};
-    const char *policy = "{\"version\":1,\"defaults\":[\"*\"],\"rules\":[{\"id\":\"all\",\"effect\":\"allow\","
-                         "\"tools\":[\"*\"]},{\"id\":\"no-prod\",\"effect\":\"deny\",\"tools\":[\"q\"],"
-                         "\"args\":{\"db\":{\"equals\":\"prod\"}}}]}";
-    tg_runtime *rt = runtime(&h, NULL, policy);
-    const char *q = "{\"name\":\"q\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"db\":{\"type\":\"string\"},"
-                    "\"n\":{\"type\":\"number\"}}}}";
-    CHECK(tg_register_tool(rt, q, strlen(q), NULL, 0, 1) == TG_OK);
+    tg_runtime *rt = q_runtime(&h, "{\"id\":\"no-prod\",\"effect\":\"deny\",\"tools\":[\"q\"],\"args\":{\"db\":{\"equals\":\"prod\"}}}",
+                               "{\"db\":{\"type\":\"string\"},\"n\":{\"type\":\"number\"}}");
     uint32_t c = 0;
     /* the policy reads the arguments (a tree), and the handler gets the caller's text */
     CHECK(call_ctx(rt, "q", " {\"db\" : \"dev\", \"n\": 1e0}", NULL, &c) == TG_PENDING);
@@ -567,14 +576,11 @@ static void handler_text_is_the_callers_unless_changed(void) {
  * takes the tree path, and is judged the same. */
 static void conditions_judge_the_members_they_read(void) {
     host_log h = {0};
-    const char *policy = "{\"version\":1,\"defaults\":[\"*\"],\"rules\":[{\"id\":\"all\",\"effect\":\"allow\","
-                         "\"tools\":[\"*\"]},{\"id\":\"no-prod\",\"effect\":\"deny\",\"tools\":[\"q\"],"
-                         "\"args\":{\"db\":{\"equals\":\"prod\"}}},{\"id\":\"no-drop\",\"effect\":\"deny\","
-                         "\"tools\":[\"q\"],\"args\":{\"/opts/mode\":{\"equals\":\"drop\"}}}]}";
-    tg_runtime *rt = runtime(&h, NULL, policy);
-    const char *q = "{\"name\":\"q\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"db\":{\"type\":\"string\"},"
-                    "\"opts\":{\"type\":\"object\"},\"blob\":{\"type\":\"string\"},\"n\":{\"type\":\"array\"}}}}";
-    CHECK(tg_register_tool(rt, q, strlen(q), NULL, 0, 1) == TG_OK);
+    tg_runtime *rt = q_runtime(&h,
+                               "{\"id\":\"no-prod\",\"effect\":\"deny\",\"tools\":[\"q\"],\"args\":{\"db\":{\"equals\":\"prod\"}}},"
+                               "{\"id\":\"no-drop\",\"effect\":\"deny\",\"tools\":[\"q\"],\"args\":{\"/opts/mode\":{\"equals\":\"drop\"}}}",
+                               "{\"db\":{\"type\":\"string\"},\"opts\":{\"type\":\"object\"},\"blob\":{\"type\":\"string\"},"
+                               "\"n\":{\"type\":\"array\"}}");
     uint32_t c = 0;
     CHECK(call_ctx(rt, "q", "{\"blob\":\"}]\\\"{\",\"opts\":{\"x\":[1,{}],\"mode\":\"drop\"}}", NULL, &c) == TG_ERR_DENIED);
     CHECK(strstr(out(rt), "no-drop") != NULL);
