@@ -72,9 +72,9 @@ void tg_limits_default(tg_limits *limits);
 /* What the module asks of its host. Every member may be NULL except invoke.
  * invoke: run handler `handler_id` for call `call_id` with the call's
  *   validated arguments (JSON text, valid only during invoke: the caller's
- *   own bytes when the one-pass check validated them as read, else the
- *   canonical writing of the parsed object; both parse to exactly the
- *   object that was validated) and its
+ *   own bytes, from the value on, unless context parameters were put in or
+ *   strict-mode nulls taken out, else the canonical writing of the parsed
+ *   object; both parse to exactly the object that was validated) and its
  *   deadline (ms on the host clock); must not re-enter the runtime; returns
  *   0 when it accepted the call, which the host later finishes with
  *   tg_call_complete (or tg_call_cancel).
