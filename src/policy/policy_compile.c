@@ -388,27 +388,16 @@ static int build_restrictive_set(cc *c, tg_arena *a, tg_pat_in *v, uint32_t n, t
 }
 
 /* The first token of a condition's argument as arg_value reads it (a name,
- * or a JSON Pointer's first token, ~0 and ~1 undone; at most 256 bytes)
- * into tok; its length, or -1 when arg_value can never find it. */
+ * or a JSON Pointer's first token) into tok; its length, or -1 when
+ * arg_value can never find it. */
 static long first_token(const tg_cond *cd, char tok[256]) {
     if (cd->arg_len == 0 || cd->arg[0] != '/') {
         if (cd->arg_len > 256) return -1;
         memcpy(tok, cd->arg, cd->arg_len);
         return (long)cd->arg_len;
     }
-    size_t i = 1, tl = 0;
-    while (i < cd->arg_len && cd->arg[i] != '/') {
-        char ch = cd->arg[i];
-        if (ch == '~') {
-            if (i + 1 >= cd->arg_len || (cd->arg[i + 1] != '0' && cd->arg[i + 1] != '1')) return -1;
-            ch = cd->arg[i + 1] == '0' ? '~' : '/';
-            i++;
-        }
-        if (tl >= 256) return -1;
-        tok[tl++] = ch;
-        i++;
-    }
-    return (long)tl;
+    size_t i = 0;
+    return tg_pointer_token(cd->arg, cd->arg_len, &i, tok);
 }
 
 /* p->arg_members: every top-level argument a condition reads. */

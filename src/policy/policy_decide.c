@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "policy_internal.h"
+#include "../base/str.h"
 
 enum { C_NOMATCH = 0, C_MATCH = 1, C_UNDECIDABLE = 2 };
 
@@ -112,16 +113,10 @@ static void sb_putn(sb *b, const char *s, size_t n) {
 
 static void sb_put(sb *b, const char *s) { sb_putn(b, s, strlen(s)); }
 
-static void copy_str(char *dst, size_t cap, const char *s) {
-    sb b;
-    sb_init(&b, dst, cap);
-    sb_put(&b, s);
-}
-
 static tg_decision finish(dctx *d, tg_decision dec, const char *rule, const char *reason) {
     d->res->decision = dec;
-    if (rule != d->res->rule) copy_str(d->res->rule, sizeof d->res->rule, rule);
-    if (reason != d->res->reason) copy_str(d->res->reason, sizeof d->res->reason, reason);
+    if (rule != d->res->rule) tg_strcopy(d->res->rule, sizeof d->res->rule, rule);
+    if (reason != d->res->reason) tg_strcopy(d->res->reason, sizeof d->res->reason, reason);
     return dec;
 }
 
@@ -134,19 +129,9 @@ static const cJSON *arg_value(const cJSON *args, const char *name, size_t len) {
     size_t i = 0;
     while (i < len) {
         char tok[256];
-        size_t tl = 0;
-        i++; /* the '/' */
-        while (i < len && name[i] != '/') {
-            char ch = name[i];
-            if (ch == '~') {
-                if (i + 1 >= len || (name[i + 1] != '0' && name[i + 1] != '1')) return NULL;
-                ch = name[i + 1] == '0' ? '~' : '/';
-                i++;
-            }
-            if (tl >= sizeof tok) return NULL;
-            tok[tl++] = ch;
-            i++;
-        }
+        long got = tg_pointer_token(name, len, &i, tok);
+        if (got < 0) return NULL;
+        size_t tl = (size_t)got;
         if (cJSON_IsObject(cur)) {
             cur = tg_json_get(cur, tok, tl);
         } else if (cJSON_IsArray(cur)) {

@@ -107,6 +107,26 @@ typedef struct tg_rkey {
     char chars_buf[129], pairs_buf[129];
 } tg_rkey;
 
+/* The JSON Pointer token of name[*i..len) (*i at its '/'), ~0 and ~1
+ * undone, into tok (at most 256 bytes); *i moved to the next '/' or len.
+ * Its length, or -1 when it is malformed or too long (no argument has it). */
+static inline long tg_pointer_token(const char *name, size_t len, size_t *i, char tok[256]) {
+    size_t k = *i + 1, tl = 0; /* (past the '/') */
+    while (k < len && name[k] != '/') {
+        char ch = name[k];
+        if (ch == '~') {
+            if (k + 1 >= len || (name[k + 1] != '0' && name[k + 1] != '1')) return -1;
+            ch = name[k + 1] == '0' ? '~' : '/';
+            k++;
+        }
+        if (tl >= 256) return -1;
+        tok[tl++] = ch;
+        k++;
+    }
+    *i = k;
+    return (long)tl;
+}
+
 void tg_rkey_set(tg_rkey *k, const char *name, size_t len);
 /* The key of a name whose folds were made beforehand, as tg_rkey_set makes
  * them (NUL-terminated; they must outlive k). */
