@@ -960,42 +960,22 @@ int tg_policy_visible(tg_policy *p, const tg_tool_facts *tool, const tg_authz_re
 
 int tg_policy_uses_args(const tg_policy *p) { return p && p->uses_args; }
 
-/* 1 when one of set's patterns matches s[0..n): a scan, for the few
- * patterns of conditioned rules (most policies have none, or a handful:
- * fewer than a name's hashes would cost) */
-static int few_match(const tg_patset *set, const char *s, size_t n) {
-    if (set->n > 16) return tg_patset_find(set, s, n) != NULL;
-    for (uint32_t i = 0; i < set->n; i++) {
-        const tg_pat *t = &set->pats[i];
-        if (t->glob ? t->plen <= n && memcmp(t->s, s, t->plen) == 0 &&
-                          tg_glob_match(t->s + t->plen, t->len - t->plen, s + t->plen, n - t->plen)
-                    : t->len == n && memcmp(t->s, s, n) == 0)
-            return 1;
-    }
-    return 0;
-}
-
 int tg_policy_reads_args(const tg_policy *p, const tg_tool_facts *tool) {
     if (!p || !p->uses_args) return 0;
     if (!tool || !tg_policy_name_ok(tool->name, tool->name_len)) return 1;
     /* the conditioned rules decide_rules would consider: deny and ask up
      * to look-alikes, allow exactly */
-    if (few_match(&p->cond_tools, tool->name, tool->name_len)) return 1;
+    if (tg_patset_any(&p->cond_tools, tool->name, tool->name_len)) return 1;
     if (!p->cond_tools_fold.chars.n) return 0;
     tg_rkey key;
     if (tool->fold_chars && tool->fold_pairs) tg_rkey_use(&key, tool->fold_chars, tool->fold_pairs);
     else tg_rkey_set(&key, tool->name, tool->name_len);
-    return few_match(&p->cond_tools_fold.chars, key.chars, key.chars_len) ||
-           few_match(&p->cond_tools_fold.pairs, key.pairs, key.pairs_len);
+    return tg_patset_any(&p->cond_tools_fold.chars, key.chars, key.chars_len) ||
+           tg_patset_any(&p->cond_tools_fold.pairs, key.pairs, key.pairs_len);
 }
 
 int tg_policy_reads_member(const tg_policy *p, const char *name, size_t len) {
-    if (!p) return 0;
-    const tg_patset *set = &p->arg_members;
-    if (set->n > 8) return tg_patset_exact(set, name, len) != NULL;
-    for (uint32_t i = 0; i < set->n; i++) /* (most policies read a few arguments: no hash for those) */
-        if (set->pats[i].len == len && memcmp(set->pats[i].s, name, len) == 0) return 1;
-    return 0;
+    return p && tg_patset_exact(&p->arg_members, name, len) != NULL;
 }
 
 int tg_policy_has_limits(const tg_policy *p) { return p && (p->n_rates || p->n_budgets); }

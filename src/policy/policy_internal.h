@@ -63,6 +63,8 @@ void tg_prefix_hashes(const char *name, size_t len, uint64_t *h);
 int tg_patset_each_h(const tg_patset *set, const char *name, size_t len, const uint64_t *prefix, tg_pat_cb cb,
                      void *ud);
 const tg_pat *tg_patset_find_h(const tg_patset *set, const char *name, size_t len, const uint64_t *prefix);
+/* 1 when some pattern matches name (which one does not matter). */
+int tg_patset_any(const tg_patset *set, const char *name, size_t len);
 /* An exact (no `*`) pattern equal to name, or NULL. */
 const tg_pat *tg_patset_exact(const tg_patset *set, const char *name, size_t len);
 /* Glob match of pattern p against s (exact bytes). */

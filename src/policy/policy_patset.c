@@ -103,6 +103,13 @@ void tg_prefix_hashes(const char *name, size_t len, uint64_t *h) {
     for (size_t k = 0; k < len; k++) h[k + 1] = fnv_step(h[k], (unsigned char)name[k]);
 }
 
+/* 1 when pattern t matches name[0..len) */
+static inline int pat_matches(const tg_pat *t, const char *name, size_t len) {
+    if (!t->glob) return t->len == len && memcmp(t->s, name, len) == 0;
+    return t->plen <= len && memcmp(t->s, name, t->plen) == 0 &&
+           tg_glob_match(t->s + t->plen, t->len - t->plen, name + t->plen, len - t->plen);
+}
+
 /* tg_patset_each, given the hash of the name's whole and of each glob
  * prefix length it has (pre_h[j]: of its first pre_lens[j] bytes, the np
  * lengths it is at least as long as) */
@@ -119,8 +126,7 @@ static int each_hashed(const tg_patset *set, const char *name, size_t len, uint6
         uint32_t pl = set->pre_lens[j];
         for (uint32_t i = set->pre[pre_h[j] & set->pre_mask]; i != TG_NONE; i = set->pats[i].next) {
             const tg_pat *t = &set->pats[i];
-            if (t->plen == pl && memcmp(t->s, name, pl) == 0 &&
-                tg_glob_match(t->s + pl, t->len - pl, name + pl, len - pl)) {
+            if (t->plen == pl && pat_matches(t, name, len)) {
                 int r = cb(ud, t);
                 if (r) return r;
             }
@@ -178,8 +184,25 @@ const tg_pat *tg_patset_find_h(const tg_patset *set, const char *name, size_t le
     return f.found;
 }
 
+/* (a set of a few patterns is scanned: fewer than a name's hash costs) */
+enum { FEW = 8 };
+
+int tg_patset_any(const tg_patset *set, const char *name, size_t len) {
+    if (set->n > FEW) return tg_patset_find(set, name, len) != NULL;
+    for (uint32_t i = 0; i < set->n; i++)
+        if (pat_matches(&set->pats[i], name, len)) return 1;
+    return 0;
+}
+
 const tg_pat *tg_patset_exact(const tg_patset *set, const char *name, size_t len) {
     if (!set->n) return NULL;
+    if (set->n <= FEW) { /* (document order, as the hash chains list equal names) */
+        for (uint32_t i = 0; i < set->n; i++) {
+            const tg_pat *t = &set->pats[i];
+            if (!t->glob && t->len == len && memcmp(t->s, name, len) == 0) return t;
+        }
+        return NULL;
+    }
     for (uint32_t i = set->exact[tg_hash_bytes(name, len) & set->exact_mask]; i != TG_NONE; i = set->pats[i].next) {
         const tg_pat *t = &set->pats[i];
         if (t->len == len && memcmp(t->s, name, len) == 0) return t;
