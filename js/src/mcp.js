@@ -32,7 +32,9 @@ export async function importFromClient(rt, source, client, { maxPages = 50, maxT
       // Node can set, not one that fires at once)
       res = await listPage(client, cursor, { timeout: Math.min(MAX_TIMER_MS, left) });
     } catch (e) {
-      if (Date.now() >= deadline) throw tooSlow(timeoutMs);
+      // the SDK's request timeout was the time the listing had left (its
+      // timer can fire a millisecond before Date.now() reads the deadline)
+      if ((e?.code === ErrorCode.RequestTimeout && left <= MAX_TIMER_MS) || Date.now() >= deadline) throw tooSlow(timeoutMs);
       throw e;
     }
     const listed = Array.isArray(res?.tools) ? res.tools : [];
