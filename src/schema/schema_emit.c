@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "schema_compiler.h"
+#include "schema_enum.h"
 
 /* ---- emit ---- */
 
@@ -247,11 +248,13 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
         }
         if (tg_sj_IsArray(v = KW("enum"))) {
             if (!(in = EMIT(TG_OP_ENUM, "enum"))) return -1;
-            in->u.value = v;
+            in->u.val.value = v;
+            /* (NULL for a short enum, or values made to collide: scanned) */
+            in->u.val.index = tg_senum_build(c->s->arena, v);
         }
         if (d != TG_DIALECT_DRAFT4 && (v = KW("const"))) {
             if (!(in = EMIT(TG_OP_CONST, "const"))) return -1;
-            in->u.value = v;
+            in->u.val.value = v;
         }
         /* (positive by its digits: 1e-400 is, though its double is 0) */
         if (tg_sj_IsNumber(v = KW("multipleOf")) &&

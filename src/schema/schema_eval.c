@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "schema_internal.h"
+#include "schema_enum.h"
 #include "../base/utf8.h"
 #include "../json/json_index.h"
 
@@ -304,43 +305,6 @@ TG_NOINLINE static int multiple_of(ev *e, const cJSON *x, double md, const char 
     }
 }
 
-/* Every bit of x moves every bit of the result (MurmurHash3's fmix64): a
- * number's bits or a product's low bits alone leave integers (whose doubles
- * end in zero bits) in one bucket. */
-static uint64_t mix64(uint64_t x) {
-    x ^= x >> 33;
-    x *= 0xFF51AFD7ED558CCDull;
-    x ^= x >> 33;
-    x *= 0xC4CEB9FE1A85EC53ull;
-    return x ^ (x >> 33);
-}
-
-/* A hash consistent with tg_json_equal: numbers by value, objects
- * regardless of key order. */
-static uint64_t value_hash(const cJSON *v) {
-    uint64_t h = (uint64_t)(v->type & 0xFF) * 0x9E3779B97F4A7C15ull;
-    const cJSON *c;
-    if (tg_sj_IsNumber(v)) {
-        double d = v->valuedouble;
-        uint64_t bits;
-        if (d == 0) d = 0; /* -0 == 0 */
-        memcpy(&bits, &d, sizeof bits);
-        return mix64(h ^ bits);
-    }
-    if (tg_sj_IsString(v)) return mix64(h ^ tg_shash(v->valuestring, tg_json_strlen(v->valuestring)));
-    if (tg_sj_IsArray(v)) {
-        for (c = v->child; c; c = c->next) h = mix64(h ^ value_hash(c));
-        return h;
-    }
-    if (tg_sj_IsObject(v)) {
-        uint64_t sum = 0;
-        for (c = v->child; c; c = c->next)
-            sum += mix64(tg_shash(c->string, tg_json_strlen(c->string)) ^ value_hash(c));
-        return mix64(h ^ sum);
-    }
-    return h;
-}
-
 /* 1 and the indices of two equal items, 0 when all are distinct, -1 out of
  * scratch memory or steps. Small arrays: pairwise; larger ones: a hash table
  * in the scratch arena (linear expected time, whatever the array's size).
@@ -363,7 +327,7 @@ TG_NOINLINE static int find_duplicate(ev *e, const cJSON *arr, size_t *ia, size_
     tab = tg_arena_calloc(e->scratch, cap, sizeof *tab);
     if (!tab) { e->fatal = e->oom = 1; return -1; }
     for (a = arr->child, i = 0; a; a = a->next, i++) {
-        uint64_t h = value_hash(a);
+        uint64_t h = tg_svalue_hash(a);
         size_t j;
         for (j = (size_t)h & mask; tab[j].v; j = (j + 1) & mask) {
             if (++e->steps > e->max_steps) {
@@ -477,6 +441,25 @@ static uint32_t type_of(const cJSON *v) {
 
 #define COMBINE(r) do { if ((r) < 0) return -1; if ((r) == 0) { valid = 0; if (stop(e)) return 0; } } while (0)
 
+/* enum: 1 when inst equals one of its values, 0 when none, -1 past the
+ * evaluation's steps: each probe of its index past the first is a step,
+ * and so is each comparison of a long enum scanned (its index given up). */
+static int enum_has(ev *e, const tg_sins *in, const cJSON *inst) {
+    const cJSON *it;
+    size_t k = 0;
+    int found = 0;
+    if (in->u.val.index) found = tg_senum_has(in->u.val.index, inst, e->scratch, &e->steps);
+    else {
+        for (it = in->u.val.value->child; it && !found; it = it->next, k++) found = tg_json_equal_in(inst, it, e->scratch, 0);
+        if (k > TG_SENUM_SCAN_MAX) e->steps += k;
+    }
+    if (e->steps > e->max_steps) {
+        e->fatal = 1;
+        return -1;
+    }
+    return found;
+}
+
 TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_marks *m) {
     int valid = 1, r;
     size_t i;
@@ -492,11 +475,11 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
         return 0;
     }
     case TG_OP_CONST:
-        if (tg_json_equal_in(inst, in->u.value, e->scratch, 0)) return 1;
+        if (tg_json_equal_in(inst, in->u.val.value, e->scratch, 0)) return 1;
         if (want_error(e)) report(e, in, inst, 0, 0, NULL, NULL);
         return 0;
     case TG_OP_ENUM:
-        for (it = in->u.value->child; it; it = it->next) if (tg_json_equal_in(inst, it, e->scratch, 0)) return 1;
+        if ((r = enum_has(e, in, inst)) != 0) return r;
         if (want_error(e)) report(e, in, inst, 0, 0, NULL, NULL);
         return 0;
     case TG_OP_MULTIPLE_OF:
@@ -859,7 +842,8 @@ static inline int fast_pass(ev *e, const tg_sins *in, const cJSON *inst) {
         if ((inst->type & 0xFF) == cJSON_String) { /* tg_json_equal for a string, inline */
             const cJSON *it;
             size_t l = tg_json_strlen(inst->valuestring);
-            for (it = in->u.value->child; it; it = it->next)
+            if (in->u.val.index) return tg_senum_has_str(in->u.val.index, inst->valuestring, l, &e->steps);
+            for (it = in->u.val.value->child; it; it = it->next)
                 if ((it->type & 0xFF) == cJSON_String && tg_json_strlen(it->valuestring) == l &&
                     tg_json_same_bytes(it->valuestring, inst->valuestring, l))
                     return 1;

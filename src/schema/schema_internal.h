@@ -142,7 +142,10 @@ typedef struct tg_sins {
     const char *kw;             /* a keyword name literal (no '~' or '/'); NULL: base alone */
     union {
         uint32_t mask;                                      /* type */
-        const cJSON *value;                                 /* const, enum (array) */
+        struct {                                            /* const, enum (an array) */
+            const cJSON *value;
+            const struct tg_senum *index;                   /* enum's, or NULL: scanned (schema_enum.h) */
+        } val;
         struct { double d; const char *lex; } num;          /* numeric limits, multipleOf */
         size_t count;                                       /* lengths, counts */
         uint32_t re;                                        /* pattern */

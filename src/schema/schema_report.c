@@ -101,7 +101,7 @@ static void message(tg_buf *msg, const tg_sins *in, const cJSON *inst, size_t a,
     }
     case TG_OP_CONST: case TG_OP_ENUM:
         tg_buf_puts(msg, in->op == TG_OP_CONST ? "expected the constant " : "expected one of ");
-        put_value(msg, in->u.value, alloc);
+        put_value(msg, in->u.val.value, alloc);
         tg_buf_puts(msg, ", got ");
         dyn_value(msg, inst, mark);
         break;

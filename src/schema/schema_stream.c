@@ -29,6 +29,7 @@
  * members of its allOf, every properties/patternProperties entry a key
  * matches), so nothing is evaluated twice and $ref cycles end. */
 #include "schema_internal.h"
+#include "schema_enum.h"
 #include "../json/json_lex.h"
 #include "../base/utf8.h"
 
@@ -531,16 +532,27 @@ static int refuse(st *t, const tg_sins *in, size_t a, const sset *set, size_t st
 /* (in a scalar's function: `set` its set, `at` where it starts) */
 #define REFUSE(t) refuse((t), in, 0, set, at)
 
-/* enum / const over a scalar: 1 when one of the values equals it. Numbers
- * and containers are left to the evaluator (-1). */
-static int scalar_in(const cJSON *values, int is_list, int type, const char *s, size_t len) {
-    const cJSON *it = is_list ? values->child : values;
-    for (; it; it = is_list ? it->next : NULL) {
-        if ((it->type & 0xFF) != type) continue;
-        if (type != cJSON_String) return 1;
-        if (tg_json_strlen(it->valuestring) == len && tg_json_same_bytes(it->valuestring, s, len)) return 1;
+/* enum / const over a string (its unescaped bytes s[0..len)) or a
+ * literal (type): 1 when one of the values equals it, 0 when none, -1 past
+ * the steps (then the evaluator's, which tells that as it does: each probe
+ * of an index past the first is a step, and each comparison of a long enum
+ * scanned). Numbers and containers are left to the evaluator. */
+static int scalar_in(st *t, const tg_sins *in, int type, const char *s, size_t len) {
+    const cJSON *values = in->u.val.value, *it;
+    const int is_list = in->op == TG_OP_ENUM;
+    size_t k = 0;
+    int found = 0;
+    if (is_list && in->u.val.index) {
+        found = type == cJSON_String ? tg_senum_has_str(in->u.val.index, s, len, &t->steps)
+                                     : tg_senum_has_lit(in->u.val.index, type, &t->steps);
+        return t->steps > t->max_steps ? -1 : found;
     }
-    return 0;
+    for (it = is_list ? values->child : values; it && !found; it = is_list ? it->next : NULL, k++) {
+        if ((it->type & 0xFF) != type) continue;
+        found = type != cJSON_String || (tg_json_strlen(it->valuestring) == len && tg_json_same_bytes(it->valuestring, s, len));
+    }
+    if (k > TG_SENUM_SCAN_MAX && (t->steps += k) > t->max_steps) return -1;
+    return found;
 }
 
 /* The string value whose opening quote is at t->pos. */
@@ -575,9 +587,12 @@ static TG_INLINE int string_value(st *t, const sset *set) {
             break;
         }
         case TG_OP_FORMAT: if (tg_sformat_check(in->u.format, s, len) == 0) return REFUSE(t); break;
-        case TG_OP_ENUM: case TG_OP_CONST:
-            if (!scalar_in(in->u.value, in->op == TG_OP_ENUM, cJSON_String, s, len)) return REFUSE(t);
+        case TG_OP_ENUM: case TG_OP_CONST: {
+            const int r = scalar_in(t, in, cJSON_String, s, len);
+            if (r < 0) return 0;
+            if (!r) return REFUSE(t);
             break;
+        }
         default: break; /* keywords of other types */
         }
     }
@@ -645,9 +660,12 @@ static TG_INLINE int literal_value(st *t, const sset *set) {
         switch ((tg_sop)in->op) {
         case TG_OP_FALSE: return REFUSE(t);
         case TG_OP_TYPE: if (!(in->u.mask & L[k].bit)) return REFUSE(t); break;
-        case TG_OP_ENUM: case TG_OP_CONST:
-            if (!scalar_in(in->u.value, in->op == TG_OP_ENUM, L[k].type, NULL, 0)) return REFUSE(t);
+        case TG_OP_ENUM: case TG_OP_CONST: {
+            const int r = scalar_in(t, in, L[k].type, NULL, 0);
+            if (r < 0) return 0;
+            if (!r) return REFUSE(t);
             break;
+        }
         default: break;
         }
     }
