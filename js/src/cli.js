@@ -327,15 +327,28 @@ async function gateway(args, log) {
   // one import at a time per upstream (its first one included), and at most
   // one waiting: a burst of list_changed while one waits adds nothing (the
   // waiting import lists what is there when it runs), so an upstream cannot
-  // queue unbounded work
+  // queue unbounded work. Nor can it keep the gateway importing: a re-import
+  // starts at least REIMPORT_GAP_MS after the last import ended (an upstream
+  // that says list_changed after every listing is imported twice a second,
+  // not back to back)
   const imports = new Map(); // source -> the chain of its imports
   const waiting = new Map(); // source -> the import queued behind the running one
+  const lastImport = new Map(); // source -> when its last import ended (Date.now() ms)
+  const timed = async (name, work) => {
+    try {
+      return await work;
+    } finally {
+      lastImport.set(name, Date.now());
+    }
+  };
   const reimport = (name) => {
     if (waiting.has(name)) return waiting.get(name);
     const next = (imports.get(name) ?? Promise.resolve()).then(async () => {
+      const wait = (lastImport.get(name) ?? -Infinity) + REIMPORT_GAP_MS - Date.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait).unref());
       waiting.delete(name); // (a notification from here on queues the next one)
-      if (!clients.has(name)) return; // its first import failed, or it is gone
-      report(name, await importFromClient(rt, name, clients.get(name), { options: toolOptions(rt, name, cfg.upstreams[name]) }));
+      if (!clients.has(name) || stopped) return; // its first import failed, or it is gone
+      report(name, await timed(name, importFromClient(rt, name, clients.get(name), { options: toolOptions(rt, name, cfg.upstreams[name]) })));
       if (serving) await server.sendToolListChanged();
     }).catch((e) => log(`toolgate: ${name}: re-import failed: ${logText(e.message)}`));
     imports.set(name, next);
@@ -387,7 +400,7 @@ async function gateway(args, log) {
       clients.set(name, client);
       // on the chain: a list_changed sent while this first import runs
       // re-imports after it, with the newer list applied last
-      const first = importFromClient(rt, name, client, { options: toolOptions(rt, name, up), timeoutMs: startupTimeout(up) });
+      const first = timed(name, importFromClient(rt, name, client, { options: toolOptions(rt, name, up), timeoutMs: startupTimeout(up) }));
       imports.set(name, first.catch(() => {}));
       report(name, await first.catch((e) => { throw new Error(`${name}: ${e.message}`); }));
     }
@@ -440,6 +453,10 @@ const CLOSE_STEP_MS = 400;
  * tools, unless its config says (startupTimeoutMs): the SDK's own default. */
 const STARTUP_TIMEOUT_MS = 60_000;
 const startupTimeout = (up) => up.startupTimeoutMs ?? STARTUP_TIMEOUT_MS;
+
+/** The least time between the end of an upstream's import and the start of
+ * the re-import its list_changed asks for. */
+const REIMPORT_GAP_MS = 500;
 
 async function closeUpstream({ client, transport, exited }) {
   const pid = transport.pid; // (read first: the SDK's close forgets its process)

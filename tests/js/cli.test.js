@@ -299,6 +299,39 @@ test('gateway: a burst of upstream list_changed is one re-import (plus the one r
   });
 });
 
+test('gateway: an upstream that says list_changed after every listing is re-imported at a bounded rate, not back to back', { timeout: 60000 }, async () => {
+  // each tools/list answer is followed by notifications/tools/list_changed:
+  // imported back to back this kept the gateway listing and importing all
+  // the time (hundreds a second); "lists" answers how many it has served
+  const upstream = `
+    import { Server } from '${sdkURL('server/index.js')}';
+    import { StdioServerTransport } from '${sdkURL('server/stdio.js')}';
+    import { ListToolsRequestSchema, CallToolRequestSchema } from '${sdkURL('types.js')}';
+    let lists = 0;
+    const tools = [{ name: 'lists', inputSchema: { type: 'object' } }];
+    const server = new Server({ name: 'restless', version: '1' }, { capabilities: { tools: { listChanged: true } } });
+    server.setRequestHandler(ListToolsRequestSchema, async () => {
+      lists++;
+      setTimeout(() => server.sendToolListChanged(), 1);
+      return { tools };
+    });
+    server.setRequestHandler(CallToolRequestSchema, async () => ({ content: [{ type: 'text', text: String(lists) }] }));
+    await server.connect(new StdioServerTransport());
+  `;
+  const dir = await tmp({ 'policy.json': allowAllPolicy, 'up.mjs': upstream });
+  await withGateway(['--policy', path.join(dir, 'policy.json'), '--source', 'up=' + process.execPath, path.join(dir, 'up.mjs')], dir, [dir], async (client) => {
+    const lists = async () => Number((await client.callTool({ name: 'mcp__up__lists', arguments: {} })).content[0].text);
+    const t0 = Date.now();
+    const before = await lists();
+    await sleep(2000);
+    const after = await lists();
+    const seconds = (Date.now() - t0) / 1000;
+    // at least 500 ms from one import's end to the next one's start
+    assert.ok(after - before <= Math.ceil(seconds / 0.5) + 1, `${after - before} listings in ${seconds.toFixed(1)} s`);
+    assert.ok(after > before, 'it is still re-imported');
+  });
+});
+
 test('gateway: config and policy read strictly; facts per tool meet a renamed upstream tool', { timeout: 60000 }, async () => {
   const sdk = (p) => pathToFileURL(path.join(repoRoot, 'node_modules/@modelcontextprotocol/sdk/dist/esm', p)).href;
   // an upstream that spells its tools so that exact-name facts would miss them
