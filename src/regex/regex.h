@@ -69,6 +69,8 @@ typedef struct tg_regex_error {
     size_t offset;     /* byte offset into the pattern */
     char message[160]; /* NUL-terminated */
     int nomem;         /* 1: out of memory, not the pattern's fault */
+    int limit;         /* 1: over a limit of this engine (size, nesting, counts, states,
+                          class ranges) or out of memory: not the pattern's fault either */
 } tg_regex_error;
 
 tg_regex_limits tg_regex_default_limits(void);

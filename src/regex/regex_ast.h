@@ -69,6 +69,12 @@ typedef struct rx_parser {
 int rx_fail(rx_parser *p, size_t off, const char *fmt, ...);
 /* rx_fail for memory the allocator refused (tg_regex_error.nomem). */
 int rx_nomem(rx_parser *p, size_t off);
+/* Marks the failure about to be reported as a limit of this engine (size,
+ * nesting, counts, states, class ranges, memory), not an error of the
+ * pattern (tg_regex_error.limit): call it right before rx_fail. */
+static inline void rx_over(rx_parser *p) {
+    if (!p->failed && p->err) p->err->limit = 1;
+}
 /* Parses the whole pattern; the root node index, or -1 with the error set.
  * With syntax_only, also checks that every \N and \k<name> names a group. */
 int32_t rx_parse(rx_parser *p);

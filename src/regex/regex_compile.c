@@ -321,7 +321,7 @@ static void class_bitmap(rx_class *c) {
  * pattern over the byte limit. */
 static int parser_start(rx_parser *p, const tg_allocator *alloc, const char *pattern, size_t len,
                         const tg_regex_limits *lim, tg_regex_error *err) {
-    if (err) { err->offset = 0; err->message[0] = 0; err->nomem = 0; }
+    if (err) { err->offset = 0; err->message[0] = 0; err->nomem = 0; err->limit = 0; }
     memset(p, 0, sizeof *p);
     p->al = alloc;
     p->s = (const unsigned char *)pattern;
@@ -332,7 +332,7 @@ static int parser_start(rx_parser *p, const tg_allocator *alloc, const char *pat
     p->max_pool = 2 * (lim->max_ranges ? lim->max_ranges : tg_regex_default_limits().max_ranges);
     if (p->max_pool > RX_MAX_POOL) p->max_pool = RX_MAX_POOL;
     if (len > lim->max_pattern_bytes)
-        return rx_fail(p, lim->max_pattern_bytes, "pattern is %zu bytes, over the limit of %zu", len, lim->max_pattern_bytes);
+        return rx_over(p), rx_fail(p, lim->max_pattern_bytes, "pattern is %zu bytes, over the limit of %zu", len, lim->max_pattern_bytes);
     return 0;
 }
 
@@ -353,6 +353,7 @@ int tg_regex_compile(const tg_allocator *alloc, const char *pattern, size_t len,
     if (root < 0) goto bad;
     size = size_node(&p, root) + 1; /* + MATCH */
     if (size > lim.max_states || size > RX_COUNT_CAP * 16u) {
+        rx_over(&p);
         rx_fail(&p, 0, "pattern needs %llu NFA states, over the limit of %zu (reduce {n,m} counts)",
              (unsigned long long)size, lim.max_states);
         goto bad;

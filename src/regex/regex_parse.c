@@ -36,6 +36,7 @@ int rx_fail(rx_parser *p, size_t off, const char *fmt, ...) {
 
 int rx_nomem(rx_parser *p, size_t off) {
     if (!p->failed && p->err) p->err->nomem = 1;
+    rx_over(p);
     return rx_fail(p, off, "out of memory");
 }
 
@@ -68,7 +69,7 @@ static int32_t new_node(rx_parser *p, uint32_t type, uint32_t a) {
 
 static int tmp_add(rx_parser *p, uint32_t lo, uint32_t hi) {
     if (grow(p, (void **)&p->tmp, &p->captmp, p->ntmp + 2, sizeof(uint32_t))) return -1;
-    if (p->ntmp + 2 > RX_MAX_POOL) return rx_fail(p, p->pos, "character classes too large");
+    if (p->ntmp + 2 > RX_MAX_POOL) return rx_over(p), rx_fail(p, p->pos, "character classes too large");
     p->tmp[p->ntmp++] = lo;
     p->tmp[p->ntmp++] = hi;
     return 0;
@@ -124,6 +125,7 @@ static int tmp_normalize(rx_parser *p, size_t from, int negate) {
 
 /* The refusal of a pattern whose classes would keep n uint32s of ranges. */
 static int over_pool(rx_parser *p, size_t n) {
+    rx_over(p);
     return rx_fail(p, p->pos, "character classes hold %zu ranges, over the limit of %zu", n / 2, p->max_pool / 2);
 }
 
@@ -178,7 +180,7 @@ static int tmp_add_uprop(rx_parser *p, const tg_uprop *u, int negate) {
         if (p->cprops[i] == key) return 0;
     if (grow(p, (void **)&p->cprops, &p->capcprops, p->ncprops + 1, sizeof(uint32_t))) return -1;
     p->cprops[p->ncprops++] = key;
-    if (p->ntmp + n > RX_MAX_POOL) return rx_fail(p, p->pos, "character classes too large");
+    if (p->ntmp + n > RX_MAX_POOL) return rx_over(p), rx_fail(p, p->pos, "character classes too large");
     if (grow(p, (void **)&p->tmp, &p->captmp, p->ntmp + n, sizeof(uint32_t))) return -1;
     tg_uprop_decode(u, p->tmp + from);
     p->ntmp += n;
@@ -541,7 +543,7 @@ static int32_t parse_group(rx_parser *p) {
             return rx_fail(p, open, "invalid group: (? must be followed by :, <name>, =, !, <= or <!");
         }
     }
-    if (++p->depth > RX_MAX_DEPTH) return rx_fail(p, open, "groups nested deeper than %d", RX_MAX_DEPTH);
+    if (++p->depth > RX_MAX_DEPTH) return rx_over(p), rx_fail(p, open, "groups nested deeper than %d", RX_MAX_DEPTH);
     n = parse_alt(p);
     if (n < 0) return -1;
     p->depth--;
@@ -624,7 +626,7 @@ static int32_t parse_piece(rx_parser *p) {
     else if (c == '{') {
         p->count_overflow = 0;
         if (!parse_braces(p, &min, &max)) return rx_fail(p, off, "incomplete quantifier (write \\{ for a literal brace)");
-        if (p->count_overflow) return rx_fail(p, off, "quantifier count above %u", RX_COUNT_CAP);
+        if (p->count_overflow) return rx_over(p), rx_fail(p, off, "quantifier count above %u", RX_COUNT_CAP);
         if (min > max) return rx_fail(p, off, "numbers out of order in {} quantifier");
     } else {
         return atom;

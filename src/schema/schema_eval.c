@@ -404,14 +404,18 @@ static int child_idx(ev *e, size_t idx, const cJSON *ch, uint32_t node) {
 }
 
 /* format "regex": an ECMA-262 regex, backreferences and lookaround
- * included (only the syntax; allocates while parsing; only when asserting). */
+ * included (only the syntax; allocates while parsing; only when asserting).
+ * 1 it is one, 0 it is not, -1 it is past this engine's limits (longer than
+ * max_regex_bytes, groups nested too deep, counts or class ranges too
+ * many, memory): not judged. */
 TG_NOINLINE static int regex_ok(ev *e, const cJSON *inst) {
     tg_regex_error rerr;
     tg_regex_limits lim = tg_regex_default_limits();
     size_t rl = tg_json_strlen(inst->valuestring);
-    if (rl > e->s->limits.max_regex_bytes) return 0;
+    if (rl > e->s->limits.max_regex_bytes) return -1;
     if (lim.max_pattern_bytes < rl) lim.max_pattern_bytes = rl;
-    return tg_regex_syntax_ok(&e->s->alloc, inst->valuestring, rl, &lim, &rerr) == 0;
+    if (tg_regex_syntax_ok(&e->s->alloc, inst->valuestring, rl, &lim, &rerr) == 0) return 1;
+    return rerr.limit ? -1 : 0;
 }
 
 /* tg_json_is_integer, with the common case (a lexeme without '.', 'e' or
@@ -532,7 +536,9 @@ TG_NOINLINE static int ev_op(ev *e, const tg_sins *in, const cJSON *inst, ev_mar
     case TG_OP_FORMAT:
         if (!tg_sj_IsString(inst)) return 1;
         if (tg_sformat_is_regex(in->u.format)) {
-            if (regex_ok(e, inst)) return 1;
+            /* (past this engine's limits the string is not judged: too_large, not "no regex") */
+            if ((r = regex_ok(e, inst)) < 0) { e->fatal = 1; return -1; }
+            if (r) return 1;
         } else if (tg_sformat_check(in->u.format, inst->valuestring, tg_json_strlen(inst->valuestring)) != 0) return 1;
         if (want_error(e)) report(e, in, inst, 0, 0, NULL, NULL);
         return 0;

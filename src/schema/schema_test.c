@@ -337,6 +337,7 @@ static void test_eval_limits(void) {
 static void test_formats(void) {
     tg_schema_options o = tg_schema_default_options();
     tg_schema *s;
+    int i;
     CHECK(valid("{\"format\":\"email\"}", "\"nope\"") == 1, "format_is_annotation_by_default");
     o.format_assert = 1;
     s = C("{\"format\":\"email\"}", &o, NULL);
@@ -348,6 +349,31 @@ static void test_formats(void) {
     s = C("{\"format\":\"regex\"}", &o, NULL);
     CHECK(s && V(s, "\"a(\"", NULL) == 0 && V(s, "\"^a+$\"", NULL) == 1, "format_regex_uses_regex_module");
     tg_schema_free(s);
+    {
+        /* a regex past this engine's limits is not judged (-1: too_large),
+         * never called no regex: 5,000 alternatives (34 KB, over
+         * max_regex_bytes), 300 nested groups (over 64), a count of 2^32 (over 10^6) */
+        size_t cap = 40000, o2 = 0;
+        char *big = malloc(cap);
+        s = C("{\"format\":\"regex\"}", &o, NULL);
+        o2 += (size_t)snprintf(big + o2, cap - o2, "\"");
+        for (i = 0; i < 5000; i++) o2 += (size_t)snprintf(big + o2, cap - o2, "%sw%d", i ? "|" : "", i);
+        snprintf(big + o2, cap - o2, "\"");
+        CHECK(s && V(s, big, NULL) == -1, "format_regex_over_the_byte_limit_not_judged");
+        o2 = 0;
+        big[o2++] = '"';
+        for (i = 0; i < 300; i++) big[o2++] = '(';
+        big[o2++] = 'a';
+        for (i = 0; i < 300; i++) big[o2++] = ')';
+        big[o2++] = '"';
+        big[o2] = 0;
+        CHECK(s && V(s, big, NULL) == -1, "format_regex_nested_past_the_limit_not_judged");
+        CHECK(s && V(s, "\"a{4294967296}\"", NULL) == -1, "format_regex_count_past_the_cap_not_judged");
+        /* ...while a pattern that is no regex at any size is refused */
+        CHECK(s && V(s, "\"(a\"", NULL) == 0 && V(s, "\"a{2,1}\"", NULL) == 0, "format_regex_syntax_errors_refused");
+        tg_schema_free(s);
+        free(big);
+    }
     CHECK(tg_schema_check_format("date-time", "2024-02-29T23:59:60Z", 20) == 1, "leap_second_utc");
     CHECK(tg_schema_check_format("date", "2023-02-29", 10) == 0, "not_a_leap_year");
     CHECK(tg_schema_check_format("ipv6", "::1", 3) == 1, "ipv6_loopback");
