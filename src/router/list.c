@@ -221,6 +221,8 @@ tg_status tg_list_tools(tg_runtime *rt, const char *request, size_t len) {
         tg_json_error jerr;
         tg_json_limits jl = tg_rt_json_limits(rt, 65536);
         cJSON *q = tg_json_parse(&rt->call_arena, request, len, &jl, &jerr);
+        /* (a request past 64 KiB, a cursor of that size: too_large, as said) */
+        if (!q) return tg_rt_json_fail(rt, "the listing request", &jerr);
         if (!cJSON_IsObject(q)) return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "a listing request must be a JSON object", -1);
         const cJSON *v;
         if ((v = tg_json_getz(q, "format")) && (!cJSON_IsString(v) || format_of(v->valuestring, &fmt)))

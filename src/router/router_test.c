@@ -495,6 +495,18 @@ static void unknown_context_keys_refused(void) {
         CHECK_MSG(tg_list_tools(rt, bad_list[i], strlen(bad_list[i])) == TG_ERR_INVALID_REQUEST, "%s", bad_list[i]);
         CHECK_MSG(strstr(tg_last_error(rt, NULL), "unknown request key") != NULL, "%s", tg_last_error(rt, NULL));
     }
+    /* a request past its 64 KiB (a long cursor) is too large, said as such; not JSON is not JSON */
+    {
+        char *big = malloc(70000);
+        int n = snprintf(big, 70000, "{\"cursor\":\"");
+        memset(big + n, 'x', 69000 - (size_t)n);
+        snprintf(big + 69000, 1000, "\"}");
+        CHECK(tg_list_tools(rt, big, strlen(big)) == TG_ERR_TOO_LARGE);
+        CHECK_MSG(strstr(tg_last_error(rt, NULL), "over the limit of 65536") != NULL, "%s", tg_last_error(rt, NULL));
+        free(big);
+        CHECK(tg_list_tools(rt, "{\"format\":", 11) == TG_ERR_JSON);
+        CHECK(tg_list_tools(rt, "[]", 2) == TG_ERR_INVALID_REQUEST);
+    }
     const char *list = "{\"format\":\"mcp\",\"limit\":10,\"principal\":\"cron\",\"scheduler\":true,\"filter\":true}";
     CHECK(tg_list_tools(rt, list, strlen(list)) == TG_OK && strstr(out(rt), "deploy") == NULL);
     tg_runtime_free(rt);
