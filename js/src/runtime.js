@@ -31,6 +31,10 @@ const decoder = new TextDecoder('utf-8', { fatal: false });
 const APPROVALS_SWEEP_AT = 1024; // pending approvals held before the expired ones are dropped
 const RESTORE_CHUNK = 64; // tools given back to a replaced instance in one call
 const PENDING_CHANGES_BYTES = 8 << 20; // change log kept unapplied before it is applied anyway (#takeChanges)
+// calls begun from inside a handler's synchronous part, each inside the
+// last: past this a call is refused (limit_reached) before it is begun,
+// rather than run the host's stack out (a RangeError mid-call)
+const MAX_HANDLER_NESTING = 32;
 const ERROR_TEXT_COPY = 1 << 16; // handler error text copied in (the module keeps 4 KiB of it)
 const POLICY_BYTES = 8 << 20; // the most policy text the module reads (tg_set_policy)
 
@@ -67,6 +71,7 @@ export class ToolRuntime {
   #auditSubscribers = new Set();
   #auditQueue = []; // events of module calls still on the stack (#onAudit)
   #inModule = 0; // 1 while a module call runs: a call from inside it (a clock option) is refused
+  #nesting = 0; // handlers running synchronously, one inside another (MAX_HANDLER_NESTING)
   #recovering = false; // while #recover gives a new instance what the old one held
   #inFlight = new Map(); // callId -> { timer, settle, job, name, ctx }: calls whose handler is awaited
   #restarts = 0;
@@ -1169,6 +1174,9 @@ export class ToolRuntime {
     } catch (e) {
       return this.#refusedHere('', NO_CONTEXT, 'invalid_request', `The tool name cannot be read as text: ${safeMessage(e)}`);
     }
+    if (this.#nesting >= MAX_HANDLER_NESTING) {
+      return this.#refusedHere(name, NO_CONTEXT, 'limit_reached', `The call to tool "${name}" was made inside ${MAX_HANDLER_NESTING} handlers, each called from the last one's synchronous code; a call nested deeper is refused.`);
+    }
     let ctxText = '';
     let cancelled = false;
     if (ctx === null) ctx = NO_CONTEXT;
@@ -1268,13 +1276,16 @@ export class ToolRuntime {
     const generation = this.#generation;
     let value;
     let thenable;
+    this.#nesting++;
     try {
       value = handler(JSON.parse(job.args), info);
       thenable = !!value && typeof value.then === 'function'; // (a getter may throw too)
     } catch (e) {
+      this.#nesting--;
       info._end();
       return this.#finish(job, name, ctx, this.#errorText(e), 1, generation);
     }
+    this.#nesting--;
     if (!thenable) {
       info._end();
       return this.#finish(job, name, ctx, value, 0, generation);

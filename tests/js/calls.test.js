@@ -192,6 +192,32 @@ test('a handler that throws or rejects yields isError and the runtime keeps work
   rt.dispose();
 });
 
+test('a handler that calls tools from its synchronous part, each call inside the last, is stopped at 32 deep with a result, not a stack overflow', async () => {
+  // with pendingCalls raised, a handler calling its own tool before it
+  // returns nested until the JS stack ran out: a RangeError thrown mid-call,
+  // read as a module trap, and a callTool promise rejected instead of answered
+  const rt = await createToolRuntime({ limits: { pendingCalls: 100_000 } });
+  const inner = [];
+  let depth = 0, deepest = 0;
+  rt.registerTool({ name: 'again', inputSchema: { type: 'object' } }, () => {
+    deepest = Math.max(deepest, ++depth);
+    inner.push(rt.callTool('again', {}));
+    depth--;
+    return 'ok';
+  });
+  assert.deepEqual(await rt.callTool('again', {}), { content: [{ type: 'text', text: 'ok' }] });
+  const results = await Promise.all(inner); // (none rejects)
+  assert.equal(deepest, 32);
+  // (the deepest call's promise is pushed first: each push follows its call)
+  assert.deepEqual(results.map((r) => gateCode(r) ?? r.content[0].text), ['limit_reached', ...Array(31).fill('ok')]);
+  assert.match(results[0].content[0].text, /inside 32 handlers/);
+  // nothing was lost: no trap, and calls run on
+  assert.equal(rt.restarts, 0);
+  rt.registerTool(weather, ({ city }) => city);
+  assert.deepEqual(await rt.callTool('get_weather', '{"city":"Oslo"}'), { content: [{ type: 'text', text: 'Oslo' }] });
+  rt.dispose();
+});
+
 test('handler error text is bounded', async () => {
   const rt = await createToolRuntime();
   rt.registerTool({ name: 'loud', inputSchema: { type: 'object' } }, () => { throw new Error('é'.repeat(100000)); });
