@@ -634,7 +634,9 @@ export class ToolRuntime {
       keys.push(key);
       given.push(id);
       fns.push(e.handler);
-      const tool = { tool: e.descriptor, handler: id };
+      // (an undefined descriptor is written as null: refused on its own, as
+      // null is, where a missing "tool" would fail the whole batch)
+      const tool = { tool: e.descriptor === undefined ? null : e.descriptor, handler: id };
       if (e.options) tool.options = e.options;
       return tool;
     });

@@ -856,8 +856,33 @@ static void forget_records(tg_registry *r) {
     }
 }
 
-void tg_registry_build(tg_registry *r, const tg_batch *bt, const tg_tool_entry *e, tg_batch_built *out) {
+/* A whole listing that has built more than twice its source's limit of
+ * tools is over it whatever follows (tg_registry_apply refuses every tool
+ * of it unless more than half of those collide): its further tools are
+ * refused as they come, with the limit's own code and words, and never
+ * built or compiled. An upstream listing 50,000 tools took the module's
+ * memory to its maximum before any was refused. */
+static int listing_past_limit(const tg_registry *r, const tg_batch *bt, size_t built_ok) {
+    return bt->replace_source && bt->source_len && built_ok / 2 > r->cfg.max_tools_per_source;
+}
+
+static void refuse_unbuilt(const tg_registry *r, const tg_tool_entry *e, tg_batch_built *out) {
+    const cJSON *name = cJSON_IsObject(e->descriptor) ? tg_json_getz(e->descriptor, "name") : NULL;
+    if (cJSON_IsString(name)) { /* (as tg_tool_build names it: up to 128 bytes, up to a NUL) */
+        size_t n = tg_json_strlen(name->valuestring);
+        snprintf(out->err.tool, sizeof out->err.tool, "%.*s", (int)(n < 128 ? n : 128), name->valuestring);
+    }
+    snprintf(out->err.code, sizeof out->err.code, "limit_reached");
+    snprintf(out->err.message, sizeof out->err.message, "the source lists more than the limit of %zu tools",
+             r->cfg.max_tools_per_source);
+}
+
+void tg_registry_build(tg_registry *r, const tg_batch *bt, const tg_tool_entry *e, size_t built_ok, tg_batch_built *out) {
     memset(out, 0, sizeof *out);
+    if (listing_past_limit(r, bt, built_ok)) {
+        refuse_unbuilt(r, e, out);
+        return;
+    }
     tg_tool *kept = relisted_exactly(r, bt, e);
     tg_tool_tree built;
     memset(&built, 0, sizeof built);
@@ -897,7 +922,7 @@ int tg_registry_apply(tg_registry *r, const tg_batch *bt, tg_buf *out) {
             b = bt->built[i];
             bt->built[i].tool = NULL; /* (the items own it now) */
         } else
-            tg_registry_build(r, bt, &bt->entries[i], &b);
+            tg_registry_build(r, bt, &bt->entries[i], n_ok, &b);
         items[i].tool = b.tool;
         items[i].err = b.err;
         if (!items[i].tool) {

@@ -155,8 +155,10 @@ typedef struct tg_batch_built {
 
 /* Builds entry e of batch bt (its source, template and replace flag; not
  * its entries) into *out: what a reader streaming a tools/list does as each
- * tool is read, so no tool's nodes outlive it. */
-void tg_registry_build(tg_registry *r, const tg_batch *bt, const tg_tool_entry *e, tg_batch_built *out);
+ * tool is read, so no tool's nodes outlive it. built_ok: how many entries
+ * before it built (a tool); a whole listing past twice its source's limit
+ * refuses the rest unbuilt (limit_reached). */
+void tg_registry_build(tg_registry *r, const tg_batch *bt, const tg_tool_entry *e, size_t built_ok, tg_batch_built *out);
 
 /* Lets go of n built entries of a batch that will not be applied. */
 void tg_registry_unbuild(tg_batch_built *built, size_t n);

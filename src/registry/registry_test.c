@@ -401,6 +401,38 @@ static void lookalikes_at_the_length_limit(void) {
     fixture_close(&f);
 }
 
+/* A whole listing past twice its source's limit: the tools after that are
+ * refused unbuilt (an invalid schema there is not even compiled: it reads
+ * limit_reached), the ones before as the limit refuses a listing, each
+ * named; nothing of it is registered. */
+static void listing_past_twice_the_limit_is_not_built(void) {
+    tg_registry_config cfg;
+    tg_registry_default_config(&cfg);
+    cfg.max_tools_per_source = 3;
+    fixture f;
+    fixture_open(&f, A, &cfg);
+#define BAD(name) "{\"name\":\"" name "\",\"inputSchema\":{\"type\":\"object\",\"minLength\":-1}}"
+    const char *list[] = {TOOL("g0", "x"), TOOL("g1", "x"), BAD("bad_a"), TOOL("g2", "x"), TOOL("g3", "x"), TOOL("g4", "x"),
+                          TOOL("g5", "x"), TOOL("g6", "x"), TOOL("g7", "x"), BAD("bad_b"), TOOL("g8", "x"), TOOL("g9", "x")};
+#undef BAD
+    cJSON *res = apply(&f, "up", 0, 1, list, 12);
+    CHECK(count(res, "registered") == 0 && count(res, "rejected") == 12 && tg_registry_count(f.r) == 0);
+    for (const cJSON *r = tg_json_getz(res, "rejected")->child; r; r = r->next) {
+        const char *tool = tg_json_getz(r, "tool")->valuestring, *code = tg_json_getz(r, "code")->valuestring;
+        const char *want = strcmp(tool, "bad_a") == 0 ? "invalid_schema" : "limit_reached";
+        CHECK_MSG(strcmp(code, want) == 0, "%s: %s", tool, code);
+        if (strcmp(code, "limit_reached") == 0)
+            CHECK_MSG(strstr(tg_json_getz(r, "message")->valuestring, "lists more than the limit of 3 tools"), "%s", tool);
+    }
+    /* a listing within twice the limit is judged whole, as before: 7 good, 1 bad */
+    const char *seven[] = {TOOL("h0", "x"), TOOL("h1", "x"), TOOL("h2", "x"), TOOL("h3", "x"),
+                           TOOL("h4", "x"), TOOL("h5", "x"), TOOL("h6", "x"),
+                           "{\"name\":\"h7\",\"inputSchema\":{\"type\":\"object\",\"minLength\":-1}}"};
+    res = apply(&f, "up", 0, 1, seven, 8);
+    CHECK(count(res, "rejected") == 8 && strstr(f.out.data, "invalid_schema") != NULL);
+    fixture_close(&f);
+}
+
 /* limits.tools counts what the registry will hold after a batch: a whole
  * list re-listing its tools plus new ones removes only the tools it does not
  * name again; toolsPerSource counts a plugin's batches with what its source
@@ -1020,6 +1052,7 @@ int main(void) {
     telling_changes();
     batches();
     lookalikes_at_the_length_limit();
+    listing_past_twice_the_limit_is_not_built();
     limits_count_what_is_held();
     relisting_exactly();
     options_on_relisting();

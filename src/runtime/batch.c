@@ -25,7 +25,27 @@ typedef struct reader {
     int bad_entry;         /* an entry without "tool" or a numeric "handler": the batch is refused */
     tg_batch_built *built; /* the entries built, in order */
     size_t n, cap;
+    size_t ok;             /* entries built into a tool */
+    int too_many;          /* more entries than batch_cap: refused whole, the rest unread */
 } reader;
+
+/* The most entries a batch may list: what the registry holds in all, or
+ * twice what one source may (a whole listing past that is refused anyway,
+ * tg_registry_build). A batch past it is refused whole (TG_ERR_LIMIT)
+ * before its tools are built: 150,000 tiny tools each refused with its
+ * own record took the module's memory to its maximum. */
+static size_t batch_cap(const tg_runtime *rt) {
+    size_t per_source = rt->reg_cfg.max_tools_per_source;
+    size_t twice = per_source <= SIZE_MAX / 2 ? 2 * per_source : SIZE_MAX;
+    return twice > rt->reg_cfg.max_tools ? twice : rt->reg_cfg.max_tools;
+}
+
+static tg_status too_many(tg_runtime *rt) {
+    char msg[200];
+    snprintf(msg, sizeof msg, "the batch lists more than %zu tools (what the registry holds, or twice a source's limit); "
+             "none was read", batch_cap(rt));
+    return tg_rt_fail(rt, TG_ERR_LIMIT, msg, -1);
+}
 
 static const char BAD_ENTRY[] = "each entry needs \"tool\" and a numeric \"handler\"";
 
@@ -63,7 +83,11 @@ static int params_of(const cJSON *root, tg_batch *b) {
 static int on_entry(void *ud, const cJSON *root, const cJSON *element) {
     reader *rd = ud;
     if (!rd->mode) rd->mode = params_of(root, &rd->b) == 0 ? 1 : -1;
-    if (rd->mode < 0 || rd->bad_entry) return 0;
+    if (rd->mode < 0 || rd->bad_entry || rd->too_many) return 0;
+    if (rd->n >= batch_cap(rd->rt)) {
+        rd->too_many = 1;
+        return 0;
+    }
     tg_tool_entry e;
     if (entry_of(element, &e)) {
         rd->bad_entry = 1;
@@ -79,7 +103,8 @@ static int on_entry(void *ud, const cJSON *root, const cJSON *element) {
         rd->built = grown;
         rd->cap = cap;
     }
-    tg_registry_build(rd->rt->registry, &rd->b, &e, &rd->built[rd->n++]);
+    tg_registry_build(rd->rt->registry, &rd->b, &e, rd->ok, &rd->built[rd->n]);
+    rd->ok += rd->built[rd->n++].tool != NULL;
     return 0;
 }
 
@@ -87,6 +112,7 @@ static int on_entry(void *ud, const cJSON *root, const cJSON *element) {
 static tg_status entries_of(tg_runtime *rt, const cJSON *tools, tg_batch *b) {
     size_t n = 0;
     for (const cJSON *t = tools->child; t; t = t->next) n++;
+    if (n > batch_cap(rt)) return too_many(rt);
     tg_tool_entry *entries = tg_arena_calloc(&rt->call_arena, n ? n : 1, sizeof *entries);
     if (!entries) return tg_rt_fail(rt, TG_ERR_NOMEM, "out of memory", -1);
     size_t i = 0;
@@ -129,6 +155,7 @@ static tg_status batch_of(tg_runtime *rt, const cJSON *root, reader *rd, const c
     if (!cJSON_IsObject(root) || !cJSON_IsString(source) || !cJSON_IsArray(tools) || (tmpl && !cJSON_IsString(tmpl)))
         return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, "a batch needs \"source\" (string) and \"tools\" (array)", -1);
     if (rd->bad_entry) return tg_rt_fail(rt, TG_ERR_INVALID_REQUEST, BAD_ENTRY, -1);
+    if (rd->too_many) return too_many(rt);
     /* built with what the whole text says (no member after "tools" changed it) */
     if (rd->mode == 1 && params_of(root, b) == 0 && b->source == rd->b.source &&
         strcmp(b->name_template, rd->b.name_template) == 0 && b->replace_source == rd->b.replace_source) {

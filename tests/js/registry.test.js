@@ -1077,6 +1077,26 @@ test('10,000 tools register and export', async () => {
   rt.dispose();
 });
 
+test('a listing far past the limits is refused without building every tool: past twice the source\'s limit unbuilt, past the registry\'s whole', async () => {
+  const rt = await createToolRuntime();
+  const call = () => 'x';
+  const tiny = (n, bad = -1) => Array.from({ length: n }, (_, i) => ({ name: `t${i}`, inputSchema: i === bad ? { type: 'object', minLength: -1 } : { type: 'object' } }));
+  // 5,000 tools from one source (limit 1,000): each refused, each named; one
+  // with a broken schema past the first 2,000 is not even compiled
+  const res = rt.importTools('big', tiny(5000, 4000), { call });
+  assert.equal(res.registered.length, 0);
+  assert.equal(res.rejected.length, 5000);
+  assert.ok(res.rejected.every((r) => r.code === 'limit_reached' && /lists more than the limit of 1000 tools/.test(r.message)));
+  assert.equal(res.rejected[4000].tool, 't4000');
+  // 10,001 tools: more than the registry holds, refused whole, before any is built
+  const used = rt.memoryUsed();
+  assert.throws(() => rt.importTools('huge', tiny(100_000), { call }), (e) => e.code === 'limit_reached' && /more than 10000 tools.*none was read/.test(e.message));
+  assert.ok(rt.memoryUsed() - used < 16 << 20, `${rt.memoryUsed() - used} bytes kept`);
+  // and the runtime goes on: a source within its limit imports
+  assert.equal(rt.importTools('fine', tiny(1000), { call }).registered.length, 1000);
+  rt.dispose();
+});
+
 test('modelNameKey: the registry\'s collision key, which per-tool host settings are matched by', async () => {
   const rt = await createToolRuntime();
   const key = (t) => rt.modelNameKey('sly', t);
