@@ -111,6 +111,10 @@ void tg_arena_reset_max(tg_arena *a, size_t keep_max) {
     tg_arena_chunk *keep = a->head;
     a->used = 0;
     if (!keep) return;
+    if (!keep->next && keep->size <= keep_max) { /* the usual case: one chunk, kept as it is */
+        a->cur = chunk_data(keep);
+        return;
+    }
     size_t total = 0;
     for (tg_arena_chunk *c = keep; c; c = c->next) total += c->size;
     if (total > keep_max) {

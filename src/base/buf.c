@@ -61,16 +61,6 @@ int tg_buf_printf(tg_buf *b, const char *fmt, ...) {
     return tg_buf_append(b, tmp, (size_t)n);
 }
 
-void tg_buf_reset(tg_buf *b) {
-    b->len = 0;
-    b->failed = 0;
-    if (b->data) b->data[0] = '\0';
-}
-
-void tg_buf_reset_max(tg_buf *b, size_t keep) {
-    if (b->cap > keep) tg_buf_free(b);
-    else tg_buf_reset(b);
-}
 
 void tg_buf_swap(tg_buf *a, tg_buf *b) {
     tg_buf t = *a;

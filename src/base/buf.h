@@ -36,8 +36,13 @@ int tg_buf_puts(tg_buf *b, const char *s);
 int tg_buf_putc(tg_buf *b, char c);
 /* printf-style append; the formatted text is cut at 1 KiB. */
 int tg_buf_printf(tg_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Empties the buffer, keeping its memory. */
-void tg_buf_reset(tg_buf *b);
+/* Empties the buffer, keeping its memory (inline: every module call resets
+ * its output buffers). */
+static inline void tg_buf_reset(tg_buf *b) {
+    b->len = 0;
+    b->failed = 0;
+    if (b->data) b->data[0] = '\0';
+}
 /* Room for n more bytes in one step, ahead of appends that would grow the
  * buffer by doubling (copying it each time). A hint: -1 when the
  * allocator refuses or max is in the way, the buffer unchanged and usable. */
@@ -48,6 +53,9 @@ void tg_buf_free(tg_buf *b);
 void tg_buf_swap(tg_buf *a, tg_buf *b);
 /* tg_buf_reset, but a buffer grown past keep bytes is freed (a call's output
  * is the next call's room: one huge answer must not hold memory for good). */
-void tg_buf_reset_max(tg_buf *b, size_t keep);
+static inline void tg_buf_reset_max(tg_buf *b, size_t keep) {
+    if (b->cap > keep) tg_buf_free(b);
+    else tg_buf_reset(b);
+}
 
 #endif
