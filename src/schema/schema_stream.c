@@ -480,10 +480,11 @@ static TG_COLD void explain(st *t, const tg_sins *in, size_t a, int kind, const 
     cJSON fake, *inst = &fake;
     const sframe *f;
     size_t depth = 0, i;
+    tg_spath near[8]; /* (most errors are a few levels deep: no allocation) */
     for (f = up; f; f = f->up) depth++;
-    tg_spath *path = depth ? tg_arena_alloc(t->scratch, depth * sizeof *path) : NULL;
+    tg_spath *path = depth <= 8 ? near : tg_arena_alloc(t->scratch, depth * sizeof *path);
     i = depth;
-    if (depth && !path) { x->err = 2; return; }
+    if (!path) { x->err = 2; return; }
     if (!x->started) { /* the first refusal: nothing is spent on a valid text */
         x->mark = x->to->out->len;
         x->json = x->to->lens == NULL;
