@@ -1542,10 +1542,6 @@ export class ToolRuntime {
       return { valid: false, errors: [], jsonError: { code: 'too_large', message: `input of at least ${input.length} bytes is over the limit of ${this.#argsLimit}`, offset: this.#argsLimit } };
     }
     if (!wellFormed(input)) return { valid: false, errors: [], jsonError: { code: 'invalid_json', message: LONE_SURROGATE, offset: loneSurrogateOffset(input) } };
-    // an instance the module has no memory to hold or judge (a large text
-    // with argsBytes raised) is not judged: too_large, a result like the
-    // evaluator's own bounds give, never a throw
-    const unjudged = (e) => ({ valid: false, errors: [], jsonError: { code: 'too_large', message: `the instance could not be checked: ${e.message}`, offset: 0 } });
     let len;
     try {
       len = this.#write(input)[0];
@@ -1678,6 +1674,11 @@ function reentered() {
   return new ToolgateError('reentrant', 'a runtime method was called from inside a call into the module (from the clock option?); the module is not re-entrant');
 }
 /** What a disposed runtime calls instead of its exports: every call throws. */
+// an instance the module has no memory to hold or judge (a large text with
+// argsBytes raised) is not judged: too_large, a result like the evaluator's
+// own bounds give, never a throw (_validate)
+const unjudged = (e) => ({ valid: false, errors: [], jsonError: { code: 'too_large', message: `the instance could not be checked: ${e.message}`, offset: 0 } });
+
 const DISPOSED_EXPORTS = new Proxy({}, { get: () => disposed });
 
 function deepFreeze(v) {
