@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { createToolRuntime, defaultWasmURL } from './node.js';
 import { compileWasm } from './load.js';
 import { logText, relayStderr } from './log.js';
+import { ToolgateError } from './errors.js';
 
 const FORMATS = ['mcp', 'anthropic', 'openai', 'openai-strict', 'gemini', 'bedrock'];
 const GATEWAY_FLAGS = new Set(['--config', '--policy', '--principal', '--mode', '--source', '--session']);
@@ -99,13 +100,14 @@ async function lint(args, out) {
 async function lintFile(file, o, wasm) {
   const rt = await createToolRuntime({ wasm, limits: { descriptorBytes: 64 << 20, argsBytes: 64 << 20 } });
   try {
-    let text;
-    try { text = file === '-' ? await readStdin() : await readFile(file, 'utf8'); } catch (e) {
+    let bytes;
+    try { bytes = file === '-' ? await readStdin() : await readFile(file); } catch (e) {
       return { file, kind: 'unknown', ok: false, error: { code: 'unreadable', message: e.message } };
     }
-    const strict = rt.checkJSON(text); // the module's strict RFC 8259 reader, as upstream input is read
+    // the module's strict RFC 8259 reader over the bytes, as upstream input is read
+    const strict = rt.checkJSON(bytes);
     if (!strict.ok) return { file, kind: 'unknown', ok: false, error: { code: strict.code, message: strict.message, offset: strict.offset } };
-    const doc = JSON.parse(text);
+    const doc = JSON.parse(utf8.decode(bytes)); // (strict JSON is UTF-8: this decodes)
     const kind = o.kind ?? detectKind(doc);
     if (kind === 'schema') return { file, kind, ...lintSchema(rt, doc, o) };
     if (kind === 'policy') return { file, kind, ...lintPolicy(rt, doc) };
@@ -126,7 +128,13 @@ function detectKind(doc) {
 }
 
 function lintTools(rt, tools, o) {
-  const res = rt.importTools(o.source, tools, { call: () => null });
+  let res;
+  try {
+    res = rt.importTools(o.source, tools, { call: () => null });
+  } catch (e) { // the list as a whole refused (more tools than a registry holds)
+    if (!(e instanceof ToolgateError)) throw e;
+    return { ok: false, error: { code: e.code, message: e.message } };
+  }
   const registered = res.registered.map((r) => ({ tool: r.tool, name: r.name, ...(r.sanitized ? { sanitized: r.sanitized } : {}) }));
   const rejected = res.rejected.map((r) => ({ tool: r.tool, code: r.code, message: r.message }));
   const lossy = [];
@@ -184,7 +192,22 @@ function lossyText({ format, tool, path: at, issue, nullable, ...rest }) {
 async function readStdin() {
   const chunks = [];
   for await (const c of process.stdin) chunks.push(c);
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+// Files are read as their bytes and judged by the module's strict reader as
+// bytes: decoded as UTF-8 by Node first, an invalid byte would become U+FFFD
+// and the file would pass for what it is not (a name "n\xFF" read as "n\uFFFD").
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** A file's text, refused (UsageError) unless it is UTF-8. */
+async function strictText(file) {
+  const bytes = await readFile(file);
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new UsageError(`${file}: not UTF-8 text`);
+  }
 }
 
 // ---------------------------------------------------------------- gateway
@@ -233,7 +256,7 @@ const GATEWAY_CONFIG = {
 /** A gateway.json read as toolgate reads untrusted JSON: strict (duplicate
  * keys refused), and checked against GATEWAY_CONFIG with its own validator. */
 async function strictConfig(file) {
-  const text = await readFile(file, 'utf8');
+  const text = await strictText(file);
   const rt = await createToolRuntime();
   try {
     const r = rt.compileSchema(GATEWAY_CONFIG).validate(text);
@@ -277,7 +300,7 @@ async function parseGatewayArgs(args) {
   if (flags.policy) { cfg.policy = flags.policy; base = process.cwd(); }
   // a policy file goes to the module as its text: strict JSON (a second
   // "rules" key is refused, not read as the last one), as lint reads it
-  if (typeof cfg.policy === 'string') cfg.policy = await readFile(path.resolve(base, cfg.policy), 'utf8');
+  if (typeof cfg.policy === 'string') cfg.policy = await strictText(path.resolve(base, cfg.policy));
   for (const k of ['principal', 'mode', 'session']) if (flags[k]) cfg[k] = flags[k];
   // --source adds an upstream; it never stands in for one of the config's,
   // whose "tools" and "options" facts (needsApproval...) would be dropped

@@ -111,6 +111,25 @@ test('lint: bad tools are rejected with codes, hostile text sanitized, lossy con
   for (const x of [dir, warn, dup]) await rm(x, { recursive: true });
 });
 
+test('lint and gateway read files as bytes: a byte that is not UTF-8 is refused, never read as U+FFFD; a list past the registry is one refusal', { timeout: 30000 }, async () => {
+  // a Latin-1 "é" in a description: Node's UTF-8 decoding made it U+FFFD and
+  // the file linted clean (exit 0)
+  const dir = await tmp({ 'latin1.json': '', 'many.json': { tools: Array.from({ length: 10_001 }, (_, i) => ({ name: `t${i}`, inputSchema: { type: 'object' } })) } });
+  await writeFile(path.join(dir, 'latin1.json'), Buffer.concat([Buffer.from('{"name":"cafe","description":"caf'), Buffer.from([0xe9]), Buffer.from('","inputSchema":{"type":"object"}}')]));
+  const r = await run(['lint', 'latin1.json'], { cwd: dir });
+  assert.equal(r.code, 1, r.stdout);
+  assert.match(r.stdout, /latin1\.json \(unknown\): invalid_json: invalid UTF-8 in string at offset 33/);
+  const m = await run(['lint', 'many.json'], { cwd: dir });
+  assert.equal(m.code, 1, m.stdout + m.stderr);
+  assert.match(m.stdout, /many\.json \(tools\): limit_reached: the batch lists more than 10000 tools/);
+  // a policy file that is not UTF-8 stops the gateway before it starts
+  await writeFile(path.join(dir, 'policy.json'), Buffer.from([0x7b, 0xff, 0x7d]));
+  const g = await run(['gateway', '--policy', 'policy.json', '--source', 'a=' + process.execPath], { cwd: dir });
+  assert.equal(g.code, 2);
+  assert.match(g.stderr, /policy\.json: not UTF-8 text/);
+  await rm(dir, { recursive: true });
+});
+
 test('lint: a policy with errors gives JSON Pointer diagnostics (exit 1); a good one is OK', { timeout: 30000 }, async () => {
   const dir = await tmp({
     'bad-policy.json': { version: 1, rules: [{ effect: 'allow', tools: ['*'] }, { effect: 'permit', tools: ['x'] }], rulez: true },
