@@ -360,6 +360,28 @@ test('progress goes through the gate both ways: an upstream\'s notifications rea
   rt.dispose();
 });
 
+test('progress is rate-limited per call: 20 at once, then 10 a second; a flood from a handler or an upstream is not relayed', async () => {
+  let now = 1_000_000;
+  const rt = await createToolRuntime({ clock: () => now });
+  rt.registerTool({ name: 'flood', inputSchema: { type: 'object' } }, async (_a, info) => {
+    for (let i = 1; i <= 10_000; i++) info.progress({ progress: i });
+    now += 1000; // a second later: 10 more pass
+    for (let i = 10_001; i <= 20_000; i++) info.progress({ progress: i });
+    await new Promise((r) => setTimeout(r, 5));
+    return 'done';
+  });
+  const seen = [];
+  assert.equal((await rt.callTool('flood', {}, { onProgress: (p) => seen.push(p.progress) })).content[0].text, 'done');
+  assert.deepEqual(seen, [...Array.from({ length: 20 }, (_, i) => i + 1), ...Array.from({ length: 10 }, (_, i) => 10_001 + i)]);
+  // through serveTools to an SDK client: the same 30
+  const client = await served(rt);
+  const got = [];
+  await client.callTool({ name: 'flood', arguments: {} }, undefined, { onprogress: (p) => got.push(p.progress) });
+  assert.equal(got.length, 30);
+  assert.ok(got.every((p, i) => i === 0 || p > got[i - 1]), 'increasing');
+  rt.dispose();
+});
+
 test('serveTools ends the sessions it named when their Server closes: closed sessions hold no budget', async () => {
   const rt = await createToolRuntime();
   rt.setPolicy({ version: 1, defaults: ['*'], rules: [{ id: 'all', effect: 'allow', tools: ['*'] }],
