@@ -75,7 +75,8 @@ export interface HandlerInfo {
    * forwards the call gives it to its own request as the timeout (importFromClient does). */
   readonly remainingMs: number;
   /** Tells the caller how far the call has come (MCP's notifications/progress fields), when it
-   * asked (CallContext.onProgress); ignored once the call has ended. */
+   * asked (CallContext.onProgress); ignored once the call has ended. Each must exceed the last
+   * passed on; 20 at once, then 10 a second, are passed on, the rest dropped. */
   progress(p: Progress): void;
 }
 
