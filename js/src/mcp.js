@@ -37,7 +37,10 @@ export async function importFromClient(rt, source, client, { maxPages = 50, maxT
       if ((e?.code === ErrorCode.RequestTimeout && left <= MAX_TIMER_MS) || Date.now() >= deadline) throw tooSlow(timeoutMs);
       throw e;
     }
-    const listed = Array.isArray(res?.tools) ? res.tools : [];
+    // (MCP: a tools/list result holds a tools array; one without is not an
+    // empty listing, which would take the source's tools away)
+    if (!Array.isArray(res?.tools)) throw new ToolgateError('invalid_result', 'the server\'s tools/list gave no "tools" array; nothing was imported');
+    const listed = res.tools;
     // counted before they are gathered: a page of 150,000 tools is over the
     // bound, not a stack overflow in push(...page)
     if (tools.length + listed.length > maxTools) throw boundError(`more than ${maxTools} tools`);

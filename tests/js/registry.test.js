@@ -92,6 +92,14 @@ test('follows nextCursor page by page, and refuses a list past its bounds', asyn
   const slow = await pagedServer(tools, 5, 80);
   await assert.rejects(importFromClient(rt, 'slow', slow, { timeoutMs: 200 }), (e) => e.code === 'timeout' && /more than 200 ms/.test(e.message));
   assert.equal(rt.listTools().tools.some((t) => t.name.startsWith('mcp__slow__')), false);
+  // a page without a tools array is no listing at all (read as an empty one,
+  // it took the source's tools away), on the first page or a later one
+  for (const bad of [{ tools: 'x' }, {}, { tools: { length: 2 } }]) {
+    let n = 0;
+    const odd = { request: async () => (n++ ? bad : { tools: [{ name: 'kept', inputSchema: obj() }], nextCursor: '1' }) };
+    await assert.rejects(importFromClient(rt, 'paged', odd), (e) => e.code === 'invalid_result' && /no "tools" array/.test(e.message));
+  }
+  assert.equal(rt.listTools().tools.filter((t) => t.name.startsWith('mcp__paged__')).length, 25, 'the source keeps its tools');
   rt.dispose();
 });
 
