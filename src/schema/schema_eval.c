@@ -848,11 +848,15 @@ static inline int fast_pass(ev *e, const tg_sins *in, const cJSON *inst) {
         if ((inst->type & 0xFF) == cJSON_String) { /* tg_json_equal for a string, inline */
             const cJSON *it;
             size_t l = tg_json_strlen(inst->valuestring);
+            size_t k = 0;
             if (in->u.val.index) return tg_senum_has_str(in->u.val.index, inst->valuestring, l, &e->steps);
-            for (it = in->u.val.value->child; it; it = it->next)
+            for (it = in->u.val.value->child; it; it = it->next) {
+                /* (a long enum whose index was given up is ev_op's to scan, each comparison a step) */
+                if (++k > TG_SENUM_SCAN_MAX) return 0;
                 if ((it->type & 0xFF) == cJSON_String && tg_json_strlen(it->valuestring) == l &&
                     tg_json_same_bytes(it->valuestring, inst->valuestring, l))
                     return 1;
+            }
         }
         return 0;
     default:
