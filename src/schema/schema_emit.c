@@ -451,11 +451,16 @@ int tg_sc_emit_node(sc *c, uint32_t id) {
                         P->table = tg_arena_calloc(c->s->arena, sz, sizeof *P->table);
                         if (!P->table) { tg_sc_oom(c); return -1; }
                         P->table_mask = sz - 1;
-                        for (x = 0; x < j; x++) {
+                        /* names chosen to share their hashes' low bits make one long
+                         * run that every lookup walks: past 4 probes a name the
+                         * table gives way to a binary search (tg_sprops_sort) */
+                        size_t probes = 0;
+                        for (x = 0; x < j && probes <= 4 * (size_t)j + 64; x++) {
                             uint32_t h = P->props[x].name.hash & P->table_mask;
-                            while (P->table[h]) h = (h + 1) & P->table_mask;
+                            while (P->table[h]) h = (h + 1) & P->table_mask, probes++;
                             P->table[h] = x + 1;
                         }
+                        if (probes > 4 * (size_t)j + 64 && tg_sprops_sort(c->s->arena, P)) { tg_sc_oom(c); return -1; }
                     }
                 }
                 if (pp) {

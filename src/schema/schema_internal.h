@@ -79,6 +79,10 @@ typedef struct tg_sprops {      /* properties + patternProperties + additionalPr
     uint32_t n_props;
     uint32_t *table;            /* open addressing, index+1, 0 empty; NULL for small sets */
     uint32_t table_mask;
+    /* names made to collide in the table (its probes past a bound): the
+     * table is dropped and they are looked up here instead, sorted by
+     * (name, index) for a binary search that no choice of names slows */
+    struct tg_sexact *by_name;
     tg_spattern *patterns;
     uint32_t n_patterns;
     /* many patterns (past TG_SEXACT_FROM), some matching one name each
@@ -334,6 +338,12 @@ static inline uint32_t tg_shash(const char *s, size_t len) {
     return (uint32_t)h;
 }
 
+/* tg_sfind_prop in P->by_name (schema_patterns.c). */
+const tg_sprop *tg_sfind_sorted(const tg_sprops *P, const char *k, size_t kl);
+/* Builds P->by_name when the table's probes show its names were made to
+ * collide (schema_patterns.c); 0, or -1 when the arena refused. */
+int tg_sprops_sort(tg_arena *arena, tg_sprops *P);
+
 /* The properties entry named k[0..kl), or NULL. (Forced inline: wasm
  * builds would otherwise call it for every member.) */
 #if defined(__GNUC__) || defined(__clang__)
@@ -351,6 +361,7 @@ static inline const tg_sprop *tg_sfind_prop(const tg_sprops *P, const char *k, s
         }
         return NULL;
     }
+    if (P->by_name) return tg_sfind_sorted(P, k, kl);
     for (i = 0; i < P->n_props; i++) {
         const tg_sprop *p = &P->props[i];
         if (p->name.len == kl && (kl == 0 || (p->name.s[0] == k[0] && tg_json_same_bytes(p->name.s, k, kl)))) return p;

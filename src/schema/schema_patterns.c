@@ -2,7 +2,8 @@
  * meets. A schema with many patterns that each name one property
  * ("^k12$") ran every pattern over every member name, P x N searches a
  * call (1,600 patterns over 16,000 names: 2.6e7, beyond the step budget).
- * Those patterns are indexed by name here once, at compile time. */
+ * Those patterns are indexed by name here once, at compile time; and so are
+ * properties whose names were made to collide in their hash table. */
 #include <stdlib.h>
 
 #include "schema_internal.h"
@@ -55,4 +56,30 @@ void tg_spat_begin(tg_spat_it *it, const tg_sprops *P, const char *k, size_t kl)
     while (it->ex_end < P->n_exact && P->exact[it->ex_end].len == kl &&
            (kl == 0 || memcmp(P->exact[it->ex_end].s, k, kl) == 0))
         it->ex_end++;
+}
+
+int tg_sprops_sort(tg_arena *arena, tg_sprops *P) {
+    P->by_name = tg_arena_alloc(arena, (P->n_props ? P->n_props : 1) * sizeof *P->by_name);
+    if (!P->by_name) return -1;
+    for (uint32_t x = 0; x < P->n_props; x++) {
+        P->by_name[x].s = P->props[x].name.s;
+        P->by_name[x].len = P->props[x].name.len;
+        P->by_name[x].j = x;
+    }
+    qsort(P->by_name, P->n_props, sizeof *P->by_name, exact_cmp);
+    P->table = NULL;
+    return 0;
+}
+
+const tg_sprop *tg_sfind_sorted(const tg_sprops *P, const char *k, size_t kl) {
+    /* the first entry of that name: the lowest index among equal names, as the table finds */
+    uint32_t lo = 0, hi = P->n_props;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (tg_json_key_cmp(P->by_name[mid].s, P->by_name[mid].len, k, kl) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo < P->n_props && P->by_name[lo].len == kl && (kl == 0 || memcmp(P->by_name[lo].s, k, kl) == 0))
+        return &P->props[P->by_name[lo].j];
+    return NULL;
 }
