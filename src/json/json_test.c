@@ -146,6 +146,55 @@ static void duplicate_keys(void) {
     tg_arena_free(&a);
 }
 
+/* FNV-1a 64, the reader's key hash (json_read.c), to choose keys that
+ * share its low bits: the table gives way to a sort, which must name the
+ * same key the table would (of the keys repeating an earlier one, the
+ * first in the document). */
+static uint64_t fnv(const char *k, size_t n) {
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)k[i]) * 1099511628211ull;
+    return h;
+}
+
+static void duplicate_keys_made_to_collide(void) {
+    enum { N = 3000 }; /* (a table of 8,192 slots: 13 low bits alike) */
+    char (*keys)[16] = malloc(N * sizeof *keys);
+    int found = 0;
+    for (unsigned i = 0; found < N; i++) {
+        char k[16];
+        int n = snprintf(k, sizeof k, "c%u", i);
+        if ((fnv(k, (size_t)n) & 8191) == 0) memcpy(keys[found++], k, (size_t)n + 1);
+    }
+    size_t cap = (size_t)N * 24 + 256, o;
+    char *text = malloc(cap);
+    tg_arena a;
+    tg_arena_init(&a, libc_alloc);
+    tg_json_error err;
+    tg_json_limits lim = tg_json_default_limits();
+    /* distinct: read, every member kept */
+    o = (size_t)snprintf(text, cap, "{");
+    for (int i = 0; i < N; i++) o += (size_t)snprintf(text + o, cap - o, "%s\"%s\":%d", i ? "," : "", keys[i], i);
+    snprintf(text + o, cap - o, "}");
+    cJSON *d = tg_json_parse(&a, text, strlen(text), &lim, &err);
+    CHECK_MSG(d != NULL, "%s", err.message);
+    CHECK(d && tg_json_get(d, keys[N - 1], strlen(keys[N - 1])) && tg_json_get(d, keys[N - 1], strlen(keys[N - 1]))->valueint == N - 1);
+    /* repeats: keys[500] again at 2,000, and keys[7] twice later; the first
+     * repeat in the document is keys[500]'s */
+    o = (size_t)snprintf(text, cap, "{");
+    for (int i = 0; i < N; i++) {
+        const char *k = i == 2000 ? keys[500] : i == 2500 || i == 2600 ? keys[7] : keys[i];
+        o += (size_t)snprintf(text + o, cap - o, "%s\"%s\":%d", i ? "," : "", k, i);
+    }
+    snprintf(text + o, cap - o, "}");
+    char want[64];
+    snprintf(want, sizeof want, "duplicate key \"%s\"", keys[500]);
+    CHECK(tg_json_parse(&a, text, strlen(text), &lim, &err) == NULL && err.status == TG_JSON_DUPLICATE_KEY);
+    CHECK_MSG(strstr(err.message, want) != NULL, "%s", err.message);
+    tg_arena_free(&a);
+    free(keys);
+    free(text);
+}
+
 static void limits(void) {
     tg_arena a;
     tg_arena_init(&a, libc_alloc);
@@ -641,6 +690,7 @@ int main(void) {
     canonical_writing();
     strictness();
     duplicate_keys();
+    duplicate_keys_made_to_collide();
     limits();
     numbers();
     equality();
