@@ -1673,12 +1673,12 @@ function disposed() { throw new ToolgateError('disposed', 'this runtime was disp
 function reentered() {
   return new ToolgateError('reentrant', 'a runtime method was called from inside a call into the module (from the clock option?); the module is not re-entrant');
 }
-/** What a disposed runtime calls instead of its exports: every call throws. */
 // an instance the module has no memory to hold or judge (a large text with
 // argsBytes raised) is not judged: too_large, a result like the evaluator's
 // own bounds give, never a throw (_validate)
 const unjudged = (e) => ({ valid: false, errors: [], jsonError: { code: 'too_large', message: `the instance could not be checked: ${e.message}`, offset: 0 } });
 
+/** What a disposed runtime calls instead of its exports: every call throws. */
 const DISPOSED_EXPORTS = new Proxy({}, { get: () => disposed });
 
 function deepFreeze(v) {
