@@ -357,7 +357,7 @@ async function gateway(args, log) {
   const imports = new Map(); // source -> the chain of its imports
   const waiting = new Map(); // source -> the import queued behind the running one
   const lastImport = new Map(); // source -> when its last import ended (Date.now() ms)
-  const timed = async (name, work) => {
+  const markEnd = async (name, work) => { // (the import work, and when it ended)
     try {
       return await work;
     } finally {
@@ -371,7 +371,7 @@ async function gateway(args, log) {
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait).unref());
       waiting.delete(name); // (a notification from here on queues the next one)
       if (!clients.has(name) || stopped) return; // its first import failed, or it is gone
-      report(name, await timed(name, importFromClient(rt, name, clients.get(name), { options: toolOptions(rt, name, cfg.upstreams[name]) })));
+      report(name, await markEnd(name, importFromClient(rt, name, clients.get(name), { options: toolOptions(rt, name, cfg.upstreams[name]) })));
       if (serving) await server.sendToolListChanged();
     }).catch((e) => log(`toolgate: ${name}: re-import failed: ${logText(e.message)}`));
     imports.set(name, next);
@@ -423,7 +423,7 @@ async function gateway(args, log) {
       clients.set(name, client);
       // on the chain: a list_changed sent while this first import runs
       // re-imports after it, with the newer list applied last
-      const first = timed(name, importFromClient(rt, name, client, { options: toolOptions(rt, name, up), timeoutMs: startupTimeout(up) }));
+      const first = markEnd(name, importFromClient(rt, name, client, { options: toolOptions(rt, name, up), timeoutMs: startupTimeout(up) }));
       imports.set(name, first.catch(() => {}));
       report(name, await first.catch((e) => { throw new Error(`${name}: ${e.message}`); }));
     }
