@@ -13,7 +13,17 @@
 #define OLD_DIALECT(d) ((d) >= TG_DIALECT_DRAFT7)
 
 typedef struct smap_slot { const void *k; size_t klen; uint32_t h; uint32_t v; } smap_slot;
-typedef struct smap { smap_slot *slots; size_t cap, n; } smap;
+/* URI -> entry. A hash table (open addressing); keys an upstream chose to
+ * share the hash's low bits (it is public) make one run every lookup walks,
+ * so once a run of taken slots passes SMAP_RUN_MAX the map gives way for
+ * good to the keys sorted by bytes (sorted[0..nsorted)) plus the newest few unsorted
+ * (recent[0..nrecent), merged in when full): binary search, no hash. */
+typedef struct smap {
+    smap_slot *slots;
+    size_t cap, n;
+    smap_slot *sorted, *recent; /* given way: the table is no longer used */
+    size_t nsorted, nrecent, capsorted;
+} smap;
 typedef struct nmap_slot { const cJSON *n; uint32_t ent; } nmap_slot;
 typedef struct nmap { nmap_slot *slots; size_t cap, n; } nmap;
 

@@ -5,6 +5,7 @@
  * $id / $anchor / $dynamicAnchor URIs are indexed; references resolve
  * through that index (RFC 3986 resolution, JSON Pointer fragments, plain-name
  * anchors). Nothing is ever fetched. */
+#include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
 
@@ -36,9 +37,71 @@ void tg_sc_oom(sc *c) {
     tg_sc_fail(c, "", "out of memory%s", "");
 }
 
+#define SMAP_RUN_MAX 128 /* the longest run of taken slots before the map gives way (random keys at half load: ~50) */
+#define SMAP_RECENT 64   /* puts kept unsorted between merges, once given way */
+
+static int slot_cmp(const smap_slot *a, const void *k, size_t klen) {
+    if (a->klen != klen) return a->klen < klen ? -1 : 1;
+    return klen ? memcmp(a->k, k, klen) : 0;
+}
+
+static int slot_order(const void *x, const void *y) {
+    const smap_slot *a = x, *b = y;
+    return slot_cmp(a, b->k, b->klen);
+}
+
+/* The given-way map's entry for k: the sorted keys in halves, then the
+ * newest few one by one; NULL when there is none. */
+static const smap_slot *sorted_find(const smap *m, const void *k, size_t klen) {
+    size_t lo = 0, hi = m->nsorted;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (slot_cmp(&m->sorted[mid], k, klen) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo < m->nsorted && slot_cmp(&m->sorted[lo], k, klen) == 0) return &m->sorted[lo];
+    for (size_t i = 0; i < m->nrecent; i++)
+        if (slot_cmp(&m->recent[i], k, klen) == 0) return &m->recent[i];
+    return NULL;
+}
+
+/* The newest puts sorted and merged into the sorted keys (keys are
+ * distinct: put finds first); 0, or -1 when the arena refused. */
+static int sorted_merge(sc *c, smap *m) {
+    size_t n = m->nsorted + m->nrecent, i = 0, j = 0, o = 0;
+    smap_slot *merged = tg_arena_alloc(c->tmp, (n ? n : 1) * sizeof *merged);
+    if (!merged) return -1;
+    qsort(m->recent, m->nrecent, sizeof *m->recent, slot_order);
+    while (i < m->nsorted || j < m->nrecent)
+        merged[o++] = j == m->nrecent || (i < m->nsorted && slot_order(&m->sorted[i], &m->recent[j]) < 0) ? m->sorted[i++]
+                                                                                                      : m->recent[j++];
+    m->sorted = merged;
+    m->nsorted = n;
+    m->nrecent = 0;
+    return 0;
+}
+
+/* The table's entries moved to the sorted form, for good. */
+static int give_way(sc *c, smap *m) {
+    m->recent = tg_arena_alloc(c->tmp, SMAP_RECENT * sizeof *m->recent);
+    m->sorted = tg_arena_alloc(c->tmp, (m->n ? m->n : 1) * sizeof *m->sorted);
+    if (!m->recent || !m->sorted) return -1;
+    for (size_t j = 0; j < m->cap; j++)
+        if (m->slots[j].k) m->sorted[m->nsorted++] = m->slots[j];
+    qsort(m->sorted, m->nsorted, sizeof *m->sorted, slot_order);
+    m->slots = NULL;
+    m->cap = 0;
+    return 0;
+}
+
 int tg_sc_smap_find(const smap *m, const void *k, size_t klen, uint32_t *v) {
     uint32_t h;
     size_t i;
+    if (m->sorted) {
+        const smap_slot *sl = sorted_find(m, k, klen);
+        if (sl) *v = sl->v;
+        return sl != NULL;
+    }
     if (!m->cap) return 0;
     h = tg_shash(k, klen);
     for (i = h & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
@@ -51,8 +114,14 @@ int tg_sc_smap_find(const smap *m, const void *k, size_t klen, uint32_t *v) {
 /* k must outlive the map. Overwrites nothing: the first definition wins. */
 int tg_sc_smap_put(sc *c, smap *m, const void *k, size_t klen, uint32_t v) {
     uint32_t h, dummy;
-    size_t i;
+    size_t i, run = 0;
     if (tg_sc_smap_find(m, k, klen, &dummy)) return 0;
+    if (m->sorted) {
+        if (m->nrecent == SMAP_RECENT && sorted_merge(c, m)) return -1;
+        m->recent[m->nrecent++] = (smap_slot){k, klen, 0, v};
+        m->n++;
+        return 0;
+    }
     if ((m->n + 1) * 2 > m->cap) {
         size_t nc = m->cap ? m->cap * 2 : 8, j;
         smap_slot *ns = tg_arena_calloc(c->tmp, nc, sizeof *ns);
@@ -71,7 +140,12 @@ int tg_sc_smap_put(sc *c, smap *m, const void *k, size_t klen, uint32_t v) {
     for (i = h & (m->cap - 1); m->slots[i].k; i = (i + 1) & (m->cap - 1)) {}
     m->slots[i].k = k; m->slots[i].klen = klen; m->slots[i].h = h; m->slots[i].v = v;
     m->n++;
-    return 0;
+    /* the run of taken slots it joined, which a lookup homed at its start
+     * walks whole: keys made to collide (or to take neighbouring homes)
+     * grow it; past SMAP_RUN_MAX the map gives way, for good */
+    for (size_t b = i; m->slots[(b - 1) & (m->cap - 1)].k && run <= SMAP_RUN_MAX; b--) run++;
+    for (size_t f = i; m->slots[(f + 1) & (m->cap - 1)].k && run <= SMAP_RUN_MAX; f++) run++;
+    return run > SMAP_RUN_MAX ? give_way(c, m) : 0;
 }
 
 /* Indexes node n as entry e. n is not in the index yet: tg_sc_scan has
