@@ -68,6 +68,18 @@ async function bareCall(name, text) {
 }
 if ((await bareCall(NAME, validArgs)).content[0].text !== RESULT) fail('bare', {});
 
+// --- the floor of any design that checks the text in the module: the
+// module's verdict on the text, then what the bare host does after its
+// check (no lookup, policy, limits, deadline, cancellation, audit or
+// completion); toolgate's distance above this is the gate's own work
+const moduleCheck = rt.compileSchema(callSchema);
+const handlerOnly = async () => RESULT;
+async function floorCall(text) {
+  if (!moduleCheck.validate(text, { output: 'flag' }).valid) return { content: [{ type: 'text', text: 'invalid' }], isError: true };
+  return { content: [{ type: 'text', text: await handlerOnly(JSON.parse(text)) }] };
+}
+if ((await floorCall(validArgs)).content[0].text !== RESULT) fail('floor', {});
+
 // --- the SDK: McpServer with the equivalent zod shape, Client over InMemoryTransport
 const mcp = new McpServer({ name: 'bench', version: '1.0.0' });
 mcp.registerTool(NAME, { description: DESCRIPTION, inputSchema: z.fromJSONSchema(callSchema).shape },
@@ -109,6 +121,7 @@ const timed = await interleaveAsync([
   ['toolgate, JS value argument', () => rt.callTool(NAME, argValue)],
   ['toolgate under a 4-rule policy', () => rtPolicy.callTool(NAME, validArgs)],
   ['bare JS host', () => bareCall(NAME, validArgs)],
+  ['module verdict + JSON.parse + await', () => floorCall(validArgs)],
   ['JSON.parse + await handler only', async () => { JSON.parse(validArgs); return RESULT; }],
   ['McpServer tools/call handler', () => sdkCallHandler(sdkCallReq(), sdkExtra)],
   ['serveTools tools/call handler', () => gwCallHandler(sdkCallReq(), sdkExtra)],
@@ -120,6 +133,7 @@ table(`one tool call, ${validArgs.length}-byte argument as JSON text, trivial ha
   'toolgate, JS value argument': 'rt.callTool(name, object): JSON.stringify first',
   'toolgate under a 4-rule policy': 'deny/ask by pattern, one rule reads an argument',
   'bare JS host': 'Map lookup, JSON.parse, Ajv2020 check, await handler',
+  'module verdict + JSON.parse + await': 'the module checks the text, then as the bare host: no gate',
   'JSON.parse + await handler only': 'no check at all',
   'McpServer tools/call handler': 'JSON.parse + request handler, no transport',
   'serveTools tools/call handler': 'the same through toolgate',
@@ -133,6 +147,8 @@ paired('McpServer tools/call handler / rt.callTool', 'McpServer tools/call handl
 paired('SDK McpServer + Client / toolgate serveTools + Client', 'SDK: McpServer + Client', 'toolgate: serveTools + Client');
 paired('toolgate rt.callTool / bare JS host', 'toolgate', 'bare JS host', '<= 1.5x (issue: bare minimum about 2 us)');
 paired('toolgate under the policy / bare JS host', 'toolgate under a 4-rule policy', 'bare JS host');
+paired('module verdict + JSON.parse + await / bare JS host', 'module verdict + JSON.parse + await', 'bare JS host');
+paired('toolgate rt.callTool / module verdict + JSON.parse + await', 'toolgate', 'module verdict + JSON.parse + await');
 rtPolicy.dispose();
 await sdkClient.close();
 await gwClient.close();
