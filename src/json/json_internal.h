@@ -4,6 +4,16 @@
 
 #include "json.h"
 
+/* A member of an object and its index in the object's document order;
+ * tg_json__sort_keyed puts k[0..n), given in document order, in key order
+ * (by bytes, a prefix first), equal keys in document order (json_write.c:
+ * the canonical writer's order, and the reader's duplicate search). */
+typedef struct tg_json__keyed {
+    const cJSON *member;
+    size_t idx;
+} tg_json__keyed;
+void tg_json__sort_keyed(tg_json__keyed *k, size_t n);
+
 /* A length-prefixed, NUL-terminated copy of s[0..len) in the arena
  * (inline: the reader makes one per string, key and number). */
 static inline char *tg_json__str(tg_arena *a, const char *s, size_t len) {

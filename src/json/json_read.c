@@ -155,36 +155,26 @@ static inline int same_key(const cJSON *a, const cJSON *b) {
                                                            memcmp(a->string, b->string, la) == 0));
 }
 
-typedef struct keyed {
-    const cJSON *node;
-    size_t idx;
-} keyed;
-
-static int keyed_cmp(const void *x, const void *y) {
-    const keyed *a = x, *b = y;
-    int c = tg_json_member_cmp(&a->node, &b->node);
-    return c ? c : a->idx < b->idx ? -1 : a->idx > b->idx;
-}
-
-/* find_duplicate by sorting (name, position): no choice of keys slows it.
- * The same answer as the table's: of the keys that repeat an earlier one,
- * the first in the document (in each run of one name, the second). */
+/* find_duplicate by sorting the keys (tg_json__sort_keyed: key order,
+ * equal keys in document order): no choice of keys slows it. The same
+ * answer as the table's: of the keys that repeat an earlier one, the first
+ * in the document (in each run of one name, the second). */
 static const cJSON *find_duplicate_sorted(tg_arena *a, const cJSON *obj, size_t count, int *nomem) {
     tg_arena_mark m = tg_arena_save(a);
-    keyed *k = tg_arena_alloc(a, count * sizeof *k);
+    tg_json__keyed *k = tg_arena_alloc(a, count * sizeof *k);
     if (!k) {
         *nomem = 1;
         return NULL;
     }
     size_t i = 0;
-    for (const cJSON *x = obj->child; x && i < count; x = x->next, i++) k[i] = (keyed){x, i};
-    qsort(k, i, sizeof *k, keyed_cmp);
-    const keyed *best = NULL;
+    for (const cJSON *x = obj->child; x && i < count; x = x->next, i++) k[i] = (tg_json__keyed){x, i};
+    tg_json__sort_keyed(k, i);
+    const tg_json__keyed *best = NULL;
     for (size_t j = 1; j < i; j++)
-        if (same_key(k[j - 1].node, k[j].node) && (j < 2 || !same_key(k[j - 2].node, k[j].node)) &&
+        if (same_key(k[j - 1].member, k[j].member) && (j < 2 || !same_key(k[j - 2].member, k[j].member)) &&
             (!best || k[j].idx < best->idx))
             best = &k[j];
-    const cJSON *dup = best ? best->node : NULL;
+    const cJSON *dup = best ? best->member : NULL;
     tg_arena_rewind(a, m);
     return dup;
 }

@@ -5,6 +5,7 @@
  * passed); anything else (growth, the cap, an earlier failure) takes
  * tg_buf_append, so the buffer's contract is unchanged. */
 #include "json.h"
+#include "json_internal.h"
 #include "json_lex.h"
 #include "../base/utf8.h"
 
@@ -203,11 +204,7 @@ static inline int key_before(const cJSON *a, const cJSON *b) {
     return c < 0 || (c == 0 && la < lb);
 }
 
-/* A member of an object and its index in the object's document order. */
-typedef struct keyed {
-    const cJSON *member;
-    size_t idx;
-} keyed;
+typedef tg_json__keyed keyed;
 
 /* Key order; equal keys (which only a reader allowing them makes) keep
  * their document order. */
@@ -218,8 +215,7 @@ static int keyed_cmp(const void *a, const void *b) {
     return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-/* k[0..n), given in document order, into keyed_cmp's order. */
-static void sort_keyed(keyed *k, size_t n) {
+void tg_json__sort_keyed(keyed *k, size_t n) {
     if (n > 16) { /* many members: qsort (a schema's may run to thousands) */
         qsort(k, n, sizeof *k, keyed_cmp);
         return;
@@ -258,7 +254,7 @@ int tg_json_write_sorted(tg_buf *out, const cJSON *item) {
     if (sorted) m = NULL;
     else {
         for (const cJSON *c = item->child; c; c = c->next, i++) m[i] = (keyed){c, i};
-        sort_keyed(m, n);
+        tg_json__sort_keyed(m, n);
     }
     put1(out, '{');
     const cJSON *c = item->child;
@@ -357,7 +353,7 @@ static int place(split *x, size_t from, size_t base, size_t n, tg_json_span *spa
     tg_buf *s = x->sorted, *doc = x->doc;
     if (s->failed || doc->failed) return -1;
     for (size_t k = 0; k < n; k++) x->order[k] = (keyed){x->open[base + k].member, k};
-    sort_keyed(x->order, n);
+    tg_json__sort_keyed(x->order, n);
     tg_buf_reset(&x->tmp);
     if (s->len > from && tg_buf_append(&x->tmp, s->data + from, s->len - from)) return -1;
     s->len = from;

@@ -44,15 +44,23 @@ static const tg_sprops *first_props(const tg_schema *s) {
     return NULL;
 }
 
+/* n names "<prefix><i>" whose hashes (of the name after `hashed`, "#" for
+ * a URI's fragment) share their low 12 bits, found by trying; malloc'd. */
+static char (*colliding(int n, const char *prefix, const char *hashed))[16] {
+    char (*names)[16] = malloc((size_t)n * sizeof *names);
+    char k[24];
+    size_t hl = strlen(hashed);
+    memcpy(k, hashed, hl);
+    for (unsigned i = 0, found = 0; (int)found < n; i++) {
+        int len = snprintf(k + hl, sizeof k - hl, "%s%u", prefix, i);
+        if ((tg_shash(k, hl + (size_t)len) & 4095) == 0) memcpy(names[found++], k + hl, (size_t)len + 1);
+    }
+    return names;
+}
+
 static void test_colliding_names(void) {
     enum { N = 2000 };
-    char (*names)[16] = malloc(N * sizeof *names);
-    int found = 0;
-    for (unsigned i = 0; found < N; i++) {
-        char k[16];
-        int n = snprintf(k, sizeof k, "p%u", i);
-        if ((tg_shash(k, (size_t)n) & 4095) == 0) memcpy(names[found++], k, (size_t)n + 1);
-    }
+    char (*names)[16] = colliding(N, "p", "");
     size_t cap = (size_t)N * 40 + 64, o = 0;
     char *schema = malloc(cap), *inst = malloc(cap);
     o += (size_t)snprintf(schema + o, cap - o, "{\"type\":\"object\",\"properties\":{");
@@ -110,13 +118,7 @@ static char *anchors(char (*names)[16], int n, const char *target, int dup) {
 
 static void test_colliding_anchors(void) {
     enum { N = 2000 };
-    char (*names)[16] = malloc(N * sizeof *names);
-    int found = 0;
-    for (unsigned i = 0; found < N; i++) {
-        char u[20];
-        int n = snprintf(u, sizeof u, "#A%u", i);
-        if ((tg_shash(u, (size_t)n) & 4095) == 0) memcpy(names[found++], u + 1, (size_t)n);
-    }
+    char (*names)[16] = colliding(N, "A", "#"); /* (the map keys "#A<i>") */
     tg_arena a;
     tg_arena_init(&a, A);
     int one, ev;
