@@ -434,19 +434,23 @@ static cJSON *nodes_of(tg_arena *a, const cJSON *d) {
     return n;
 }
 
+void tg_tool_error_of(tg_tool_error *e, const cJSON *descriptor) {
+    e->code[0] = e->message[0] = '\0';
+    e->name[0] = '\0';
+    const cJSON *dname = cJSON_IsObject(descriptor) ? tg_json_getz(descriptor, "name") : NULL;
+    if (cJSON_IsString(dname))
+        put_text(e->tool, sizeof e->tool, dname->valuestring, tg_json_strlen(dname->valuestring) < 128 ? tg_json_strlen(dname->valuestring) : 128);
+    else
+        e->tool[0] = '\0';
+}
+
 tg_tool *tg_tool_build(const tg_registry_config *cfg, const tg_allocator *alloc, const char *source, size_t source_len,
                        const char *tmpl, const tg_tool_entry *entry, tg_tool_error *e, tg_tool_tree *keep) {
     if (keep) {
         tg_arena_init(&keep->arena, *alloc);
         keep->doc = NULL;
     }
-    e->code[0] = e->message[0] = '\0';
-    e->name[0] = '\0';
-    const cJSON *dname = cJSON_IsObject(entry->descriptor) ? tg_json_getz(entry->descriptor, "name") : NULL;
-    if (cJSON_IsString(dname))
-        put_text(e->tool, sizeof e->tool, dname->valuestring, tg_json_strlen(dname->valuestring) < 128 ? tg_json_strlen(dname->valuestring) : 128);
-    else
-        e->tool[0] = '\0';
+    tg_tool_error_of(e, entry->descriptor);
     if (check_shape(entry->descriptor, e)) return NULL;
 
     /* scratch: the cleaned copy and the canonical texts; the tool keeps

@@ -867,11 +867,7 @@ static int listing_past_limit(const tg_registry *r, const tg_batch *bt, size_t b
 }
 
 static void refuse_unbuilt(const tg_registry *r, const tg_tool_entry *e, tg_batch_built *out) {
-    const cJSON *name = cJSON_IsObject(e->descriptor) ? tg_json_getz(e->descriptor, "name") : NULL;
-    if (cJSON_IsString(name)) { /* (as tg_tool_build names it: up to 128 bytes, up to a NUL) */
-        size_t n = tg_json_strlen(name->valuestring);
-        snprintf(out->err.tool, sizeof out->err.tool, "%.*s", (int)(n < 128 ? n : 128), name->valuestring);
-    }
+    tg_tool_error_of(&out->err, e->descriptor);
     snprintf(out->err.code, sizeof out->err.code, "limit_reached");
     snprintf(out->err.message, sizeof out->err.message, "the source lists more than the limit of %zu tools",
              r->cfg.max_tools_per_source);

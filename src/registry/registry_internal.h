@@ -20,6 +20,9 @@ typedef struct tg_tool_tree {
     const cJSON *doc;
 } tg_tool_tree;
 
+/* e emptied, naming the tool as descriptor does (its "name", up to 128
+ * bytes and a NUL), for a refusal of it. */
+void tg_tool_error_of(tg_tool_error *e, const cJSON *descriptor);
 /* Builds one tool (refs = 1), its schemas not yet compiled, or returns NULL
  * with e filled. keep (may be NULL): given the cleaned descriptor on
  * success; always initialized, to be freed with tg_arena_free(&keep->arena). */
