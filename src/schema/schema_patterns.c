@@ -41,17 +41,23 @@ int tg_spat_index(tg_arena *arena, tg_sprops *P, tg_regex *const *regexes) {
     return 0;
 }
 
+/* The first of v[0..n) (sorted by exact_cmp) whose name is not below k. */
+static uint32_t lower_bound(const struct tg_sexact *v, uint32_t n, const char *k, size_t kl) {
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (tg_json_key_cmp(v[mid].s, v[mid].len, k, kl) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
 void tg_spat_begin(tg_spat_it *it, const tg_sprops *P, const char *k, size_t kl) {
     it->P = P;
     it->j = it->oth = it->ex = it->ex_end = 0;
     if (!P->exact) return;
     /* the run of exact patterns naming k: [ex, ex_end) */
-    uint32_t lo = 0, hi = P->n_exact;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (tg_json_key_cmp(P->exact[mid].s, P->exact[mid].len, k, kl) < 0) lo = mid + 1;
-        else hi = mid;
-    }
+    uint32_t lo = lower_bound(P->exact, P->n_exact, k, kl);
     it->ex = it->ex_end = lo;
     while (it->ex_end < P->n_exact && P->exact[it->ex_end].len == kl &&
            (kl == 0 || memcmp(P->exact[it->ex_end].s, k, kl) == 0))
@@ -73,12 +79,7 @@ int tg_sprops_sort(tg_arena *arena, tg_sprops *P) {
 
 const tg_sprop *tg_sfind_sorted(const tg_sprops *P, const char *k, size_t kl) {
     /* the first entry of that name: the lowest index among equal names, as the table finds */
-    uint32_t lo = 0, hi = P->n_props;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (tg_json_key_cmp(P->by_name[mid].s, P->by_name[mid].len, k, kl) < 0) lo = mid + 1;
-        else hi = mid;
-    }
+    uint32_t lo = lower_bound(P->by_name, P->n_props, k, kl);
     if (lo < P->n_props && P->by_name[lo].len == kl && (kl == 0 || memcmp(P->by_name[lo].s, k, kl) == 0))
         return &P->props[P->by_name[lo].j];
     return NULL;
