@@ -5,6 +5,16 @@
 #include "schema_enum.h"
 #include "schema_internal.h"
 
+typedef struct tg_senum_slot {
+    uint64_t h;
+    const cJSON *v; /* NULL: empty */
+} tg_senum_slot;
+
+struct tg_senum {
+    tg_senum_slot *slots;
+    size_t mask; /* slots - 1, a power of two minus one */
+};
+
 #define TYPE_SEED(type) ((uint64_t)(type) * 0x9E3779B97F4A7C15ull)
 
 /* Every bit of x moves every bit of the result (MurmurHash3's fmix64): a

@@ -21,15 +21,8 @@
 /* Enums of at most this many values are scanned (as fast, and no table). */
 #define TG_SENUM_SCAN_MAX 16
 
-typedef struct tg_senum_slot {
-    uint64_t h;
-    const cJSON *v; /* NULL: empty */
-} tg_senum_slot;
-
-typedef struct tg_senum {
-    tg_senum_slot *slots;
-    size_t mask; /* slots - 1, a power of two minus one */
-} tg_senum;
+/* An enum's table (schema_enum.c), in the schema's arena. */
+typedef struct tg_senum tg_senum;
 
 /* The hash of v, equal for values tg_json_equal holds equal: numbers by
  * their double (-0 as 0), objects whatever their members' order. */
